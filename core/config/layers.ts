@@ -1,0 +1,78 @@
+import { readFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { asConfigObject, type ConfigLayer, type ConfigProblem } from "./resolve.ts";
+
+/** Config file name in pi's agent dir and in a project's `.pi/` folder. */
+export const CONFIG_FILE = "pi-governor.json";
+/** The original extension's file name, still read when no pi-governor.json exists. */
+export const LEGACY_CONFIG_FILE = "pi-kota.json";
+
+/** pi's agent directory: `PI_CODING_AGENT_DIR`, else `~/.pi/agent`. */
+export function agentDirFrom(env: Readonly<Record<string, string | undefined>>): string {
+  return env.PI_CODING_AGENT_DIR || join(homedir(), ".pi", "agent");
+}
+
+/** Where to look, for a working directory and environment. */
+export interface LayerLocations {
+  cwd: string;
+  agentDir: string;
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+function readJsonFile(path: string, problems: ConfigProblem[]): Record<string, unknown> | undefined | null {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+    problems.push({ source: path, path: "", message: `cannot read: ${(error as Error).message}` });
+    return undefined;
+  }
+  return parseJson(path, text, problems);
+}
+
+function parseJson(source: string, text: string, problems: ConfigProblem[]): Record<string, unknown> | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    problems.push({ source, path: "", message: `not valid JSON (${(error as Error).message}); fix the syntax or delete the file` });
+    return undefined;
+  }
+  const object = asConfigObject(value);
+  if (!object) problems.push({ source, path: "", message: "expected a JSON object at the top level, like { \"prune\": { \"enabled\": true } }" });
+  return object;
+}
+
+function fileLayer(kind: "global" | "project", dir: string, problems: ConfigProblem[]): ConfigLayer | undefined {
+  for (const name of [CONFIG_FILE, LEGACY_CONFIG_FILE]) {
+    const path = join(dir, name);
+    const data = readJsonFile(path, problems);
+    if (data === null) continue; // missing: try the legacy name
+    return data ? { kind, source: path, data } : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * Reads the global file (`<agentDir>/pi-governor.json`), the project file (`<cwd>/.pi/pi-governor.json`)
+ * and the environment (`PI_GOVERNOR_CONFIG`: inline JSON; `PI_GOVERNOR_PRESET`: a preset name).
+ * Unreadable or malformed sources become problems; they never throw.
+ */
+export function loadConfigLayers(where: LayerLocations): { layers: ConfigLayer[]; problems: ConfigProblem[] } {
+  const problems: ConfigProblem[] = [];
+  const layers: ConfigLayer[] = [];
+  const global = fileLayer("global", where.agentDir, problems);
+  if (global) layers.push(global);
+  const project = fileLayer("project", join(where.cwd, ".pi"), problems);
+  if (project) layers.push(project);
+  const inline = where.env.PI_GOVERNOR_CONFIG;
+  if (inline) {
+    const data = parseJson("env PI_GOVERNOR_CONFIG", inline, problems);
+    if (data) layers.push({ kind: "env", source: "env PI_GOVERNOR_CONFIG", data });
+  }
+  const preset = where.env.PI_GOVERNOR_PRESET;
+  if (preset) layers.push({ kind: "env", source: "env PI_GOVERNOR_PRESET", data: { preset } });
+  return { layers, problems };
+}

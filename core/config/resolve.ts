@@ -1,0 +1,148 @@
+import { z } from "zod";
+import type { GovernorPlugin } from "../plugin.ts";
+import { deepMerge, isPlainObject } from "./merge.ts";
+
+/** Where a layer came from; later kinds override earlier ones. */
+export type LayerKind = "global" | "project" | "env";
+
+/** One parsed config source. */
+export interface ConfigLayer {
+  kind: LayerKind;
+  /** File path or env variable name, as problems name it. */
+  source: string;
+  data: Record<string, unknown>;
+}
+
+/** Something wrong with the config: where, which key, and what was expected. */
+export interface ConfigProblem {
+  source: string;
+  /** Dotted key path, e.g. `prune.keepRecentTurns` ("" for the whole file). */
+  path: string;
+  message: string;
+}
+
+/** The outcome: per-plugin config, which sources contributed, and what was rejected. */
+export interface ResolvedConfig {
+  /** Preset name chosen by config (`preset` key), when any layer set one. */
+  preset: string | undefined;
+  /** Config per plugin config key, defaults filled in. */
+  values: Map<string, Record<string, unknown> & { enabled: boolean }>;
+  /** Sources that contributed, in order (`defaults`, then files and env). */
+  sources: string[];
+  problems: ConfigProblem[];
+}
+
+/** Top-level keys that are not plugin sections. */
+export const META_KEYS = ["$schema", "preset", "allowProjectSpawnConfig"] as const;
+
+const metaSchema = z
+  .object({
+    $schema: z.string().optional(),
+    preset: z.string().min(1).optional(),
+    allowProjectSpawnConfig: z.boolean().optional(),
+  })
+  .strict();
+
+/** Makes every field optional at every depth of nested objects (zod 4 has no deepPartial). */
+export function deepPartial(schema: z.ZodObject): z.ZodObject {
+  const shape: Record<string, z.ZodType> = {};
+  for (const [key, field] of Object.entries(schema.shape as Record<string, z.ZodType>)) {
+    shape[key] = (field instanceof z.ZodObject ? deepPartial(field) : field).optional();
+  }
+  return z.object(shape).strict();
+}
+
+function problemsOf(source: string, prefix: string, error: z.ZodError): ConfigProblem[] {
+  return error.issues.map((issue) => {
+    const keys = issue.code === "unrecognized_keys" ? issue.keys : [];
+    const path = [prefix, ...issue.path.map(String)].filter(Boolean).join(".");
+    if (keys.length) {
+      return { source, path: keys.map((k) => (path ? `${path}.${k}` : k)).join(", "), message: `unknown key${keys.length > 1 ? "s" : ""}; check the spelling (see docs/config.md)` };
+    }
+    return { source, path, message: issue.message };
+  });
+}
+
+/**
+ * Validates each layer against the plugins' schemas, drops what is invalid (naming file and key),
+ * enforces that a project file cannot choose what program is spawned unless the global config allows
+ * it, and merges defaults <- global <- project <- env. Never throws for bad config.
+ */
+export function resolveConfig(plugins: readonly GovernorPlugin<any>[], layers: readonly ConfigLayer[]): ResolvedConfig {
+  const problems: ConfigProblem[] = [];
+  const sources = ["defaults"];
+  const byKey = new Map(plugins.map((p) => [p.configKey, p]));
+  const partials = new Map(plugins.map((p) => [p.configKey, deepPartial(p.schema)]));
+  const allowProjectSpawn = layers.some((l) => l.kind === "global" && l.data.allowProjectSpawnConfig === true);
+  let preset: string | undefined;
+  let merged: Record<string, unknown> = {};
+
+  for (const layer of layers) {
+    const accepted: Record<string, unknown> = {};
+    let contributed = false;
+    for (const [key, value] of Object.entries(layer.data)) {
+      if ((META_KEYS as readonly string[]).includes(key)) continue;
+      const plugin = byKey.get(key);
+      if (!plugin) {
+        problems.push({ source: layer.source, path: key, message: `unknown section; known: ${[...byKey.keys()].join(", ")}` });
+        continue;
+      }
+      const parsed = partials.get(key)!.safeParse(value);
+      if (!parsed.success) {
+        problems.push(...problemsOf(layer.source, key, parsed.error));
+        continue; // the section is dropped; earlier layers stay in force
+      }
+      const section = { ...(parsed.data as Record<string, unknown>) };
+      if (layer.kind === "project" && !allowProjectSpawn) {
+        for (const trusted of plugin.trustedKeys) {
+          if (trusted in section) {
+            delete section[trusted];
+            problems.push({
+              source: layer.source,
+              path: `${key}.${trusted}`,
+              message: `ignored: a project config may not choose what program runs. To allow it, set "allowProjectSpawnConfig": true in your global config`,
+            });
+          }
+        }
+      }
+      accepted[key] = section;
+      contributed = true;
+    }
+    const meta = metaSchema.safeParse(Object.fromEntries(META_KEYS.filter((k) => k in layer.data).map((k) => [k, layer.data[k]])));
+    if (!meta.success) problems.push(...problemsOf(layer.source, "", meta.error));
+    else {
+      if (meta.data.preset) {
+        preset = meta.data.preset;
+        contributed = true;
+      }
+      if (meta.data.allowProjectSpawnConfig !== undefined && layer.kind !== "global") {
+        problems.push({ source: layer.source, path: "allowProjectSpawnConfig", message: "ignored: only the global config (~/.pi/agent/pi-governor.json) may set this" });
+      }
+    }
+    merged = deepMerge(merged, accepted);
+    if (contributed) sources.push(layer.source);
+  }
+
+  const values = new Map<string, Record<string, unknown> & { enabled: boolean }>();
+  for (const plugin of plugins) {
+    const full = deepMerge(plugin.defaults, merged[plugin.configKey]);
+    const parsed = plugin.schema.safeParse(full);
+    if (parsed.success) values.set(plugin.configKey, parsed.data as never);
+    else {
+      // Layers were valid one by one but not together (a cross-field rule): fall back to defaults.
+      problems.push(...problemsOf("merged config", plugin.configKey, parsed.error));
+      values.set(plugin.configKey, plugin.defaults as never);
+    }
+  }
+  return { preset, values, sources, problems };
+}
+
+/** "file: key.path: message" lines for the user. */
+export function formatProblems(problems: readonly ConfigProblem[]): string[] {
+  return problems.map((p) => `${p.source}: ${p.path || "(file)"}: ${p.message}`);
+}
+
+/** Checks that a value is a plain JSON object, for layer loaders. */
+export function asConfigObject(value: unknown): Record<string, unknown> | undefined {
+  return isPlainObject(value) ? value : undefined;
+}

@@ -1,0 +1,218 @@
+import { classifyError } from "./classify.ts";
+import { PipelineError, PluginError } from "./errors.ts";
+import type { PipelineEvent } from "./events.ts";
+import { LifecycleHook, ObserverHook, type TapRecord, TransformHook, WrapHook } from "./hooks.ts";
+import { failure, type ToolObservation } from "./observation.ts";
+import { type Clock, systemClock } from "./services.ts";
+import type {
+  ContextInfo,
+  ContextMessages,
+  GovernedToolDefinition,
+  GovernorCommand,
+  Injection,
+  PromptInfo,
+  SessionInfo,
+  ToolCallContext,
+  ToolHandler,
+  ToolInfo,
+  ToolResultInfo,
+  ToolResultValue,
+} from "./tool-types.ts";
+
+/** A tool after seal: its definition, info and the composed handler. */
+export interface SealedTool {
+  readonly definition: GovernedToolDefinition;
+  readonly info: ToolInfo;
+  readonly handler: ToolHandler;
+}
+
+/** Options for calling a tool through the pipeline directly (the pi adapter and tests do). */
+export interface CallOptions {
+  toolCallId?: string;
+  sessionId?: string;
+  signal?: AbortSignal;
+  onUpdate?: ToolCallContext["onUpdate"];
+}
+
+/**
+ * The hook pipeline. Plugins tap `hooks` inside `apply`; the host calls `seal()` once, which composes
+ * every tool's wrapper chain and refuses later taps. Per call, only plain function calls run.
+ */
+export class Pipeline {
+  private isSealed = false;
+  private readonly toolDefs = new Map<string, { def: GovernedToolDefinition; owner: string }>();
+  private readonly sealedTools = new Map<string, SealedTool>();
+  private readonly commandDefs = new Map<string, { command: GovernorCommand; owner: string }>();
+  private readonly clock: Clock;
+
+  /** The typed, frozen hook set. */
+  readonly hooks: Readonly<{
+    /** Onion around every governed tool call. Lower stage = outer. */
+    toolCall: WrapHook<ToolHandler, ToolInfo>;
+    /** Every finished tool result (governed and pi's built-ins): format, cut to blobs, pin. */
+    toolResult: TransformHook<ToolResultValue, ToolResultInfo>;
+    /** The message list about to go to the model (request-only): pruning. */
+    context: TransformHook<ContextMessages, ContextInfo>;
+    /** Injections in front of a prompt: autoContext. */
+    beforeAgentStart: TransformHook<Injection[], PromptInfo>;
+    sessionStart: LifecycleHook<SessionInfo>;
+    sessionShutdown: LifecycleHook<SessionInfo>;
+    /** Observers of everything that happens. */
+    event: ObserverHook<PipelineEvent>;
+  }>;
+
+  constructor(options: { clock?: Clock } = {}) {
+    this.clock = options.clock ?? systemClock;
+    const self = this;
+    const host = {
+      get sealed(): boolean {
+        return self.isSealed;
+      },
+      reportPluginError: (error: PluginError) => self.emit({ type: "plugin_error", error }),
+    };
+    this.hooks = Object.freeze({
+      toolCall: new WrapHook<ToolHandler, ToolInfo>(host, "toolCall"),
+      toolResult: new TransformHook<ToolResultValue, ToolResultInfo>(host, "toolResult"),
+      context: new TransformHook<ContextMessages, ContextInfo>(host, "context"),
+      beforeAgentStart: new TransformHook<Injection[], PromptInfo>(host, "beforeAgentStart"),
+      sessionStart: new LifecycleHook<SessionInfo>(host, "sessionStart"),
+      sessionShutdown: new LifecycleHook<SessionInfo>(host, "sessionShutdown"),
+      event: new ObserverHook<PipelineEvent>(host, "event"),
+    });
+  }
+
+  get sealed(): boolean {
+    return this.isSealed;
+  }
+
+  /** Adds a tool for the model. `owner` is the registering plugin's name. */
+  registerTool(owner: string, definition: GovernedToolDefinition): void {
+    this.assertOpen(owner, `registerTool(${definition.name})`);
+    if (!/^[a-zA-Z][a-zA-Z0-9_-]{0,63}$/.test(definition.name)) {
+      throw new PipelineError("GOV_TOOL_NAME", `plugin "${owner}": tool name "${definition.name}" must start with a letter and use only letters, digits, _ and - (max 64)`);
+    }
+    const existing = this.toolDefs.get(definition.name);
+    if (existing) {
+      throw new PipelineError("GOV_TOOL_DUPLICATE", `plugin "${owner}": tool "${definition.name}" is already registered by "${existing.owner}"`);
+    }
+    this.toolDefs.set(definition.name, { def: definition, owner });
+  }
+
+  /** Adds a slash command (`/name args`). */
+  registerCommand(owner: string, name: string, command: GovernorCommand): void {
+    this.assertOpen(owner, `registerCommand(${name})`);
+    const existing = this.commandDefs.get(name);
+    if (existing) {
+      throw new PipelineError("GOV_COMMAND_DUPLICATE", `plugin "${owner}": command "/${name}" is already registered by "${existing.owner}"`);
+    }
+    this.commandDefs.set(name, { command, owner });
+  }
+
+  /** Composes every tool's chain once and freezes the pipeline. Idempotent. */
+  seal(): void {
+    if (this.isSealed) return;
+    this.isSealed = true;
+    for (const [name, { def, owner }] of this.toolDefs) {
+      const info: ToolInfo = Object.freeze({
+        name,
+        description: def.description,
+        annotations: Object.freeze({ ...def.annotations }),
+        tags: Object.freeze([...(def.tags ?? [])]),
+        owner,
+      });
+      const terminal = this.terminal(def);
+      const composed = def.governed === false ? terminal : this.hooks.toolCall.compose(terminal, info, nextAtMostOnce);
+      this.sealedTools.set(name, { definition: def, info, handler: outermost(name, composed, this.clock) });
+    }
+  }
+
+  /** Sealed tools by name. Empty before seal. */
+  get tools(): ReadonlyMap<string, SealedTool> {
+    return this.sealedTools;
+  }
+
+  /** Registered commands by name. */
+  get commands(): ReadonlyMap<string, { command: GovernorCommand; owner: string }> {
+    return this.commandDefs;
+  }
+
+  /** Runs a governed tool through its composed chain. Resolves to an observation; never rejects. */
+  async callTool(name: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<ToolObservation> {
+    const tool = this.sealedTools.get(name);
+    if (!tool) {
+      const known = [...this.sealedTools.keys()].join(", ") || "none";
+      throw new PipelineError("GOV_UNKNOWN_TOOL", `no governed tool "${name}" (known: ${known})${this.isSealed ? "" : "; the pipeline is not sealed yet"}`);
+    }
+    const call: ToolCallContext = Object.freeze({
+      toolName: name,
+      toolCallId: options.toolCallId ?? "",
+      args: Object.freeze({ ...args }),
+      signal: options.signal ?? neverAborts,
+      attempt: 1,
+      sessionId: options.sessionId ?? "",
+      startedAt: this.clock.now(),
+      ...(options.onUpdate ? { onUpdate: options.onUpdate } : {}),
+    });
+    this.emit({ type: "tool_start", toolName: name, toolCallId: call.toolCallId, args: call.args });
+    const observation = await tool.handler(call);
+    this.emit({ type: "tool_end", toolCallId: call.toolCallId, observation });
+    return observation;
+  }
+
+  /** Sends an event to observers. */
+  emit(event: PipelineEvent): void {
+    this.hooks.event.call(event);
+  }
+
+  /** Taps per hook in run order, for `/governor status`. */
+  describe(): Record<string, TapRecord[]> {
+    const out: Record<string, TapRecord[]> = {};
+    for (const [name, hook] of Object.entries(this.hooks)) out[name] = hook.taps();
+    return out;
+  }
+
+  private assertOpen(owner: string, what: string): void {
+    if (this.isSealed) throw new PipelineError("GOV_SEALED", `plugin "${owner}" called ${what} after the pipeline was sealed; do it inside apply()`);
+  }
+
+  private terminal(def: GovernedToolDefinition): ToolHandler {
+    const clock = this.clock;
+    return async (call) => {
+      const started = clock.now();
+      try {
+        const result = await def.execute(call);
+        if ("status" in result) return result;
+        return { status: "SUCCESS", toolName: def.name, durationMs: clock.now() - started, retries: 0, content: result.content, details: result.details ?? {} };
+      } catch (error) {
+        return failure(def.name, classifyError(error, { subject: def.name }), clock.now() - started);
+      }
+    };
+  }
+}
+
+const neverAborts = new AbortController().signal;
+
+/** Rejects a second `next(call)` with the same call object: koa-compose's rule, per call context. */
+function nextAtMostOnce(pluginName: string, inner: ToolHandler): ToolHandler {
+  const seen = new WeakSet<ToolCallContext>();
+  return (call) => {
+    if (seen.has(call)) {
+      return Promise.reject(
+        new PipelineError("GOV_NEXT_TWICE", `plugin "${pluginName}" called next() twice with the same call context for ${call.toolName}; pass a new context per attempt: next({ ...call, attempt: call.attempt + 1 })`),
+      );
+    }
+    seen.add(call);
+    return inner(call);
+  };
+}
+
+/** The outermost guard: whatever a wrapper throws ends as an ERROR observation, with total duration. */
+function outermost(name: string, handler: ToolHandler, clock: Clock): ToolHandler {
+  return async (call) => {
+    try {
+      return await handler(call);
+    } catch (error) {
+      return failure(name, classifyError(error, { subject: name }), clock.now() - call.startedAt);
+    }
+  };
+}

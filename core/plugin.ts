@@ -1,0 +1,93 @@
+import { z } from "zod";
+import type { Pipeline } from "./pipeline.ts";
+import type { GovernorServices } from "./services.ts";
+import { deepMerge, type DeepPartial } from "./config/merge.ts";
+
+/** Every plugin's config has an `enabled` switch, added by {@link definePlugin}. */
+export type WithEnabled<C> = C & { enabled: boolean };
+
+/** What a plugin author writes. */
+export interface PluginSpec<S extends z.ZodObject> {
+  /** Namespaced name, `scope:name` (`governor:timeout`, `acme:audit`). Shown in every error and status line. */
+  name: string;
+  /** Top-level key of this plugin's section in the config file (`timeout`, `prune`, `blobs`, `kota`). */
+  configKey: string;
+  /** One sentence for `/governor status` and the JSON Schema. */
+  description: string;
+  /** The plugin's options, without `enabled` and without defaults (those live in `defaults`). */
+  schema: S;
+  /** A complete value of `schema`: the one place defaults live. */
+  defaults: z.infer<S>;
+  /** Whether the plugin runs when the config does not say. Default true. */
+  enabledByDefault?: boolean;
+  /**
+   * Option keys that decide which program runs (command, args, env, cwd). A project config file may
+   * not set them unless the user's global config sets `allowProjectSpawnConfig: true`.
+   */
+  trustedKeys?: ReadonlyArray<keyof z.infer<S> & string>;
+  /** Taps hooks and registers tools and commands. Runs once, before the pipeline is sealed. */
+  apply(pipeline: Pipeline, config: WithEnabled<z.infer<S>>, services: GovernorServices): void | Promise<void>;
+}
+
+/** A ready plugin: `{ name, apply }` plus what the config loader needs. */
+export interface GovernorPlugin<C = Record<string, unknown>> {
+  readonly name: string;
+  readonly configKey: string;
+  readonly description: string;
+  /** Full schema, `enabled` included, strict (unknown keys are errors). */
+  readonly schema: z.ZodObject;
+  /** Defaults after the factory's overrides, `enabled` included. */
+  readonly defaults: WithEnabled<C>;
+  readonly trustedKeys: readonly string[];
+  apply(pipeline: Pipeline, config: WithEnabled<C>, services: GovernorServices): void | Promise<void>;
+}
+
+/** Builds plugins from a spec; call it with overrides to change defaults in code (presets do). */
+export type PluginFactory<C> = ((overrides?: DeepPartial<WithEnabled<C>>) => GovernorPlugin<C>) & {
+  readonly pluginName: string;
+  readonly configKey: string;
+};
+
+/**
+ * Defines a plugin. The schema is extended with `enabled`, made strict, and checked against the
+ * defaults once here, so a plugin with inconsistent defaults fails at import time, not in a session.
+ */
+export function definePlugin<S extends z.ZodObject>(spec: PluginSpec<S>): PluginFactory<z.infer<S>> {
+  if (!/^[a-z0-9-]+:[a-z0-9-_.]+$/i.test(spec.name)) {
+    throw new Error(`plugin name "${spec.name}" must be namespaced as scope:name, e.g. "acme:audit"`);
+  }
+  const schema = spec.schema.extend({ enabled: z.boolean().describe("Run this stage.") }).strict().describe(spec.description);
+  const baseDefaults = { ...spec.defaults, enabled: spec.enabledByDefault ?? true };
+  const checked = schema.safeParse(baseDefaults);
+  if (!checked.success) throw new Error(`plugin "${spec.name}": defaults do not match its schema: ${z.prettifyError(checked.error)}`);
+
+  type C = z.infer<S>;
+  const factory = (overrides?: DeepPartial<WithEnabled<C>>): GovernorPlugin<C> => {
+    const defaults = overrides ? deepMerge(baseDefaults, overrides) : baseDefaults;
+    const parsed = schema.safeParse(defaults);
+    if (!parsed.success) throw new Error(`plugin "${spec.name}": invalid overrides: ${z.prettifyError(parsed.error)}`);
+    return Object.freeze({
+      name: spec.name,
+      configKey: spec.configKey,
+      description: spec.description,
+      schema,
+      defaults: parsed.data as WithEnabled<C>,
+      trustedKeys: Object.freeze([...(spec.trustedKeys ?? [])]),
+      apply: spec.apply as GovernorPlugin<C>["apply"],
+    });
+  };
+  return Object.assign(factory, { pluginName: spec.name, configKey: spec.configKey });
+}
+
+/** A preset: a named list of plugins with their defaults, assembled into a pi extension by `createExtension`. */
+export interface Preset {
+  readonly name: string;
+  readonly description: string;
+  /** Builds the plugin list (fresh instances each time: presets are functions returning plugins). */
+  plugins(): GovernorPlugin<any>[];
+}
+
+/** Defines a preset. */
+export function definePreset(preset: Preset): Preset {
+  return Object.freeze(preset);
+}

@@ -1,0 +1,110 @@
+/**
+ * What the host hands every plugin. Plugins never write to the console, call process.exit, or read
+ * the wall clock directly: they go through these, so tests can inject fakes.
+ */
+
+/** Time source and timers; inject a fake in tests. */
+export interface Clock {
+  /** Milliseconds, monotonic within a process. */
+  now(): number;
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+/** The real clock: `performance.now()` and Node's timers (unref'd so they never hold the process open). */
+export const systemClock: Clock = {
+  now: () => performance.now(),
+  setTimeout: (fn, ms) => {
+    const handle = setTimeout(fn, ms);
+    handle.unref?.();
+    return handle;
+  },
+  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
+};
+
+/**
+ * Resolves after `ms` on `clock`, or rejects with the signal's reason as soon as `signal` aborts.
+ * The timer and the listener are removed on every path.
+ */
+export function sleep(clock: Clock, ms: number, signal?: AbortSignal): Promise<void> {
+  if (signal?.aborted) return Promise.reject(signal.reason);
+  if (ms <= 0) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      clock.clearTimeout(handle);
+      reject(signal!.reason);
+    };
+    const handle = clock.setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+export type LogLevel = "debug" | "info" | "warn" | "error";
+
+/** One log line, kept in memory for `/governor status` and forwarded as a pipeline event. */
+export interface LogRecord {
+  level: LogLevel;
+  source: string;
+  message: string;
+  data?: Record<string, unknown>;
+  /** Epoch milliseconds. */
+  at: number;
+}
+
+/** Structured logger handed to plugins. */
+export interface Logger {
+  debug(message: string, data?: Record<string, unknown>): void;
+  info(message: string, data?: Record<string, unknown>): void;
+  warn(message: string, data?: Record<string, unknown>): void;
+  error(message: string, data?: Record<string, unknown>): void;
+  /** A logger whose records name `source`. */
+  child(source: string): Logger;
+}
+
+/** A logger that keeps the last `capacity` records (default 200) and forwards each to `sink`. */
+export function createLogger(source: string, sink: (record: LogRecord) => void): Logger {
+  const make = (src: string): Logger => {
+    const log = (level: LogLevel) => (message: string, data?: Record<string, unknown>) =>
+      sink({ level, source: src, message, at: Date.now(), ...(data ? { data } : {}) });
+    return { debug: log("debug"), info: log("info"), warn: log("warn"), error: log("error"), child: (s) => make(s) };
+  };
+  return make(source);
+}
+
+/** The user-facing surface (pi's ctx.ui), reduced to what plugins need. Silent without a UI. */
+export interface UiBridge {
+  /** False in print and RPC mode: confirmations cannot be asked. */
+  readonly hasUI: boolean;
+  notify(message: string, level?: "info" | "warning" | "error"): void;
+  /** Sets (or clears with `undefined`) one footer status entry. */
+  setStatus(key: string, text: string | undefined): void;
+  /** Asks yes/no; resolves false without a UI. */
+  confirm(title: string, message: string): Promise<boolean>;
+}
+
+/** A UI that shows nothing: used before the session starts and in tests. */
+export const silentUi: UiBridge = {
+  hasUI: false,
+  notify: () => {},
+  setStatus: () => {},
+  confirm: async () => false,
+};
+
+/** Everything a plugin's `apply` may use. */
+export interface GovernorServices {
+  readonly logger: Logger;
+  readonly clock: Clock;
+  /** The working directory pi runs in (the repository root for most users). */
+  readonly cwd: string;
+  /** pi's agent directory (`~/.pi/agent`, or `PI_CODING_AGENT_DIR`). */
+  readonly agentDir: string;
+  /** Environment the extension runs with (for passing through to servers explicitly). */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** The current pi session id ("" before the session starts). */
+  sessionId(): string;
+  /** The current UI bridge (silent before the session starts). */
+  ui(): UiBridge;
+}

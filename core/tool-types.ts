@@ -1,0 +1,142 @@
+import type { TSchema } from "typebox";
+import type { AgentMessageLike, ContentBlock } from "./content.ts";
+import type { ToolObservation } from "./observation.ts";
+import type { UiBridge } from "./services.ts";
+
+/** MCP-style behaviour hints: what may be repeated safely. */
+export interface ToolAnnotations {
+  /** The tool changes nothing. Safe to retry and to replay after a reconnect. */
+  readOnlyHint?: boolean;
+  /** Calling twice with the same arguments has the effect of calling once. */
+  idempotentHint?: boolean;
+}
+
+/** What wrappers know about a tool when they are composed around it. */
+export interface ToolInfo {
+  readonly name: string;
+  readonly description: string;
+  readonly annotations: Readonly<ToolAnnotations>;
+  /** Free-form labels plugins match on: `mcp`, `rehydration` (never re-blobbed), `status`, `kota`. */
+  readonly tags: readonly string[];
+  /** The plugin that registered the tool. */
+  readonly owner: string;
+}
+
+/**
+ * One attempt of one governed call. Immutable: a wrapper that needs different values (another
+ * attempt, a shorter deadline, cheaper arguments) passes a new object to `next`, e.g.
+ * `next({ ...call, attempt: call.attempt + 1 })`.
+ */
+export interface ToolCallContext {
+  readonly toolName: string;
+  /** pi's tool call id ("" for calls made outside pi). */
+  readonly toolCallId: string;
+  readonly args: Readonly<Record<string, unknown>>;
+  /** Aborts when pi aborts (Esc) or a timeout expires. Always present. */
+  readonly signal: AbortSignal;
+  /** 1-based attempt number. */
+  readonly attempt: number;
+  readonly sessionId: string;
+  /** Clock time the call entered the pipeline, in milliseconds. */
+  readonly startedAt: number;
+  /** Streams partial output to pi's UI, when pi gave a callback. */
+  readonly onUpdate?: (partial: { content: ContentBlock[]; details?: Record<string, unknown> }) => void;
+}
+
+/** A composed layer of the onion. Resolves to an observation; never rejects by design. */
+export type ToolHandler = (call: ToolCallContext) => Promise<ToolObservation>;
+
+/** A tool-call wrapper: receives the inner handler, returns the handler for this layer. */
+export type ToolWrapper = (next: ToolHandler, tool: ToolInfo) => ToolHandler;
+
+/** What a tool's own execute returns: a plain result, or a full observation when it knows better. */
+export type ToolExecuteResult = { content: ContentBlock[]; details?: Record<string, unknown> } | ToolObservation;
+
+/** A tool a plugin contributes. pi sees it as a normal tool; every call runs through the wrap hook. */
+export interface GovernedToolDefinition {
+  name: string;
+  /** Human label for the UI. Default: the name. */
+  label?: string;
+  description: string;
+  /** TypeBox object schema of the arguments, as pi expects (`Type.Object({...})` from `typebox`). */
+  parameters: TSchema;
+  annotations?: ToolAnnotations;
+  tags?: string[];
+  /** One line for pi's "Available tools" prompt section. */
+  promptSnippet?: string;
+  promptGuidelines?: string[];
+  /**
+   * false: the tool bypasses the wrap hook (status and rehydration tools that must answer even when
+   * breakers are open). Default true.
+   */
+  governed?: boolean;
+  /** The transport: do the work. Throwing is fine; the pipeline classifies it into an ERROR observation. */
+  execute(call: ToolCallContext): Promise<ToolExecuteResult>;
+}
+
+/** The value the `toolResult` waterfall passes along: one finished tool result, any tool's. */
+export interface ToolResultValue {
+  readonly toolName: string;
+  readonly toolCallId: string;
+  readonly input: Readonly<Record<string, unknown>>;
+  content: ContentBlock[];
+  details: Record<string, unknown> | undefined;
+  isError: boolean;
+}
+
+/** Side information for `toolResult`. */
+export interface ToolResultInfo {
+  /** The governed tool's info, or undefined for pi's built-in and other extensions' tools. */
+  readonly tool: ToolInfo | undefined;
+  readonly sessionId: string;
+  readonly signal?: AbortSignal;
+}
+
+/** Side information for the `context` waterfall. */
+export interface ContextInfo {
+  readonly sessionId: string;
+  /** pi's estimate of the context in use before this transform, when known. */
+  readonly usage?: { tokens: number | null; contextWindow: number; percent: number | null };
+  readonly signal?: AbortSignal;
+}
+
+/** The value of the `context` waterfall. */
+export type ContextMessages = AgentMessageLike[];
+
+/** One piece of text a plugin wants in front of the agent for this prompt. */
+export interface Injection {
+  /** The plugin that produced it. */
+  source: string;
+  text: string;
+}
+
+/** Side information for `beforeAgentStart`. */
+export interface PromptInfo {
+  readonly prompt: string;
+  readonly cwd: string;
+  readonly sessionId: string;
+  readonly signal?: AbortSignal;
+}
+
+/** Why the session started or ended (pi's reasons). */
+export interface SessionInfo {
+  readonly sessionId: string;
+  readonly cwd: string;
+  readonly reason: string;
+}
+
+/** A slash command a plugin contributes. */
+export interface GovernorCommand {
+  description: string;
+  /** `args` is the text after the command name. */
+  handler(args: string, ctx: CommandContext): void | Promise<void>;
+  /** Completions for the argument text typed so far. */
+  completions?: (prefix: string) => string[];
+}
+
+/** What a command handler gets. */
+export interface CommandContext {
+  readonly ui: UiBridge;
+  readonly cwd: string;
+  readonly sessionId: string;
+}

@@ -1,0 +1,64 @@
+import { fauxAssistantMessage, fauxText, fauxToolCall } from "@mariozechner/pi-ai";
+import { Type } from "typebox";
+import { afterEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { createExtension, definePlugin, definePreset, STAGE, textContent } from "../../core/index.ts";
+import { startPiSession, type PiTestSession } from "../helpers/pi-session.ts";
+
+const marker = definePlugin({
+  name: "test:marker",
+  configKey: "marker",
+  description: "Marks context and tool results so the test can see them reach pi.",
+  schema: z.object({ tag: z.string() }),
+  defaults: { tag: "[governed]" },
+  apply(pipeline, config) {
+    pipeline.registerTool("test:marker", {
+      name: "echo_upper",
+      description: "Upper-cases its input",
+      parameters: Type.Object({ text: Type.String() }),
+      annotations: { readOnlyHint: true },
+      execute: async (call) => ({ content: textContent(String(call.args.text).toUpperCase()) }),
+    });
+    pipeline.hooks.toolResult.tap({ name: "test:marker", stage: STAGE.FORMAT }, (value) =>
+      value.toolName === "echo_upper" ? { ...value, content: textContent(`${config.tag} ${(value.content[0] as { text: string }).text}`) } : undefined,
+    );
+    pipeline.hooks.context.tap({ name: "test:marker", stage: STAGE.PRUNE }, (messages) => [
+      ...messages.map((m) =>
+        m.role === "user" && Array.isArray(m.content)
+          ? { ...m, content: (m.content as Array<{ type: string; text?: string }>).map((b) => (b.type === "text" ? { ...b, text: `${config.tag} ${b.text}` } : b)) }
+          : m,
+      ),
+    ]);
+  },
+});
+
+const preset = definePreset({ name: "test", description: "e2e", plugins: () => [marker()] });
+
+describe("pi adapter with the real pi SDK", () => {
+  let pi: PiTestSession | undefined;
+  afterEach(async () => {
+    await pi?.dispose();
+    pi = undefined;
+  });
+
+  it("a context transform reaches the model and a toolResult transform is stored in the session", async () => {
+    pi = await startPiSession({
+      extensions: [createExtension(preset, { governorOptions: { layers: [] } })],
+      responses: [fauxAssistantMessage([fauxToolCall("echo_upper", { text: "hello" })], { stopReason: "toolUse" }), fauxAssistantMessage([fauxText("done")])],
+    });
+    await pi.session.prompt("say hello");
+
+    // The model saw the user message through the context transform.
+    const firstContext = pi.contexts[0] as Array<{ role: string; content: unknown }>;
+    const user = firstContext.find((m) => m.role === "user")!;
+    expect(JSON.stringify(user.content)).toContain("[governed] say hello");
+
+    // The session stored the transformed tool result, with the governor's details.
+    const stored = pi.session.messages.find((m) => m.role === "toolResult") as { content: Array<{ text: string }>; details: { governor: { status: string } } };
+    expect(stored.content[0]!.text).toBe("[governed] HELLO");
+    expect(stored.details.governor.status).toBe("SUCCESS");
+    // The session history itself keeps the untransformed user text: context is request-only.
+    const sessionUser = pi.session.messages.find((m) => m.role === "user") as { content: unknown };
+    expect(JSON.stringify(sessionUser.content)).not.toContain("[governed]");
+  });
+});

@@ -1,0 +1,114 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { registerFauxProvider, type FauxProviderRegistration, type FauxResponseStep } from "@mariozechner/pi-ai";
+import {
+  AuthStorage,
+  createAgentSession,
+  DefaultResourceLoader,
+  type ExtensionFactory,
+  ModelRegistry,
+  SessionManager,
+  SettingsManager,
+  type AgentSession,
+} from "@mariozechner/pi-coding-agent";
+
+/** A real pi AgentSession driven by pi-ai's faux provider, for end-to-end tests. */
+export interface PiTestSession {
+  session: AgentSession;
+  faux: FauxProviderRegistration;
+  cwd: string;
+  agentDir: string;
+  /** Every context (message list) the model was sent, in order. */
+  contexts: unknown[][];
+  dispose(): Promise<void>;
+}
+
+export interface PiTestSessionOptions {
+  extensions: ExtensionFactory[];
+  responses?: FauxResponseStep[];
+  cwd?: string;
+  /** Persist the session to a JSONL file under the agent dir (default: in memory). */
+  persist?: boolean;
+  /** Model context window in tokens. Default 200000. */
+  contextWindow?: number;
+  /** Tool allowlist; default: pi's built-ins plus every extension tool. */
+  tools?: string[];
+}
+
+/**
+ * Starts pi in-process: real AgentSession, real extension runtime, faux model. The agent dir is a
+ * throwaway temp folder so the user's ~/.pi is never read or written.
+ */
+export async function startPiSession(options: PiTestSessionOptions): Promise<PiTestSession> {
+  const agentDir = mkdtempSync(join(tmpdir(), "pigov-agent-"));
+  const cwd = options.cwd ?? mkdtempSync(join(tmpdir(), "pigov-cwd-"));
+  const contexts: unknown[][] = [];
+  const faux = registerFauxProvider({
+    models: [{ id: "faux-1", contextWindow: options.contextWindow ?? 200_000, maxTokens: 4096 }],
+    tokensPerSecond: 1e9,
+  });
+  const recordContext = (step: FauxResponseStep): FauxResponseStep =>
+    typeof step === "function"
+      ? (context, opts, state, model) => {
+          contexts.push(structuredClone(context.messages) as unknown[]);
+          return step(context, opts, state, model);
+        }
+      : (context) => {
+          contexts.push(structuredClone(context.messages) as unknown[]);
+          return step;
+        };
+  const originalSet = faux.setResponses.bind(faux);
+  const originalAppend = faux.appendResponses.bind(faux);
+  faux.setResponses = (steps) => originalSet(steps.map(recordContext));
+  faux.appendResponses = (steps) => originalAppend(steps.map(recordContext));
+  if (options.responses) faux.setResponses(options.responses);
+
+  const authStorage = AuthStorage.inMemory();
+  authStorage.setRuntimeApiKey(faux.getModel().provider, "faux-key");
+  const modelRegistry = ModelRegistry.inMemory(authStorage);
+  const settingsManager = SettingsManager.inMemory({ compaction: { enabled: false }, retry: { enabled: false } });
+  const resourceLoader = new DefaultResourceLoader({
+    cwd,
+    agentDir,
+    settingsManager,
+    extensionFactories: options.extensions,
+    noSkills: true,
+    noPromptTemplates: true,
+    noThemes: true,
+    noContextFiles: true,
+    systemPrompt: "You are a test assistant.",
+  });
+  await resourceLoader.reload();
+  const { session } = await createAgentSession({
+    cwd,
+    agentDir,
+    model: faux.getModel(),
+    thinkingLevel: "off",
+    authStorage,
+    modelRegistry,
+    resourceLoader,
+    settingsManager,
+    sessionManager: options.persist ? SessionManager.create(cwd, join(agentDir, "sessions")) : SessionManager.inMemory(cwd),
+    ...(options.tools ? { tools: options.tools } : {}),
+  });
+  await session.bindExtensions({});
+  return {
+    session,
+    faux,
+    cwd,
+    agentDir,
+    contexts,
+    async dispose() {
+      try {
+        // pi's runtime emits session_shutdown on quit; an SDK session must do it itself.
+        await session.extensionRunner.emit({ type: "session_shutdown", reason: "quit" });
+        session.dispose();
+      } finally {
+        faux.unregister();
+        rmSync(agentDir, { recursive: true, force: true });
+        if (!options.cwd) rmSync(cwd, { recursive: true, force: true });
+      }
+    },
+  };
+}

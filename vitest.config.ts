@@ -1,0 +1,13 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["test/**/*.test.ts"],
+    exclude: ["test/bench/**", "node_modules/**"],
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    pool: "forks",
+    // Integration and e2e tests spawn real child processes; two workers match the 2-core CI machine.
+    maxWorkers: 2,
+  },
+});
