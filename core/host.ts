@@ -3,7 +3,7 @@ import { loadConfigLayers } from "./config/layers.ts";
 import { type ConfigLayer, type ConfigProblem, formatProblems, type ResolvedConfig, resolveConfig } from "./config/resolve.ts";
 import { Pipeline } from "./pipeline.ts";
 import type { GovernorPlugin, Preset } from "./plugin.ts";
-import { type Clock, createLogger, type GovernorServices, type LogRecord, silentUi, systemClock, type UiBridge } from "./services.ts";
+import { type Clock, createLogger, type GovernorServices, type LogRecord, memorySessionStore, type SessionStore, silentUi, systemClock, type UiBridge } from "./services.ts";
 
 /** How to build a governor outside or inside pi. */
 export interface GovernorOptions {
@@ -31,8 +31,8 @@ export interface Governor {
   readonly logs: readonly LogRecord[];
   /** Config problems and plugin failures, as lines for the user. */
   problems(): string[];
-  /** Points services at the live session (id and UI). */
-  attachSession(sessionId: string, ui: UiBridge): void;
+  /** Points services at the live session (id, UI and record store). */
+  attachSession(sessionId: string, ui: UiBridge, store?: SessionStore): void;
   /** Multi-line text for `/governor status`. */
   statusText(): string;
 }
@@ -66,6 +66,7 @@ export async function createGovernor(options: GovernorOptions): Promise<Governor
   const pipeline = new Pipeline({ clock });
   let sessionId = "";
   let ui: UiBridge = silentUi;
+  let store: SessionStore = memorySessionStore();
   const logger = createLogger("governor", (record) => {
     logs.push(record);
     if (logs.length > LOG_CAPACITY) logs.shift();
@@ -79,6 +80,8 @@ export async function createGovernor(options: GovernorOptions): Promise<Governor
     env,
     sessionId: () => sessionId,
     ui: () => ui,
+    store: () => store,
+    commandRoot: preset.commandRoot ?? "governor",
   };
 
   const pluginErrors: string[] = [];
@@ -116,9 +119,10 @@ export async function createGovernor(options: GovernorOptions): Promise<Governor
     services,
     logs,
     problems,
-    attachSession(id, bridge) {
+    attachSession(id, bridge, sessionStore) {
       sessionId = id;
       ui = bridge;
+      if (sessionStore) store = sessionStore;
     },
     statusText() {
       const lines = [`pi-governor: preset "${preset.name}"`, "Stages in run order:"];

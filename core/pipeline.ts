@@ -98,9 +98,16 @@ export class Pipeline {
     this.toolDefs.set(definition.name, { def: definition, owner });
   }
 
-  /** Adds a slash command (`/name args`). */
-  registerCommand(owner: string, name: string, command: GovernorCommand): void {
-    this.assertOpen(owner, `registerCommand(${name})`);
+  /**
+   * Adds a slash subcommand. `path` is "root sub" (`"kota pin"` -> `/kota pin`); the pi adapter mounts
+   * one pi command per root and dispatches on the first word. Use `services.commandRoot` as root.
+   */
+  registerCommand(owner: string, path: string, command: GovernorCommand): void {
+    this.assertOpen(owner, `registerCommand(${path})`);
+    if (!/^[a-z][a-z0-9-]* [a-z][a-z0-9-]*$/.test(path)) {
+      throw new PipelineError("GOV_COMMAND_NAME", `plugin "${owner}": command "${path}" must be "root sub" in lower case, e.g. "kota pin"`);
+    }
+    const name = path;
     const existing = this.commandDefs.get(name);
     if (existing) {
       throw new PipelineError("GOV_COMMAND_DUPLICATE", `plugin "${owner}": command "/${name}" is already registered by "${existing.owner}"`);
@@ -131,7 +138,7 @@ export class Pipeline {
     return this.sealedTools;
   }
 
-  /** Registered commands by name. */
+  /** Registered commands by "root sub" path. */
   get commands(): ReadonlyMap<string, { command: GovernorCommand; owner: string }> {
     return this.commandDefs;
   }

@@ -83,6 +83,8 @@ export function definePlugin<S extends z.ZodObject>(spec: PluginSpec<S>): Plugin
 export interface Preset {
   readonly name: string;
   readonly description: string;
+  /** Slash command that plugins' subcommands hang under (`/kota status`). Default "governor". */
+  readonly commandRoot?: string;
   /** Builds the plugin list (fresh instances each time: presets are functions returning plugins). */
   plugins(): GovernorPlugin<any>[];
 }

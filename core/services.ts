@@ -93,6 +93,26 @@ export const silentUi: UiBridge = {
   confirm: async () => false,
 };
 
+/**
+ * Small, session-scoped records a plugin keeps across `/reload` and resume (pins, the pruning
+ * boundary). Backed by pi's custom session entries: append-only, not sent to the model.
+ */
+export interface SessionStore {
+  /** Appends a record of `kind` (namespaced, e.g. `governor:prune-boundary`) to the session. */
+  append(kind: string, data: Record<string, unknown>): void;
+  /** Every record of `kind` in this session, oldest first. */
+  entries(kind: string): Record<string, unknown>[];
+}
+
+/** A store that keeps records in memory only (tests, CLI). */
+export function memorySessionStore(): SessionStore {
+  const records = new Map<string, Record<string, unknown>[]>();
+  return {
+    append: (kind, data) => void (records.get(kind) ?? records.set(kind, []).get(kind)!).push(data),
+    entries: (kind) => [...(records.get(kind) ?? [])],
+  };
+}
+
 /** Everything a plugin's `apply` may use. */
 export interface GovernorServices {
   readonly logger: Logger;
@@ -107,4 +127,11 @@ export interface GovernorServices {
   sessionId(): string;
   /** The current UI bridge (silent before the session starts). */
   ui(): UiBridge;
+  /** The current session's record store (in memory before the session starts). */
+  store(): SessionStore;
+  /**
+   * The slash command plugins hang their subcommands under: `kota` for the kota preset (`/kota pin`),
+   * `governor` otherwise. Register with `pipeline.registerCommand(owner, \`${services.commandRoot} pin\`, ...)`.
+   */
+  readonly commandRoot: string;
 }

@@ -5,7 +5,8 @@ import { createGovernor, type Governor, type GovernorOptions } from "../host.ts"
 import { observationDetails } from "../observation.ts";
 import type { Preset } from "../plugin.ts";
 import type { ToolResultValue } from "../tool-types.ts";
-import { uiBridgeFrom } from "./ui-bridge.ts";
+import { mountCommands } from "./commands.ts";
+import { sessionStoreFrom, uiBridgeFrom } from "./ui-bridge.ts";
 
 /** Options for {@link createExtension}. */
 export interface ExtensionOptions {
@@ -51,7 +52,7 @@ export function bindGovernor(pi: ExtensionAPI, governor: Governor): void {
 
   const attach = (ctx: ExtensionContext) => {
     sessionId = ctx.sessionManager.getSessionId();
-    governor.attachSession(sessionId, uiBridgeFrom(ctx));
+    governor.attachSession(sessionId, uiBridgeFrom(ctx), sessionStoreFrom(pi, ctx));
   };
 
   for (const [name, tool] of pipeline.tools) {
@@ -76,31 +77,10 @@ export function bindGovernor(pi: ExtensionAPI, governor: Governor): void {
     });
   }
 
-  for (const [name, { command }] of pipeline.commands) {
-    pi.registerCommand(name, {
-      description: command.description,
-      ...(command.completions ? { getArgumentCompletions: (prefix: string) => command.completions!(prefix).map((value) => ({ value, label: value })) } : {}),
-      handler: async (args, ctx) => {
-        attach(ctx);
-        await command.handler(args, { ui: uiBridgeFrom(ctx), cwd: ctx.cwd, sessionId });
-      },
-    });
-  }
-
-  if (!pipeline.commands.has("governor")) {
-    pi.registerCommand("governor", {
-      description: "pi-governor: `/governor status` shows stages, config sources and problems",
-      getArgumentCompletions: () => [{ value: "status", label: "status" }],
-      handler: async (args, ctx) => {
-        const sub = args.trim() || "status";
-        if (sub !== "status") {
-          ctx.ui.notify(`unknown subcommand "${sub}"; try /governor status`, "warning");
-          return;
-        }
-        ctx.ui.notify(governor.statusText(), "info");
-      },
-    });
-  }
+  mountCommands(pi, governor, (ctx) => {
+    attach(ctx);
+    return { ui: uiBridgeFrom(ctx), cwd: ctx.cwd, sessionId };
+  });
 
   pi.on("session_start", async (event, ctx) => {
     attach(ctx);

@@ -1,0 +1,42 @@
+/**
+ * `pi-governor <command>`: the command-line entry. Each command lives beside the plugin it belongs
+ * to and is loaded only when asked for, so `pi-governor stats` never loads the pruning code.
+ */
+
+/** A CLI command: parses its own argv, writes to the given streams, returns an exit code. */
+export type CliCommand = (argv: string[], io: CliIO) => Promise<number>;
+
+/** Output streams, injectable for tests. */
+export interface CliIO {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+const commands: Record<string, { summary: string; load: () => Promise<{ run: CliCommand }> }> = {
+  replay: { summary: "replay <session.jsonl|dir>  simulate pruning on real pi sessions (no argument: bundled sample)", load: () => import("../../plugins/prune/replay/cli.ts") },
+  stats: { summary: "stats [--db path]  per-tool counts, latency, timeouts, errors and retries from the execution log", load: () => import("../../plugins/execution-log/stats-cli.ts") },
+  schema: { summary: "schema [out.json]  write the config JSON Schema", load: () => import("../config/write-schema.ts") },
+};
+
+const stdio: CliIO = { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) };
+
+/** Runs the CLI; resolves to the process exit code. */
+export async function main(argv: string[], io: CliIO = stdio): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === "--help" || name === "-h" || name === "help") {
+    io.out(`usage: pi-governor <command>\n\n${Object.entries(commands).map(([n, c]) => `  ${c.summary.startsWith(n) ? c.summary : `${n}  ${c.summary}`}`).join("\n")}\n`);
+    return name ? 0 : 1;
+  }
+  const command = commands[name];
+  if (!command) {
+    io.err(`pi-governor: unknown command "${name}". Commands: ${Object.keys(commands).join(", ")}\n`);
+    return 2;
+  }
+  try {
+    const mod = await command.load();
+    return await mod.run(rest, io);
+  } catch (error) {
+    io.err(`pi-governor ${name}: ${(error as Error).message}\n`);
+    return 1;
+  }
+}
