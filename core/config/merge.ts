@@ -12,6 +12,17 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   return proto === Object.prototype || proto === null;
 }
 
+const UNSAFE_KEYS = new Set(["__proto__", "constructor", "prototype"]);
+
+/** A copy of `value` without `__proto__`/`constructor`/`prototype` keys at any depth (config files are untrusted). */
+export function withoutUnsafeKeys<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(withoutUnsafeKeys) as T;
+  if (!isPlainObject(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) if (!UNSAFE_KEYS.has(key)) out[key] = withoutUnsafeKeys(v);
+  return out as T;
+}
+
 /**
  * Merges `override` onto `base`: plain objects merge key by key, everything else (arrays included)
  * is replaced. `undefined` in the override keeps the base value. Neither input is modified.
@@ -22,7 +33,7 @@ export function deepMerge<T>(base: T, override: unknown): T {
   for (const [key, value] of Object.entries(override)) {
     if (value === undefined) continue;
     // Config files are untrusted: never let them reach the prototype.
-    if (key === "__proto__" || key === "constructor" || key === "prototype") continue;
+    if (UNSAFE_KEYS.has(key)) continue;
     out[key] = isPlainObject(out[key]) && isPlainObject(value) ? deepMerge(out[key], value) : value;
   }
   return out as T;

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { GovernorPlugin } from "../plugin.ts";
-import { deepMerge, isPlainObject } from "./merge.ts";
+import { deepMerge, isPlainObject, withoutUnsafeKeys } from "./merge.ts";
 
 /** Where a layer came from; later kinds override earlier ones. */
 export type LayerKind = "global" | "project" | "env";
@@ -80,7 +80,7 @@ export function resolveConfig(plugins: readonly GovernorPlugin<any>[], layers: r
   for (const layer of layers) {
     const accepted: Record<string, unknown> = {};
     let contributed = false;
-    for (const [key, value] of Object.entries(layer.data)) {
+    for (const [key, value] of Object.entries(withoutUnsafeKeys(layer.data))) {
       if ((META_KEYS as readonly string[]).includes(key)) continue;
       const plugin = byKey.get(key);
       if (!plugin) {
