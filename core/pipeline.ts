@@ -150,16 +150,17 @@ export class Pipeline {
       const known = [...this.sealedTools.keys()].join(", ") || "none";
       throw new PipelineError("GOV_UNKNOWN_TOOL", `no governed tool "${name}" (known: ${known})${this.isSealed ? "" : "; the pipeline is not sealed yet"}`);
     }
-    const call: ToolCallContext = Object.freeze({
+    // Immutable by type (readonly), not by Object.freeze: freezing costs ~1 us per call in V8.
+    const call: ToolCallContext = {
       toolName: name,
       toolCallId: options.toolCallId ?? "",
-      args: Object.freeze({ ...args }),
+      args,
       signal: options.signal ?? neverAborts,
       attempt: 1,
       sessionId: options.sessionId ?? "",
       startedAt: this.clock.now(),
       ...(options.onUpdate ? { onUpdate: options.onUpdate } : {}),
-    });
+    };
     this.emit({ type: "tool_start", toolName: name, toolCallId: call.toolCallId, args: call.args });
     const observation = await tool.handler(call);
     this.emit({ type: "tool_end", toolCallId: call.toolCallId, observation });
@@ -182,16 +183,15 @@ export class Pipeline {
     if (this.isSealed) throw new PipelineError("GOV_SEALED", `plugin "${owner}" called ${what} after the pipeline was sealed; do it inside apply()`);
   }
 
+  /** The innermost handler: runs the tool, classifies a throw. Durations are set by the outermost layer. */
   private terminal(def: GovernedToolDefinition): ToolHandler {
-    const clock = this.clock;
     return async (call) => {
-      const started = clock.now();
       try {
         const result = await def.execute(call);
         if ("status" in result) return result;
-        return { status: "SUCCESS", toolName: def.name, durationMs: clock.now() - started, retries: 0, content: result.content, details: result.details ?? {} };
+        return { status: "SUCCESS", toolName: def.name, durationMs: 0, retries: 0, content: result.content, details: result.details ?? {} };
       } catch (error) {
-        return failure(def.name, classifyError(error, { subject: def.name }), clock.now() - started);
+        return failure(def.name, classifyError(error, { subject: def.name }));
       }
     };
   }
@@ -213,13 +213,19 @@ function nextAtMostOnce(pluginName: string, inner: ToolHandler): ToolHandler {
   };
 }
 
-/** The outermost guard: whatever a wrapper throws ends as an ERROR observation, with total duration. */
+/**
+ * The outermost guard: whatever a wrapper throws ends as an ERROR observation, and every observation
+ * gets the call's total duration (retries included) measured once, here.
+ */
 function outermost(name: string, handler: ToolHandler, clock: Clock): ToolHandler {
   return async (call) => {
+    let obs: ToolObservation;
     try {
-      return await handler(call);
+      obs = await handler(call);
     } catch (error) {
-      return failure(name, classifyError(error, { subject: name }), clock.now() - call.startedAt);
+      obs = failure(name, classifyError(error, { subject: name }));
     }
+    obs.durationMs = clock.now() - call.startedAt;
+    return obs;
   };
 }
