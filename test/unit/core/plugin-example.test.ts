@@ -1,0 +1,43 @@
+import { Type } from "typebox";
+import { describe, expect, it } from "vitest";
+import { contentText, createGovernor, definePreset, textContent } from "../../../core/index.ts";
+import { redactSecrets } from "../../../docs/examples/redact-secrets-plugin.ts";
+
+/** The example from docs/plugins.md, loaded the way a team would: in a preset, configured from a file layer. */
+describe("docs/examples/redact-secrets-plugin.ts", () => {
+
+  async function build(config: Record<string, unknown>) {
+    const { definePlugin } = await import("../../../core/index.ts");
+    const { z } = await import("zod");
+    const tools = definePlugin({
+      name: "test:tools",
+      configKey: "tools",
+      description: "two tools for the example",
+      schema: z.object({}),
+      defaults: {},
+      apply(pipeline) {
+        pipeline.registerTool("test:tools", { name: "cat_env", description: "", parameters: Type.Object({}), execute: async () => ({ content: textContent("key=AKIAABCDEFGHIJKLMNOP ok") }) });
+        pipeline.registerTool("test:tools", { name: "drop_db", description: "", parameters: Type.Object({}), execute: async () => ({ content: textContent("dropped") }) });
+      },
+    });
+    const preset = definePreset({ name: "team", description: "", plugins: () => [redactSecrets(), tools()] });
+    return createGovernor({ preset, cwd: "/", agentDir: "/nonexistent", env: {}, layers: [{ kind: "global", source: "G", data: config }] });
+  }
+
+  it("redacts secrets from tool results and refuses denied tools", async () => {
+    const gov = await build({ redactSecrets: { denyTools: ["drop_db"] } });
+    expect(gov.problems()).toEqual([]);
+    const obs = await gov.pipeline.callTool("cat_env", {});
+    const shaped = await gov.pipeline.hooks.toolResult.run({ toolName: "cat_env", toolCallId: "1", input: {}, content: obs.content, details: {}, isError: false }, { tool: gov.pipeline.tools.get("cat_env")!.info, sessionId: "" });
+    expect(contentText(shaped.content)).toBe("key=[redacted] ok");
+    const denied = await gov.pipeline.callTool("drop_db", {});
+    expect(denied.status).toBe("ERROR");
+    expect(contentText(denied.content)).toMatch(/disabled by team policy/);
+    expect([...gov.pipeline.commands.keys()]).toContain("governor redactions");
+  });
+
+  it("is switched off with enabled:false", async () => {
+    const gov = await build({ redactSecrets: { enabled: false } });
+    expect((await gov.pipeline.callTool("drop_db", {})).status).toBe("SUCCESS");
+  });
+});
