@@ -1,0 +1,26 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { definePlugin } from "../../../core/index.ts";
+import { configJsonSchema } from "../../../core/config/json-schema.ts";
+
+describe("configJsonSchema", () => {
+  it("describes every plugin section with its defaults, every key optional, unknown keys rejected", () => {
+    const prune = definePlugin({
+      name: "t:prune",
+      configKey: "prune",
+      description: "pruning",
+      schema: z.object({ keepRecentTurns: z.number().int().min(0).describe("turns kept intact"), adaptive: z.object({ enterPercent: z.number() }) }),
+      defaults: { keepRecentTurns: 2, adaptive: { enterPercent: 70 } },
+      apply() {},
+    });
+    const schema = configJsonSchema([prune()], ["kota", "lean"]) as { properties: Record<string, any>; additionalProperties: boolean };
+    expect(schema.additionalProperties).toBe(false);
+    expect(schema.properties.preset.enum).toEqual(["kota", "lean"]);
+    const section = schema.properties.prune;
+    expect(section.required ?? []).toEqual([]);
+    expect(section.additionalProperties).toBe(false);
+    expect(section.properties.keepRecentTurns).toMatchObject({ type: "integer", minimum: 0, default: 2, description: "turns kept intact" });
+    expect(section.properties.enabled).toMatchObject({ type: "boolean", default: true });
+    expect(section.properties.adaptive.properties.enterPercent.default).toBe(70);
+  });
+});
