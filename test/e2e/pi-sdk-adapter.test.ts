@@ -62,3 +62,29 @@ describe("pi adapter with the real pi SDK", () => {
     expect(JSON.stringify(sessionUser.content)).not.toContain("[governed]");
   });
 });
+
+describe("/governor status in a real pi session", () => {
+  it("lists stages in run order, plugins, tools and config sources, and shows config problems once", async () => {
+    const pi = await startPiSession({
+      ui: true,
+      extensions: [createExtension(preset, { governorOptions: { layers: [{ kind: "project", source: "/repo/.pi/pi-governor.json", data: { marker: { tag: 5 } } }] } })],
+      responses: [fauxAssistantMessage([fauxText("ok")])],
+    });
+    try {
+      const warnings = pi.ui.notifications.filter((n) => n.level === "warning");
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]!.message).toMatch(/\/repo\/\.pi\/pi-governor\.json: marker\.tag: .*expected string/);
+      await pi.session.prompt("/governor status");
+      const status = pi.ui.notifications.at(-1)!.message;
+      expect(status).toMatch(/toolResult: test:marker@100/);
+      expect(status).toMatch(/context: test:marker@400/);
+      expect(status).toMatch(/Tools: echo_upper/);
+      expect(status).toMatch(/Config sources: defaults/);
+      expect(status).toMatch(/Problems \(1\)/);
+      await pi.session.prompt("/governor nonsense");
+      expect(pi.ui.notifications.at(-1)!.message).toMatch(/unknown subcommand "nonsense"/);
+    } finally {
+      await pi.dispose();
+    }
+  });
+});

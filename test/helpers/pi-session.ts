@@ -21,6 +21,8 @@ export interface PiTestSession {
   agentDir: string;
   /** Every context (message list) the model was sent, in order. */
   contexts: unknown[][];
+  /** What the UI was asked to show (only with `ui: true`). */
+  ui: RecordingUi;
   dispose(): Promise<void>;
 }
 
@@ -34,6 +36,38 @@ export interface PiTestSessionOptions {
   contextWindow?: number;
   /** Tool allowlist; default: pi's built-ins plus every extension tool. */
   tools?: string[];
+  /**
+   * Give extensions a UI (ctx.hasUI true) that records notifications and status entries and answers
+   * confirmations with `confirmAnswer`. Default: no UI, as in print mode.
+   */
+  ui?: boolean;
+  /** Answer to every ctx.ui.confirm (with `ui: true`). Default true. */
+  confirmAnswer?: boolean;
+}
+
+/** A UI context that records what extensions show. */
+export interface RecordingUi {
+  notifications: Array<{ message: string; level: string }>;
+  statuses: Map<string, string | undefined>;
+  confirms: Array<{ title: string; message: string }>;
+}
+
+function recordingUiContext(ui: RecordingUi, confirmAnswer: boolean): object {
+  const known: Record<string, unknown> = {
+    notify: (message: string, level = "info") => ui.notifications.push({ message, level }),
+    setStatus: (key: string, text: string | undefined) => ui.statuses.set(key, text),
+    confirm: async (title: string, message: string) => {
+      ui.confirms.push({ title, message });
+      return confirmAnswer;
+    },
+    select: async () => undefined,
+    input: async () => undefined,
+    editor: async () => undefined,
+    getEditorText: () => "",
+    onTerminalInput: () => () => {},
+  };
+  // Everything else pi may call (widgets, titles, footers) is a no-op.
+  return new Proxy(known, { get: (target, key) => (key in target ? target[key as string] : () => undefined) });
 }
 
 /**
@@ -92,13 +126,15 @@ export async function startPiSession(options: PiTestSessionOptions): Promise<PiT
     sessionManager: options.persist ? SessionManager.create(cwd, join(agentDir, "sessions")) : SessionManager.inMemory(cwd),
     ...(options.tools ? { tools: options.tools } : {}),
   });
-  await session.bindExtensions({});
+  const ui: RecordingUi = { notifications: [], statuses: new Map(), confirms: [] };
+  await session.bindExtensions(options.ui ? { uiContext: recordingUiContext(ui, options.confirmAnswer ?? true) as never } : {});
   return {
     session,
     faux,
     cwd,
     agentDir,
     contexts,
+    ui,
     async dispose() {
       try {
         // pi's runtime emits session_shutdown on quit; an SDK session must do it itself.
