@@ -88,3 +88,44 @@ describe("/governor status in a real pi session", () => {
     }
   });
 });
+
+describe("failures in a real pi session", () => {
+  it("a failing governed tool reaches the model as an error result with its next step, and a broken plugin does not stop the agent", async () => {
+    const flaky = definePlugin({
+      name: "test:failing",
+      configKey: "failing",
+      description: "a tool that cannot reach its server, and a transform with a bug",
+      schema: z.object({}),
+      defaults: {},
+      apply(pipeline) {
+        pipeline.registerTool("test:failing", {
+          name: "fetch_remote",
+          description: "always loses its connection",
+          parameters: Type.Object({}),
+          execute: async () => {
+            throw Object.assign(new Error("write EPIPE"), { code: "EPIPE" });
+          },
+        });
+        pipeline.hooks.toolResult.tap({ name: "test:failing", stage: STAGE.FORMAT }, () => {
+          throw new Error("transform bug");
+        });
+      },
+    });
+    const pi = await startPiSession({
+      extensions: [createExtension(definePreset({ name: "f", description: "", plugins: () => [flaky()] }), { governorOptions: { layers: [] } })],
+      responses: [fauxAssistantMessage([fauxToolCall("fetch_remote", {})], { stopReason: "toolUse" }), fauxAssistantMessage([fauxText("recovered")])],
+    });
+    try {
+      await pi.session.prompt("fetch it");
+      const result = pi.session.messages.find((m) => m.role === "toolResult") as { isError: boolean; content: Array<{ text: string }>; details: { error: { category: string } } };
+      expect(result.isError).toBe(true);
+      expect(result.details.error.category).toBe("connection_lost");
+      expect(result.content[0]!.text).toMatch(/fetch_remote failed \(connection_lost\).*Try the call again in a moment/);
+      const last = pi.session.messages.at(-1) as { role: string; content: Array<{ text?: string }> };
+      expect(last.role).toBe("assistant");
+      expect(last.content[0]!.text).toBe("recovered");
+    } finally {
+      await pi.dispose();
+    }
+  });
+});
