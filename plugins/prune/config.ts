@@ -1,0 +1,88 @@
+/**
+ * The `prune` config section: schema and defaults in one place. Every option is documented with its
+ * unit and default; `/governor pruning` prints the effective values.
+ */
+import { z } from "zod";
+
+const toolList = z.array(z.string().min(1));
+
+/** The schema of the `prune` section (without `enabled`, which definePlugin adds). */
+export const pruneSchema = z.object({
+  keepRecentTurns: z.number().int().min(1).max(100).describe("Turns at the end of the context kept byte-identical. A turn is a user message and everything up to the next one. Default 2."),
+  maxToolChars: z.number().int().min(0).describe("In older turns, any tool result longer than this (characters) is pruned. Default 1200."),
+  adaptive: z.boolean().describe("Above adaptiveEnterPercent of the context window, keep fewer turns and cut tighter. Default true."),
+  pinImpactSummaries: z.boolean().describe("Pin kota_impact results (never pruned). Default true."),
+  pruneTools: toolList.describe('Tools whose results are pruned in older turns whatever their size. Default ["read", "bash"].'),
+  snippetTools: toolList.describe('Search tools whose results are pruned when called with output "snippet". Default ["kota_search"].'),
+  neverPruneTools: toolList.describe("Tools whose results are never pruned (status tools, small summaries). Default []."),
+  pinTools: toolList.describe("Tools whose results are pinned when they arrive. Default []."),
+  pinSkipTools: toolList.describe('Tools the pin command skips when looking for the last meaning-bearing result. Default ["blob_read"].'),
+  adaptiveKeepRecentTurns: z.number().int().min(1).max(100).describe("keepRecentTurns while adaptive mode is on. Default 1."),
+  adaptiveMaxToolChars: z.number().int().min(0).describe("maxToolChars while adaptive mode is on (characters). Default 800."),
+  adaptivePruneTools: toolList.describe("Tools added to pruneTools while adaptive mode is on. Default: grep, find, ls and the kota_* search/navigation tools."),
+  adaptiveEnterPercent: z.number().min(1).max(1000).describe("Adaptive mode turns on when the context before pruning reaches this percent of the window. Default 60."),
+  adaptiveExitPercent: z.number().min(0).max(1000).describe("Adaptive mode turns off when the context before pruning falls below this percent (must be lower: the gap stops flip-flopping). Default 45."),
+  contextWindow: z.number().int().min(1000).describe("Context window in tokens, used when pi does not report one. Default 200000."),
+  minStepTokens: z.number().int().min(0).describe("The pruning boundary moves only when the step frees at least this many estimated tokens (chars/4). Default 5000."),
+  cacheAware: z.boolean().describe("Move the boundary only when the cached-input cost of carrying the prunable output has exceeded the cost of rewriting the prompt cache once (ski-rental rule). false: move as soon as minStepTokens would be freed. Default true."),
+  forceStepPercent: z.number().min(1).max(1000).describe("When the prompt that would be sent reaches this percent of the window, move the boundary regardless of cache cost. Default 70."),
+});
+
+/** The `prune` options (without `enabled`). */
+export type PruneOptions = z.infer<typeof pruneSchema>;
+
+/** Defaults for the `prune` section. */
+export const pruneDefaults: PruneOptions = {
+  keepRecentTurns: 2,
+  maxToolChars: 1200,
+  adaptive: true,
+  pinImpactSummaries: true,
+  pruneTools: ["read", "bash"],
+  snippetTools: ["kota_search"],
+  neverPruneTools: [],
+  pinTools: [],
+  pinSkipTools: ["blob_read"],
+  adaptiveKeepRecentTurns: 1,
+  adaptiveMaxToolChars: 800,
+  adaptivePruneTools: ["grep", "find", "ls", "kota_search", "kota_deps", "kota_usages", "kota_task_context"],
+  adaptiveEnterPercent: 60,
+  adaptiveExitPercent: 45,
+  contextWindow: 200_000,
+  minStepTokens: 5_000,
+  cacheAware: true,
+  forceStepPercent: 70,
+};
+
+/** Cache pricing relative to fresh input, as providers bill it (Anthropic: read 0.1x, write 1.25x). */
+export const CACHE_PRICING = Object.freeze({
+  /** Cached input read, per token, relative to fresh input. */
+  read: 0.1,
+  /** Cache write, per token, relative to fresh input. */
+  write: 1.25,
+});
+
+/** The rule set in force: normal, or tight (adaptive). */
+export type PruneMode = "normal" | "tight";
+
+/** The thresholds one mode prunes with. */
+export interface ModeRules {
+  mode: PruneMode;
+  keepRecentTurns: number;
+  maxToolChars: number;
+  pruneTools: ReadonlySet<string>;
+  snippetTools: ReadonlySet<string>;
+  neverPruneTools: ReadonlySet<string>;
+}
+
+/** The rules of `mode` under `options`. */
+export function rulesFor(options: PruneOptions, mode: PruneMode): ModeRules {
+  const tight = mode === "tight";
+  return {
+    mode,
+    keepRecentTurns: tight ? Math.min(options.adaptiveKeepRecentTurns, options.keepRecentTurns) : options.keepRecentTurns,
+    maxToolChars: tight ? Math.min(options.adaptiveMaxToolChars, options.maxToolChars) : options.maxToolChars,
+    pruneTools: new Set(tight ? [...options.pruneTools, ...options.adaptivePruneTools] : options.pruneTools),
+    snippetTools: new Set(options.snippetTools),
+    neverPruneTools: new Set(options.neverPruneTools),
+  };
+}

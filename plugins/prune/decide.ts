@@ -1,0 +1,79 @@
+/**
+ * Per-message pruning decision: given one message of an old turn and the rules of a mode, keep it or
+ * replace it with a placeholder. Pure and deterministic; the session state caches the answer.
+ *
+ * Deliberate choices:
+ * - Only `toolResult` messages are ever replaced. User messages carry intent; assistant messages
+ *   carry plans and decisions, and their thinking blocks carry provider signatures that must come
+ *   back byte-identical, so both are left alone. Tool calls therefore always keep their results:
+ *   a pruned result keeps its `toolCallId`, `toolName` and `isError`, only its content changes.
+ * - Images in a pruned tool result are dropped with the text; the placeholder counts them.
+ * - Error results are pruned only when longer than maxToolChars: short errors tell the model what
+ *   not to try again.
+ * - A replacement is made only when it is shorter than the original, so pruning never grows a prompt.
+ */
+import type { AgentMessageLike } from "../../core/index.ts";
+import type { ModeRules } from "./config.ts";
+import { isPlaceholder, placeholderText } from "./placeholder.ts";
+import { messageChars } from "./size.ts";
+
+/** A tool call as the assistant made it: how placeholders learn the arguments. */
+export interface CallInfo {
+  name: string;
+  args: Readonly<Record<string, unknown>>;
+}
+
+/** The outcome for one message. */
+export interface Decision {
+  /** The message to send instead, or undefined to keep the original. */
+  replacement: AgentMessageLike | undefined;
+  /** Characters saved by the replacement (0 when kept). */
+  savedChars: number;
+  /** The placeholder text, for the pruning log. */
+  summary?: string;
+}
+
+/** Keep the original. */
+export const KEEP: Decision = Object.freeze({ replacement: undefined, savedChars: 0 });
+
+type ToolResultLike = { role: "toolResult"; toolCallId: string; toolName: string; content: unknown; details?: unknown; isError?: boolean };
+
+/** Whether the result's details mark it pinned (`details.pinned === true`). */
+export function isPinnedInMessage(message: AgentMessageLike): boolean {
+  const details = (message as { details?: unknown }).details;
+  return !!details && typeof details === "object" && (details as { pinned?: unknown }).pinned === true;
+}
+
+/** Why a result is prunable under `rules`, or undefined when it is not. */
+export function prunableReason(message: ToolResultLike, chars: number, rules: ModeRules, call: CallInfo | undefined): string | undefined {
+  const tool = message.toolName;
+  if (rules.neverPruneTools.has(tool)) return undefined;
+  if (chars > rules.maxToolChars) return "size";
+  if (message.isError) return undefined;
+  if (rules.pruneTools.has(tool)) return "tool";
+  if (rules.snippetTools.has(tool) && call?.args.output === "snippet") return "snippet";
+  return undefined;
+}
+
+/** Decides one message under `rules`. Pins are checked by the caller, before this. */
+export function decide(message: AgentMessageLike, rules: ModeRules, calls: ReadonlyMap<string, CallInfo>): Decision {
+  if (message.role !== "toolResult") return KEEP;
+  const m = message as ToolResultLike;
+  if (isPinnedInMessage(message)) return KEEP;
+  const content = Array.isArray(m.content) ? (m.content as Array<{ type?: string; text?: string }>) : [];
+  if (content.length === 1 && content[0]!.type === "text" && isPlaceholder(content[0]!.text ?? "")) return KEEP; // already pruned
+  const chars = messageChars(message);
+  const call = calls.get(m.toolCallId);
+  if (!prunableReason(m, chars, rules, call)) return KEEP;
+  const details = m.details as { blobId?: unknown } | undefined;
+  const text = placeholderText({
+    toolName: m.toolName,
+    args: call?.args,
+    chars,
+    images: content.filter((b) => b.type === "image").length,
+    isError: m.isError === true,
+    blobId: details && typeof details.blobId === "string" ? details.blobId : undefined,
+  });
+  if (text.length >= chars) return KEEP;
+  return { replacement: { ...m, content: [{ type: "text", text }] }, savedChars: chars - text.length, summary: text };
+}

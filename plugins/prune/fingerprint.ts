@@ -1,0 +1,61 @@
+/**
+ * Cheap message fingerprints. pi hands the `context` event a fresh deep copy of the history on every
+ * model call, so object identity cannot tell an old message from a new one. A fingerprint can: ids,
+ * timestamps, block kinds and lengths, and a short sample from both ends of each text. Computing it
+ * costs O(blocks), not O(bytes), which keeps a call on a long session proportional to its new
+ * messages; the expensive work (placeholders, savings) is cached per fingerprint.
+ */
+import type { AgentMessageLike } from "../../core/index.ts";
+
+/** Characters sampled from each end of a text for the fingerprint. */
+const SAMPLE = 24;
+
+/** FNV-1a over a string, 32-bit, as 8 hex chars. Deterministic across processes. */
+export function fnv1a(text: string, seed = 0x811c9dc5): string {
+  let h = seed >>> 0;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h.toString(16).padStart(8, "0");
+}
+
+function textSample(text: string): string {
+  return text.length <= SAMPLE * 2 ? text : `${text.slice(0, SAMPLE)}${text.slice(-SAMPLE)}`;
+}
+
+function blockSignature(block: unknown): string {
+  if (!block || typeof block !== "object") return "?";
+  const b = block as Record<string, unknown>;
+  switch (b.type) {
+    case "text":
+      return `t${String((b.text as string | undefined)?.length ?? 0)}:${textSample(String(b.text ?? ""))}`;
+    case "image":
+      return `i${String((b.data as string | undefined)?.length ?? 0)}:${textSample(String(b.data ?? ""))}`;
+    case "thinking":
+      return `h${String((b.thinking as string | undefined)?.length ?? 0)}`;
+    case "toolCall":
+      return `c${String(b.id)}`;
+    default:
+      return String(b.type);
+  }
+}
+
+/**
+ * A short string that changes when a message changes in any way that matters for pruning. Equal
+ * fingerprints at the same index mean "the same message as last time" for the per-message cache.
+ */
+export function fingerprint(message: AgentMessageLike): string {
+  const m = message as Record<string, unknown>;
+  let sig = `${String(m.role)}|${String(m.timestamp ?? "")}|${String(m.toolCallId ?? "")}|${m.isError === true ? "E" : ""}`;
+  const details = m.details as { pinned?: unknown; blobId?: unknown } | undefined;
+  if (details && typeof details === "object") sig += `|${details.pinned === true ? "P" : ""}${typeof details.blobId === "string" ? details.blobId : ""}`;
+  const content = m.content;
+  if (typeof content === "string") sig += `|s${content.length}:${textSample(content)}`;
+  else if (Array.isArray(content)) for (const block of content) sig += `|${blockSignature(block)}`;
+  for (const field of ["summary", "command", "output"]) {
+    const v = m[field];
+    if (typeof v === "string") sig += `|${field}${v.length}:${textSample(v)}`;
+  }
+  return fnv1a(sig) + fnv1a(sig, 0x9747b28c);
+}

@@ -1,0 +1,76 @@
+/**
+ * `governor:prune` (config key `prune`): keeps long sessions lean without losing anything for good.
+ *
+ * On every model call (`context` hook, STAGE.PRUNE; request-only, the session keeps the full history)
+ * old tool output is replaced by deterministic placeholders that name the tool, its key arguments and
+ * the way back (a `blob_read` call when the blobs plugin stored the output, otherwise how to re-run
+ * narrower). The last `keepRecentTurns` turns are never touched (see turns.ts for what a turn is),
+ * pinned results are never pruned, and a forward-only boundary keeps the provider's prompt cache
+ * valid between steps (see pruner.ts).
+ *
+ * Commands: `/<root> pin` pins the last meaning-bearing result; `/<root> pruning` shows settings and
+ * recent steps. `<root>` is `services.commandRoot` (`kota` in the kota preset, else `governor`).
+ */
+import { definePlugin, STAGE } from "../../core/index.ts";
+import { pruneDefaults, pruneSchema } from "./config.ts";
+import { lastMeaningBearing, pinOnArrival, pinResult } from "./pins.ts";
+import { SessionPruner } from "./pruner.ts";
+import { pruningStatus } from "./status.ts";
+
+/** Plugin name, as taps and errors show it. */
+export const PRUNE_PLUGIN = "governor:prune";
+/** Sessions whose pruner state is kept in memory at once (older ones are reloaded from the store). */
+const MAX_SESSIONS = 8;
+
+/** The prune plugin factory: `prune()` or `prune({ keepRecentTurns: 3 })`. */
+export const prune = definePlugin({
+  name: PRUNE_PLUGIN,
+  configKey: "prune",
+  description: "Replaces old tool output in the model's context with placeholders that say how to get it back; pins, adaptive, prompt-cache aware.",
+  schema: pruneSchema,
+  defaults: pruneDefaults,
+  apply(pipeline, config, services) {
+    const logger = services.logger;
+    if (config.adaptiveExitPercent >= config.adaptiveEnterPercent) {
+      logger.warn("prune.adaptiveExitPercent should be below adaptiveEnterPercent; using 90% of the enter threshold", { enter: config.adaptiveEnterPercent, exit: config.adaptiveExitPercent });
+    }
+    const sessions = new Map<string, SessionPruner>();
+    const pruner = (sessionId: string): SessionPruner => {
+      let p = sessions.get(sessionId);
+      if (!p) {
+        p = new SessionPruner(config, () => services.store(), logger);
+        sessions.set(sessionId, p);
+        if (sessions.size > MAX_SESSIONS) sessions.delete(sessions.keys().next().value!);
+      }
+      return p;
+    };
+
+    const pinned = pinOnArrival(config);
+    if (pinned.size) pipeline.hooks.toolResult.tap({ name: PRUNE_PLUGIN, stage: STAGE.PIN }, (value) => pinResult(value, pinned));
+
+    pipeline.hooks.context.tap({ name: PRUNE_PLUGIN, stage: STAGE.PRUNE }, (messages, info) => {
+      const out = pruner(info.sessionId).run(messages, info.usage);
+      return out === messages ? undefined : out;
+    });
+
+    const root = services.commandRoot;
+    const skip = new Set(config.pinSkipTools);
+    pipeline.registerCommand(PRUNE_PLUGIN, `${root} pin`, {
+      description: "Pin the last meaning-bearing tool result so pruning never removes it",
+      handler: (_args, ctx) => {
+        const p = sessions.get(ctx.sessionId);
+        const target = p && lastMeaningBearing(p.lastMessages, skip);
+        if (!p || !target) {
+          ctx.ui.notify("Nothing to pin yet: no tool result in this session's context.", "warning");
+          return;
+        }
+        const added = p.pin(target.toolCallId, target.toolName);
+        ctx.ui.notify(added ? `Pinned the ${target.toolName} result (${target.toolCallId}); it will not be pruned.` : `The ${target.toolName} result (${target.toolCallId}) is already pinned.`, "info");
+      },
+    });
+    pipeline.registerCommand(PRUNE_PLUGIN, `${root} pruning`, {
+      description: "Pruning settings and the last pruning actions (what was pruned, bytes saved)",
+      handler: (_args, ctx) => ctx.ui.notify(pruningStatus(config, sessions.get(ctx.sessionId)), "info"),
+    });
+  },
+});

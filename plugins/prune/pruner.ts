@@ -1,0 +1,309 @@
+/**
+ * The pruning engine for one session: a per-message cache, a boundary that only moves forward, the
+ * adaptive mode with hysteresis, and pins. `run` is what the `context` tap calls on every model call.
+ *
+ * Cache-awareness. Providers bill a cached prompt prefix at a tenth of fresh input and a rewritten
+ * prefix at 1.25x. Pruning a little on every call rewrites the cache on every call. So everything
+ * before a *boundary* is pruned with decisions frozen when the boundary passed it, and the boundary
+ * moves (a "step", always to the start of the oldest protected turn) only when worth it:
+ *   - the step frees at least `minStepTokens`, and
+ *   - (cacheAware) what carrying the prunable output has cost so far at the cached rate exceeds
+ *     what one cache rewrite of the remaining prompt costs (the ski-rental rule: never worse than
+ *     twice the best offline choice), or the prompt is above `forceStepPercent` of the window.
+ * The steps are persisted, so the boundary survives `/reload` and is never recomputed from scratch.
+ */
+import type { AgentMessageLike, ContextInfo, Logger, SessionStore } from "../../core/index.ts";
+import { CACHE_PRICING, type ModeRules, type PruneMode, type PruneOptions, rulesFor } from "./config.ts";
+import { type CallInfo, type Decision, decide, isPinnedInMessage } from "./decide.ts";
+import { fingerprint, fnv1a } from "./fingerprint.ts";
+import { withPinMarker } from "./pin-marker.ts";
+import { loadPins, loadSteps, PIN_KIND, type PinRecord, STEP_KIND, type StepRecord } from "./records.ts";
+import { messageChars, tokensOf } from "./size.ts";
+import { protectedFrom, startsTurn } from "./turns.ts";
+
+/** What the pruner remembers about the message at one index. */
+interface Facts {
+  ref: AgentMessageLike;
+  fp: string;
+  chars: number;
+  /** Set for messages that start a turn. */
+  turnKey: string | undefined;
+  decisions: Partial<Record<PruneMode, Decision>>;
+  /** The message with the user-pin marker, built once. */
+  pinView?: AgentMessageLike;
+}
+
+/** One boundary step, as `/governor pruning` lists it. */
+export interface StepAction {
+  request: number;
+  turn: number;
+  mode: PruneMode;
+  results: number;
+  savedChars: number;
+  /** The first few placeholders of the step. */
+  items: string[];
+}
+
+/** What the last call did. */
+export interface CallReport {
+  request: number;
+  messages: number;
+  turns: number;
+  mode: PruneMode;
+  /** Context use before pruning, percent of the window. */
+  percentBefore: number;
+  boundaryTurn: number;
+  placeholders: number;
+  savedChars: number;
+  rawTokens: number;
+  sentTokens: number;
+  stepped: boolean;
+}
+
+const MAX_ACTIONS = 10;
+
+/** A stable key for a turn-starting user message: its timestamp and a hash of its text. */
+export function turnKey(message: AgentMessageLike): string {
+  const content = (message as { content?: unknown }).content;
+  const text = typeof content === "string" ? content : JSON.stringify(content ?? "");
+  return `u:${String((message as { timestamp?: unknown }).timestamp ?? "")}:${fnv1a(text)}`;
+}
+
+/** The pruning state and engine of one session. */
+export class SessionPruner {
+  private facts: Facts[] = [];
+  private readonly calls = new Map<string, CallInfo>();
+  private readonly steps: StepRecord[];
+  private readonly pins: Map<string, PinRecord>;
+  private readonly rules: Record<PruneMode, ModeRules>;
+  private tight = false;
+  /** Cached-read cost (token units) paid so far for carrying output the next step would prune. */
+  private carry = 0;
+  private requests = 0;
+  private last: readonly AgentMessageLike[] = [];
+  /** Recent steps, newest last. */
+  readonly actions: StepAction[] = [];
+  lastReport: CallReport | undefined;
+
+  constructor(
+    private readonly options: PruneOptions,
+    private readonly store: () => SessionStore,
+    private readonly logger?: Logger,
+  ) {
+    this.rules = { normal: rulesFor(options, "normal"), tight: rulesFor(options, "tight") };
+    const s = store();
+    this.steps = loadSteps(s);
+    this.pins = loadPins(s);
+  }
+
+  /** The messages of the last call (for the pin command). */
+  get lastMessages(): readonly AgentMessageLike[] {
+    return this.last;
+  }
+
+  /** Whether adaptive (tight) mode is on. */
+  get mode(): PruneMode {
+    return this.tight ? "tight" : "normal";
+  }
+
+  /** Boundary steps taken in this session (persisted ones included). */
+  get stepCount(): number {
+    return this.steps.length;
+  }
+
+  /** User pins of this session. */
+  get pinned(): ReadonlyMap<string, PinRecord> {
+    return this.pins;
+  }
+
+  /** Pins a result by tool call id and persists the pin. Returns false when it was pinned already. */
+  pin(toolCallId: string, toolName: string): boolean {
+    if (this.pins.has(toolCallId)) return false;
+    const record = { toolCallId, toolName };
+    this.pins.set(toolCallId, record);
+    this.store().append(PIN_KIND, { ...record });
+    return true;
+  }
+
+  /** Prunes one outgoing context. Returns `messages` itself when nothing changes. */
+  run(messages: readonly AgentMessageLike[], usage?: ContextInfo["usage"]): AgentMessageLike[] {
+    this.requests++;
+    this.last = messages;
+    const n = messages.length;
+    const starts: number[] = [];
+    let rawChars = 0;
+    for (let i = 0; i < n; i++) {
+      const f = this.factsAt(i, messages[i]!);
+      rawChars += f.chars;
+      if (f.turnKey !== undefined) starts.push(i);
+    }
+    this.facts.length = n;
+
+    const window = usage?.contextWindow || this.options.contextWindow;
+    const rawTokens = tokensOf(rawChars);
+    // Measured BEFORE pruning: pi's own usage figure reflects the last (already pruned) request, and a
+    // rule that reads the pruned size flips off as soon as it has pruned, then on again.
+    const percentBefore = (Math.max(rawTokens, usage?.tokens ?? 0) / window) * 100;
+    this.updateMode(percentBefore);
+    const rules = this.rules[this.mode];
+
+    let resolved = this.resolveSteps(starts);
+    let boundary = resolved.length ? resolved[resolved.length - 1]!.index : 0;
+    const candidate = protectedFrom(starts, rules.keepRecentTurns);
+    let stepped = false;
+    if (candidate > boundary) {
+      let pendingChars = 0;
+      for (let i = boundary; i < candidate; i++) pendingChars += this.applied(i, messages[i]!, rules.mode).savedChars;
+      const savedBefore = this.savedBefore(messages, resolved, boundary);
+      if (this.shouldStep(pendingChars, rawChars - savedBefore, window)) {
+        this.step(messages, starts, boundary, candidate, rules.mode, pendingChars);
+        resolved = [...resolved, { index: candidate, mode: rules.mode }];
+        boundary = candidate;
+        stepped = true;
+      }
+    }
+
+    const { out, placeholders, savedChars } = this.render(messages, resolved, boundary);
+    this.lastReport = {
+      request: this.requests,
+      messages: n,
+      turns: starts.length,
+      mode: this.mode,
+      percentBefore,
+      boundaryTurn: starts.filter((s) => s < boundary).length,
+      placeholders,
+      savedChars,
+      rawTokens,
+      sentTokens: tokensOf(rawChars - savedChars),
+      stepped,
+    };
+    return out ?? (messages as AgentMessageLike[]);
+  }
+
+  private factsAt(i: number, m: AgentMessageLike): Facts {
+    const old = this.facts[i];
+    if (old && old.ref === m) return old;
+    const fp = fingerprint(m);
+    if (old && old.fp === fp) {
+      old.ref = m;
+      return old;
+    }
+    if (m.role === "assistant" && Array.isArray(m.content)) {
+      for (const b of m.content as Array<{ type?: string; id?: unknown; name?: unknown; arguments?: unknown }>) {
+        if (b.type === "toolCall" && typeof b.id === "string") this.calls.set(b.id, { name: String(b.name), args: (b.arguments as Record<string, unknown>) ?? {} });
+      }
+    }
+    const f: Facts = { ref: m, fp, chars: messageChars(m), turnKey: startsTurn(m) ? turnKey(m) : undefined, decisions: {} };
+    this.facts[i] = f;
+    return f;
+  }
+
+  private updateMode(percent: number): void {
+    if (!this.options.adaptive) {
+      this.tight = false;
+      return;
+    }
+    const enter = this.options.adaptiveEnterPercent;
+    const exit = Math.min(this.options.adaptiveExitPercent, enter * 0.9);
+    if (!this.tight && percent >= enter) this.tight = true;
+    else if (this.tight && percent < exit) this.tight = false;
+  }
+
+  /** Boundary steps mapped to indexes of this message list, ascending. Steps whose turn is gone are skipped. */
+  private resolveSteps(starts: readonly number[]): Array<{ index: number; mode: PruneMode }> {
+    if (!this.steps.length) return [];
+    const byKey = new Map<string, number[]>();
+    for (const s of starts) {
+      const key = this.facts[s]!.turnKey!;
+      (byKey.get(key) ?? byKey.set(key, []).get(key)!).push(s);
+    }
+    const out: Array<{ index: number; mode: PruneMode }> = [];
+    let prev = -1;
+    for (const step of this.steps) {
+      const index = byKey.get(step.key)?.find((s) => s > prev);
+      if (index === undefined) continue;
+      out.push({ index, mode: step.mode });
+      prev = index;
+    }
+    return out;
+  }
+
+  /** The decision for message i under `mode`, pins applied. */
+  private applied(i: number, m: AgentMessageLike, mode: PruneMode): Decision {
+    const f = this.facts[i]!;
+    if (m.role !== "toolResult") return NO_CHANGE;
+    if (this.pins.has(String((m as { toolCallId?: unknown }).toolCallId))) return NO_CHANGE;
+    return (f.decisions[mode] ??= decide(m, this.rules[mode], this.calls));
+  }
+
+  private savedBefore(messages: readonly AgentMessageLike[], resolved: ReadonlyArray<{ index: number; mode: PruneMode }>, boundary: number): number {
+    let saved = 0;
+    let s = 0;
+    for (let i = 0; i < boundary; i++) {
+      while (resolved[s]!.index <= i) s++;
+      saved += this.applied(i, messages[i]!, resolved[s]!.mode).savedChars;
+    }
+    return saved;
+  }
+
+  private shouldStep(pendingChars: number, sentChars: number, window: number): boolean {
+    const pending = tokensOf(pendingChars);
+    if (pending === 0) return false;
+    const sent = tokensOf(sentChars);
+    if (sent >= (window * this.options.forceStepPercent) / 100) return true;
+    if (pending < this.options.minStepTokens) return false;
+    if (!this.options.cacheAware) return true;
+    this.carry += CACHE_PRICING.read * pending;
+    const rewrite = (CACHE_PRICING.write - CACHE_PRICING.read) * (sent - pending) - CACHE_PRICING.read * pending;
+    return this.carry >= rewrite;
+  }
+
+  private step(messages: readonly AgentMessageLike[], starts: readonly number[], from: number, to: number, mode: PruneMode, pendingChars: number): void {
+    const record: StepRecord = { key: this.facts[to]!.turnKey!, mode, turn: starts.indexOf(to) + 1, freedTokens: tokensOf(pendingChars) };
+    this.steps.push(record);
+    this.carry = 0;
+    this.store().append(STEP_KIND, { ...record });
+    const items: string[] = [];
+    let results = 0;
+    for (let i = from; i < to; i++) {
+      const d = this.applied(i, messages[i]!, mode);
+      if (!d.replacement) continue;
+      results++;
+      if (items.length < 5 && d.summary) items.push(d.summary.length > 140 ? `${d.summary.slice(0, 139)}…` : d.summary);
+    }
+    this.actions.push({ request: this.requests, turn: record.turn, mode, results, savedChars: pendingChars, items });
+    if (this.actions.length > MAX_ACTIONS) this.actions.shift();
+    this.logger?.debug("pruning boundary moved", { turn: record.turn, mode, results, freedTokens: record.freedTokens });
+  }
+
+  private render(messages: readonly AgentMessageLike[], resolved: ReadonlyArray<{ index: number; mode: PruneMode }>, boundary: number) {
+    let out: AgentMessageLike[] | undefined;
+    let placeholders = 0;
+    let savedChars = 0;
+    let s = 0;
+    for (let i = 0; i < boundary; i++) {
+      while (resolved[s]!.index <= i) s++;
+      const m = messages[i]!;
+      if (m.role !== "toolResult") continue;
+      let next: AgentMessageLike = m;
+      const id = String((m as { toolCallId?: unknown }).toolCallId);
+      if (this.pins.has(id)) {
+        if (!isPinnedInMessage(m)) {
+          const f = this.facts[i]!;
+          next = f.pinView ??= withPinMarker(m, "user");
+        }
+      } else {
+        const d = this.applied(i, m, resolved[s]!.mode);
+        if (d.replacement) {
+          next = d.replacement;
+          placeholders++;
+          savedChars += d.savedChars;
+        }
+      }
+      if (next !== m) (out ??= messages.slice())[i] = next;
+    }
+    return { out, placeholders, savedChars };
+  }
+}
+
+const NO_CHANGE: Decision = Object.freeze({ replacement: undefined, savedChars: 0 });

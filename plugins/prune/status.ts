@@ -1,0 +1,37 @@
+/** Text of `/<root> pruning`: the effective settings and what the pruner did lately. */
+import type { PruneOptions } from "./config.ts";
+import type { SessionPruner } from "./pruner.ts";
+import { tokensOf } from "./size.ts";
+
+const n = (v: number) => Math.round(v).toLocaleString("en-US");
+
+/** Multi-line status for one session's pruner (or settings only when no context was seen yet). */
+export function pruningStatus(options: PruneOptions & { enabled: boolean }, pruner: SessionPruner | undefined): string {
+  const lines = [
+    `Pruning: ${options.enabled ? "on" : "off"}`,
+    `  keep the last ${options.keepRecentTurns} turn(s); prune ${options.pruneTools.join(", ") || "no tools"} by tool, ${options.snippetTools.join(", ") || "none"} in snippet mode, anything over ${n(options.maxToolChars)} chars`,
+    `  never prune: ${options.neverPruneTools.join(", ") || "-"}; pin on arrival: ${[...options.pinTools, ...(options.pinImpactSummaries ? ["kota_impact"] : [])].join(", ") || "-"}`,
+    options.adaptive
+      ? `  adaptive: at ${options.adaptiveEnterPercent}% of the window keep ${options.adaptiveKeepRecentTurns} turn(s), cut at ${n(options.adaptiveMaxToolChars)} chars, also prune ${options.adaptivePruneTools.join(", ")}; back below ${options.adaptiveExitPercent}%`
+      : "  adaptive: off",
+    `  boundary steps: at least ${n(options.minStepTokens)} tokens freed${options.cacheAware ? ", and only once carrying the output has cost more than one cache rewrite" : ""}; forced at ${options.forceStepPercent}% of the window`,
+  ];
+  if (!pruner?.lastReport) {
+    lines.push("No model call seen in this session yet.");
+    return lines.join("\n");
+  }
+  const r = pruner.lastReport;
+  lines.push(
+    `Last model call (#${r.request}): ${n(r.messages)} messages in ${r.turns} turns, mode ${r.mode} (${r.percentBefore.toFixed(1)}% of the window before pruning)`,
+    `  boundary after turn ${r.boundaryTurn} (${pruner.stepCount} step(s)); ${r.placeholders} result(s) pruned, ${n(r.savedChars)} chars (~${n(tokensOf(r.savedChars))} tokens) saved; sent ~${n(r.sentTokens)} of ~${n(r.rawTokens)} tokens`,
+    `  pinned by the user: ${pruner.pinned.size ? [...pruner.pinned.values()].map((p) => `${p.toolName} (${p.toolCallId})`).join(", ") : "-"}`,
+  );
+  if (pruner.actions.length) {
+    lines.push("Recent boundary steps (newest last):");
+    for (const a of pruner.actions) {
+      lines.push(`  call #${a.request}: up to turn ${a.turn}, ${a.mode} rules, ${a.results} result(s), ${n(a.savedChars)} chars saved`);
+      for (const item of a.items) lines.push(`    ${item}`);
+    }
+  }
+  return lines.join("\n");
+}
