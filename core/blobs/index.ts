@@ -1,0 +1,11 @@
+/**
+ * The content-addressed blob store: full tool outputs kept on disk under their sha256, read back in
+ * bounded pages. Used by the blobs plugin; importable by any plugin that wants the same cache.
+ */
+export { BLOB_ID_PATTERN, assertBlobId, isBlobId, shortId } from "./blob-id.ts";
+export { DEFAULT_BLOB_DIR, isInsideDir, resolveBlobDir } from "./paths.ts";
+export { writeBlobAtomically, WRITE_CHUNK_CHARS, type WrittenBlob } from "./atomic-write.ts";
+export { readBytePage, readRange, type BytePage } from "./read-bytes.ts";
+export { grepBlob, readLinePage, type GrepMatch, type GrepResult, type LinePage } from "./read-pages.ts";
+export { listBlobs, purgeBlobs, sweepBlobs, type BlobEntry, type RetentionPolicy, type SweepReport } from "./retention.ts";
+export { BlobStore, DEFAULT_BLOB_MAX_AGE_DAYS, DEFAULT_BLOB_MAX_BYTES, DEFAULT_TEMP_GRACE_MS, type BlobStoreOptions } from "./store.ts";

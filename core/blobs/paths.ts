@@ -1,0 +1,23 @@
+import { homedir } from "node:os";
+import { isAbsolute, join, relative, resolve } from "node:path";
+
+/** Default blob directory, before `~` is resolved. */
+export const DEFAULT_BLOB_DIR = "~/.pi/cache/pi-governor/blobs";
+
+/**
+ * Resolves a configured blob directory: a leading `~` becomes `home` (default: the OS home
+ * directory), a relative path is taken from `cwd`. The result is absolute and normalized.
+ */
+export function resolveBlobDir(dir: string, options: { home?: string; cwd?: string } = {}): string {
+  const home = options.home ?? homedir();
+  let expanded = dir;
+  if (dir === "~") expanded = home;
+  else if (dir.startsWith("~/")) expanded = join(home, dir.slice(2));
+  return resolve(options.cwd ?? process.cwd(), expanded);
+}
+
+/** True when `path` (absolute, or relative to `cwd`) lies inside `dir` or is `dir` itself. */
+export function isInsideDir(dir: string, path: string, cwd: string = process.cwd()): boolean {
+  const rel = relative(dir, resolve(cwd, path));
+  return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
+}

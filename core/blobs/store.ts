@@ -1,0 +1,152 @@
+import { mkdir, stat } from "node:fs/promises";
+import { join } from "node:path";
+import { InvalidInputError } from "../errors.ts";
+import { writeBlobAtomically, type WrittenBlob } from "./atomic-write.ts";
+import { assertBlobId, shortId } from "./blob-id.ts";
+import { isInsideDir } from "./paths.ts";
+import { readBytePage, readRange, type BytePage } from "./read-bytes.ts";
+import { grepBlob, readLinePage, type GrepResult, type LinePage } from "./read-pages.ts";
+import { listBlobs, purgeBlobs, sweepBlobs, type BlobEntry, type SweepReport } from "./retention.ts";
+
+/** Default total size of the cache: 250 MiB (262,144,000 bytes), as in the seed's config. */
+export const DEFAULT_BLOB_MAX_BYTES = 262_144_000;
+/** Default maximum age of a blob: 14 days. */
+export const DEFAULT_BLOB_MAX_AGE_DAYS = 14;
+/** Temporary files older than this (10 minutes) are crash leftovers. */
+export const DEFAULT_TEMP_GRACE_MS = 10 * 60_000;
+
+/** Options of a {@link BlobStore}. */
+export interface BlobStoreOptions {
+  /** Absolute directory (resolve `~` first with `resolveBlobDir`). Created 0700 on first write. */
+  dir: string;
+  /** Retention: total bytes kept. Default {@link DEFAULT_BLOB_MAX_BYTES}. */
+  maxBytes?: number;
+  /** Retention: maximum age in days. Default {@link DEFAULT_BLOB_MAX_AGE_DAYS}. */
+  maxAgeDays?: number;
+  /** Age after which a temporary file counts as a crash leftover, in milliseconds. Default 10 minutes. */
+  tempGraceMs?: number;
+  /** Wall clock in epoch milliseconds (retention compares file times). Default `Date.now`. */
+  now?: () => number;
+}
+
+/**
+ * A content-addressed store of tool outputs: the id is the sha256 of the bytes. Writes are atomic
+ * and private (dir 0700, files 0600), identical content is stored once, reads are bounded pages.
+ * Keeps an in-memory set of ids the current session points to, which retention never evicts.
+ */
+export class BlobStore {
+  /** Absolute directory of the cache. */
+  readonly dir: string;
+  private readonly maxBytes: number;
+  private readonly maxAgeMs: number;
+  private readonly tempGraceMs: number;
+  private readonly now: () => number;
+  private readonly referenced = new Set<string>();
+  private dirReady: Promise<void> | undefined;
+  private sweeping: Promise<SweepReport> | undefined;
+
+  constructor(options: BlobStoreOptions) {
+    this.dir = options.dir;
+    this.maxBytes = options.maxBytes ?? DEFAULT_BLOB_MAX_BYTES;
+    this.maxAgeMs = (options.maxAgeDays ?? DEFAULT_BLOB_MAX_AGE_DAYS) * 86_400_000;
+    this.tempGraceMs = options.tempGraceMs ?? DEFAULT_TEMP_GRACE_MS;
+    this.now = options.now ?? Date.now;
+  }
+
+  /**
+   * Stores `data` (strings as UTF-8) and marks it referenced by this session. Streams a string in
+   * chunks while hashing, so a 100 MB output is not copied whole. Throws when the directory cannot
+   * be created or written (the caller decides how to degrade).
+   */
+  async put(data: string | Uint8Array): Promise<WrittenBlob> {
+    await this.ensureDir();
+    const written = await writeBlobAtomically(this.dir, data);
+    this.referenced.add(written.id);
+    return written;
+  }
+
+  /** Marks `id` as pointed to by the current session: retention will not evict it. */
+  reference(id: string): void {
+    this.referenced.add(assertBlobId(id));
+  }
+
+  /** Ids the current session points to. */
+  referencedIds(): ReadonlySet<string> {
+    return this.referenced;
+  }
+
+  /** The stored file of `id`. Throws an InvalidInputError for a malformed or unknown id. */
+  async locate(id: string): Promise<{ path: string; bytes: number; mtimeMs: number }> {
+    assertBlobId(id);
+    for (const ext of [".txt", ".json"]) {
+      const path = join(this.dir, `${id}${ext}`);
+      const s = await stat(path).catch(() => undefined);
+      if (s?.isFile()) return { path, bytes: s.size, mtimeMs: s.mtimeMs };
+    }
+    throw new InvalidInputError(`no blob ${shortId(id)} in ${this.dir}`, {
+      agentMessage: "The stored output is gone (purged or expired). Re-run the original tool call, narrowed, instead.",
+    });
+  }
+
+  /** Raw bytes `[offset, offset + length)` of a blob. */
+  async readBytes(id: string, offset: number, length: number): Promise<Buffer> {
+    return readRange((await this.locate(id)).path, offset, length);
+  }
+
+  /** A text page by byte offset, cut on character boundaries; see {@link readBytePage}. */
+  async readBytePage(id: string, offset: number, limit: number): Promise<BytePage> {
+    return readBytePage((await this.locate(id)).path, offset, limit);
+  }
+
+  /** A page of lines (1-based `fromLine`), bounded by `maxLines` and `maxBytes`; see {@link readLinePage}. */
+  async readLinePage(id: string, fromLine: number, maxLines: number, maxBytes: number): Promise<LinePage> {
+    return readLinePage((await this.locate(id)).path, fromLine, maxLines, maxBytes);
+  }
+
+  /** Lines matching `pattern`, bounded; see {@link grepBlob}. */
+  async grep(id: string, pattern: RegExp, options: Parameters<typeof grepBlob>[2] = {}): Promise<GrepResult> {
+    return grepBlob((await this.locate(id)).path, pattern, options);
+  }
+
+  /** The `limit` most recent blobs (default 20), newest first, and the cache totals. */
+  async list(limit = 20): Promise<{ entries: BlobEntry[]; count: number; totalBytes: number }> {
+    const all = await listBlobs(this.dir);
+    return { entries: all.slice(0, limit), count: all.length, totalBytes: all.reduce((s, e) => s + e.bytes, 0) };
+  }
+
+  /** Applies retention now. Concurrent calls share one sweep. */
+  sweep(): Promise<SweepReport> {
+    this.sweeping ??= sweepBlobs(this.dir, {
+      maxBytes: this.maxBytes,
+      maxAgeMs: this.maxAgeMs,
+      keep: this.referenced,
+      now: this.now(),
+      tempGraceMs: this.tempGraceMs,
+    }).finally(() => {
+      this.sweeping = undefined;
+    });
+    return this.sweeping;
+  }
+
+  /** Removes every blob (and temporary file). The user's purge; asks nothing. */
+  purge(): Promise<{ removed: number; freedBytes: number }> {
+    return purgeBlobs(this.dir);
+  }
+
+  /** True when `path` (absolute or relative to `cwd`) lies inside the cache directory. */
+  contains(path: string, cwd?: string): boolean {
+    return isInsideDir(this.dir, path, cwd);
+  }
+
+  private ensureDir(): Promise<void> {
+    // Created with mode 0700; an existing directory is left as the user set it up.
+    this.dirReady ??= mkdir(this.dir, { recursive: true, mode: 0o700 }).then(
+      () => undefined,
+      (error: unknown) => {
+        this.dirReady = undefined; // try again next time: the user may fix the permissions
+        throw error;
+      },
+    );
+    return this.dirReady;
+  }
+}
