@@ -19,7 +19,7 @@ export const pruneSchema = z.object({
   pinSkipTools: toolList.describe('Tools the pin command skips when looking for the last meaning-bearing result. Default ["blob_read"].'),
   adaptiveKeepRecentTurns: z.number().int().min(1).max(100).describe("keepRecentTurns while adaptive mode is on. Default 1."),
   adaptiveMaxToolChars: z.number().int().min(0).describe("maxToolChars while adaptive mode is on (characters). Default 800."),
-  adaptivePruneTools: toolList.describe("Tools added to pruneTools while adaptive mode is on. Default: grep, find, ls and the kota_* search/navigation tools."),
+  adaptivePruneTools: toolList.describe('Tools added to pruneTools while adaptive mode is on; "*" means every tool (pinned and neverPruneTools results still stay). Default ["*"].'),
   adaptiveEnterPercent: z.number().min(1).max(1000).describe("Adaptive mode turns on when the context before pruning reaches this percent of the window. Default 60."),
   adaptiveExitPercent: z.number().min(0).max(1000).describe("Adaptive mode turns off when the context before pruning falls below this percent (must be lower: the gap stops flip-flopping). Default 45."),
   contextWindow: z.number().int().min(1000).describe("Context window in tokens, used when pi does not report one. Default 200000."),
@@ -44,7 +44,7 @@ export const pruneDefaults: PruneOptions = {
   pinSkipTools: ["blob_read"],
   adaptiveKeepRecentTurns: 1,
   adaptiveMaxToolChars: 800,
-  adaptivePruneTools: ["grep", "find", "ls", "kota_search", "kota_deps", "kota_usages", "kota_task_context"],
+  adaptivePruneTools: ["*"],
   adaptiveEnterPercent: 60,
   adaptiveExitPercent: 45,
   contextWindow: 200_000,
@@ -72,6 +72,8 @@ export interface ModeRules {
   pruneTools: ReadonlySet<string>;
   snippetTools: ReadonlySet<string>;
   neverPruneTools: ReadonlySet<string>;
+  /** Placeholder style: short in tight mode, where every character repeats on every call. */
+  placeholderStyle: "full" | "short";
 }
 
 /** The rules of `mode` under `options`. */
@@ -84,5 +86,6 @@ export function rulesFor(options: PruneOptions, mode: PruneMode): ModeRules {
     pruneTools: new Set(tight ? [...options.pruneTools, ...options.adaptivePruneTools] : options.pruneTools),
     snippetTools: new Set(options.snippetTools),
     neverPruneTools: new Set(options.neverPruneTools),
+    placeholderStyle: tight ? "short" : "full",
   };
 }

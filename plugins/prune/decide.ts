@@ -50,7 +50,7 @@ export function prunableReason(message: ToolResultLike, chars: number, rules: Mo
   if (rules.neverPruneTools.has(tool)) return undefined;
   if (chars > rules.maxToolChars) return "size";
   if (message.isError) return undefined;
-  if (rules.pruneTools.has(tool)) return "tool";
+  if (rules.pruneTools.has(tool) || rules.pruneTools.has("*")) return "tool";
   if (rules.snippetTools.has(tool) && call?.args.output === "snippet") return "snippet";
   return undefined;
 }
@@ -73,6 +73,7 @@ export function decide(message: AgentMessageLike, rules: ModeRules, calls: Reado
     images: content.filter((b) => b.type === "image").length,
     isError: m.isError === true,
     blobId: details && typeof details.blobId === "string" ? details.blobId : undefined,
+    style: rules.placeholderStyle,
   });
   if (text.length >= chars) return KEEP;
   return { replacement: { ...m, content: [{ type: "text", text }] }, savedChars: chars - text.length, summary: text };

@@ -29,6 +29,9 @@ const KEY_ARGS: Record<string, readonly string[]> = {
 const MAX_ARGS = 5;
 /** A string argument longer than this (characters) is cut with an ellipsis. */
 const MAX_ARG_CHARS = 120;
+/** Short style: arguments shown and their length cap. */
+const SHORT_ARGS = 2;
+const SHORT_ARG_CHARS = 60;
 
 /** How a tool's results are re-fetched when no blob holds them. */
 const WAY_BACK: Record<string, string> = {
@@ -38,18 +41,18 @@ const WAY_BACK: Record<string, string> = {
   grep: "Re-run with a narrower pattern/glob to rehydrate.",
 };
 
-function formatValue(value: unknown): string {
-  if (typeof value === "string") return JSON.stringify(value.length > MAX_ARG_CHARS ? `${value.slice(0, MAX_ARG_CHARS - 1)}…` : value);
+function formatValue(value: unknown, max: number): string {
+  if (typeof value === "string") return JSON.stringify(value.length > max ? `${value.slice(0, max - 1)}…` : value);
   const json = JSON.stringify(value) ?? "null";
-  return json.length > MAX_ARG_CHARS ? `${json.slice(0, MAX_ARG_CHARS - 1)}…` : json;
+  return json.length > max ? `${json.slice(0, max - 1)}…` : json;
 }
 
 /** `tool(key="value", ...)` with the tool's key arguments, deterministic. */
-export function formatCall(toolName: string, args: Readonly<Record<string, unknown>> | undefined): string {
+export function formatCall(toolName: string, args: Readonly<Record<string, unknown>> | undefined, maxArgs = MAX_ARGS, maxChars = MAX_ARG_CHARS): string {
   const a = args ?? {};
   const preferred = KEY_ARGS[toolName] ?? [];
   const keys = [...preferred.filter((k) => k in a && a[k] !== undefined), ...Object.keys(a).filter((k) => !preferred.includes(k) && a[k] !== undefined)];
-  return `${toolName}(${keys.slice(0, MAX_ARGS).map((k) => `${k}=${formatValue(a[k])}`).join(", ")})`;
+  return `${toolName}(${keys.slice(0, maxArgs).map((k) => `${k}=${formatValue(a[k], maxChars)}`).join(", ")})`;
 }
 
 /** What a placeholder is built from. */
@@ -64,10 +67,17 @@ export interface PlaceholderInput {
   isError: boolean;
   /** `details.blobId` of the result, when the blobs plugin stored the full output. */
   blobId: string | undefined;
+  /** "short" (adaptive mode): fewer arguments and a terse way back. Default "full". */
+  style?: "full" | "short";
 }
 
 /** The placeholder text for one pruned result. */
 export function placeholderText(input: PlaceholderInput): string {
+  if (input.style === "short") {
+    const call = formatCall(input.toolName, input.args, SHORT_ARGS, SHORT_ARG_CHARS);
+    const back = input.blobId ? `blob_read(${JSON.stringify({ blobId: input.blobId })})` : "re-run narrower";
+    return `${PRUNED_PREFIX}${call}${input.isError ? " [error]" : ""}; rehydrate: ${back}.`;
+  }
   const facts = [`${input.chars.toLocaleString("en-US")} chars`];
   if (input.images) facts.push(`${input.images} image${input.images > 1 ? "s" : ""}`);
   if (input.isError) facts.push("error");

@@ -1,0 +1,75 @@
+/**
+ * Context policies the replay CLI and the bench compare. The governor's policy is the real prune
+ * plugin run through a real pipeline (createGovernor), never a reimplementation.
+ */
+import { type ConfigLayer, createGovernor, definePreset, type AgentMessageLike } from "../../../core/index.ts";
+import { prune } from "../index.ts";
+import { messagesChars, tokensOf } from "../size.ts";
+
+/** One way of turning the history into the context that is sent. */
+export interface Policy {
+  /** Short name for tables. */
+  name: string;
+  /** Starts a fresh run (one session). */
+  start(): Promise<(messages: AgentMessageLike[]) => Promise<AgentMessageLike[]>>;
+}
+
+/** Sends the full history. */
+export const noPruning: Policy = { name: "no pruning", start: async () => async (messages) => messages };
+
+/** Options for {@link governorPolicy}. */
+export interface GovernorPolicyOptions {
+  name?: string;
+  /** Config layers (the user's files); only their `prune` section is used. */
+  layers?: ConfigLayer[];
+  /** `prune` options from code, applied last. */
+  prune?: Record<string, unknown>;
+  /** Context window in tokens reported to the pipeline. Default 200000. */
+  contextWindow?: number;
+}
+
+/** The configured context pipeline with the prune plugin, as pi would run it. */
+export function governorPolicy(options: GovernorPolicyOptions = {}): Policy {
+  const preset = definePreset({ name: "replay", description: "The prune plugin alone", plugins: () => [prune()] });
+  const layers = (options.layers ?? []).filter((l) => l.data.prune !== undefined).map((l) => ({ ...l, data: { prune: l.data.prune } }));
+  return {
+    name: options.name ?? "pi-governor prune",
+    async start() {
+      const governor = await createGovernor({ preset, cwd: process.cwd(), agentDir: "", env: {}, layers, ...(options.prune ? { overrides: { prune: options.prune } } : {}) });
+      const usage = { tokens: null, contextWindow: options.contextWindow ?? 200_000, percent: null };
+      return (messages) => governor.pipeline.hooks.context.run(messages, { sessionId: "replay", usage });
+    },
+  };
+}
+
+/** Keep the last 2 turns and prune every older prunable result on every request (no boundary, no cache care). */
+export function keepLastTurnsEveryRequest(turns = 2): Policy {
+  return governorPolicy({ name: `keep-last-${turns}, every turn`, prune: { keepRecentTurns: turns, adaptive: false, cacheAware: false, minStepTokens: 0 } });
+}
+
+/**
+ * Per request, when the context is above `aboveTokens`: every tool result but the last `keep` is
+ * replaced by a short "cleared" note (the shape of provider-side "clear tool uses" context editing).
+ */
+export function clearOldToolResults(aboveTokens = 100_000, keep = 3, systemTokens = 0): Policy {
+  return {
+    name: `clear all but last ${keep} results > ${Math.round(aboveTokens / 1000)}k`,
+    async start() {
+      const cleared = new WeakMap<object, AgentMessageLike>();
+      return async (messages) => {
+        if (systemTokens + tokensOf(messagesChars(messages)) <= aboveTokens) return messages;
+        const out = messages.slice();
+        let seen = 0;
+        for (let i = out.length - 1; i >= 0; i--) {
+          const m = out[i]!;
+          if (m.role !== "toolResult") continue;
+          if (++seen <= keep) continue;
+          let c = cleared.get(m);
+          if (!c) cleared.set(m, (c = { ...m, content: [{ type: "text", text: "[tool result cleared]" }] }));
+          out[i] = c;
+        }
+        return out;
+      };
+    },
+  };
+}

@@ -1,0 +1,171 @@
+/**
+ * A deterministic generator of realistic pi sessions (format: pi's session-format.md, version 3):
+ * a coding session on a fictional TypeScript API, with `read`, `bash`, `grep` and `kota_*` tool
+ * calls, large outputs, blob-truncated kota results, a pinned impact summary, errors, an image, a
+ * thinking block now and then, and one abandoned branch (so readers must follow parentId).
+ *
+ * Used for the bundled replay sample (`write-sample.ts`) and for the bench's 30/100/300-turn sessions.
+ */
+
+/** How to generate. */
+export interface GenerateOptions {
+  /** Turns (user prompts) on the active branch. */
+  turns: number;
+  /** PRNG seed; the same seed gives the same session. Default 1. */
+  seed?: number;
+  /** Multiplies every tool output size. Default 1. */
+  outputScale?: number;
+  /** Turn (1-based) at which an abandoned branch is inserted; 0 for none. Default 12 when turns >= 14. */
+  branchAt?: number;
+}
+
+/** One line of a session file. */
+export type SessionLine = Record<string, unknown>;
+
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const FILES = ["src/auth/context.ts", "src/auth/session.ts", "src/http/router.ts", "src/http/middleware.ts", "src/db/pool.ts", "src/db/migrations.ts", "src/users/service.ts", "src/users/repository.ts", "src/billing/invoice.ts", "src/billing/stripe.ts", "src/config/env.ts", "src/jobs/queue.ts", "test/auth/context.test.ts", "test/users/service.test.ts"];
+const SYMBOLS = ["AuthContext", "resolveSession", "createRouter", "withAuth", "getPool", "runMigrations", "UserService", "findUserById", "InvoiceBuilder", "chargeCustomer", "loadEnv", "enqueueJob"];
+const WORDS = ["token", "session", "user", "request", "config", "invoice", "retry", "cache", "handler", "context", "payload", "result", "error", "pool", "query", "limit"];
+const PROMPTS = [
+  "Where is the auth context built, and who consumes it?",
+  "Add a request id to every log line in the HTTP layer.",
+  "Why does the users service test flake on CI? Look at the test and the pool setup.",
+  "What breaks if I change resolveSession to return a Result instead of throwing?",
+  "Refactor the invoice builder to take a clock so tests can fix the date.",
+  "Find every place that reads process.env directly and route it through loadEnv.",
+  "The job queue drops jobs on shutdown. Find out why and propose a fix.",
+  "Write a migration that adds an index on users(email) and update the repository.",
+  "Summarise the middleware order and check that auth runs before rate limiting.",
+  "Rename chargeCustomer to createCharge everywhere, including tests.",
+  "Check that the Stripe webhook handler verifies signatures.",
+  "Run the test suite and fix whatever fails.",
+];
+
+/** Generates a session as JSONL lines (header first). */
+export function generateSession(options: GenerateOptions): SessionLine[] {
+  const rand = mulberry32(options.seed ?? 1);
+  const scale = options.outputScale ?? 1;
+  const branchAt = options.branchAt ?? (options.turns >= 14 ? 12 : 0);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
+  const between = (lo: number, hi: number) => Math.floor(lo + rand() * (hi - lo));
+  let clock = Date.UTC(2026, 10, 20, 9, 0, 0);
+  let nextId = 1;
+  let callNo = 1;
+  let blobNo = 1;
+  const lines: SessionLine[] = [{ type: "session", version: 3, id: "5f0c2d1e-8a7b-4c3d-9e2f-1a2b3c4d5e6f", timestamp: new Date(clock).toISOString(), cwd: "/home/dev/acme-api" }];
+  let leaf: string | null = null;
+  const add = (entry: Record<string, unknown>): string => {
+    const id = (nextId++).toString(16).padStart(8, "0");
+    clock += between(800, 9000);
+    lines.push({ ...entry, id, parentId: leaf, timestamp: new Date(clock).toISOString() });
+    leaf = id;
+    return id;
+  };
+  const message = (m: Record<string, unknown>) => add({ type: "message", message: { ...m, timestamp: clock + 1 } });
+
+  const codeLine = () => {
+    const w = pick(WORDS);
+    switch (between(0, 6)) {
+      case 0: return `export function ${pick(SYMBOLS)}(${w}: ${pick(["string", "Request", "Config", "number"])}) {`;
+      case 1: return `  const ${w} = await ${pick(SYMBOLS)}(${pick(WORDS)}, { ${pick(WORDS)}: ${between(1, 500)} });`;
+      case 2: return `  if (!${w}) throw new Error("${w} missing for ${pick(WORDS)}");`;
+      case 3: return `  // ${pick(WORDS)} must be ${pick(["validated", "cached", "released", "retried"])} before the ${pick(WORDS)} is used`;
+      case 4: return `  return { ${w}, ${pick(WORDS)}: ${pick(WORDS)}.${pick(WORDS)} };`;
+      default: return "}";
+    }
+  };
+  const text = (chars: number, line: () => string) => {
+    const out: string[] = [];
+    let n = 0;
+    while (n < chars) {
+      const l = line();
+      out.push(l);
+      n += l.length + 1;
+    }
+    return out.join("\n");
+  };
+  const numbered = (chars: number, from = 1) => text(chars * scale, codeLine).split("\n").map((l, i) => `${String(from + i).padStart(4)}  ${l}`).join("\n");
+  const prose = (chars: number) => text(chars, () => `${pick(["I", "The", "This", "Next,"])} ${pick(WORDS)} ${pick(["path", "flow", "call", "check"])} ${pick(["looks fine", "needs a guard", "is shared by two callers", "leaks on error", "runs before auth"])}.`).replace(/\n/g, " ");
+  const blobbed = (full: string): { content: string; details: Record<string, unknown> } => {
+    if (full.length <= 4000) return { content: full, details: {} };
+    const blobId = `b${(blobNo++).toString(16).padStart(6, "0")}${"a1c3e5".slice(0, 2)}`;
+    const excerpt = full.slice(0, 2000);
+    return { content: `${excerpt}\n… [truncated: ${full.length} bytes, full output in blob ${blobId}; read it with blob_read]`, details: { truncated: true, blobId, blobPath: `~/.pi/cache/pi-governor/blobs/${blobId}.txt`, originalBytes: full.length, excerptBytes: 2000 } };
+  };
+
+  type Call = { name: string; args: Record<string, unknown>; result: () => { content: unknown[]; details?: Record<string, unknown>; isError?: boolean } };
+  const tx = (t: string) => [{ type: "text", text: t }];
+  const calls: Array<() => Call> = [
+    () => { const path = pick(FILES); const offset = rand() < 0.3 ? between(1, 200) : undefined; return { name: "read", args: { path, ...(offset ? { offset, limit: 200 } : {}) }, result: () => (rand() < 0.05 ? { content: tx(`ENOENT: no such file or directory, open '${path.replace(".ts", ".tsx")}'`), isError: true } : { content: tx(numbered(between(2500, 14000), offset ?? 1)) }) }; },
+    () => { const path = pick(FILES); return { name: "read", args: { path } , result: () => ({ content: tx(numbered(between(3000, 9000))) }) }; },
+    () => { const cmd = pick([`rg -n "${pick(SYMBOLS)}" src test`, "npm test -- --reporter=dot", "git log --oneline -30", `git diff ${pick(FILES)}`, "ls -la src/*"]); return { name: "bash", args: { command: cmd }, result: () => (cmd.startsWith("npm") && rand() < 0.4 ? { content: tx(`${text(between(800, 2500) * scale, () => `FAIL test/${pick(WORDS)}.test.ts > ${pick(WORDS)} ${pick(WORDS)}: expected ${between(1, 9)} to be ${between(1, 9)}`)}\n\nCommand exited with code 1`), isError: true } : { content: tx(text(between(600, 7000) * scale, () => `${pick(FILES)}:${between(1, 400)}:  ${codeLine().trim()}`)) }) }; },
+    () => { const output = pick(["snippet", "snippet", "compact", "paths"]); const q = `${pick(WORDS)} ${pick(WORDS)}`; return { name: "kota_search", args: { query: q, scope: ["code"], output, limit: pick([10, 15, 20]) }, result: () => { const b = blobbed(output === "paths" ? FILES.slice(0, between(3, 12)).join("\n") : text((output === "snippet" ? between(3000, 9000) : between(700, 2200)) * scale, () => `${pick(FILES)}:${between(1, 300)}  ${codeLine().trim()}`)); return { content: tx(b.content), details: b.details }; } }; },
+    () => ({ name: "kota_deps", args: { file_path: pick(FILES), direction: pick(["both", "dependents", "dependencies"]), depth: between(1, 3) }, result: () => { const b = blobbed(text(between(500, 5000) * scale, () => `  ${pick(["->", "<-"])} ${pick(FILES)} (${pick(SYMBOLS)})`)); return { content: tx(b.content), details: b.details }; } }),
+    () => ({ name: "kota_usages", args: { symbol: pick(SYMBOLS) }, result: () => ({ content: tx(text(between(400, 3000) * scale, () => `${pick(FILES)}:${between(1, 300)}  ${codeLine().trim()}`)) }) }),
+    () => ({ name: "grep", args: { pattern: pick(SYMBOLS), path: "src" }, result: () => ({ content: tx(text(between(300, 2500) * scale, () => `${pick(FILES)}:${between(1, 300)}: ${codeLine().trim()}`)) }) }),
+  ];
+  const impact = (): Call => ({ name: "kota_impact", args: { change_type: "refactor", description: `change ${pick(SYMBOLS)} signature`, files_to_modify: [pick(FILES), pick(FILES)] }, result: () => ({ content: tx(`[pinned: kept in context when older tool output is pruned]\nRisk: ${pick(["medium", "high"])}\nAffected: ${between(4, 19)} files, ${between(2, 9)} public symbols\n${text(between(700, 1500), () => `- ${pick(FILES)}: ${pick(["call site", "type import", "test fixture"])} of ${pick(SYMBOLS)}`)}\nRecommended tests: ${FILES.filter((f) => f.startsWith("test")).join(", ")}`), details: { pinned: true } }) });
+  const image = (): Call => ({ name: "read", args: { path: "docs/architecture.png" }, result: () => ({ content: [{ type: "text", text: "Read image file [image/png]" }, { type: "image", mimeType: "image/png", data: Buffer.from(text(1200, () => pick(WORDS))).toString("base64") }] }) });
+  const blobRead = (): Call => ({ name: "blob_read", args: { blobId: `b${Math.max(1, blobNo - 1).toString(16).padStart(6, "0")}a1`, offset: 2000, limit: 3000 }, result: () => ({ content: tx(text(between(1000, 3000), codeLine)) }) });
+
+  let context = 0;
+  const assistant = (content: unknown[], stop: string) => {
+    const input = Math.round(context / 4) + 3500;
+    message({ role: "assistant", content, api: "anthropic-messages", provider: "anthropic", model: "claude-sonnet-4-5", usage: { input: 40, output: between(80, 900), cacheRead: input - 40, cacheWrite: 0, totalTokens: input + 400, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } }, stopReason: stop });
+  };
+
+  add({ type: "model_change", provider: "anthropic", modelId: "claude-sonnet-4-5" });
+  add({ type: "thinking_level_change", thinkingLevel: "medium" });
+  const turn = (t: number) => {
+    const prompt = `${PROMPTS[(t - 1) % PROMPTS.length]}${t > PROMPTS.length ? ` (follow-up ${Math.ceil(t / PROMPTS.length)})` : ""}`;
+    message({ role: "user", content: [{ type: "text", text: prompt }] });
+    context += prompt.length;
+    const rounds = between(1, 5);
+    for (let r = 0; r < rounds; r++) {
+      const blocks: unknown[] = [];
+      if (rand() < 0.25) blocks.push({ type: "thinking", thinking: prose(between(150, 600)), thinkingSignature: `sig_${t}_${r}` });
+      blocks.push({ type: "text", text: prose(between(60, 260)) });
+      const n = rand() < 0.3 ? 2 : 1;
+      const made: Call[] = [];
+      for (let k = 0; k < n; k++) {
+        const special = rand();
+        made.push(special < 0.04 ? impact() : special < 0.06 ? image() : special < 0.09 && blobNo > 1 ? blobRead() : pick(calls)());
+      }
+      const ids = made.map(() => `toolu_${(callNo++).toString(36).padStart(6, "0")}`);
+      made.forEach((c, k) => blocks.push({ type: "toolCall", id: ids[k], name: c.name, arguments: c.args }));
+      assistant(blocks, "toolUse");
+      made.forEach((c, k) => {
+        const res = c.result();
+        message({ role: "toolResult", toolCallId: ids[k], toolName: c.name, content: res.content, details: res.details ?? {}, isError: res.isError ?? false });
+        context += JSON.stringify(res.content).length;
+      });
+    }
+    assistant([{ type: "text", text: prose(between(200, 900)) }], "stop");
+  };
+
+  for (let t = 1; t <= options.turns; t++) {
+    if (t === branchAt) {
+      const fork: string | null = leaf;
+      turn(t); // explored, then abandoned with /tree
+      leaf = fork;
+      add({ type: "branch_summary", fromId: fork, summary: "Explored moving session lookup into the router; abandoned: it couples routing to the session store." });
+    }
+    turn(t);
+  }
+  return lines;
+}
+
+/** A generated session as file text. */
+export function sessionJsonl(options: GenerateOptions): string {
+  return generateSession(options).map((l) => JSON.stringify(l)).join("\n") + "\n";
+}

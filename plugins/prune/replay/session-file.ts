@@ -1,0 +1,133 @@
+/**
+ * Reads a pi session file (JSONL, session-format.md) into the model calls it recorded.
+ *
+ * The active branch is the path from the last entry back to the root via `parentId` (pi's leaf is the
+ * newest entry). Along it, the context is built as pi builds it: messages in order, branch summaries
+ * and custom messages as messages, and at a compaction the summary followed by the kept messages
+ * (from `firstKeptEntryId`). Every assistant message marks one model call whose prompt was the
+ * context just before it.
+ *
+ * Malformed lines are reported (with their line number) and skipped; reading goes on.
+ */
+import { readFileSync } from "node:fs";
+import type { AgentMessageLike } from "../../../core/index.ts";
+
+/** One recorded model call. */
+export interface RecordedRequest {
+  /** 1-based turn (user prompts seen so far on the branch). */
+  turn: number;
+  /** The context sent, in order. Messages are shared between requests (same objects). */
+  messages: AgentMessageLike[];
+}
+
+/** A parsed session file. */
+export interface ParsedSession {
+  path: string;
+  requests: RecordedRequest[];
+  /** Lines that could not be used, as "line N: why". */
+  problems: string[];
+  /** Entries in the file and on the active branch. */
+  entries: number;
+  branchEntries: number;
+}
+
+type Entry = { type?: unknown; id?: unknown; parentId?: unknown; message?: unknown; [k: string]: unknown };
+
+function entryMessage(e: Entry): AgentMessageLike | undefined {
+  switch (e.type) {
+    case "message":
+      return e.message && typeof e.message === "object" && typeof (e.message as { role?: unknown }).role === "string" ? (e.message as AgentMessageLike) : undefined;
+    case "custom_message":
+      return { role: "custom", customType: e.customType, content: e.content ?? "", display: e.display, timestamp: Date.parse(String(e.timestamp)) || 0 };
+    case "branch_summary":
+      return { role: "branchSummary", summary: String(e.summary ?? ""), fromId: e.fromId, timestamp: Date.parse(String(e.timestamp)) || 0 };
+    default:
+      return undefined;
+  }
+}
+
+/** Parses session text. `path` only names the source in problems. */
+export function parseSession(text: string, path = "<session>"): ParsedSession {
+  const problems: string[] = [];
+  const byId = new Map<string, Entry>();
+  const order: string[] = [];
+  const lines = text.split("\n");
+  let sawHeader = false;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!.trim();
+    if (!line) continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch (error) {
+      problems.push(`line ${i + 1}: not valid JSON (${(error as Error).message}); skipped`);
+      continue;
+    }
+    if (!value || typeof value !== "object" || Array.isArray(value)) {
+      problems.push(`line ${i + 1}: expected a JSON object; skipped`);
+      continue;
+    }
+    const e = value as Entry;
+    if (e.type === "session") {
+      sawHeader = true;
+      continue;
+    }
+    if (typeof e.id !== "string") {
+      problems.push(`line ${i + 1}: entry without an id (type ${String(e.type)}); skipped`);
+      continue;
+    }
+    if (e.type === "message" && !entryMessage(e)) {
+      problems.push(`line ${i + 1}: message entry without a message role; skipped`);
+      continue;
+    }
+    byId.set(e.id, e);
+    order.push(e.id);
+  }
+  if (!sawHeader && order.length) problems.unshift("no session header line; reading the entries anyway");
+
+  // Walk from the leaf (the newest entry) to the root.
+  const branch: Entry[] = [];
+  const seen = new Set<string>();
+  let id: unknown = order[order.length - 1];
+  while (typeof id === "string" && byId.has(id) && !seen.has(id)) {
+    seen.add(id);
+    const e = byId.get(id)!;
+    branch.push(e);
+    id = e.parentId;
+  }
+  if (typeof id === "string" && !byId.has(id)) problems.push(`entry ${id} (a parent on the active branch) is missing; the branch starts after it`);
+  branch.reverse();
+
+  const requests: RecordedRequest[] = [];
+  let context: AgentMessageLike[] = [];
+  let contextIds: string[] = [];
+  let turn = 0;
+  for (const e of branch) {
+    if (e.type === "compaction") {
+      const kept = typeof e.firstKeptEntryId === "string" ? contextIds.indexOf(e.firstKeptEntryId) : -1;
+      const summary: AgentMessageLike = { role: "compactionSummary", summary: String(e.summary ?? ""), tokensBefore: e.tokensBefore, timestamp: Date.parse(String(e.timestamp)) || 0 };
+      context = [summary, ...(kept < 0 ? [] : context.slice(kept))];
+      contextIds = [e.id as string, ...(kept < 0 ? [] : contextIds.slice(kept))];
+      continue;
+    }
+    const m = entryMessage(e);
+    if (!m) continue;
+    if (m.role === "assistant") requests.push({ turn, messages: context.slice() });
+    if (m.role === "user") turn++;
+    contextIds.push(e.id as string);
+    context.push(m);
+  }
+  return { path, requests, problems, entries: order.length, branchEntries: branch.length };
+}
+
+/** Reads and parses a session file. Throws with a clear message when the file cannot be read. */
+export function readSessionFile(path: string): ParsedSession {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new Error(code === "ENOENT" ? `no such file: ${path}` : code === "EISDIR" ? `${path} is a directory` : `cannot read ${path}: ${(error as Error).message}`);
+  }
+  return parseSession(text, path);
+}
