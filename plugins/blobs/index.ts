@@ -1,0 +1,70 @@
+/**
+ * `governor:blobs` (config key `blobs`): large tool results are stored whole in a content-addressed
+ * cache and replaced by a bounded excerpt whose first line names the blob; `blob_read` reads them
+ * back; `/<root> blobs` and `/<root> purge-blobs` show and clear the cache.
+ */
+import { BlobStore, resolveBlobDir } from "../../core/blobs/index.ts";
+import { definePlugin, errorText, STAGE } from "../../core/index.ts";
+import { listBlobsCommand, purgeBlobsCommand } from "./commands.ts";
+import { BLOBS_DEFAULTS, blobsSchema } from "./config.ts";
+import { blobReadTool } from "./read-tool.ts";
+import { createShaper } from "./shape.ts";
+
+export { BLOBS_DEFAULTS, blobsSchema, type BlobsConfig } from "./config.ts";
+export { BLOB_MARKER_PATTERN, BLOB_READ_TOOL, blobMarker } from "./marker.ts";
+export { buildExcerpt, type Excerpt, type ExcerptOptions } from "./excerpt.ts";
+export { jsonOutline } from "./json-outline.ts";
+export { REHYDRATION_TAG, type TruncationDetails } from "./shape.ts";
+
+/** Plugin name, as taps, logs and errors show it. */
+export const BLOBS_PLUGIN = "governor:blobs";
+
+/** The blobs plugin factory: `blobs()` or `blobs({ excerptBytes: 4096 })`. */
+export const blobs = definePlugin({
+  name: BLOBS_PLUGIN,
+  configKey: "blobs",
+  description: "Stores large tool outputs whole in a private content-addressed cache and shows the model a bounded excerpt with a pointer",
+  schema: blobsSchema,
+  defaults: BLOBS_DEFAULTS,
+  // Where files are written is the user's choice, not a cloned repository's.
+  trustedKeys: ["dir"],
+  apply(pipeline, config, services) {
+    const store = new BlobStore({ dir: resolveBlobDir(config.dir, { cwd: services.cwd }), maxBytes: config.maxBytes, maxAgeDays: config.maxAgeDays });
+
+    pipeline.hooks.toolResult.tap({ name: BLOBS_PLUGIN, stage: STAGE.SHAPE }, createShaper(store, config, services));
+    pipeline.registerTool(BLOBS_PLUGIN, blobReadTool(store, config.readMaxBytes));
+    pipeline.registerCommand(BLOBS_PLUGIN, `${services.commandRoot} blobs`, listBlobsCommand(store));
+    pipeline.registerCommand(BLOBS_PLUGIN, `${services.commandRoot} purge-blobs`, purgeBlobsCommand(store, services.commandRoot));
+
+    // Retention: at session start, then every sweepIntervalMinutes on an unref'd timer (the clock's).
+    let timer: unknown;
+    let running = false;
+    const sweep = async () => {
+      try {
+        const report = await store.sweep();
+        if (report.removed || report.tempRemoved) services.logger.info("blob retention", { ...report });
+      } catch (error) {
+        services.logger.warn("blob retention failed", { dir: store.dir, error: errorText(error) });
+      }
+    };
+    const schedule = () => {
+      if (!running || config.sweepIntervalMinutes <= 0) return;
+      timer = services.clock.setTimeout(() => {
+        timer = undefined;
+        void sweep().finally(schedule);
+      }, config.sweepIntervalMinutes * 60_000);
+    };
+    pipeline.hooks.sessionStart.tap({ name: BLOBS_PLUGIN }, async () => {
+      if (timer !== undefined) services.clock.clearTimeout(timer);
+      timer = undefined;
+      running = true;
+      await sweep();
+      schedule();
+    });
+    pipeline.hooks.sessionShutdown.tap({ name: BLOBS_PLUGIN }, () => {
+      running = false;
+      if (timer !== undefined) services.clock.clearTimeout(timer);
+      timer = undefined;
+    });
+  },
+});

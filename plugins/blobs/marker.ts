@@ -1,0 +1,25 @@
+import { shortId } from "../../core/blobs/index.ts";
+
+/** Name of the rehydration tool the marker points to. */
+export const BLOB_READ_TOOL = "blob_read";
+
+/** Matches a blob marker and captures the full blob id (group 1). Other plugins (pruning) may use it. */
+export const BLOB_MARKER_PATTERN = /\[blob [0-9a-f]{12}…: [\d,]+ bytes stored; blob_read\(\{"blobId":"([0-9a-f]{64})"\}\)/;
+
+/** `204800` -> `204,800`. */
+export function formatBytes(bytes: number): string {
+  return bytes.toLocaleString("en-US");
+}
+
+/**
+ * The first line of every excerpt: names the blob and how to read it back. Short (about 130 bytes)
+ * so it survives pi's compaction, which keeps roughly the first 2,000 characters of old tool results.
+ */
+export function blobMarker(id: string, originalBytes: number): string {
+  return `[blob ${shortId(id)}: ${formatBytes(originalBytes)} bytes stored; ${BLOB_READ_TOOL}({"blobId":"${id}"}) for more]`;
+}
+
+/** The first line when the full output could not be stored: the excerpt is all there is. */
+export function unstoredMarker(originalBytes: number, reason: string): string {
+  return `[output cut from ${formatBytes(originalBytes)} bytes; the full output could not be stored (${reason}). Re-run the call narrower to see the rest]`;
+}

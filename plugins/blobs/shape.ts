@@ -1,0 +1,100 @@
+import { homedir } from "node:os";
+import { join } from "node:path";
+import type { BlobStore, WrittenBlob } from "../../core/blobs/index.ts";
+import { contentText, errorText, type ContentBlock, type GovernorServices, type ToolResultInfo, type ToolResultValue } from "../../core/index.ts";
+import type { BlobsConfig } from "./config.ts";
+import { boundDetails } from "./details.ts";
+import { buildExcerpt } from "./excerpt.ts";
+import { jsonOutline } from "./json-outline.ts";
+import { blobMarker, unstoredMarker } from "./marker.ts";
+
+/** Tag of tools whose output is a stored output read back: never cut into another blob. */
+export const REHYDRATION_TAG = "rehydration";
+
+/** What the shaper puts in the result details when it cut a result. */
+export interface TruncationDetails {
+  truncated: true;
+  /** sha256 id of the stored full output; absent when storing failed. */
+  blobId?: string;
+  /** Absolute path of the stored full output; absent when storing failed. */
+  blobPath?: string;
+  /** UTF-8 bytes of the full text output. */
+  originalBytes: number;
+  /** UTF-8 bytes of the excerpt the model sees. */
+  excerptBytes: number;
+  /** Why the full output was not stored, when it was not. */
+  blobError?: string;
+}
+
+/**
+ * Builds the `toolResult` transform: a result over its threshold is stored whole (the text exactly
+ * as the tool produced it) and replaced by a bounded excerpt whose first line names the blob.
+ * Applies to governed tools always and to pi's built-ins listed in `builtinTools`; never to
+ * rehydration tools or to pi's `read` of a file inside the cache (no recovery loops). A cache that
+ * cannot be written degrades to an excerpt without a pointer and one warning.
+ */
+export function createShaper(store: BlobStore, config: BlobsConfig, services: Pick<GovernorServices, "cwd" | "logger" | "ui">) {
+  const builtins = new Set(config.builtinTools);
+  let warned = false;
+
+  const warnOnce = (error: unknown) => {
+    services.logger.warn("blob cache not writable; large outputs are cut without a stored copy", { dir: store.dir, error: errorText(error) });
+    if (warned) return;
+    warned = true;
+    services.ui().notify(`pi-governor: cannot write the blob cache ${store.dir} (${errorText(error)}). Large tool outputs are cut without a stored copy; fix the directory or set blobs.dir.`, "warning");
+  };
+
+  const applies = (value: ToolResultValue, info: ToolResultInfo): boolean => {
+    if (info.tool) return !info.tool.tags.includes(REHYDRATION_TAG);
+    if (!builtins.has(value.toolName)) return false;
+    return !readsTheCache(value, store, services.cwd);
+  };
+
+  return async (value: ToolResultValue, info: ToolResultInfo): Promise<ToolResultValue | undefined> => {
+    if (!applies(value, info)) return undefined;
+    if (value.details?.truncated === true && typeof value.details.blobId === "string") return undefined;
+
+    const perTool = config.tools[value.toolName] ?? {};
+    const budgetMax = (value.details?.budget as { maxBytes?: unknown } | undefined)?.maxBytes;
+    const threshold = perTool.thresholdBytes ?? (typeof budgetMax === "number" && budgetMax > 0 ? budgetMax : config.thresholdBytes);
+    const excerptBudget = Math.min(perTool.excerptBytes ?? config.excerptBytes, threshold);
+
+    const textBlocks = value.content.filter((b) => b.type === "text");
+    const text = contentText(textBlocks);
+    const originalBytes = Buffer.byteLength(text, "utf8");
+    const details = boundDetails(value.details, config.maxDetailsBytes);
+    if (originalBytes <= threshold) return details === value.details ? undefined : { ...value, details };
+
+    let stored: WrittenBlob | undefined;
+    let blobError: string | undefined;
+    try {
+      stored = await store.put(text);
+    } catch (error) {
+      blobError = (error as NodeJS.ErrnoException).code ?? errorText(error);
+      warnOnce(error);
+    }
+    const marker = stored ? blobMarker(stored.id, originalBytes) : unstoredMarker(originalBytes, blobError ?? "unknown error");
+    const outline = jsonOutline(text, { maxParseBytes: config.jsonOutlineMaxBytes, maxChars: Math.floor(excerptBudget / 8) });
+    const excerpt = buildExcerpt(text, { budgetBytes: excerptBudget, marker, ...(outline ? { outline } : {}) });
+
+    const images = value.content.filter((b): b is Exclude<ContentBlock, { type: "text" }> => b.type !== "text");
+    const truncation: TruncationDetails = {
+      truncated: true,
+      ...(stored ? { blobId: stored.id, blobPath: stored.path } : { blobError: blobError ?? "unknown error" }),
+      originalBytes,
+      excerptBytes: excerpt.bytes,
+    };
+    return { ...value, content: [{ type: "text", text: excerpt.text }, ...images], details: { ...details, ...truncation } };
+  };
+}
+
+/** True when a pi `read` call targets a file inside the blob cache. */
+function readsTheCache(value: ToolResultValue, store: BlobStore, cwd: string): boolean {
+  if (value.toolName !== "read") return false;
+  const raw = value.input.path ?? value.input.file_path;
+  if (typeof raw !== "string") return false;
+  // pi accepts "@path" and "~/path" in its read tool.
+  let path = raw.startsWith("@") ? raw.slice(1) : raw;
+  if (path === "~" || path.startsWith("~/")) path = join(homedir(), path.slice(1));
+  return store.contains(path, cwd);
+}
