@@ -20,12 +20,12 @@ export const pruneSchema = z.object({
   adaptiveKeepRecentTurns: z.number().int().min(1).max(100).describe("keepRecentTurns while adaptive mode is on. Default 1."),
   adaptiveMaxToolChars: z.number().int().min(0).describe("maxToolChars while adaptive mode is on (characters). Default 800."),
   adaptivePruneTools: toolList.describe('Tools added to pruneTools while adaptive mode is on; "*" means every tool (pinned and neverPruneTools results still stay). Default ["*"].'),
-  adaptiveEnterPercent: z.number().min(1).max(1000).describe("Adaptive mode turns on when the context before pruning reaches this percent of the window. Default 60."),
-  adaptiveExitPercent: z.number().min(0).max(1000).describe("Adaptive mode turns off when the context before pruning falls below this percent (must be lower: the gap stops flip-flopping). Default 45."),
+  adaptiveEnterPercent: z.number().min(1).max(1000).describe("Adaptive mode turns on when the context before pruning (the full history) reaches this percent of the window. Default 25."),
+  adaptiveExitPercent: z.number().min(0).max(1000).describe("Adaptive mode turns off when the context before pruning falls below this percent (must be lower: the gap stops flip-flopping). Default 15."),
   contextWindow: z.number().int().min(1000).describe("Context window in tokens, used when pi does not report one. Default 200000."),
-  minStepTokens: z.number().int().min(0).describe("The pruning boundary moves only when the step frees at least this many estimated tokens (chars/4). Default 5000."),
+  minStepTokens: z.number().int().min(0).describe("The pruning boundary moves only when the step frees at least this many estimated tokens (chars/4). Default 2000."),
   cacheAware: z.boolean().describe("Move the boundary only when the cached-input cost of carrying the prunable output has exceeded the cost of rewriting the prompt cache once (ski-rental rule). false: move as soon as minStepTokens would be freed. Default true."),
-  forceStepPercent: z.number().min(1).max(1000).describe("When the prompt that would be sent reaches this percent of the window, move the boundary regardless of cache cost. Default 70."),
+  forceStepPercent: z.number().min(1).max(1000).describe("When the prompt that would be sent reaches this percent of the window, move the boundary whenever a turn leaves the protected window, regardless of cache cost (at most one step per turn). Default 25."),
 });
 
 /** The `prune` options (without `enabled`). */
@@ -45,12 +45,12 @@ export const pruneDefaults: PruneOptions = {
   adaptiveKeepRecentTurns: 1,
   adaptiveMaxToolChars: 800,
   adaptivePruneTools: ["*"],
-  adaptiveEnterPercent: 60,
-  adaptiveExitPercent: 45,
+  adaptiveEnterPercent: 25,
+  adaptiveExitPercent: 15,
   contextWindow: 200_000,
-  minStepTokens: 5_000,
+  minStepTokens: 2_000,
   cacheAware: true,
-  forceStepPercent: 70,
+  forceStepPercent: 25,
 };
 
 /** Cache pricing relative to fresh input, as providers bill it (Anthropic: read 0.1x, write 1.25x). */
@@ -59,6 +59,11 @@ export const CACHE_PRICING = Object.freeze({
   read: 0.1,
   /** Cache write, per token, relative to fresh input. */
   write: 1.25,
+  /**
+   * Content blocks behind a request's last cache breakpoint within which the provider finds an
+   * earlier cache entry (Anthropic: about 20). A change further back rewrites the whole prompt.
+   */
+  lookbackBlocks: 20,
 });
 
 /** The rule set in force: normal, or tight (adaptive). */

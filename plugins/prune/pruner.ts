@@ -26,6 +26,8 @@ interface Facts {
   ref: AgentMessageLike;
   fp: string;
   chars: number;
+  /** Content blocks, as the provider counts them for its cache lookback. */
+  blocks: number;
   /** Set for messages that start a turn. */
   turnKey: string | undefined;
   decisions: Partial<Record<PruneMode, Decision>>;
@@ -153,9 +155,15 @@ export class SessionPruner {
     let stepped = false;
     if (candidate > boundary) {
       let pendingChars = 0;
-      for (let i = boundary; i < candidate; i++) pendingChars += this.applied(i, messages[i]!, rules.mode).savedChars;
+      let firstChange = -1;
+      for (let i = boundary; i < candidate; i++) {
+        const saved = this.applied(i, messages[i]!, rules.mode).savedChars;
+        if (saved > 0 && firstChange < 0) firstChange = i;
+        pendingChars += saved;
+      }
       const savedBefore = this.savedBefore(messages, resolved, boundary);
-      if (this.shouldStep(pendingChars, rawChars - savedBefore, window)) {
+      const rewriteChars = firstChange < 0 ? 0 : this.rewriteChars(firstChange, rawChars - savedBefore - pendingChars, pendingChars);
+      if (this.shouldStep(pendingChars, rawChars - savedBefore, window, rewriteChars)) {
         this.step(messages, starts, boundary, candidate, rules.mode, pendingChars);
         resolved = [...resolved, { index: candidate, mode: rules.mode }];
         boundary = candidate;
@@ -193,7 +201,8 @@ export class SessionPruner {
         if (b.type === "toolCall" && typeof b.id === "string") this.calls.set(b.id, { name: String(b.name), args: (b.arguments as Record<string, unknown>) ?? {} });
       }
     }
-    const f: Facts = { ref: m, fp, chars: messageChars(m), turnKey: startsTurn(m) ? turnKey(m) : undefined, decisions: {} };
+    const blocks = Array.isArray(m.content) ? Math.max(1, m.content.length) : 1;
+    const f: Facts = { ref: m, fp, chars: messageChars(m), blocks, turnKey: startsTurn(m) ? turnKey(m) : undefined, decisions: {} };
     this.facts[i] = f;
     return f;
   }
@@ -246,7 +255,23 @@ export class SessionPruner {
     return saved;
   }
 
-  private shouldStep(pendingChars: number, sentChars: number, window: number): boolean {
+  /**
+   * Characters the provider re-writes into its cache if the step changes message `firstChange`:
+   * the part after it when it lies within the provider's lookback of the prompt's end (an earlier
+   * breakpoint right before it still hits), otherwise the whole prompt after the system prompt.
+   */
+  private rewriteChars(firstChange: number, sentAfterChars: number, pendingChars: number): number {
+    let blocks = 0;
+    let suffix = 0;
+    for (let i = this.facts.length - 1; i >= firstChange; i--) {
+      blocks += this.facts[i]!.blocks;
+      suffix += this.facts[i]!.chars;
+      if (blocks > CACHE_PRICING.lookbackBlocks) return sentAfterChars;
+    }
+    return suffix - pendingChars;
+  }
+
+  private shouldStep(pendingChars: number, sentChars: number, window: number, rewriteChars: number): boolean {
     const pending = tokensOf(pendingChars);
     if (pending === 0) return false;
     const sent = tokensOf(sentChars);
@@ -254,7 +279,7 @@ export class SessionPruner {
     if (pending < this.options.minStepTokens) return false;
     if (!this.options.cacheAware) return true;
     this.carry += CACHE_PRICING.read * pending;
-    const rewrite = (CACHE_PRICING.write - CACHE_PRICING.read) * (sent - pending) - CACHE_PRICING.read * pending;
+    const rewrite = (CACHE_PRICING.write - CACHE_PRICING.read) * tokensOf(rewriteChars) - CACHE_PRICING.read * pending;
     return this.carry >= rewrite;
   }
 

@@ -18,7 +18,7 @@ import { CACHE_PRICING } from "../config.ts";
 import { messageChars, tokensOf } from "../size.ts";
 
 /** Content blocks the provider searches back from a breakpoint for an earlier cache entry. */
-export const LOOKBACK_BLOCKS = 20;
+export const LOOKBACK_BLOCKS = CACHE_PRICING.lookbackBlocks;
 
 /** What one request costs under one model, in tokens. */
 export interface CacheOutcome {
