@@ -1,0 +1,122 @@
+/**
+ * Text output of the replay CLI: a per-turn table, totals with and without pruning, and a small
+ * terminal chart of the prompt size per model call. Pure functions from simulation results to text.
+ */
+import type { RequestResult, SimResult, SimTotals } from "./simulate.ts";
+
+const int = (v: number) => Math.round(v).toLocaleString("en-US");
+const kilo = (v: number) => (v >= 10_000 ? `${Math.round(v / 1000)}k` : v >= 1000 ? `${(v / 1000).toFixed(1)}k` : String(Math.round(v)));
+const pct = (after: number, before: number) => {
+  if (before === 0) return "";
+  const change = Math.round((after / before - 1) * 100);
+  return change === 0 ? "0%" : `${change > 0 ? "+" : ""}${change}%`;
+};
+
+function pad(cells: string[], widths: number[], alignLeft = 1): string {
+  return cells.map((c, i) => (i < alignLeft ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ").trimEnd();
+}
+
+/** One row per turn: calls, the last prompt of the turn, breakpoint-model cost, cache breaks. */
+export function turnTable(base: SimResult, pruned: SimResult): string {
+  const byTurn = new Map<number, { calls: number; base: RequestResult; pruned: RequestResult; costBase: number; costPruned: number; breaks: string[] }>();
+  base.requests.forEach((b, i) => {
+    const p = pruned.requests[i]!;
+    const row = byTurn.get(b.turn) ?? { calls: 0, base: b, pruned: p, costBase: 0, costPruned: 0, breaks: [] };
+    row.calls++;
+    row.base = b;
+    row.pruned = p;
+    row.costBase += b.breakpoint.cost;
+    row.costPruned += p.breakpoint.cost;
+    if (p.prefix.broke || p.breakpoint.broke) row.breaks.push(`${p.prefix.broke ? "a" : ""}${p.breakpoint.broke ? "b" : ""}`);
+    byTurn.set(b.turn, row);
+  });
+  const widths = [5, 5, 11, 9, 6, 11, 9, 7];
+  const lines = [
+    `${" ".repeat(14)}last prompt (tokens)${" ".repeat(12)}cost, breakpoint model`,
+    pad(["turn", "calls", "no pruning", "pruned", "change", "no pruning", "pruned", "breaks"], widths),
+  ];
+  for (const [turn, r] of byTurn) {
+    lines.push(pad([String(turn), String(r.calls), int(r.base.tokens), int(r.pruned.tokens), pct(r.pruned.tokens, r.base.tokens), kilo(r.costBase), kilo(r.costPruned), r.breaks.join(" ")], widths));
+  }
+  return lines.join("\n");
+}
+
+/** Totals side by side with the relative change. */
+export function totalsTable(base: SimTotals, pruned: SimTotals, labels: [string, string], pricePerMTok: number): string {
+  const dollars = (tokens: number) => `$${((tokens * pricePerMTok) / 1e6).toFixed(2)}`;
+  const rows: Array<[string, number, number, boolean]> = [
+    ["tokens sent", base.tokensSent, pruned.tokensSent, true],
+    ["largest prompt", base.largestPrompt, pruned.largestPrompt, true],
+    ["prompts over the window", base.overWindow, pruned.overWindow, false],
+    ["cache breaks (a) prefix", base.breaksPrefix, pruned.breaksPrefix, false],
+    ["cache breaks (b) breakpoint", base.breaksBreakpoint, pruned.breaksBreakpoint, false],
+    ["cost (a) prefix cache", base.costPrefix, pruned.costPrefix, true],
+    ["cost (b) breakpoint cache", base.costBreakpoint, pruned.costBreakpoint, true],
+  ];
+  const widths = [28, Math.max(12, labels[0].length), Math.max(12, labels[1].length), 7, 18];
+  const lines = [pad(["", labels[0], labels[1], "change", ""], widths)];
+  for (const [name, a, b, relative] of rows) {
+    const money = name.startsWith("cost") ? `${dollars(a)} -> ${dollars(b)}` : "";
+    lines.push(pad([name, int(a), int(b), relative ? pct(b, a) : "", money], widths));
+  }
+  return lines.join("\n");
+}
+
+/**
+ * A column chart of the prompt size per model call: `█` what pruning sends, `░` what it removed.
+ * Calls are bucketed (maximum per bucket) to fit `width` columns.
+ */
+export function promptChart(base: readonly RequestResult[], pruned: readonly RequestResult[], width = 64, height = 8): string {
+  const n = base.length;
+  if (!n) return "";
+  const columns = Math.min(width, n);
+  const colBase: number[] = [];
+  const colPruned: number[] = [];
+  for (let c = 0; c < columns; c++) {
+    const from = Math.floor((c * n) / columns);
+    const to = Math.max(from + 1, Math.floor(((c + 1) * n) / columns));
+    let b = 0;
+    let p = 0;
+    for (let i = from; i < to; i++) {
+      b = Math.max(b, base[i]!.tokens);
+      p = Math.max(p, pruned[i]!.tokens);
+    }
+    colBase.push(b);
+    colPruned.push(p);
+  }
+  const max = Math.max(...colBase, ...colPruned);
+  const label = (v: number) => kilo(v).padStart(6);
+  const lines: string[] = [];
+  for (let row = height; row >= 1; row--) {
+    const threshold = (max * (row - 0.5)) / height;
+    let line = "";
+    for (let c = 0; c < columns; c++) line += colPruned[c]! >= threshold ? "█" : colBase[c]! >= threshold ? "░" : " ";
+    const axis = row === height ? label(max) : row === 1 ? label(max / height) : row === Math.ceil(height / 2) ? label((max * row) / height) : "      ";
+    lines.push(`${axis} ┤${line}`);
+  }
+  lines.push(`${" ".repeat(6)} └${"─".repeat(columns)}`);
+  lines.push(`${" ".repeat(8)}call 1${" ".repeat(Math.max(1, columns - 6 - String(n).length - 5))}call ${n}`);
+  return lines.join("\n");
+}
+
+/** One summary line per session file, for directory runs. */
+export function fileLine(name: string, turns: number, base: SimTotals, pruned: SimTotals): string {
+  return `${name}  ${turns} turns, ${base.requests} calls: sent ${kilo(base.tokensSent)} -> ${kilo(pruned.tokensSent)} (${pct(pruned.tokensSent, base.tokensSent)}), largest ${kilo(base.largestPrompt)} -> ${kilo(pruned.largestPrompt)}, cost a ${pct(pruned.costPrefix, base.costPrefix)}, b ${pct(pruned.costBreakpoint, base.costBreakpoint)}, breaks ${pruned.breaksPrefix}/${pruned.breaksBreakpoint}`;
+}
+
+/** Sums totals over several sessions. */
+export function addTotals(into: SimTotals, t: SimTotals): SimTotals {
+  return {
+    requests: into.requests + t.requests,
+    tokensSent: into.tokensSent + t.tokensSent,
+    largestPrompt: Math.max(into.largestPrompt, t.largestPrompt),
+    overWindow: into.overWindow + t.overWindow,
+    breaksPrefix: into.breaksPrefix + t.breaksPrefix,
+    breaksBreakpoint: into.breaksBreakpoint + t.breaksBreakpoint,
+    costPrefix: into.costPrefix + t.costPrefix,
+    costBreakpoint: into.costBreakpoint + t.costBreakpoint,
+  };
+}
+
+/** Totals of nothing. */
+export const ZERO_TOTALS: SimTotals = Object.freeze({ requests: 0, tokensSent: 0, largestPrompt: 0, overWindow: 0, breaksPrefix: 0, breaksBreakpoint: 0, costPrefix: 0, costBreakpoint: 0 });
