@@ -29,7 +29,7 @@ export function jsonOutline(text: string, options: OutlineOptions = {}): string 
     return undefined;
   }
   const maxKeys = options.maxKeys ?? 12;
-  for (let depth = 3; depth >= 0; depth--) {
+  for (let depth = 4; depth >= 0; depth--) {
     const line = `JSON outline (full answer): ${describe(value, depth, maxKeys)}`;
     if (line.length <= maxChars) return line;
   }
@@ -40,7 +40,9 @@ function describe(value: unknown, depth: number, maxKeys: number): string {
   if (Array.isArray(value)) {
     if (value.length === 0) return "[0]";
     const firstItem = value[0];
-    if (depth > 0 && isContainer(firstItem)) return `[${value.length} × ${describe(firstItem, depth - 1, maxKeys)}]`;
+    // An array's items sit at the array's own depth: `[300 × {path, matches}]` reads as one level.
+    // (Nested arrays still consume depth, so the recursion is bounded by `depth`.)
+    if (depth > 0 && isContainer(firstItem)) return `[${value.length} × ${describe(firstItem, Array.isArray(firstItem) ? depth - 1 : depth, maxKeys)}]`;
     return `[${value.length}${isContainer(firstItem) ? "" : ` × ${typeOf(firstItem)}`}]`;
   }
   if (value !== null && typeof value === "object") {

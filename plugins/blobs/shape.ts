@@ -59,7 +59,7 @@ export function createShaper(store: BlobStore, config: BlobsConfig, services: Pi
     const threshold = perTool.thresholdBytes ?? (typeof budgetMax === "number" && budgetMax > 0 ? budgetMax : config.thresholdBytes);
     const excerptBudget = Math.min(perTool.excerptBytes ?? config.excerptBytes, threshold);
 
-    const textBlocks = value.content.filter((b) => b.type === "text");
+    const textBlocks = value.content.filter((b): b is Extract<ContentBlock, { type: "text" }> => b.type === "text");
     const text = contentText(textBlocks);
     const originalBytes = Buffer.byteLength(text, "utf8");
     const details = boundDetails(value.details, config.maxDetailsBytes);
@@ -74,7 +74,9 @@ export function createShaper(store: BlobStore, config: BlobsConfig, services: Pi
       warnOnce(error);
     }
     const marker = stored ? blobMarker(stored.id, originalBytes) : unstoredMarker(originalBytes, blobError ?? "unknown error");
-    const outline = jsonOutline(text, { maxParseBytes: config.jsonOutlineMaxBytes, maxChars: Math.floor(excerptBudget / 8) });
+    // Outline the largest block: a budget note in its own block must not hide the JSON answer.
+    const largest = textBlocks.reduce((a, b) => (b.text.length > a.length ? b.text : a), "");
+    const outline = jsonOutline(largest, { maxParseBytes: config.jsonOutlineMaxBytes, maxChars: Math.floor(excerptBudget / 8) });
     const excerpt = buildExcerpt(text, { budgetBytes: excerptBudget, marker, ...(outline ? { outline } : {}) });
 
     const images = value.content.filter((b): b is Exclude<ContentBlock, { type: "text" }> => b.type !== "text");
