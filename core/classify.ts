@@ -69,6 +69,10 @@ export function classifyError(raw: unknown, ctx: ClassifyContext = {}): Governor
 
   if (field(raw, "isError") === true) {
     const text = toolErrorText(raw);
+    // A server that reports a transient condition in an isError result (rate limit, reset
+    // connection) gets the transient category, so retry and the breaker treat it like a thrown one.
+    const transient = transientFromText(text, subject, base);
+    if (transient) return transient;
     return new McpError(`${subject} returned an error: ${text}`, {
       ...base,
       agentMessage: "Read the error, fix the arguments or approach, and do not repeat the same call unchanged.",
@@ -142,6 +146,27 @@ export function classifyError(raw: unknown, ctx: ClassifyContext = {}): Governor
     ...base,
     agentMessage: "An unexpected error occurred. Try a different approach or tell the user.",
   });
+}
+
+const TRANSIENT_TEXT = /\b(ECONNRESET|ETIMEDOUT|ECONNREFUSED|EAI_AGAIN|socket hang up|network error)\b/i;
+
+/** The transient category an error text names (rate limit, network), or undefined. */
+function transientFromText(text: string, subject: string, base: { cause: unknown; stderrTail?: string }): GovernorError | undefined {
+  if (/\b(429|rate.?limit|too many requests)\b/i.test(text)) {
+    const after = retryAfter(undefined, text);
+    return new RateLimitError(`${subject} returned an error: ${text}`, {
+      ...base,
+      ...(after !== undefined ? { retryAfterMs: after } : {}),
+      agentMessage: "The server is rate limiting; wait before calling again or reduce the number of calls.",
+    });
+  }
+  if (TRANSIENT_TEXT.test(text)) {
+    return new NetworkError(`${subject} returned an error: ${text}`, {
+      ...base,
+      agentMessage: "A transient network error occurred; trying again shortly may succeed.",
+    });
+  }
+  return undefined;
 }
 
 function connectionLost(message: string, base: { cause: unknown; stderrTail?: string }): ConnectionLostError {

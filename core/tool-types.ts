@@ -39,6 +39,12 @@ export interface ToolCallContext {
   readonly sessionId: string;
   /** Clock time the call entered the pipeline, in milliseconds. */
   readonly startedAt: number;
+  /**
+   * Clock time (same clock as `startedAt`, milliseconds) by which the whole call, retries and backoff
+   * included, must end. Set by the timeout plugin's total deadline; retry never sleeps past it and
+   * each attempt's limit is cut to it. Undefined: no total deadline.
+   */
+  readonly deadline?: number;
   /** Streams partial output to pi's UI, when pi gave a callback. */
   readonly onUpdate?: (partial: { content: ContentBlock[]; details?: Record<string, unknown> }) => void;
 }
