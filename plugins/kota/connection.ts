@@ -1,0 +1,41 @@
+/**
+ * What the kota plugin needs from a managed MCP server: call a tool, know the state, restart, close.
+ * The connection manager (core/mcp, issue 3) provides it; until it is in the tree, interim-connection.ts
+ * stands in with the SDK client and no recovery.
+ */
+import type { ContentBlock } from "../../core/index.ts";
+
+/** Server states, as the status line shows them. */
+export type KotaServerState = "stopped" | "starting" | "running" | "reconnecting" | "degraded" | "closed";
+
+/** The raw answer of a tools/call. */
+export interface RawToolResult {
+  content: ContentBlock[];
+  isError?: boolean;
+}
+
+/** A managed connection to KotaDB. Errors thrown are classified GovernorErrors. */
+export interface KotaConnection {
+  callTool(name: string, args: Record<string, unknown>, options?: { signal?: AbortSignal }): Promise<RawToolResult>;
+  /** The current state. */
+  state(): KotaServerState;
+  /** Last error text, when the server failed. */
+  lastError(): string | undefined;
+  /** Stops and starts again (the next call connects). */
+  restart(): Promise<void>;
+  /** Idempotent; kills the child (SIGTERM, then SIGKILL after 2 s). */
+  close(): Promise<void>;
+  /** Subscribes to state changes; returns an unsubscribe function. */
+  onStateChange(listener: (state: KotaServerState) => void): () => void;
+}
+
+/** How to start KotaDB. */
+export interface KotaLaunch {
+  command: string;
+  args: string[];
+  cwd: string;
+  env: Record<string, string>;
+  connectTimeoutMs: number;
+  /** What to install when the command is missing, for error messages. */
+  installHint: string;
+}

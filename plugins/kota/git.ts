@@ -1,0 +1,25 @@
+/**
+ * The two git facts the kota plugin needs: the repository root (what KotaDB indexes) and HEAD (to tell
+ * when an index is stale). Run with execFile and an argument array (never a shell) and a short timeout;
+ * any failure answers undefined, so a directory that is not a git repo still works.
+ */
+import { execFile } from "node:child_process";
+
+/** Longest a git query may take, in milliseconds. */
+const GIT_TIMEOUT_MS = 3_000;
+
+function git(cwd: string, args: string[]): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    execFile("git", args, { cwd, timeout: GIT_TIMEOUT_MS, windowsHide: true }, (error, stdout) => resolve(error ? undefined : stdout.trim() || undefined));
+  });
+}
+
+/** `git rev-parse --show-toplevel` from `cwd`, or undefined outside a repository. */
+export function gitRoot(cwd: string): Promise<string | undefined> {
+  return git(cwd, ["rev-parse", "--show-toplevel"]);
+}
+
+/** The commit HEAD points at, or undefined (no git, no commits). */
+export function gitHead(root: string): Promise<string | undefined> {
+  return git(root, ["rev-parse", "HEAD"]);
+}

@@ -1,0 +1,51 @@
+/**
+ * `governor:kota` (config key `kota`): KotaDB code intelligence as six bounded tools (kota_index,
+ * kota_search, kota_deps, kota_usages, kota_impact, kota_task_context), a status line
+ * (`kota: stopped|starting|running|reconnecting|degraded · repo: <name> · indexed: yes|no|stale`) and
+ * `/kota status | index | restart`.
+ *
+ * KotaDB starts lazily (first kota_* call or /kota status) as `bun x kotadb@next --stdio --toolset core`
+ * in the repository root. Without Bun, or when KotaDB cannot start, the kota tools answer with the fix
+ * and the user is told once; every other plugin keeps working. Indexing asks first (`confirmIndex`),
+ * and in print mode follows `indexWithoutUi`.
+ */
+import { definePlugin, STAGE } from "../../core/index.ts";
+import { kotaDefaults, kotaSchema } from "./config.ts";
+import { registerKotaCommands } from "./commands.ts";
+import type { ConnectionFactory } from "./runtime.ts";
+import { readIndexRecord, writeIndexRecord } from "./index-record.ts";
+import { interimConnection } from "./interim-connection.ts";
+import { KotaRuntime, registerKotaRuntime } from "./runtime.ts";
+import { kotaTools } from "./tools.ts";
+
+/** Plugin name. */
+export const KOTA_PLUGIN = "governor:kota";
+
+/** The connection the plugin uses (the managed MCP server). */
+const defaultConnection: ConnectionFactory = (launch) => interimConnection(launch);
+
+/** The kota plugin factory: `kota()` or `kota({ confirmIndex: false })`. */
+export const kota = definePlugin({
+  name: KOTA_PLUGIN,
+  configKey: "kota",
+  description: "KotaDB code intelligence as bounded kota_* tools, with index confirmation, staleness warnings, status line and /kota commands.",
+  schema: kotaSchema,
+  defaults: kotaDefaults,
+  trustedKeys: ["command", "args", "env", "cwd"],
+  apply(pipeline, config, services) {
+    const runtime = new KotaRuntime(config, services, defaultConnection, {
+      read: (root) => readIndexRecord(services.agentDir, root),
+      write: (root, head, repositoryId, stats) => writeIndexRecord(services.agentDir, root, { head, repositoryId, indexedAt: Date.now(), ...(stats ? { stats } : {}) }),
+    });
+    registerKotaRuntime(pipeline, runtime);
+    const indexer = runtime.indexer;
+    for (const tool of kotaTools(runtime, indexer)) pipeline.registerTool(KOTA_PLUGIN, tool);
+    registerKotaCommands(pipeline, KOTA_PLUGIN, services, runtime, indexer);
+    pipeline.hooks.sessionStart.tap({ name: KOTA_PLUGIN, stage: STAGE.DEFAULT }, () => runtime.updateStatus());
+    pipeline.hooks.sessionShutdown.tap({ name: KOTA_PLUGIN, stage: STAGE.DEFAULT }, () => runtime.close());
+  },
+});
+
+export { kotaRuntimeOf, type KotaRuntime } from "./runtime.ts";
+export { Indexer } from "./index-flow.ts";
+export type { KotaOptions } from "./config.ts";

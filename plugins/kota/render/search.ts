@@ -1,0 +1,57 @@
+/**
+ * `kota_search` rendering of KotaDB's `search` answer, per scope and output mode: paths as a list,
+ * compact as `path (n matches)`, snippets as `path:line: code` with their context lines, symbols as
+ * `name kind file:line signature`, full as path plus the first lines of content.
+ */
+import { arr, cut, lines, obj, s } from "./text.ts";
+
+/** Longest code line shown, in characters. */
+const MAX_LINE = 160;
+/** Lines of file content shown per result in `full` mode. */
+const FULL_LINES = 40;
+
+function codeResult(item: unknown): string[] {
+  if (typeof item === "string") return [item];
+  const r = obj(item);
+  if (typeof r.match_count === "number") return [`${s(r.path)} (${r.match_count} matches)`];
+  if (Array.isArray(r.matches)) {
+    const out = [`${s(r.path)}:`];
+    for (const m of r.matches.map(obj)) {
+      for (const b of arr(m.context_before)) out.push(`    ${cut(s(b), MAX_LINE)}`);
+      out.push(`  ${s(m.line)}: ${cut(s(m.content), MAX_LINE)}`);
+      for (const a of arr(m.context_after)) out.push(`    ${cut(s(a), MAX_LINE)}`);
+    }
+    return out;
+  }
+  if (typeof r.content === "string") {
+    const body = r.content.split("\n");
+    return [`${s(r.path)}:`, ...body.slice(0, FULL_LINES).map((l) => `  ${l}`), ...(body.length > FULL_LINES ? [`  ... +${body.length - FULL_LINES} lines (read the file for the rest)`] : [])];
+  }
+  return [s(r.path) || JSON.stringify(r)];
+}
+
+function symbolResult(item: unknown): string {
+  const r = obj(item);
+  const loc = obj(r.location);
+  return `${s(r.name)} ${s(r.kind)} ${s(loc.file)}:${s(loc.line_start)}${r.signature ? ` ${cut(s(r.signature), 100)}` : ""}${r.is_exported === false ? " (not exported)" : ""}`;
+}
+
+/** Renders a search answer. */
+export function renderSearch(answer: Record<string, unknown>): string {
+  const results = obj(answer.results);
+  const counts = obj(answer.counts);
+  const scopes = Object.keys(results);
+  const total = typeof counts.total === "number" ? counts.total : scopes.reduce((n, k) => n + arr(results[k]).length, 0);
+  const head = `Search "${s(answer.query)}": ${total} result(s)${scopes.length > 1 ? ` (${scopes.map((k) => `${k} ${arr(results[k]).length}`).join(", ")})` : ""}.`;
+  if (total === 0) return `${head} Nothing matched. If the repository was never indexed, run kota_index; otherwise try another term or scope ["symbols"].`;
+  const body: string[] = [];
+  for (const scope of scopes) {
+    const items = arr(results[scope]);
+    if (!items.length) continue;
+    if (scopes.length > 1) body.push(`[${scope}]`);
+    if (scope === "code") items.forEach((i) => body.push(...codeResult(i)));
+    else if (scope === "symbols") items.forEach((i) => body.push(symbolResult(i)));
+    else items.forEach((i) => body.push(cut(typeof i === "string" ? i : JSON.stringify(i), 300)));
+  }
+  return lines(head, ...body);
+}

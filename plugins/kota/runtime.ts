@@ -1,0 +1,260 @@
+/**
+ * The kota runtime of one governor: the repository root, the KotaDB connection (started lazily on the
+ * first kota_* call or /kota status), the index state (`no | yes | stale`) and the status line. Tools,
+ * commands and the autoContext plugin all go through it, so there is one connection and one indexing
+ * at a time per pipeline.
+ */
+import { existsSync, readdirSync } from "node:fs";
+import { basename, join } from "node:path";
+import { classifyError, contentBytes, contentText, type GovernorError, type GovernorServices, isGovernorError, SpawnError } from "../../core/index.ts";
+import { argsWithToolset, type KotaOptions } from "./config.ts";
+import type { KotaConnection, KotaLaunch, KotaServerState } from "./connection.ts";
+import { gitHead, gitRoot } from "./git.ts";
+import { Indexer } from "./index-flow.ts";
+import { BUN_INSTALL_HINT, commandExists, missingCommandText } from "./runtime-check.ts";
+
+/** Whether the repository is indexed, as the status line shows it. */
+export type IndexedState = "no" | "yes" | "stale";
+
+/** Builds the connection for a launch spec (the managed MCP server in production). */
+export type ConnectionFactory = (launch: KotaLaunch) => KotaConnection;
+
+/** A parsed KotaDB answer plus its raw size. */
+export interface KotaAnswer {
+  /** The pretty-printed JSON, parsed (or `{ text }` when the server sent something else). */
+  json: Record<string, unknown>;
+  /** UTF-8 bytes of the raw answer. */
+  rawBytes: number;
+}
+
+/** Status line key. */
+export const STATUS_KEY = "kota";
+/** Status line text is refreshed at most this often from HEAD checks, in milliseconds. */
+const HEAD_CHECK_INTERVAL_MS = 2_000;
+
+/** The runtime; see the module comment. */
+export class KotaRuntime {
+  private conn: KotaConnection | undefined;
+  private rootPromise: Promise<string> | undefined;
+  private rootValue: string | undefined;
+  private indexed: IndexedState | undefined;
+  /** HEAD the index was built at (undefined: unknown). */
+  indexHead: string | undefined;
+  repositoryId: string | undefined;
+  lastIndexStats: Record<string, unknown> | undefined;
+  private headNow: string | undefined;
+  private headCheckedAt = -Infinity;
+  private staleWarnedFor: string | undefined;
+  private unavailableNotified = false;
+  private probing: Promise<void> | undefined;
+  /** The one indexer of this runtime (tools, /kota index and autoContext share it). */
+  readonly indexer: Indexer = new Indexer(this);
+
+  constructor(
+    readonly config: KotaOptions,
+    readonly services: GovernorServices,
+    private readonly makeConnection: ConnectionFactory,
+    /** Reads and writes the HEAD record (see index-record.ts); injectable for tests. */
+    readonly records: { read(root: string): { head: string | undefined; repositoryId: string | undefined } | undefined; write(root: string, head: string | undefined, repositoryId: string | undefined, stats: Record<string, unknown> | undefined): void },
+  ) {}
+
+  /** The repository root: `git rev-parse --show-toplevel` from pi's cwd, else the cwd. */
+  root(): Promise<string> {
+    return (this.rootPromise ??= gitRoot(this.services.cwd).then((r) => (this.rootValue = r ?? this.services.cwd)));
+  }
+
+  /** Server state without starting anything. */
+  serverState(): KotaServerState {
+    return this.conn?.state() ?? "stopped";
+  }
+
+  /** The connection's last error text. */
+  lastServerError(): string | undefined {
+    return this.conn?.lastError();
+  }
+
+  /** Index state; before KotaDB was asked, guessed from `<root>/.kotadb` (where KotaDB keeps its database). */
+  async indexState(): Promise<IndexedState> {
+    if (this.indexed) return this.indexed;
+    const root = await this.root();
+    const dir = join(root, ".kotadb");
+    const onDisk = existsSync(dir) && readdirSync(dir).length > 0;
+    if (!onDisk) return "no";
+    const record = this.records.read(root);
+    this.indexHead ??= record?.head;
+    this.repositoryId ??= record?.repositoryId;
+    return (await this.isStale()) ? "stale" : "yes";
+  }
+
+  /** The start spec from config: cwd defaults to the repo root; PATH and HOME pass through. */
+  private async launch(): Promise<KotaLaunch> {
+    const root = await this.root();
+    const env: Record<string, string> = {};
+    for (const key of ["PATH", "HOME", "USER", "LOGNAME", "SHELL", "TERM", "TMPDIR", "LANG", "SystemRoot", "APPDATA", "LOCALAPPDATA", "USERPROFILE"]) {
+      const v = this.services.env[key];
+      if (v !== undefined) env[key] = v;
+    }
+    return {
+      command: this.config.command,
+      args: argsWithToolset(this.config.args, this.config.toolset),
+      cwd: this.config.cwd || root,
+      env: { ...env, ...this.config.env },
+      connectTimeoutMs: this.config.connectTimeoutMs,
+      installHint: this.config.command === "bun" ? BUN_INSTALL_HINT : `the "${this.config.command}" command`,
+    };
+  }
+
+  private async connection(): Promise<KotaConnection> {
+    if (this.conn) return this.conn;
+    const launch = await this.launch();
+    const pathVar = launch.env.PATH ?? this.services.env.PATH;
+    if (!commandExists(launch.command, pathVar, launch.cwd)) {
+      const text = missingCommandText(launch.command);
+      throw new SpawnError(`command not found: ${launch.command}`, { agentMessage: text });
+    }
+    this.conn = this.makeConnection(launch);
+    this.conn.onStateChange(() => void this.updateStatus());
+    return this.conn;
+  }
+
+  /** Calls a KotaDB tool and parses its pretty-printed JSON. Throws classified errors. */
+  async call(tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<KotaAnswer> {
+    try {
+      const conn = await this.connection();
+      const raw = await conn.callTool(tool, args, signal ? { signal } : {});
+      if (raw.isError) throw classifyError({ isError: true, content: raw.content }, { subject: `KotaDB ${tool}` });
+      const text = contentText(raw.content);
+      let json: Record<string, unknown>;
+      try {
+        const parsed = JSON.parse(text) as unknown;
+        json = typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : { value: parsed };
+      } catch {
+        json = { text };
+      }
+      return { json, rawBytes: contentBytes(raw.content) };
+    } catch (error) {
+      const classified: GovernorError = isGovernorError(error) ? error : classifyError(error, { subject: `KotaDB ${tool}` });
+      if (classified.category === "spawn") this.notifyUnavailableOnce(classified);
+      throw classified;
+    } finally {
+      void this.updateStatus();
+    }
+  }
+
+  private notifyUnavailableOnce(error: GovernorError): void {
+    if (this.unavailableNotified) return;
+    this.unavailableNotified = true;
+    this.services.ui().notify(`pi-governor: ${error.agentMessage}${error.stderrTail ? `\nKotaDB stderr: ${error.stderrTail}` : ""}`, "warning");
+    this.services.logger.warn("KotaDB unavailable", { error: error.message });
+  }
+
+  /** Asks KotaDB once whether anything is indexed (get_index_statistics), then tracks state locally. */
+  probe(signal?: AbortSignal): Promise<void> {
+    if (this.indexed) return Promise.resolve();
+    return (this.probing ??= (async () => {
+      try {
+        const { json } = await this.call("get_index_statistics", {}, signal);
+        const root = await this.root();
+        if (Number(json.files ?? 0) > 0) {
+          const record = this.records.read(root);
+          this.indexHead ??= record?.head;
+          this.repositoryId ??= record?.repositoryId;
+          this.indexed = (await this.isStale()) ? "stale" : "yes";
+        } else this.indexed = "no";
+      } finally {
+        this.probing = undefined;
+      }
+    })());
+  }
+
+  /** Records a finished index run: state yes, HEAD now. */
+  async markIndexed(repositoryId: string | undefined, stats: Record<string, unknown> | undefined): Promise<void> {
+    const root = await this.root();
+    this.indexHead = await gitHead(root);
+    this.headNow = this.indexHead;
+    this.headCheckedAt = this.services.clock.now();
+    this.repositoryId = repositoryId;
+    this.lastIndexStats = stats;
+    this.indexed = "yes";
+    this.staleWarnedFor = undefined;
+    this.records.write(root, this.indexHead, repositoryId, stats);
+    void this.updateStatus();
+  }
+
+  /** Whether HEAD moved since the index was built (false when either is unknown). */
+  async isStale(): Promise<boolean> {
+    const root = await this.root();
+    if (this.services.clock.now() - this.headCheckedAt >= HEAD_CHECK_INTERVAL_MS) {
+      this.headNow = await gitHead(root);
+      this.headCheckedAt = this.services.clock.now();
+    }
+    const stale = !!this.indexHead && !!this.headNow && this.indexHead !== this.headNow;
+    if (this.indexed === "yes" || this.indexed === "stale") this.indexed = stale ? "stale" : "yes";
+    return stale;
+  }
+
+  /**
+   * The once-per-HEAD stale warning: returned (for the tool result) and shown to the user the first
+   * time a call finds the index stale for the current HEAD; undefined otherwise.
+   */
+  async staleNotice(): Promise<string | undefined> {
+    if (!this.config.staleWarning || !(await this.isStale())) return undefined;
+    if (this.staleWarnedFor === this.headNow) return undefined;
+    this.staleWarnedFor = this.headNow;
+    const text = `Note: the KotaDB index was built at commit ${this.indexHead?.slice(0, 8)} and HEAD is now ${this.headNow?.slice(0, 8)}; results may be out of date. Call kota_index to refresh it (the user is asked to confirm).`;
+    this.services.ui().notify(`pi-governor: KotaDB index is stale (built at ${this.indexHead?.slice(0, 8)}, HEAD ${this.headNow?.slice(0, 8)}). Run /kota index to refresh.`, "warning");
+    void this.updateStatus();
+    return text;
+  }
+
+  /** The status line text: `kota: running · repo: name · indexed: yes`. */
+  async statusLine(): Promise<string> {
+    const root = await this.root();
+    return `kota: ${this.serverState()} · repo: ${basename(root)} · indexed: ${await this.indexState()}`;
+  }
+
+  /** Pushes the status line to the UI (silent without one). */
+  async updateStatus(): Promise<void> {
+    try {
+      this.services.ui().setStatus(STATUS_KEY, await this.statusLine());
+    } catch (error) {
+      this.services.logger.debug("status line update failed", { error: String(error) });
+    }
+  }
+
+  /** Restarts the server (the next call starts it again). */
+  async restart(): Promise<void> {
+    this.unavailableNotified = false;
+    this.indexed = undefined;
+    await this.conn?.restart();
+    if (this.conn && this.conn.state() === "closed") this.conn = undefined;
+    // A missing command is looked up again on the next call (the user may have installed Bun).
+    if (!this.conn) return void this.updateStatus();
+    void this.updateStatus();
+  }
+
+  /** Closes the server; idempotent. */
+  async close(): Promise<void> {
+    const conn = this.conn;
+    this.conn = undefined;
+    await conn?.close();
+  }
+
+  /** The root, if it was resolved already (synchronous, for status text). */
+  get knownRoot(): string | undefined {
+    return this.rootValue;
+  }
+}
+
+/** Runtimes by pipeline: how the autoContext plugin finds the kota plugin's runtime. */
+const runtimes = new WeakMap<object, KotaRuntime>();
+
+/** Registers the runtime of a pipeline (the kota plugin does, in apply). */
+export function registerKotaRuntime(pipeline: object, runtime: KotaRuntime): void {
+  runtimes.set(pipeline, runtime);
+}
+
+/** The kota runtime of a pipeline, if the kota plugin is enabled in it. */
+export function kotaRuntimeOf(pipeline: object): KotaRuntime | undefined {
+  return runtimes.get(pipeline);
+}

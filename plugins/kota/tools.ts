@@ -1,0 +1,177 @@
+/**
+ * The six kota_* tools: each maps its arguments onto one KotaDB core tool (with seed 002's defaults
+ * and caps), checks the index first (a repo that was never indexed answers "call kota_index", not an
+ * empty result), and renders KotaDB's pretty JSON compact and summary-first.
+ */
+import { isAbsolute, relative } from "node:path";
+import type { TSchema } from "typebox";
+import { type GovernedToolDefinition, InvalidInputError, textContent, type ToolCallContext } from "../../core/index.ts";
+import type { Indexer } from "./index-flow.ts";
+import { clampInt, depsParams, impactParams, indexParams, KOTA_LIMITS, searchParams, taskContextParams, usagesParams } from "./params.ts";
+import { renderDeps } from "./render/deps.ts";
+import { renderImpact } from "./render/impact.ts";
+import { renderSearch } from "./render/search.ts";
+import { renderTaskContext } from "./render/task-context.ts";
+import { renderUsages } from "./render/usages.ts";
+import type { KotaRuntime } from "./runtime.ts";
+
+/** Labels every kota tool carries (plugins match on them). */
+export const KOTA_TAGS = ["kota", "mcp"];
+
+/** A repo-relative path: `./x` and absolute paths inside the root become `x`. */
+export function repoRelative(root: string, path: string): string {
+  if (isAbsolute(path)) {
+    const rel = relative(root, path);
+    return rel.startsWith("..") ? path : rel.split("\\").join("/");
+  }
+  return path.replace(/^\.\/+/, "");
+}
+
+interface QueryToolSpec {
+  name: string;
+  label: string;
+  description: string;
+  promptSnippet: string;
+  promptGuidelines?: string[];
+  parameters: TSchema;
+  kotaTool: string;
+  /** KotaDB arguments from the tool's arguments. */
+  mapArgs(args: Readonly<Record<string, unknown>>, root: string): Record<string, unknown>;
+  render(answer: Record<string, unknown>, args: Record<string, unknown>): string;
+}
+
+function queryTool(runtime: KotaRuntime, spec: QueryToolSpec): GovernedToolDefinition {
+  return {
+    name: spec.name,
+    label: spec.label,
+    description: spec.description,
+    parameters: spec.parameters,
+    annotations: { readOnlyHint: true, idempotentHint: true },
+    tags: [...KOTA_TAGS],
+    promptSnippet: spec.promptSnippet,
+    ...(spec.promptGuidelines ? { promptGuidelines: spec.promptGuidelines } : {}),
+    async execute(call: ToolCallContext) {
+      await runtime.probe(call.signal);
+      if ((await runtime.indexState()) === "no") {
+        throw new InvalidInputError("the repository is not indexed yet", { agentMessage: "Call kota_index first (the user is asked to confirm), then repeat this call." });
+      }
+      const notice = await runtime.staleNotice();
+      const root = await runtime.root();
+      const args = spec.mapArgs(call.args, root);
+      const answer = await runtime.call(spec.kotaTool, args, call.signal);
+      const text = spec.render(answer.json, args);
+      const body = notice ? `${text}\n\n${notice}` : text;
+      return { content: textContent(body), details: { kota: { tool: spec.kotaTool, rawBytes: answer.rawBytes, bytes: Buffer.byteLength(body) } } };
+    },
+  };
+}
+
+const bool = (v: unknown, fallback: boolean) => (typeof v === "boolean" ? v : fallback);
+const list = (v: unknown, root: string) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string").map((p) => repoRelative(root, p)) : undefined);
+
+/** Builds the six tools over one runtime and indexer. */
+export function kotaTools(runtime: KotaRuntime, indexer: Indexer): GovernedToolDefinition[] {
+  const kotaIndex: GovernedToolDefinition = {
+    name: "kota_index",
+    label: "KotaDB index",
+    description: "Index the repository with KotaDB (asks the user to confirm; needed once before the other kota_* tools, and again when the index is stale).",
+    parameters: indexParams,
+    annotations: { idempotentHint: true },
+    tags: [...KOTA_TAGS],
+    promptSnippet: "kota_index: index the repository for the kota_* code-intelligence tools (asks the user first)",
+    async execute(call) {
+      const outcome = await indexer.request({
+        ui: runtime.services.ui(),
+        requester: "The model",
+        ...(typeof call.args.path === "string" ? { path: call.args.path } : {}),
+        force: call.args.force === true,
+        signal: call.signal,
+      });
+      return { content: textContent(outcome.text), details: { kota: { tool: "index_repository", outcome: outcome.status } } };
+    },
+  };
+
+  return [
+    kotaIndex,
+    queryTool(runtime, {
+      name: "kota_search",
+      label: "KotaDB search",
+      description: "Search the indexed code (or symbols) of the repository. Bounded output: compact by default; use output \"paths\" for many hits, \"snippet\" for matching lines.",
+      promptSnippet: "kota_search: search indexed code or symbols (paths | compact | snippet)",
+      parameters: searchParams,
+      kotaTool: "search",
+      mapArgs: (a) => {
+        const out: Record<string, unknown> = {
+          query: a.query,
+          scope: Array.isArray(a.scope) && a.scope.length ? a.scope : ["code"],
+          output: typeof a.output === "string" ? a.output : "compact",
+          limit: clampInt(a.limit, 1, KOTA_LIMITS.searchLimitMax, KOTA_LIMITS.searchLimitDefault),
+        };
+        // KotaDB treats context_lines 0 as 3, so the smallest honest request is 1.
+        if (out.output === "snippet") out.context_lines = clampInt(a.context_lines, 1, KOTA_LIMITS.contextLinesMax, KOTA_LIMITS.contextLinesDefault);
+        if (a.filters && typeof a.filters === "object") out.filters = a.filters;
+        return out;
+      },
+      render: (answer) => renderSearch(answer),
+    }),
+    queryTool(runtime, {
+      name: "kota_deps",
+      label: "KotaDB dependencies",
+      description: "Files a file imports (dependencies) and files that import it (dependents), from the dependency graph. Depth at most 3.",
+      promptSnippet: "kota_deps: dependents/dependencies of a file from the dependency graph",
+      parameters: depsParams,
+      kotaTool: "search_dependencies",
+      mapArgs: (a, root) => ({
+        file_path: repoRelative(root, String(a.file_path ?? "")),
+        direction: typeof a.direction === "string" ? a.direction : "both",
+        depth: clampInt(a.depth, 1, KOTA_LIMITS.depthMax, KOTA_LIMITS.depthDefault),
+        include_tests: bool(a.include_tests, false),
+      }),
+      render: (answer) => renderDeps(answer),
+    }),
+    queryTool(runtime, {
+      name: "kota_usages",
+      label: "KotaDB usages",
+      description: "Where a symbol is used (imports, calls, re-exports, type references), one short line per usage.",
+      promptSnippet: "kota_usages: usages of a symbol across the repository",
+      parameters: usagesParams,
+      kotaTool: "find_usages",
+      mapArgs: (a, root) => ({ symbol: a.symbol, ...(typeof a.file === "string" ? { file: repoRelative(root, a.file) } : {}), include_tests: bool(a.include_tests, false) }),
+      render: (answer) => renderUsages(answer),
+    }),
+    queryTool(runtime, {
+      name: "kota_impact",
+      label: "KotaDB impact",
+      description: "Impact of a planned change: risk, affected files (changed and to review) and the tests to run or add. Call it before refactors; its summary stays in context (pinned).",
+      promptSnippet: "kota_impact: risk, affected surface and tests for a planned change",
+      promptGuidelines: ["Before changing a shared file, call kota_impact with the files you plan to modify; its summary stays in context."],
+      parameters: impactParams,
+      kotaTool: "analyze_change_impact",
+      mapArgs: (a, root) => {
+        const out: Record<string, unknown> = { change_type: a.change_type, description: a.description };
+        for (const key of ["files_to_modify", "files_to_create", "files_to_delete"]) {
+          const v = list(a[key], root);
+          if (v?.length) out[key] = v;
+        }
+        if (typeof a.breaking_changes === "boolean") out.breaking_changes = a.breaking_changes;
+        return out;
+      },
+      render: (answer) => renderImpact(answer),
+    }),
+    queryTool(runtime, {
+      name: "kota_task_context",
+      label: "KotaDB task context",
+      description: "Briefing for a set of files: dependents per file, impacted files, test files, recent changes.",
+      promptSnippet: "kota_task_context: dependents, impacted files and tests for the files of a task",
+      parameters: taskContextParams,
+      kotaTool: "generate_task_context",
+      mapArgs: (a, root) => ({
+        files: (list(a.files, root) ?? []).slice(0, KOTA_LIMITS.taskFilesMax),
+        include_tests: bool(a.include_tests, true),
+        include_symbols: bool(a.include_symbols, false),
+        max_impacted_files: clampInt(a.max_impacted_files, 1, KOTA_LIMITS.maxImpactedMax, KOTA_LIMITS.maxImpactedDefault),
+      }),
+      render: (answer, args) => renderTaskContext(answer, Number(args.max_impacted_files)),
+    }),
+  ];
+}
