@@ -1,7 +1,78 @@
+/**
+ * `pi-governor stats [--db path] [--since 24h|2026-11-01] [--tool name] [--json]`: per-tool counts,
+ * p50/p95 latency, timeouts, errors and retries from the execution log.
+ */
+import { existsSync } from "node:fs";
+import { parseArgs } from "node:util";
 import type { CliCommand } from "../../core/cli/main.ts";
+import { agentDirFrom } from "../../core/config/layers.ts";
+import { errorText } from "../../core/errors.ts";
+import { defaultDbPath } from "./config.ts";
+import { openLogForReading } from "./open-db.ts";
+import { formatStats, parseSince, readStats } from "./stats.ts";
 
-// PLACEHOLDER: replaced by the real command in this session.
-export const run: CliCommand = async (_argv, io) => {
-  io.err("not built yet\n");
-  return 2;
+const USAGE = `usage: pi-governor stats [--db path] [--since 24h|7d|2026-11-01] [--tool name] [--json]
+
+Per-tool counts, p50/p95 latency (ms), timeouts, errors and retries from the execution log.
+  --db path      the log (default <agentDir>/pi-governor/executions.db; agentDir is
+                 PI_CODING_AGENT_DIR or ~/.pi/agent)
+  --since when   only calls started since a duration ago (90s, 30m, 12h, 7d, 2w) or a date/time
+  --tool name    only this tool
+  --json         print JSON instead of a table
+`;
+
+/** The `stats` command. Exit codes: 0 ok (also when there is no log yet), 1 unreadable log, 2 bad arguments. */
+export const run: CliCommand = async (argv, io) => {
+  let values: { db?: string; since?: string; tool?: string; json?: boolean; help?: boolean };
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: { db: { type: "string" }, since: { type: "string" }, tool: { type: "string" }, json: { type: "boolean" }, help: { type: "boolean", short: "h" } },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    io.err(`pi-governor stats: ${errorText(error)}\n${USAGE}`);
+    return 2;
+  }
+  if (values.help) {
+    io.out(USAGE);
+    return 0;
+  }
+  const path = values.db ?? defaultDbPath(agentDirFrom(process.env));
+  let since: string | undefined;
+  if (values.since !== undefined) {
+    since = parseSince(values.since, Date.now());
+    if (!since) {
+      io.err(`pi-governor stats: cannot read --since "${values.since}"; use a duration like 30m, 12h, 7d or a date like 2026-11-01\n`);
+      return 2;
+    }
+  }
+  if (!existsSync(path)) {
+    io.out(`No execution log at ${path} yet: it is written once governed tools run (or pass --db).\n`);
+    return 0;
+  }
+  let db;
+  try {
+    db = openLogForReading(path);
+  } catch (error) {
+    io.err(`pi-governor stats: cannot open ${path}: ${errorText(error)}\n`);
+    return 1;
+  }
+  try {
+    const stats = readStats(db, { ...(since ? { since } : {}), ...(values.tool ? { tool: values.tool } : {}) });
+    if (values.json) {
+      io.out(`${JSON.stringify({ db: path, since: since ?? null, tools: stats }, null, 2)}\n`);
+    } else if (stats.length === 0) {
+      io.out(`${path}: no calls recorded${since ? ` since ${since}` : ""}${values.tool ? ` for ${values.tool}` : ""}.\n`);
+    } else {
+      io.out(`${path}${since ? ` (since ${since})` : ""}\n${formatStats(stats)}\n`);
+    }
+    return 0;
+  } catch (error) {
+    io.err(`pi-governor stats: cannot read ${path}: ${errorText(error)}\n`);
+    return 1;
+  } finally {
+    db.close();
+  }
 };

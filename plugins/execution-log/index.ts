@@ -1,0 +1,81 @@
+/**
+ * `governor:execution-log` (config key `executionLog`, STAGE.OBSERVE: the outermost wrapper, so it
+ * sees the final observation with retries and the total duration): records every governed call in the
+ * SQLite table `tool_execution_log` (seed 003 columns plus session id, error category, retries, bytes
+ * in and out). Writes are batched off the call path (see writer.ts); a database that cannot be opened
+ * degrades to one warning, never a failed call. `pi-governor stats` reads it (stats-cli.ts).
+ */
+import { definePlugin, STAGE, type Clock, type ToolWrapper } from "../../core/index.ts";
+import { defaultDbPath, executionLogDefaults, executionLogSchema } from "./config.ts";
+import { ExecutionLogWriter } from "./writer.ts";
+
+export { executionLogDefaults, executionLogSchema, defaultDbPath, type ExecutionLogOptions } from "./config.ts";
+export { ExecutionLogWriter, type PendingExecution } from "./writer.ts";
+export { migrate, SCHEMA_VERSION, TABLE, CREATE_TABLE_SQL, type ExecutionRow } from "./schema.ts";
+
+/** Plugin name, as taps, logs and errors show it. */
+export const EXECUTION_LOG_PLUGIN = "governor:execution-log";
+
+/**
+ * The logging wrapper around `writer`. `wallNow` gives epoch milliseconds for the ISO timestamps
+ * (the services clock is monotonic, not wall time); default Date.now.
+ */
+export function executionLogWrapper(writer: ExecutionLogWriter, options: { exclude: readonly string[]; clock: Clock; wallNow?: () => number }): ToolWrapper {
+  const exclude = new Set(options.exclude);
+  const clock = options.clock;
+  const wallNow = options.wallNow ?? Date.now;
+  return (next, tool) => {
+    if (exclude.has(tool.name)) return next;
+    return async (call) => {
+      const startedAtMs = wallNow();
+      const obs = await next(call);
+      // The pipeline's outermost guard sets obs.durationMs only after this layer returns; measure the
+      // same span (from call.startedAt on the same clock) so the row matches the observation.
+      writer.add({
+        taskId: call.toolCallId,
+        toolName: tool.name,
+        status: obs.status,
+        durationMs: Math.max(0, clock.now() - call.startedAt),
+        startedAtMs,
+        sessionId: call.sessionId,
+        errorCategory: obs.status === "ERROR" ? obs.error.category : obs.status === "TIMEOUT_EXCEEDED" ? "timeout" : undefined,
+        retries: obs.retries,
+        args: call.args,
+        content: obs.content,
+      });
+      return obs;
+    };
+  };
+}
+
+/** The execution-log plugin factory: `executionLog()` or `executionLog({ dbPath: "/tmp/x.db" })`. */
+export const executionLog = definePlugin({
+  name: EXECUTION_LOG_PLUGIN,
+  configKey: "executionLog",
+  description: "Records every governed tool call (status, duration, retries, bytes, error category) in SQLite for `pi-governor stats`.",
+  schema: executionLogSchema,
+  defaults: executionLogDefaults,
+  apply(pipeline, config, services) {
+    let warned = false;
+    const writer = new ExecutionLogWriter(
+      {
+        path: config.dbPath || defaultDbPath(services.agentDir),
+        phase: config.phase,
+        batchSize: config.batchSize,
+        flushIntervalMs: config.flushIntervalMs,
+        maxBufferedRows: config.maxBufferedRows,
+      },
+      {
+        clock: services.clock,
+        logger: services.logger,
+        notify: (message) => {
+          if (warned) return;
+          warned = true;
+          services.ui().notify(message, "warning");
+        },
+      },
+    );
+    pipeline.hooks.toolCall.tap({ name: EXECUTION_LOG_PLUGIN, stage: STAGE.OBSERVE }, executionLogWrapper(writer, { exclude: config.exclude, clock: services.clock }));
+    pipeline.hooks.sessionShutdown.tap({ name: EXECUTION_LOG_PLUGIN, stage: STAGE.OBSERVE }, () => writer.close());
+  },
+});
