@@ -1,0 +1,507 @@
+/**
+ * One governed stdio MCP server: lazy start, heartbeat while in use, automatic reconnect with
+ * backoff, a degraded mode that fails fast, a recovery queue for calls safe to repeat, a state cache
+ * diffed after reconnects, and a clean, idempotent shutdown. See {@link ManagedMcpServer}.
+ */
+import { classifyError } from "../classify.ts";
+import { type GovernorError, isErrorCategory, isGovernorError, TimeoutError } from "../errors.ts";
+import { formatSeconds } from "../observation.ts";
+import { type Clock, type Logger, sleep, systemClock } from "../services.ts";
+import { backoffDelay } from "./backoff.ts";
+import { type ManagedMcpServerConfig, type ResolvedServerConfig, resolveServerConfig } from "./config.ts";
+import type { Connector, ExitInfo, McpTool, McpToolResult, ServerConnection } from "./connection-types.ts";
+import * as fail from "./failure-messages.ts";
+import { Heartbeat } from "./heartbeat.ts";
+import { linkSignal } from "./linked-signal.ts";
+import { RecoveryQueue } from "./recovery-queue.ts";
+import { isSafeToRepeat } from "./replay-policy.ts";
+import type { ManagedServerEvent, ManagedServerListener, ManagedServerStatus, McpServerState, ReconnectRecord } from "./server-status.ts";
+import { diffSnapshots, type ServerSnapshot, snapshotOf } from "./state-cache.ts";
+import { openStdioConnection } from "./stdio-connection.ts";
+
+/** Options of one call. */
+export interface McpCallOptions {
+  /**
+   * The caller's signal (may be long-lived: it is never handed to the SDK, see linked-signal.ts).
+   * Aborting mid-call sends `notifications/cancelled` to the server and rejects with the signal's reason.
+   */
+  signal?: AbortSignal;
+  /** Limit for this call, in ms; on expiry the server gets `notifications/cancelled` and the call rejects with a TimeoutError. Default: config `callTimeoutMs`. */
+  timeoutMs?: number;
+}
+
+/** What the manager is built with besides its config. */
+export interface ManagedMcpServerDeps {
+  /** Time for backoff, cool-down, queue deadlines and heartbeat. Default: the system clock. */
+  clock?: Clock;
+  logger?: Logger;
+  /** Starts a child. Default: {@link openStdioConnection}. Unit tests inject fakes. */
+  connector?: Connector;
+}
+
+const HISTORY = 20;
+
+interface InFlight {
+  tool: string;
+  lose(error: GovernorError): void;
+}
+
+class Lost {
+  constructor(readonly error: GovernorError) {}
+}
+
+/**
+ * A managed stdio MCP server. Never throws raw errors: every rejection is a GovernorError
+ * (SpawnError, TimeoutError, ServerConnectionLostError, McpError, ...) or the caller's abort reason.
+ *
+ * ```ts
+ * const server = new ManagedMcpServer({ name: "kota", command: "bun", args: ["x", "kotadb@next", "--stdio"], installHint: "Bun (https://bun.sh)" });
+ * const result = await server.callTool("search", { term: "foo" }, { signal, timeoutMs: 30_000 });
+ * await server.close();
+ * ```
+ */
+export class ManagedMcpServer {
+  /** The server's name (tool prefix, messages). */
+  readonly name: string;
+  /** The config with defaults filled in. */
+  readonly config: ResolvedServerConfig;
+  private readonly clock: Clock;
+  private readonly logger: Logger | undefined;
+  private readonly connector: Connector;
+  private readonly allowlist: ReadonlySet<string>;
+  private readonly listeners = new Set<ManagedServerListener>();
+  private readonly inFlight = new Set<InFlight>();
+  private readonly queue: RecoveryQueue;
+  private current: McpServerState = "stopped";
+  private stateSince: number;
+  private runningSince: number | undefined;
+  private conn: ServerConnection | undefined;
+  private heartbeat: Heartbeat | undefined;
+  private toolMap = new Map<string, McpTool>();
+  private snapshot: ServerSnapshot | undefined;
+  /** Bumped by every start, reconnect, restart and close: stale async work checks it and stops. */
+  private epoch = 0;
+  private startPromise: Promise<void> | undefined;
+  private startAbort: AbortController | undefined;
+  private wake: AbortController | undefined;
+  private attempts = 0;
+  private degradedAt = 0;
+  private lastError: { error: GovernorError; at: number } | undefined;
+  private readonly history: ReconnectRecord[] = [];
+  private notice: string | undefined;
+  /** What the last adopt's snapshot lacks compared with the one before (see state-cache.ts). */
+  private lostSinceBefore: string[] = [];
+  private closing: Promise<void> | undefined;
+
+  constructor(config: ManagedMcpServerConfig, deps: ManagedMcpServerDeps = {}) {
+    this.config = resolveServerConfig(config);
+    this.name = this.config.name;
+    this.clock = deps.clock ?? systemClock;
+    this.logger = deps.logger;
+    this.connector = deps.connector ?? openStdioConnection;
+    this.allowlist = new Set(this.config.replayTools);
+    this.stateSince = this.clock.now();
+    this.queue = new RecoveryQueue(this.clock, this.config.queueLimit, this.config.queueDeadlineMs, {
+      full: (limit) => fail.queueFull(this.ctx(), limit),
+      expired: (ms) => fail.queueExpired(this.ctx(), ms),
+    });
+  }
+
+  /** The current state. */
+  get state(): McpServerState {
+    return this.current;
+  }
+
+  /** The tools from the last tools/list (empty before the first start). */
+  get tools(): McpTool[] {
+    return [...this.toolMap.values()];
+  }
+
+  /** Adds a listener for state changes, recoveries and degradation; returns the unsubscribe function. */
+  subscribe(listener: ManagedServerListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Starts the server if it is not running (idempotent; waits for a start or reconnect in progress).
+   * Rejects with the start error (SpawnError, TimeoutError) or a ServerConnectionLostError.
+   */
+  async start(): Promise<void> {
+    for (;;) {
+      switch (this.current) {
+        case "running":
+          return;
+        case "closed":
+          throw fail.closed(this.ctx());
+        case "starting":
+          await this.startPromise;
+          continue;
+        case "reconnecting":
+          await this.queue.wait();
+          continue;
+        case "stopped":
+        case "degraded":
+          await this.beginStart(this.current === "stopped" ? "first use" : "start requested");
+          continue;
+      }
+    }
+  }
+
+  /** Starts if needed and returns the tools the server offers. */
+  async listTools(): Promise<McpTool[]> {
+    await this.start();
+    return this.tools;
+  }
+
+  /** True when `tool` may be held and repeated across a reconnect (annotations or `replayTools`). */
+  isSafeToRepeat(tool: string): boolean {
+    return isSafeToRepeat(tool, this.toolMap, this.allowlist);
+  }
+
+  /**
+   * Calls `tool`, starting the server on first use. While reconnecting, calls to tools safe to repeat
+   * wait (bounded queue, `queueDeadlineMs`); others fail at once. A call cut off by a crash or hang is
+   * run again once after recovery if safe to repeat, else fails with a "not replayed" error.
+   * Resolves with the raw tools/call result (`isError: true` results included).
+   */
+  async callTool(tool: string, args: Record<string, unknown>, options: McpCallOptions = {}): Promise<McpToolResult> {
+    let replays = 0;
+    for (;;) {
+      options.signal?.throwIfAborted();
+      switch (this.current) {
+        case "closed":
+          throw fail.closed(this.ctx());
+        case "degraded": {
+          const retryIn = this.retryInMs();
+          if (retryIn > 0) throw fail.degraded(this.ctx(), this.lastError?.error, retryIn);
+          await this.beginStart(`cool-down of ${formatSeconds(this.config.degradedCooldownMs)} over`);
+          continue;
+        }
+        case "stopped":
+          await this.beginStart("first use");
+          continue;
+        case "starting":
+          await this.startPromise;
+          continue;
+        case "reconnecting":
+          if (!this.isSafeToRepeat(tool)) throw fail.notQueued(this.ctx(), tool);
+          await this.queue.wait(options.signal);
+          continue;
+        case "running": {
+          const outcome = await this.execute(this.conn!, tool, args, options);
+          if (!(outcome instanceof Lost)) return outcome;
+          if ((this.current as McpServerState) === "closed") throw outcome.error;
+          if (!this.isSafeToRepeat(tool)) throw fail.notReplayed(this.ctx(), tool, outcome.error);
+          if (replays >= 1) throw fail.lostAgain(this.ctx(), tool, outcome.error);
+          replays++;
+          this.logger?.info(`replaying ${tool} on ${this.name} after the connection was lost`, { server: this.name });
+          continue;
+        }
+      }
+    }
+  }
+
+  /**
+   * Stops the current child (if any) and starts a fresh one now, whatever the state (except closed).
+   * Resets the reconnect attempts. Rejects with the start error when the new child does not start.
+   */
+  async restart(): Promise<void> {
+    if (this.current === "closed") throw fail.closed(this.ctx());
+    const old = this.conn;
+    if (old) this.drop(old, fail.connectionLost(this.ctx(), "was restarted on request"), false);
+    this.attempts = 0;
+    await this.beginStart("restart requested", old ? () => old.close(this.config.closeGraceMs) : undefined);
+  }
+
+  /**
+   * Shuts down for good: pending and in-flight calls fail with a "shut down" error, the child gets
+   * SIGTERM (and stdin EOF), then SIGKILL after `closeGraceMs`. Idempotent; resolves when the child is gone.
+   */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      this.epoch++;
+      this.wake?.abort();
+      this.startAbort?.abort(fail.closed(this.ctx()));
+      const conn = this.conn;
+      this.setState("closed", "close requested");
+      this.queue.fail(fail.closed(this.ctx()));
+      if (conn) this.drop(conn, fail.closed(this.ctx()), false);
+      await Promise.all([conn?.close(this.config.closeGraceMs), this.startPromise?.catch(() => {})]);
+      this.listeners.clear();
+    })();
+    return this.closing;
+  }
+
+  /** The recovery notice (what a reconnect lost), once: later calls return undefined until the next recovery. */
+  takeNotice(): string | undefined {
+    const n = this.notice;
+    this.notice = undefined;
+    return n;
+  }
+
+  /** A snapshot for status tools and commands. */
+  status(): ManagedServerStatus {
+    const now = this.clock.now();
+    const last = this.lastError;
+    const retryIn = this.current === "degraded" ? this.retryInMs() : undefined;
+    return {
+      name: this.name,
+      state: this.current,
+      stateForMs: now - this.stateSince,
+      ...(this.current === "running" && this.runningSince !== undefined ? { uptimeMs: now - this.runningSince } : {}),
+      ...(this.conn?.pid !== undefined ? { pid: this.conn.pid } : {}),
+      ...(this.snapshot?.serverVersion ? { serverVersion: this.snapshot.serverVersion } : {}),
+      toolCount: this.toolMap.size,
+      inFlight: this.inFlight.size,
+      queued: this.queue.size,
+      reconnectAttempts: this.attempts,
+      maxReconnectAttempts: this.config.maxReconnectAttempts,
+      reconnects: [...this.history],
+      ...(last ? { lastError: { message: last.error.message, code: last.error.code, at: last.at, ...(last.error.stderrTail ? { stderrTail: last.error.stderrTail } : {}) } } : {}),
+      ...(retryIn !== undefined ? { retryInMs: retryIn } : {}),
+    };
+  }
+
+  // ---- internals -------------------------------------------------------------------------------
+
+  private ctx(): fail.MessageContext {
+    return { server: this.name, restartCommand: this.config.restartCommand, attempts: this.attempts, maxAttempts: this.config.maxReconnectAttempts };
+  }
+
+  private retryInMs(): number {
+    return Math.max(0, this.degradedAt + this.config.degradedCooldownMs - this.clock.now());
+  }
+
+  private emit(event: ManagedServerEvent): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch (error) {
+        this.logger?.warn(`a listener of MCP server ${this.name} threw`, { error: String(error) });
+      }
+    }
+  }
+
+  private setState(to: McpServerState, reason: string): void {
+    const from = this.current;
+    if (from === to) return;
+    this.current = to;
+    this.stateSince = this.clock.now();
+    this.runningSince = to === "running" ? this.stateSince : undefined;
+    this.logger?.[to === "degraded" ? "warn" : "debug"](`MCP server ${this.name}: ${from} -> ${to} (${reason})`, { server: this.name, from, to });
+    this.emit({ type: "state", server: this.name, from, to, reason });
+  }
+
+  private recordError(error: GovernorError): void {
+    this.lastError = { error, at: Date.now() };
+  }
+
+  private pushHistory(record: ReconnectRecord): void {
+    this.history.push(record);
+    if (this.history.length > HISTORY) this.history.shift();
+  }
+
+  /** Starts a single attempt (first use, after cool-down, restart). Failure degrades at once: no retry loop. */
+  private beginStart(reason: string, before?: () => Promise<void>): Promise<void> {
+    const epoch = ++this.epoch;
+    this.wake?.abort();
+    this.attempts = 0;
+    this.setState("starting", reason);
+    const promise = (async () => {
+      try {
+        await before?.();
+        await this.connectOnce(epoch);
+      } catch (raw) {
+        const error = classifyError(raw, { subject: `MCP server "${this.name}"` });
+        if (epoch === this.epoch) {
+          this.recordError(error);
+          this.degrade(error);
+        }
+        throw error;
+      }
+      if (epoch !== this.epoch) return;
+      if (this.lostSinceBefore.length) this.notice = `Note: MCP server "${this.name}" was started again (${reason}). Lost since before: ${this.lostSinceBefore.join("; ")}.`;
+      this.setState("running", reason);
+      this.queue.release();
+    })();
+    promise.catch(() => {});
+    this.startPromise = promise;
+    return promise;
+  }
+
+  /** Spawns, initializes, lists tools and probes; adopts the connection. */
+  private async connectOnce(epoch: number): Promise<void> {
+    const abort = new AbortController();
+    this.startAbort = abort;
+    const c = this.config;
+    const conn = await this.connector({
+      name: c.name,
+      command: c.command,
+      args: c.args,
+      env: c.env,
+      ...(c.cwd ? { cwd: c.cwd } : {}),
+      ...(c.installHint ? { installHint: c.installHint } : {}),
+      restartCommand: c.restartCommand,
+      connectTimeoutMs: c.connectTimeoutMs,
+      signal: abort.signal,
+      onTransportError: (error) => {
+        this.logger?.debug(`MCP server ${this.name}: transport error: ${error.message}`, { server: this.name });
+        this.emit({ type: "transport_error", server: this.name, message: error.message });
+      },
+    });
+    let tools: McpTool[];
+    let extra: Record<string, unknown> = {};
+    try {
+      if (epoch !== this.epoch) throw fail.closed(this.ctx());
+      tools = await conn.listTools(abort.signal);
+      if (c.probe) extra = await this.runProbe(conn, abort.signal);
+      if (epoch !== this.epoch) throw fail.closed(this.ctx());
+    } catch (error) {
+      await conn.close(0);
+      throw error;
+    }
+    this.adopt(conn, tools, extra);
+  }
+
+  private async runProbe(conn: ServerConnection, signal: AbortSignal): Promise<Record<string, unknown>> {
+    let timer: unknown;
+    try {
+      const limit = new Promise<never>((_, reject) => {
+        timer = this.clock.setTimeout(() => reject(new Error(`probe took longer than ${formatSeconds(this.config.connectTimeoutMs)}`)), this.config.connectTimeoutMs);
+      });
+      return await Promise.race([this.config.probe!(conn, signal), limit]);
+    } catch (error) {
+      this.logger?.warn(`MCP server ${this.name}: state probe failed: ${String((error as Error)?.message ?? error)}`, { server: this.name });
+      return { probeFailed: true };
+    } finally {
+      this.clock.clearTimeout(timer);
+    }
+  }
+
+  private adopt(conn: ServerConnection, tools: McpTool[], extra: Record<string, unknown>): void {
+    this.conn = conn;
+    this.toolMap = new Map(tools.map((t) => [t.name, t]));
+    const next = snapshotOf(conn.serverVersion, tools, extra);
+    this.lostSinceBefore = this.snapshot ? diffSnapshots(this.snapshot, next) : [];
+    this.snapshot = next;
+    const hb = new Heartbeat(
+      this.clock,
+      this.config.heartbeatIntervalMs,
+      () => conn.ping(this.config.heartbeatTimeoutMs),
+      (error) => isErrorCategory(classifyError(error), "timeout"),
+      () => {
+        if (conn !== this.conn) return;
+        conn.kill();
+        const why = `stopped answering (no reply to a ping within ${formatSeconds(this.config.heartbeatTimeoutMs)})`;
+        this.drop(conn, fail.connectionLost(this.ctx(), `${why}; it was killed and is being restarted`, conn.stderrTail()), why);
+      },
+    );
+    this.heartbeat = hb;
+    void conn.exited.then((info) => this.onExit(conn, info));
+  }
+
+  private onExit(conn: ServerConnection, info: ExitInfo): void {
+    if (conn !== this.conn) return;
+    const what = `${fail.describeExit(info)} unexpectedly`;
+    this.drop(conn, fail.connectionLost(this.ctx(), `${what}; it is being restarted`, conn.stderrTail()), what);
+  }
+
+  /** Forgets `conn`, cuts off its in-flight calls with `error`, and reconnects when given a reason. */
+  private drop(conn: ServerConnection, error: GovernorError, reconnectReason: string | false): void {
+    if (conn !== this.conn) return;
+    this.conn = undefined;
+    this.heartbeat?.stop();
+    this.heartbeat = undefined;
+    if (this.current !== "closed") this.recordError(error);
+    for (const entry of [...this.inFlight]) entry.lose(error);
+    if (reconnectReason && this.current === "running") void this.reconnect(reconnectReason);
+  }
+
+  /** The backoff loop after a crash or hang. Spent attempts degrade the server. */
+  private async reconnect(reason: string): Promise<void> {
+    const epoch = ++this.epoch;
+    const lostAt = this.clock.now();
+    const at = Date.now();
+    const wake = new AbortController();
+    this.wake = wake;
+    this.attempts = 0;
+    this.setState("reconnecting", reason);
+    for (let attempt = 1; attempt <= this.config.maxReconnectAttempts; attempt++) {
+      this.attempts = attempt;
+      try {
+        await sleep(this.clock, backoffDelay(attempt, this.config.backoffMs), wake.signal);
+      } catch {
+        return; // restart or close took over
+      }
+      if (epoch !== this.epoch) return;
+      try {
+        await this.connectOnce(epoch);
+      } catch (raw) {
+        if (epoch !== this.epoch) return;
+        const error = classifyError(raw, { subject: `MCP server "${this.name}"` });
+        this.recordError(error);
+        this.logger?.warn(`MCP server ${this.name}: reconnect attempt ${attempt}/${this.config.maxReconnectAttempts} failed: ${error.message}`, { server: this.name });
+        continue;
+      }
+      if (epoch !== this.epoch) return;
+      const durationMs = this.clock.now() - lostAt;
+      this.pushHistory({ at, reason, attempts: attempt, ok: true, durationMs });
+      const lost = this.lostSinceBefore;
+      this.notice = `Note: MCP server "${this.name}" ${reason} and was restarted (attempt ${attempt}, ${Math.round(durationMs)} ms). ${lost.length ? `Lost in the restart: ${lost.join("; ")}.` : "No server state was lost."}`;
+      this.setState("running", `reconnected after ${attempt} attempt(s)`);
+      this.emit({ type: "recovered", server: this.name, attempts: attempt, durationMs, lost, notice: this.notice });
+      this.queue.release();
+      return;
+    }
+    this.pushHistory({ at, reason, attempts: this.attempts, ok: false, durationMs: this.clock.now() - lostAt });
+    this.degrade(this.lastError?.error);
+  }
+
+  private degrade(error: GovernorError | undefined): void {
+    this.degradedAt = this.clock.now();
+    this.setState("degraded", error?.message ?? "reconnect attempts spent");
+    const failure = fail.degraded(this.ctx(), error, this.config.degradedCooldownMs);
+    this.emit({ type: "degraded", server: this.name, attempts: this.attempts, error: failure });
+    this.queue.fail(failure);
+  }
+
+  /** One attempt on one connection. Resolves with the result, or a {@link Lost} when the connection went away mid-call. */
+  private async execute(conn: ServerConnection, tool: string, args: Record<string, unknown>, options: McpCallOptions): Promise<McpToolResult | Lost> {
+    const link = linkSignal(options.signal);
+    const limitMs = options.timeoutMs ?? this.config.callTimeoutMs;
+    const timer = this.clock.setTimeout(
+      () => link.abort(new TimeoutError(`${tool} on MCP server "${this.name}" took longer than ${formatSeconds(limitMs)}`, limitMs, { agentMessage: "The call took too long. Reassess strategy: narrow the request instead of repeating it." })),
+      limitMs,
+    );
+    let lose!: (error: GovernorError) => void;
+    const lost = new Promise<Lost>((resolve) => (lose = (error) => resolve(new Lost(error))));
+    const entry: InFlight = { tool, lose };
+    const hb = this.heartbeat;
+    this.inFlight.add(entry);
+    hb?.retain();
+    try {
+      // The SDK's own timeout is a backstop only; ours fires first and carries the right error.
+      const call = conn.callTool(tool, args, { signal: link.signal, timeoutMs: limitMs + 1_000 });
+      const result = await Promise.race([call, lost]);
+      if (result instanceof Lost) call.catch(() => {});
+      return result;
+    } catch (raw) {
+      if (link.signal.aborted) throw link.signal.reason;
+      const error = classifyError(raw, { subject: `${this.name}_${tool}`, ...(conn.stderrTail() ? { stderrTail: conn.stderrTail() } : {}) });
+      // The pipe closed before the exit handler ran: wait for it so the call is replayed or failed consistently.
+      if (isErrorCategory(error, "connection_lost") && conn === this.conn) {
+        const info = await Promise.race([conn.exited, new Promise<undefined>((r) => this.clock.setTimeout(() => r(undefined), 100))]);
+        if (info) this.onExit(conn, info);
+        return new Lost(error);
+      }
+      if (isErrorCategory(error, "connection_lost")) return new Lost(error);
+      throw isGovernorError(error) ? error : classifyError(error);
+    } finally {
+      link.unlink();
+      this.clock.clearTimeout(timer);
+      this.inFlight.delete(entry);
+      hb?.release();
+    }
+  }
+}

@@ -1,0 +1,19 @@
+/** Keeps the end of a child's stderr: errors carry the last 500 characters. */
+import { tail } from "../classify.ts";
+
+/** A bounded text buffer of the newest stderr output. */
+export class StderrTail {
+  private text = "";
+  /** @param keepChars characters kept before trimming (default 4096; errors show the last 500). */
+  constructor(private readonly keepChars = 4096) {}
+
+  append(chunk: Buffer | string): void {
+    this.text += typeof chunk === "string" ? chunk : chunk.toString("utf8");
+    if (this.text.length > this.keepChars * 2) this.text = this.text.slice(-this.keepChars);
+  }
+
+  /** The last `max` characters (default 500), trimmed, or undefined when there was none. */
+  tail(max = 500): string | undefined {
+    return tail(this.text, max);
+  }
+}
