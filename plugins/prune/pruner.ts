@@ -15,7 +15,7 @@
 import type { AgentMessageLike, ContextInfo, Logger, SessionStore } from "../../core/index.ts";
 import { CACHE_PRICING, type ModeRules, type PruneMode, type PruneOptions, rulesFor } from "./config.ts";
 import { type CallInfo, type Decision, decide, isPinnedInMessage } from "./decide.ts";
-import { fingerprint, fnv1a } from "./fingerprint.ts";
+import { fingerprint, fnv1a, matchesQuickKey, type QuickKey, quickKey } from "./fingerprint.ts";
 import { withPinMarker } from "./pin-marker.ts";
 import { loadPins, loadSteps, PIN_KIND, type PinRecord, STEP_KIND, type StepRecord } from "./records.ts";
 import { messageChars, tokensOf } from "./size.ts";
@@ -24,6 +24,7 @@ import { protectedFrom, startsTurn } from "./turns.ts";
 /** What the pruner remembers about the message at one index. */
 interface Facts {
   ref: AgentMessageLike;
+  quick: QuickKey;
   fp: string;
   chars: number;
   /** Content blocks, as the provider counts them for its cache lookback. */
@@ -190,7 +191,10 @@ export class SessionPruner {
 
   private factsAt(i: number, m: AgentMessageLike): Facts {
     const old = this.facts[i];
-    if (old && old.ref === m) return old;
+    if (old && (old.ref === m || matchesQuickKey(m, old.quick))) {
+      old.ref = m;
+      return old;
+    }
     const fp = fingerprint(m);
     if (old && old.fp === fp) {
       old.ref = m;
@@ -202,7 +206,7 @@ export class SessionPruner {
       }
     }
     const blocks = Array.isArray(m.content) ? Math.max(1, m.content.length) : 1;
-    const f: Facts = { ref: m, fp, chars: messageChars(m), blocks, turnKey: startsTurn(m) ? turnKey(m) : undefined, decisions: {} };
+    const f: Facts = { ref: m, quick: quickKey(m), fp, chars: messageChars(m), blocks, turnKey: startsTurn(m) ? turnKey(m) : undefined, decisions: {} };
     this.facts[i] = f;
     return f;
   }
