@@ -1,0 +1,43 @@
+/**
+ * The default preset, `kota`: pi + KotaDB. Six bounded kota_* tools behind the full resilience stack,
+ * output budgets with downshift, blobs (kota results and pi's read/bash), pruning with the impact
+ * summary pinned, and autoContext (off until `kota.autoContext` says otherwise). Commands hang under
+ * `/kota`: status, index, restart (kota), pruning, pin (prune), blobs, purge-blobs (blobs).
+ *
+ * Plugin order (apply order; run order comes from stages): execution-log, breaker, retry, timeout,
+ * budget, kota, auto-context, blobs, prune. autoContext must come after kota (it uses kota's runtime).
+ */
+import { definePreset } from "../../core/index.ts";
+import { autoContext } from "../../plugins/auto-context/index.ts";
+import { blobs } from "../../plugins/blobs/index.ts";
+import { budget, KOTA_BUDGET_TOOLS } from "../../plugins/budget/index.ts";
+import { breaker } from "../../plugins/circuit-breaker/index.ts";
+import { executionLog } from "../../plugins/execution-log/index.ts";
+import { kota } from "../../plugins/kota/index.ts";
+import { prune } from "../../plugins/prune/index.ts";
+import { retry } from "../../plugins/retry/index.ts";
+import { timeout } from "../../plugins/timeout/index.ts";
+
+/** Attempt limit of kota_index, in milliseconds (first indexing of a large repo is slow). Default 600000. */
+export const KOTA_INDEX_TIMEOUT_MS = 600_000;
+
+/** pi's built-in tools whose large output goes to the blob cache in the kota and lean presets. */
+export const BUILTIN_BLOB_TOOLS: readonly string[] = Object.freeze(["read", "bash"]);
+
+/** The default preset. */
+export const kotaPreset = definePreset({
+  name: "kota",
+  description: "pi + KotaDB: bounded kota_* tools with resilience, budgets, blobs, pruning and autoContext.",
+  commandRoot: "kota",
+  plugins: () => [
+    executionLog(),
+    breaker(),
+    retry(),
+    timeout({ perTool: { kota_index: KOTA_INDEX_TIMEOUT_MS } }),
+    budget({ tools: { ...KOTA_BUDGET_TOOLS } }),
+    kota(),
+    autoContext(),
+    blobs({ builtinTools: [...BUILTIN_BLOB_TOOLS] }),
+    prune(),
+  ],
+});

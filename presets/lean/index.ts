@@ -1,0 +1,16 @@
+/**
+ * The `lean` preset: no MCP server. Context and output governance for pi's built-in tools only: large
+ * `read`/`bash` output goes to the blob cache (excerpt + `blob_read`), and old tool output is pruned.
+ * Pick it with `{ "preset": "lean" }` in ~/.pi/agent/pi-governor.json (or PI_GOVERNOR_PRESET=lean).
+ */
+import { definePreset } from "../../core/index.ts";
+import { blobs } from "../../plugins/blobs/index.ts";
+import { prune } from "../../plugins/prune/index.ts";
+import { BUILTIN_BLOB_TOOLS } from "../kota/index.ts";
+
+/** The lean preset. */
+export const leanPreset = definePreset({
+  name: "lean",
+  description: "No MCP server: blobs for pi's read/bash output and pruning of old tool output.",
+  plugins: () => [blobs({ builtinTools: [...BUILTIN_BLOB_TOOLS] }), prune()],
+});
