@@ -5,20 +5,19 @@
  * Cache-awareness. Providers bill a cached prompt prefix at a tenth of fresh input and a rewritten
  * prefix at 1.25x. Pruning a little on every call rewrites the cache on every call. So everything
  * before a *boundary* is pruned with decisions frozen when the boundary passed it, and the boundary
- * moves (a "step", always to the start of the oldest protected turn) only when worth it:
- *   - the step frees at least `minStepTokens`, and
- *   - (cacheAware) what carrying the prunable output has cost so far at the cached rate exceeds
- *     what one cache rewrite of the remaining prompt costs (the ski-rental rule: never worse than
- *     twice the best offline choice), or the prompt is above `forceStepPercent` of the window.
- * The steps are persisted, so the boundary survives `/reload` and is never recomputed from scratch.
+ * moves (a "step", always to the start of the oldest protected turn) only when step-rule.ts says it
+ * pays: it frees at least `minStepTokens` and carrying the output has cost more than one cache
+ * rewrite, or the prompt is above `forceStepPercent` of the window. Steps are persisted, so the
+ * boundary survives `/reload` and is never recomputed from scratch.
  */
 import type { AgentMessageLike, ContextInfo, Logger, SessionStore } from "../../core/index.ts";
-import { CACHE_PRICING, type ModeRules, type PruneMode, type PruneOptions, rulesFor } from "./config.ts";
+import { type ModeRules, type PruneMode, type PruneOptions, rulesFor } from "./config.ts";
 import { type CallInfo, type Decision, decide, isPinnedInMessage } from "./decide.ts";
 import { fingerprint, fnv1a, matchesQuickKey, type QuickKey, quickKey } from "./fingerprint.ts";
 import { withPinMarker } from "./pin-marker.ts";
 import { loadPins, loadSteps, PIN_KIND, type PinRecord, STEP_KIND, type StepRecord } from "./records.ts";
 import { messageChars, tokensOf } from "./size.ts";
+import { decideStep, rewriteTokens } from "./step-rule.ts";
 import { protectedFrom, startsTurn } from "./turns.ts";
 
 /** What the pruner remembers about the message at one index. */
@@ -163,8 +162,10 @@ export class SessionPruner {
         pendingChars += saved;
       }
       const savedBefore = this.savedBefore(messages, resolved, boundary);
-      const rewriteChars = firstChange < 0 ? 0 : this.rewriteChars(firstChange, rawChars - savedBefore - pendingChars, pendingChars);
-      if (this.shouldStep(pendingChars, rawChars - savedBefore, window, rewriteChars)) {
+      const rewrite = firstChange < 0 ? 0 : rewriteTokens(this.facts, firstChange, rawChars - savedBefore - pendingChars, pendingChars);
+      const decision = decideStep({ pending: tokensOf(pendingChars), sent: tokensOf(rawChars - savedBefore), rewrite, window, carry: this.carry }, this.options);
+      this.carry = decision.carry;
+      if (decision.step) {
         this.step(messages, starts, boundary, candidate, rules.mode, pendingChars);
         resolved = [...resolved, { index: candidate, mode: rules.mode }];
         boundary = candidate;
@@ -259,38 +260,9 @@ export class SessionPruner {
     return saved;
   }
 
-  /**
-   * Characters the provider re-writes into its cache if the step changes message `firstChange`:
-   * the part after it when it lies within the provider's lookback of the prompt's end (an earlier
-   * breakpoint right before it still hits), otherwise the whole prompt after the system prompt.
-   */
-  private rewriteChars(firstChange: number, sentAfterChars: number, pendingChars: number): number {
-    let blocks = 0;
-    let suffix = 0;
-    for (let i = this.facts.length - 1; i >= firstChange; i--) {
-      blocks += this.facts[i]!.blocks;
-      suffix += this.facts[i]!.chars;
-      if (blocks > CACHE_PRICING.lookbackBlocks) return sentAfterChars;
-    }
-    return suffix - pendingChars;
-  }
-
-  private shouldStep(pendingChars: number, sentChars: number, window: number, rewriteChars: number): boolean {
-    const pending = tokensOf(pendingChars);
-    if (pending === 0) return false;
-    const sent = tokensOf(sentChars);
-    if (sent >= (window * this.options.forceStepPercent) / 100) return true;
-    if (pending < this.options.minStepTokens) return false;
-    if (!this.options.cacheAware) return true;
-    this.carry += CACHE_PRICING.read * pending;
-    const rewrite = (CACHE_PRICING.write - CACHE_PRICING.read) * tokensOf(rewriteChars) - CACHE_PRICING.read * pending;
-    return this.carry >= rewrite;
-  }
-
   private step(messages: readonly AgentMessageLike[], starts: readonly number[], from: number, to: number, mode: PruneMode, pendingChars: number): void {
     const record: StepRecord = { key: this.facts[to]!.turnKey!, mode, turn: starts.indexOf(to) + 1, freedTokens: tokensOf(pendingChars) };
     this.steps.push(record);
-    this.carry = 0;
     this.store().append(STEP_KIND, { ...record });
     const items: string[] = [];
     let results = 0;

@@ -1,0 +1,69 @@
+/**
+ * When the pruning boundary moves: the cache economics of one step, as pure functions.
+ *
+ * A step replaces the output of the turns that left the protected window with placeholders. It saves
+ * `pending` tokens on every later call, but the provider must write the changed prompt into its cache
+ * again (1.25x instead of 0.1x for those tokens), once. The rule is ski rental: keep paying the
+ * cached rate for the prunable output ("carry") until what was paid exceeds one rewrite, then step.
+ * That is never worse than twice the best choice made with hindsight, and it makes steps rare and
+ * large when a rewrite is expensive (a change far behind the end of the prompt) and frequent when it
+ * is cheap (a change within the provider's lookback of the end).
+ */
+import { CACHE_PRICING, type PruneOptions } from "./config.ts";
+import { tokensOf } from "./size.ts";
+
+/** Inputs of one step decision, in estimated tokens. */
+export interface StepInput {
+  /** Tokens the step would free. */
+  pending: number;
+  /** Tokens of the prompt that would be sent without the step. */
+  sent: number;
+  /** Tokens the provider would write again if the step is taken. */
+  rewrite: number;
+  /** Model context window. */
+  window: number;
+  /** Carry so far (cached-read cost paid for the pending output since the last step). */
+  carry: number;
+}
+
+/** The decision and the carry to keep. */
+export interface StepOutcome {
+  step: boolean;
+  carry: number;
+}
+
+type StepOptions = Pick<PruneOptions, "forceStepPercent" | "minStepTokens" | "cacheAware">;
+
+/** Decides one step (see the module comment). Forced above `forceStepPercent` of the window. */
+export function decideStep(input: StepInput, options: StepOptions): StepOutcome {
+  if (input.pending === 0) return { step: false, carry: input.carry };
+  if (input.sent >= (input.window * options.forceStepPercent) / 100) return { step: true, carry: 0 };
+  if (input.pending < options.minStepTokens) return { step: false, carry: input.carry };
+  if (!options.cacheAware) return { step: true, carry: 0 };
+  const carry = input.carry + CACHE_PRICING.read * input.pending;
+  const cost = (CACHE_PRICING.write - CACHE_PRICING.read) * input.rewrite - CACHE_PRICING.read * input.pending;
+  return carry >= cost ? { step: true, carry: 0 } : { step: false, carry };
+}
+
+/** Per-message sizes the rewrite estimate needs. */
+export interface SizedMessage {
+  chars: number;
+  /** Content blocks, as the provider counts them. */
+  blocks: number;
+}
+
+/**
+ * Tokens the provider writes again if message `firstChange` changes: the part after it when it lies
+ * within the provider's lookback of the end (an earlier breakpoint right before it still hits),
+ * otherwise the whole prompt after the system prompt (`sentAfterChars`).
+ */
+export function rewriteTokens(messages: readonly SizedMessage[], firstChange: number, sentAfterChars: number, pendingChars: number): number {
+  let blocks = 0;
+  let suffix = 0;
+  for (let i = messages.length - 1; i >= firstChange; i--) {
+    blocks += messages[i]!.blocks;
+    suffix += messages[i]!.chars;
+    if (blocks > CACHE_PRICING.lookbackBlocks) return tokensOf(sentAfterChars);
+  }
+  return tokensOf(suffix - pendingChars);
+}
