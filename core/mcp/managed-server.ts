@@ -360,6 +360,8 @@ export class ManagedMcpServer {
     } catch (error) {
       await conn.close(0);
       throw error;
+    } finally {
+      if (this.startAbort === abort) this.startAbort = undefined;
     }
     this.adopt(conn, tools, extra);
   }
