@@ -35,8 +35,12 @@ type Entry = { type?: unknown; id?: unknown; parentId?: unknown; message?: unkno
 
 function entryMessage(e: Entry): AgentMessageLike | undefined {
   switch (e.type) {
-    case "message":
-      return e.message && typeof e.message === "object" && typeof (e.message as { role?: unknown }).role === "string" ? (e.message as AgentMessageLike) : undefined;
+    case "message": {
+      const m = e.message as { role?: unknown; excludeFromContext?: unknown } | undefined;
+      if (!m || typeof m !== "object" || typeof m.role !== "string") return undefined;
+      // `!!` commands are recorded but never sent to the model.
+      return m.role === "bashExecution" && m.excludeFromContext === true ? undefined : (m as AgentMessageLike);
+    }
     case "custom_message":
       return { role: "custom", customType: e.customType, content: e.content ?? "", display: e.display, timestamp: Date.parse(String(e.timestamp)) || 0 };
     case "branch_summary":
@@ -76,7 +80,7 @@ export function parseSession(text: string, path = "<session>"): ParsedSession {
       problems.push(`line ${i + 1}: entry without an id (type ${String(e.type)}); skipped`);
       continue;
     }
-    if (e.type === "message" && !entryMessage(e)) {
+    if (e.type === "message" && typeof (e.message as { role?: unknown } | undefined)?.role !== "string") {
       problems.push(`line ${i + 1}: message entry without a message role; skipped`);
       continue;
     }
