@@ -54,8 +54,8 @@ export function registerKotaCommands(pipeline: Pipeline, owner: string, services
   pipeline.registerCommand(owner, `${root} restart`, {
     description: "Restart the KotaDB server (after installing Bun, or when it is degraded)",
     async handler(_args, ctx) {
-      await runtime.restart();
       try {
+        await runtime.restart();
         await runtime.probe();
         ctx.ui.notify(`KotaDB restarted. ${await runtime.statusLine()}`, "info");
       } catch (error) {

@@ -1,7 +1,6 @@
 /**
  * What the kota plugin needs from a managed MCP server: call a tool, know the state, restart, close.
- * The connection manager (core/mcp, issue 3) provides it; until it is in the tree, interim-connection.ts
- * stands in with the SDK client and no recovery.
+ * core/mcp's ManagedMcpServer provides it (managed-connection.ts); tests may inject another.
  */
 import type { ContentBlock } from "../../core/index.ts";
 
@@ -21,7 +20,9 @@ export interface KotaConnection {
   state(): KotaServerState;
   /** Last error text, when the server failed. */
   lastError(): string | undefined;
-  /** Stops and starts again (the next call connects). */
+  /** What a reconnect lost (e.g. the index), once; undefined otherwise. */
+  takeNotice(): string | undefined;
+  /** Stops the server and starts it again now; rejects when it does not start. */
   restart(): Promise<void>;
   /** Idempotent; kills the child (SIGTERM, then SIGKILL after 2 s). */
   close(): Promise<void>;

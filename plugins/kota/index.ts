@@ -14,15 +14,12 @@ import { kotaDefaults, kotaSchema } from "./config.ts";
 import { registerKotaCommands } from "./commands.ts";
 import type { ConnectionFactory } from "./runtime.ts";
 import { readIndexRecord, writeIndexRecord } from "./index-record.ts";
-import { interimConnection } from "./interim-connection.ts";
+import { managedKotaConnection } from "./managed-connection.ts";
 import { KotaRuntime, registerKotaRuntime } from "./runtime.ts";
 import { kotaTools } from "./tools.ts";
 
 /** Plugin name. */
 export const KOTA_PLUGIN = "governor:kota";
-
-/** The connection the plugin uses (the managed MCP server). */
-const defaultConnection: ConnectionFactory = (launch) => interimConnection(launch);
 
 /** The kota plugin factory: `kota()` or `kota({ confirmIndex: false })`. */
 export const kota = definePlugin({
@@ -33,7 +30,8 @@ export const kota = definePlugin({
   defaults: kotaDefaults,
   trustedKeys: ["command", "args", "env", "cwd"],
   apply(pipeline, config, services) {
-    const runtime = new KotaRuntime(config, services, defaultConnection, {
+    const connect: ConnectionFactory = (launch) => managedKotaConnection(launch, services.logger, `/${services.commandRoot} restart`);
+    const runtime = new KotaRuntime(config, services, connect, {
       read: (root) => readIndexRecord(services.agentDir, root),
       write: (root, head, repositoryId, stats) => writeIndexRecord(services.agentDir, root, { head, repositoryId, indexedAt: Date.now(), ...(stats ? { stats } : {}) }),
     });

@@ -122,6 +122,12 @@ export class KotaRuntime {
     try {
       const conn = await this.connection();
       const raw = await conn.callTool(tool, args, signal ? { signal } : {});
+      const notice = conn.takeNotice();
+      if (notice) {
+        // A reconnect lost state (e.g. the index): forget what we knew and tell the user.
+        this.indexed = undefined;
+        this.services.ui().notify(`pi-governor: ${notice}`, "warning");
+      }
       if (raw.isError) throw classifyError({ isError: true, content: raw.content }, { subject: `KotaDB ${tool}` });
       const text = contentText(raw.content);
       let json: Record<string, unknown>;
@@ -223,14 +229,18 @@ export class KotaRuntime {
   }
 
   /** Restarts the server (the next call starts it again). */
+  /** Restarts the server now (or, when it never started, lets the next call start it); rejects when it does not start. */
   async restart(): Promise<void> {
     this.unavailableNotified = false;
     this.indexed = undefined;
-    await this.conn?.restart();
-    if (this.conn && this.conn.state() === "closed") this.conn = undefined;
-    // A missing command is looked up again on the next call (the user may have installed Bun).
-    if (!this.conn) return void this.updateStatus();
-    void this.updateStatus();
+    try {
+      if (this.conn?.state() === "closed") this.conn = undefined;
+      // Without a connection (never started, or the command was missing) the next call starts one,
+      // looking the command up again: the user may have installed Bun since.
+      await this.conn?.restart();
+    } finally {
+      void this.updateStatus();
+    }
   }
 
   /** Closes the server; idempotent. */

@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { contentText, createGovernor, type Governor, observationDetails, type UiBridge } from "../../../core/index.ts";
+import { liveChildCount } from "../../../core/mcp/index.ts";
 import { kotaPreset, leanPreset } from "../../../presets/index.ts";
 import { createFixtureRepo, type FixtureRepo } from "../../fixtures/kota-repo.ts";
 import { callLogIn, standinCalls, standinKotaConfig } from "../../helpers/kota-standin.ts";
@@ -52,6 +53,7 @@ beforeEach(() => {
 afterEach(async () => {
   await governor?.pipeline.hooks.sessionShutdown.run({ sessionId: "s", cwd: repo.root, reason: "quit" });
   governor = undefined;
+  expect(liveChildCount()).toBe(0); // no KotaDB child outlives the session
   repo.remove();
   rmSync(work, { recursive: true, force: true });
 });
