@@ -5,7 +5,7 @@ import { pruneDefaults, type PruneOptions } from "../../plugins/prune/config.ts"
 import { USER_PIN_MARKER } from "../../plugins/prune/pin-marker.ts";
 import { isPlaceholder } from "../../plugins/prune/placeholder.ts";
 import { SessionPruner } from "../../plugins/prune/pruner.ts";
-import { PIN_KIND } from "../../plugins/prune/records.ts";
+import { PIN_KIND, STEP_KIND } from "../../plugins/prune/records.ts";
 import { messagesChars } from "../../plugins/prune/size.ts";
 import { protectedFrom, turnStarts } from "../../plugins/prune/turns.ts";
 import { buildHistory, requestPoints, turnsArb } from "../helpers/prune-sessions.ts";
@@ -154,7 +154,7 @@ describe("prune (property)", () => {
       fc.property(turnsArb(16), fc.boolean(), fc.integer({ min: 0, max: 3000 }), (turns, cacheAware, minStepTokens) => {
         const history = buildHistory(turns);
         const store = memorySessionStore();
-        const pruner = new SessionPruner({ ...pruneDefaults, cacheAware, minStepTokens, adaptive: false }, () => store);
+        const pruner = new SessionPruner({ ...pruneDefaults, cacheAware, minStepTokens, adaptive: false, forceStepPercent: 1000 }, () => store);
         let previous: AgentMessageLike[] | undefined;
         let boundaryTurn = 0;
         for (const point of requestPoints(history)) {
@@ -174,6 +174,8 @@ describe("prune (property)", () => {
           }
           previous = sent;
         }
+        // Every step was a large one: it freed at least minStepTokens.
+        for (const step of store.entries(STEP_KIND)) expect(step.freedTokens as number).toBeGreaterThanOrEqual(Math.max(1, minStepTokens));
       }),
       { numRuns: 60 },
     );
