@@ -270,7 +270,7 @@ export class SessionPruner {
       const d = this.applied(i, messages[i]!, mode);
       if (!d.replacement) continue;
       results++;
-      if (items.length < 5 && d.summary) items.push(d.summary.length > 140 ? `${d.summary.slice(0, 139)}…` : d.summary);
+      if (items.length < 5 && d.summary) items.push(d.summary.length > 240 ? `${d.summary.slice(0, 239)}…` : d.summary);
     }
     this.actions.push({ request: this.requests, turn: record.turn, mode, results, savedChars: pendingChars, items });
     if (this.actions.length > MAX_ACTIONS) this.actions.shift();

@@ -7,7 +7,8 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { CliCommand, CliIO } from "../../../core/cli/main.ts";
-import { agentDirFrom, type ConfigLayer, loadConfigLayers } from "../../../core/index.ts";
+import { agentDirFrom, type ConfigLayer, formatProblems, loadConfigLayers, resolveConfig } from "../../../core/index.ts";
+import { prune } from "../index.ts";
 import { governorPolicy, noPruning } from "./policies.ts";
 import { addTotals, fileLine, promptChart, totalsTable, turnTable, ZERO_TOTALS } from "./report.ts";
 import { type ParsedSession, readSessionFile } from "./session-file.ts";
@@ -133,6 +134,7 @@ export const run: CliCommand = async (argv, io) => {
     io.err(`pi-governor replay: ${(error as Error).message}\n`);
     return 2;
   }
+  for (const problem of formatProblems(resolveConfig([prune()], config.layers).problems)) io.err(`pi-governor replay: config ${problem} (using the valid parts)\n`);
   const policy = governorPolicy({ layers: config.layers, contextWindow: args.window });
   const sim = { systemTokens: args.systemTokens, contextWindow: args.window };
   const single = files.length === 1;

@@ -76,4 +76,13 @@ describe("pi-governor replay", () => {
     expect(out).toContain(`pruning config: ${config}`);
     expect(numberIn(out, "tokens sent", 1)).toBe(numberIn(out, "tokens sent", 0));
   });
+
+  it("names bad prune settings in --config and replays with the valid parts", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "replay-"));
+    const config = join(dir, "pi-governor.json");
+    writeFileSync(config, JSON.stringify({ prune: { keepRecentTurns: 0 } }));
+    const { code, err } = await replay(["--config", config, "--no-chart", "--no-turns"]);
+    expect(code).toBe(0);
+    expect(err).toContain("prune.keepRecentTurns");
+  });
 });
