@@ -12,6 +12,7 @@
  * `notifications/cancelled` for a request that already finished.
  */
 import { classifyError, failure, timedOut, TimeoutError, type Clock, type ToolCallContext, type ToolHandler, type TimeoutObservation, type ToolObservation, UnknownError } from "../../core/index.ts";
+import { AttemptCall, type SignalSource } from "./attempt-call.ts";
 import { type CallerAbortListener, type LinkSet, linkCaller, unlinkCaller } from "./caller-links.ts";
 
 /** Whether the limit that applies is the attempt's own or what is left of the call's total deadline. */
@@ -35,7 +36,7 @@ export function runAttempt(next: ToolHandler, call: ToolCallContext, limit: Atte
 }
 
 /** The state of one running attempt. A class, so V8 keeps one shape for every attempt. */
-class Attempt implements CallerAbortListener {
+class Attempt implements CallerAbortListener, SignalSource {
   private done = false;
   private controller: AbortController | undefined = undefined;
   /** Why the attempt's signal must be aborted once it exists (set on timeout or caller abort). */
@@ -54,14 +55,8 @@ class Attempt implements CallerAbortListener {
     this.startedAt = clock.now();
     this.links = linkCaller(call.signal, this);
     this.timer = clock.setTimeout(() => this.onTimeout(), limit.ms);
-    const self = this;
     // A NEW context per attempt (the pipeline's next-at-most-once rule), whose signal is made on demand.
-    const inner: ToolCallContext = {
-      ...call,
-      get signal(): AbortSignal {
-        return self.signal();
-      },
-    };
+    const inner = new AttemptCall(call, this);
     let pending: Promise<ToolObservation>;
     try {
       pending = next(inner);
@@ -75,7 +70,7 @@ class Attempt implements CallerAbortListener {
   }
 
   /** The per-attempt signal, created on first use; already aborted if the attempt already ended by abort. */
-  private signal(): AbortSignal {
+  signal(): AbortSignal {
     if (this.controller === undefined) {
       this.controller = new AbortController();
       if (this.abortReason !== undefined) this.controller.abort(this.abortReason);
