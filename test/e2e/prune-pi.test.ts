@@ -5,6 +5,9 @@ import { fauxAssistantMessage, fauxText, fauxToolCall, type FauxResponseStep } f
 import { afterEach, describe, expect, it } from "vitest";
 import { type AgentMessageLike, createExtension, definePreset } from "../../core/index.ts";
 import { prune } from "../../plugins/prune/index.ts";
+import { governorPolicy, noPruning } from "../../plugins/prune/replay/policies.ts";
+import { readSessionFile } from "../../plugins/prune/replay/session-file.ts";
+import { simulate } from "../../plugins/prune/replay/simulate.ts";
 import { messagesChars } from "../../plugins/prune/size.ts";
 import { startPiSession, type PiTestSession } from "../helpers/pi-session.ts";
 
@@ -36,7 +39,7 @@ function script(): FauxResponseStep[] {
 async function promptSizes(withPruning: boolean, cwd: string): Promise<{ sizes: number[]; pi: PiTestSession }> {
   const preset = definePreset({ name: "e2e-prune", description: "", plugins: () => [prune()] });
   const extensions = withPruning ? [createExtension(preset, { governorOptions: { layers: [] } })] : [];
-  const pi = await startPiSession({ extensions, responses: script(), cwd, tools: ["read"] });
+  const pi = await startPiSession({ extensions, responses: script(), cwd, tools: ["read"], persist: true });
   for (let t = 1; t <= TURNS; t++) await pi.session.prompt(`What does module${t}.ts do?`);
   return { sizes: pi.contexts.map((c) => messagesChars(c as AgentMessageLike[])), pi };
 }
@@ -78,5 +81,20 @@ describe("prune with the real pi SDK", () => {
     const last = pruned.pi.contexts.at(-1) as AgentMessageLike[];
     const placeholder = last.find((m) => m.role === "toolResult" && JSON.stringify(m.content).includes("(Pruned)"));
     expect(JSON.stringify(placeholder?.content)).toMatch(/read\(path=\\"module\d+\.ts\\"\)/);
+
+    // The replay of the session file pi wrote reproduces, call by call, what the model was sent.
+    const file = pruned.pi.session.sessionManager.getSessionFile()!;
+    const recorded = readSessionFile(file);
+    expect(recorded.problems).toEqual([]);
+    expect(recorded.requests).toHaveLength(TURNS * 2);
+    const replayed = await simulate(recorded.requests, governorPolicy(), { systemTokens: 0 });
+    expect(replayed.totals.breaksBreakpoint).toBeGreaterThan(0);
+    expect(replayed.totals.tokensSent).toBeLessThan((await simulate(recorded.requests, noPruning, { systemTokens: 0 })).totals.tokensSent / 3);
+    const sentByPi = (pruned.pi.contexts as AgentMessageLike[][]).map((c) => c.map((m) => JSON.stringify(m.content)));
+    const transform = await governorPolicy().start();
+    for (let i = 0; i < recorded.requests.length; i++) {
+      const out = await transform(recorded.requests[i]!.messages);
+      expect(out.map((m) => JSON.stringify(m.content))).toEqual(sentByPi[i]);
+    }
   }, 120_000);
 });
