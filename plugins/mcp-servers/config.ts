@@ -1,0 +1,61 @@
+/**
+ * The `mcp` config section: which MCP servers to run and how. `servers` is a trusted key: a project
+ * config file cannot choose programs to spawn unless the user's global config allows it.
+ *
+ * ```json
+ * { "mcp": { "servers": { "everything": { "command": "npx", "args": ["-y", "@modelcontextprotocol/server-everything"], "tools": ["echo"] } } } }
+ * ```
+ */
+import { z } from "zod";
+
+const ms = z.number().int().min(0);
+
+/** One declared tool: a name, or a name with what pi needs to show it without starting the server. */
+export const declaredToolSchema = z.union([
+  z.string().min(1),
+  z
+    .object({
+      name: z.string().min(1).describe("The server's tool name."),
+      description: z.string().optional().describe("Shown to the model. Default: \"<tool> (MCP server <name>)\"."),
+      inputSchema: z.record(z.string(), z.unknown()).optional().describe("JSON Schema of the arguments. Default: any object."),
+      readOnly: z.boolean().optional().describe("Safe to replay after a reconnect (like MCP readOnlyHint). Default false."),
+      idempotent: z.boolean().optional().describe("Safe to replay after a reconnect (like MCP idempotentHint). Default false."),
+    })
+    .strict(),
+]);
+
+/** One server's options. Units are milliseconds; defaults are those of ManagedMcpServer. */
+export const serverSchema = z
+  .object({
+    command: z.string().min(1).describe("Program to run (looked up on PATH)."),
+    args: z.array(z.string()).optional().describe("Arguments. Default []."),
+    cwd: z.string().optional().describe("Working directory. Default: pi's working directory."),
+    env: z.record(z.string(), z.string()).optional().describe("Environment for the server, over a safe default (HOME, PATH, SHELL, TERM, USER, LOGNAME). Nothing else is inherited. Default {}."),
+    installHint: z.string().optional().describe('What to install when the command is missing, e.g. "Bun (https://bun.sh)".'),
+    tools: z.array(declaredToolSchema).optional().describe("Tools to register without starting the server at load (keeps the start lazy). Default: discover them by starting the server at load."),
+    connectTimeoutMs: ms.optional().describe("Start + initialize limit. Default 10000."),
+    maxReconnectAttempts: z.number().int().min(0).max(20).optional().describe("Reconnect attempts before degrading. Default 5."),
+    heartbeatIntervalMs: ms.optional().describe("Ping period while calls are in flight; 0 disables. Default 750."),
+    heartbeatTimeoutMs: ms.optional().describe("Unanswered ping limit (hang detection). Default 2000."),
+    degradedCooldownMs: ms.optional().describe("Fail-fast period after degrading. Default 30000."),
+    queueDeadlineMs: ms.optional().describe("How long a call may wait for a reconnect. Default 15000."),
+    replayTools: z.array(z.string()).optional().describe("Tools safe to replay besides those the server marks read-only or idempotent. Default []."),
+  })
+  .strict();
+
+/** The `mcp` section (without `enabled`). */
+export const mcpServersSchema = z.object({
+  servers: z
+    .record(z.string().regex(/^[a-zA-Z][a-zA-Z0-9_-]{0,31}$/, "a server name starts with a letter and uses letters, digits, _ and - (max 32)"), serverSchema)
+    .describe("MCP servers by name; each tool becomes <name>_<tool>. Trusted: only the global config may set it unless allowProjectSpawnConfig."),
+});
+
+/** The `mcp` options. */
+export type McpServersOptions = z.infer<typeof mcpServersSchema>;
+/** One server's options. */
+export type McpServerOptions = z.infer<typeof serverSchema>;
+/** One declared tool. */
+export type DeclaredTool = z.infer<typeof declaredToolSchema>;
+
+/** Defaults: no servers. */
+export const mcpServersDefaults: McpServersOptions = { servers: {} };

@@ -1,0 +1,94 @@
+/**
+ * `governor:mcp-servers` (config key `mcp`): runs the MCP servers listed in `mcp.servers` as managed
+ * connections (core/mcp ManagedMcpServer: lazy start, heartbeat, reconnect, degraded mode, clean
+ * shutdown) and offers each server's tools as governed tools named `<server>_<tool>` (tags `mcp`).
+ *
+ * Tool discovery: pi needs the tool list when the extension loads. A server whose config lists
+ * `tools` is not started at load (its start stays lazy); any other server is started at load to
+ * discover its tools, bounded by its `connectTimeoutMs` (servers start in parallel). A server that
+ * fails to start there contributes no tools this session, but its status, the error and
+ * `/<root> restart` still work, and the other servers are unaffected.
+ *
+ * Also: the `governor_connection_status` tool (ungoverned), `/<root> servers`, `/<root> restart [name]`,
+ * a footer entry, and everything closed on session shutdown (SIGTERM, then SIGKILL after 2 s).
+ */
+import { definePlugin } from "../../core/plugin.ts";
+import { errorText } from "../../core/errors.ts";
+import type { ManagedMcpServer, McpTool } from "../../core/mcp/index.ts";
+import { mcpServersDefaults, mcpServersSchema, type McpServerOptions } from "./config.ts";
+import { manageServer } from "./managed.ts";
+import { footerText, registerServerCommands, registerStatusTool, trackFooter } from "./status.ts";
+import { declaredTool, registerMcpTools } from "./tool-bridge.ts";
+
+export { manageServer, serverStatusText } from "./managed.ts";
+export { registerServerCommands, registerStatusTool, serversStatusText, footerText, trackFooter, STATUS_TOOL } from "./status.ts";
+export { mcpToolDefinition, registerMcpTools, governedToolName, toParameters, toContent } from "./tool-bridge.ts";
+export { mcpServersSchema, mcpServersDefaults, type McpServersOptions, type McpServerOptions } from "./config.ts";
+
+/** Plugin name, as taps, logs and errors show it. */
+export const MCP_SERVERS_PLUGIN = "governor:mcp-servers";
+
+/** The plugin factory: `mcpServers()` or `mcpServers({ servers: { ... } })`. */
+export const mcpServers = definePlugin({
+  name: MCP_SERVERS_PLUGIN,
+  configKey: "mcp",
+  description: "Runs configured MCP servers as managed connections (restart on crash or hang, degraded mode, clean shutdown) and offers their tools as governed <server>_<tool> tools.",
+  schema: mcpServersSchema,
+  defaults: mcpServersDefaults,
+  trustedKeys: ["servers"],
+  async apply(pipeline, config, services) {
+    const logger = services.logger;
+    const servers: ManagedMcpServer[] = [];
+    const entries = Object.entries(config.servers);
+    const discovered = await Promise.all(
+      entries.map(async ([name, options]) => {
+        let server: ManagedMcpServer;
+        try {
+          server = manageServer(pipeline, MCP_SERVERS_PLUGIN, services, serverConfig(name, options, services.cwd));
+        } catch (error) {
+          logger.error(`MCP server "${name}" is misconfigured: ${errorText(error)}`, { server: name });
+          return undefined;
+        }
+        servers.push(server);
+        if (options.tools) return { server, tools: options.tools.map(declaredTool) };
+        try {
+          return { server, tools: await server.listTools() };
+        } catch (error) {
+          logger.warn(`MCP server "${name}" did not start at load, so its tools are not offered this session: ${errorText(error)}`, { server: name });
+          return { server, tools: [] as McpTool[] };
+        }
+      }),
+    );
+    for (const found of discovered) {
+      if (!found) continue;
+      try {
+        registerMcpTools(pipeline, MCP_SERVERS_PLUGIN, found.server, found.tools);
+      } catch (error) {
+        logger.error(`MCP server "${found.server.name}": its tools could not be registered: ${errorText(error)}`, { server: found.server.name });
+      }
+    }
+    registerStatusTool(pipeline, MCP_SERVERS_PLUGIN, servers);
+    registerServerCommands(pipeline, MCP_SERVERS_PLUGIN, services.commandRoot, servers);
+    trackFooter(servers, services);
+    // The UI exists only once the session starts: show the footer then.
+    pipeline.hooks.sessionStart.tap({ name: MCP_SERVERS_PLUGIN }, () => services.ui().setStatus("mcp", footerText(servers)));
+  },
+});
+
+function serverConfig(name: string, o: McpServerOptions, cwd: string) {
+  return {
+    name,
+    command: o.command,
+    args: o.args ?? [],
+    cwd: o.cwd ?? cwd,
+    env: o.env ?? {},
+    ...(o.installHint ? { installHint: o.installHint } : {}),
+    ...(o.connectTimeoutMs !== undefined ? { connectTimeoutMs: o.connectTimeoutMs } : {}),
+    ...(o.maxReconnectAttempts !== undefined ? { maxReconnectAttempts: o.maxReconnectAttempts } : {}),
+    ...(o.heartbeatIntervalMs !== undefined ? { heartbeatIntervalMs: o.heartbeatIntervalMs } : {}),
+    ...(o.heartbeatTimeoutMs !== undefined ? { heartbeatTimeoutMs: o.heartbeatTimeoutMs } : {}),
+    ...(o.degradedCooldownMs !== undefined ? { degradedCooldownMs: o.degradedCooldownMs } : {}),
+    ...(o.queueDeadlineMs !== undefined ? { queueDeadlineMs: o.queueDeadlineMs } : {}),
+    ...(o.replayTools ? { replayTools: o.replayTools } : {}),
+  };
+}

@@ -1,0 +1,26 @@
+/**
+ * The reusable part: one ManagedMcpServer wired to the governor's services (clock, logger, restart
+ * command) and closed on session shutdown. Presets that run a single named server (kota) use it
+ * directly; the mcp-servers plugin uses it per configured server.
+ */
+import { type ManagedMcpServerConfig, ManagedMcpServer, formatServerStatus } from "../../core/mcp/index.ts";
+import type { Pipeline } from "../../core/pipeline.ts";
+import type { GovernorServices } from "../../core/services.ts";
+
+/**
+ * Creates a managed server (nothing starts until first use) and closes it when the session shuts
+ * down. `restartCommand` defaults to `/<services.commandRoot> restart`.
+ */
+export function manageServer(pipeline: Pipeline, owner: string, services: GovernorServices, config: ManagedMcpServerConfig): ManagedMcpServer {
+  const server = new ManagedMcpServer(
+    { restartCommand: `/${services.commandRoot} restart`, ...config },
+    { clock: services.clock, logger: services.logger.child(`${owner}:${config.name}`) },
+  );
+  pipeline.hooks.sessionShutdown.tap({ name: owner }, () => server.close());
+  return server;
+}
+
+/** The status block of one server (state, uptime, reconnects, last error) for commands and tools. */
+export function serverStatusText(server: ManagedMcpServer): string {
+  return formatServerStatus(server.status());
+}
