@@ -1,0 +1,70 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fauxAssistantMessage, fauxText, fauxToolCall, type FauxResponseStep, getApiProvider, registerApiProvider } from "@mariozechner/pi-ai";
+import { afterEach, describe, expect, it } from "vitest";
+import { type AgentMessageLike, createExtension, definePreset } from "../../core/index.ts";
+import { prune } from "../../plugins/prune/index.ts";
+import { PIN_KIND, STEP_KIND } from "../../plugins/prune/records.ts";
+import { startPiSession, type PiTestSession } from "../helpers/pi-session.ts";
+
+const TURNS = 9;
+
+function readTurns(from: number, to: number): FauxResponseStep[] {
+  const steps: FauxResponseStep[] = [];
+  for (let t = from; t <= to; t++) {
+    steps.push(fauxAssistantMessage([fauxToolCall("read", { path: `m${t}.ts` })], { stopReason: "toolUse" }));
+    steps.push(fauxAssistantMessage([fauxText(`m${t} read.`)]));
+  }
+  return steps;
+}
+
+const toolText = (m: AgentMessageLike) => JSON.stringify(m.content);
+
+describe("prune pins and boundary in a real pi session", () => {
+  let pi: PiTestSession | undefined;
+  let cwd: string | undefined;
+  afterEach(async () => {
+    await pi?.dispose();
+    if (cwd) rmSync(cwd, { recursive: true, force: true });
+  });
+
+  it("/governor pin pins the last result, the pin and the boundary are session entries, and both survive /reload", async () => {
+    cwd = mkdtempSync(join(tmpdir(), "pigov-pin-"));
+    for (let t = 1; t <= TURNS; t++) writeFileSync(join(cwd, `m${t}.ts`), `// module ${t}\n${"export const x = 1;\n".repeat(400)}`);
+    const preset = definePreset({ name: "e2e-pin", description: "", plugins: () => [prune()] });
+    const layers = [{ kind: "project" as const, source: "test", data: { prune: { cacheAware: false, minStepTokens: 0, adaptive: false } } }];
+    let governors = 0;
+    const extension = createExtension(preset, { governorOptions: { layers }, onGovernor: () => void governors++ });
+    pi = await startPiSession({ ui: true, persist: true, cwd, tools: ["read"], extensions: [extension], responses: readTurns(1, 4) });
+    for (let t = 1; t <= 4; t++) await pi.session.prompt(`read m${t}.ts`);
+
+    await pi.session.prompt("/governor pin");
+    expect(pi.ui.notifications.at(-1)!.message).toMatch(/Pinned the read result/);
+    const custom = (kind: string) => pi!.session.sessionManager.getEntries().filter((e) => e.type === "custom" && (e as { customType?: string }).customType === kind);
+    expect(custom(PIN_KIND)).toHaveLength(1);
+    expect(custom(STEP_KIND).length).toBeGreaterThan(0);
+
+    // /reload re-creates every extension (a new governor and pruner) and resets pi's API providers;
+    // the faux model's provider is put back so the session can go on.
+    const provider = getApiProvider(pi.faux.getModel().api)!;
+    await pi.session.reload();
+    registerApiProvider(provider as never);
+    expect(governors).toBe(2); // a fresh governor: the pin can only come from the session entries
+    pi.faux.setResponses(readTurns(5, TURNS));
+    for (let t = 5; t <= TURNS; t++) await pi.session.prompt(`read m${t}.ts`);
+
+    const last = pi.contexts.at(-1) as AgentMessageLike[];
+    const results = last.filter((m) => m.role === "toolResult");
+    expect(results).toHaveLength(TURNS);
+    // m4's read was pinned before the reload: kept in full, with the marker the model can see.
+    expect(toolText(results[3]!)).toContain("[pinned by the user");
+    expect(toolText(results[3]!)).toContain("// module 4");
+    // The others older than the last two turns are placeholders that say how to read them again.
+    for (const i of [0, 1, 2, 4, 5, 6]) expect(toolText(results[i]!)).toContain(`(Pruned) read(path=\\"m${i + 1}.ts\\")`);
+    expect(toolText(results[8]!)).toContain("// module 9");
+
+    await pi.session.prompt("/governor pruning");
+    expect(pi.ui.notifications.at(-1)!.message).toMatch(/pinned by the user: read/);
+  }, 60_000);
+});
