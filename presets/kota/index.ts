@@ -24,6 +24,13 @@ export const KOTA_INDEX_TIMEOUT_MS = 600_000;
 /** pi's built-in tools whose large output goes to the blob cache in the kota and lean presets. */
 export const BUILTIN_BLOB_TOOLS: readonly string[] = Object.freeze(["read", "bash"]);
 
+/**
+ * Tools whose results the kota preset prunes in older turns whatever their size: pi's read/bash (seed
+ * 002, 8.3) and KotaDB's navigation answers, which re-run in milliseconds from the index and whose
+ * placeholders name the exact call. kota_impact is not here: it is pinned.
+ */
+export const KOTA_PRUNE_TOOLS: readonly string[] = Object.freeze(["read", "bash", "kota_search", "kota_deps", "kota_usages", "kota_task_context"]);
+
 /** The default preset. */
 export const kotaPreset = definePreset({
   name: "kota",
@@ -38,6 +45,6 @@ export const kotaPreset = definePreset({
     kota(),
     autoContext(),
     blobs({ builtinTools: [...BUILTIN_BLOB_TOOLS] }),
-    prune(),
+    prune({ pruneTools: [...KOTA_PRUNE_TOOLS] }),
   ],
 });

@@ -5,12 +5,13 @@
  */
 import { fauxAssistantMessage, fauxText, fauxToolCall } from "@mariozechner/pi-ai";
 import { afterEach, describe, expect, it } from "vitest";
-import { bigSource, type KotaE2e, requestChars, startKotaSession, toolResultsIn } from "../helpers/kota-e2e.ts";
+import { assertNoLiveChildren, bigSource, type KotaE2e, requestChars, startKotaSession, toolResultsIn } from "../helpers/kota-e2e.ts";
 
 let e2e: KotaE2e | undefined;
 afterEach(async () => {
   await e2e?.dispose();
   e2e = undefined;
+  assertNoLiveChildren();
 });
 
 const call = (name: string, args: Record<string, unknown>) => fauxAssistantMessage([fauxToolCall(name, args)], { stopReason: "toolUse" });

@@ -54,13 +54,33 @@ export async function startKotaSession(options: { responses?: FauxResponseStep[]
         repo.remove();
         rmSync(work, { recursive: true, force: true });
       }
-      if (liveChildCount() !== 0) throw new Error(`${liveChildCount()} MCP child process(es) outlived the session`);
     },
   };
 }
 
-/** Size in characters of one model request (the message list as sent). */
-export const requestChars = (messages: unknown[]): number => JSON.stringify(messages).length;
+/** Throws when an MCP child process is still alive (call after disposing every session). */
+export function assertNoLiveChildren(): void {
+  if (liveChildCount() !== 0) throw new Error(`${liveChildCount()} MCP child process(es) outlived their session`);
+}
+
+/**
+ * Characters of one model request that the model reads: text blocks, thinking, tool-call names and
+ * arguments. Message metadata (timestamps, usage, provider fields) is left out: providers do not send it.
+ */
+export function requestChars(messages: unknown[]): number {
+  let chars = 0;
+  for (const m of messages as Array<{ content?: unknown }>) {
+    if (typeof m.content === "string") chars += m.content.length;
+    else if (Array.isArray(m.content)) {
+      for (const b of m.content as Array<{ type: string; text?: string; thinking?: string; name?: string; arguments?: unknown }>) {
+        if (b.type === "text") chars += b.text?.length ?? 0;
+        else if (b.type === "thinking") chars += b.thinking?.length ?? 0;
+        else if (b.type === "toolCall") chars += (b.name?.length ?? 0) + JSON.stringify(b.arguments ?? {}).length;
+      }
+    }
+  }
+  return chars;
+}
 
 /** Tool results in a request, with their text. */
 export function toolResultsIn(messages: unknown[]): Array<{ toolName: string; text: string }> {
