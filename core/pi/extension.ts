@@ -115,6 +115,9 @@ export function bindGovernor(pi: ExtensionAPI, governor: Governor): void {
   });
 
   pi.on("context", async (event, ctx) => {
+    // Re-attach here too: after /reload without UI bindings pi emits no session_start, and the
+    // context plugins' session records (the pruning boundary, pins) must come from this session.
+    attach(ctx);
     const usage = ctx.getContextUsage();
     const messages = await pipeline.hooks.context.run(event.messages as AgentMessageLike[], {
       sessionId: ctx.sessionManager.getSessionId(),
