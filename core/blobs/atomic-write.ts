@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
+import { createReadStream } from "node:fs";
 import { open, rename, stat, unlink, utimes } from "node:fs/promises";
 import { join } from "node:path";
 import { extensionFor, TEMP_PREFIX } from "./blob-id.ts";
@@ -22,17 +23,20 @@ export interface WrittenBlob {
 }
 
 /**
- * Writes `data` (a string is stored as UTF-8) under its sha256 in `dir`:
+ * Writes `data` (a string is stored as UTF-8; `{ file }` copies another file's bytes) under its
+ * sha256 in `dir`:
  * a private temporary file in the same directory (mode 0600, `wx`), hashed while written, fsynced,
  * then renamed to `<sha256>.txt|.json`. A crash before the rename leaves only a `.tmp-*` file, which
  * is never listed or read and is removed by retention; a name that exists is always complete.
  * Parallel writers of the same content each write their own temp file; the rename is atomic and the
  * bytes are identical, so whichever lands last changes nothing.
  */
-export async function writeBlobAtomically(dir: string, data: string | Uint8Array): Promise<WrittenBlob> {
+export async function writeBlobAtomically(dir: string, data: string | Uint8Array | { file: string }): Promise<WrittenBlob> {
   const temp = join(dir, `${TEMP_PREFIX}${process.pid}-${randomBytes(8).toString("hex")}`);
   const hash = createHash("sha256");
   let bytes = 0;
+  let headBytes = Buffer.alloc(0);
+  let tailBytes = Buffer.alloc(0);
   const handle = await open(temp, "wx", 0o600);
   let renamed = false;
   try {
@@ -54,22 +58,33 @@ export async function writeBlobAtomically(dir: string, data: string | Uint8Array
         await writeAll(Buffer.from(data.slice(i, end), "utf8"));
         i = end;
       }
-    } else {
+    } else if (data instanceof Uint8Array) {
       await writeAll(data);
+    } else {
+      // Another file (pi's full bash output): streamed through, 64 KiB at a time.
+      for await (const chunk of createReadStream(data.file, { highWaterMark: 1 << 16 }) as AsyncIterable<Buffer>) {
+        if (bytes < 64) headBytes = Buffer.concat([headBytes, chunk.subarray(0, 64 - bytes)]);
+        tailBytes = Buffer.concat([tailBytes, chunk]).subarray(-64);
+        await writeAll(chunk);
+      }
     }
     await handle.sync();
     await handle.close();
 
     const id = hash.digest("hex");
-    const [head, tail] = typeof data === "string" ? [data.slice(0, 64), data.slice(-64)] : [Buffer.from(data.subarray(0, 64)).toString("latin1"), Buffer.from(data.subarray(-64)).toString("latin1")];
+    const [head, tail] =
+      typeof data === "string"
+        ? [data.slice(0, 64), data.slice(-64)]
+        : data instanceof Uint8Array
+          ? [Buffer.from(data.subarray(0, 64)).toString("latin1"), Buffer.from(data.subarray(-64)).toString("latin1")]
+          : [headBytes.toString("latin1"), tailBytes.toString("latin1")];
     const path = join(dir, `${id}${extensionFor(head, tail)}`);
     const existing = await stat(path).catch(() => undefined);
-    if (existing?.isFile() && existing.size === bytes) {
-      // Identical content is stored once: keep the existing file, refresh its age for retention.
+    // Identical content is stored once: keep the existing file and refresh its age for retention.
+    // If another process's retention removed it meanwhile, utimes fails and the rename below stores it.
+    if (existing?.isFile() && existing.size === bytes && (await touch(path))) {
       await unlink(temp).catch(() => {});
       renamed = true;
-      const now = new Date();
-      await utimes(path, now, now).catch(() => {});
       return { id, path, bytes, created: false };
     }
     await rename(temp, path);
@@ -81,6 +96,17 @@ export async function writeBlobAtomically(dir: string, data: string | Uint8Array
       await handle.close().catch(() => {});
       await unlink(temp).catch(() => {});
     }
+  }
+}
+
+/** Sets a file's times to now; false when it is gone. */
+async function touch(path: string): Promise<boolean> {
+  const now = new Date();
+  try {
+    await utimes(path, now, now);
+    return true;
+  } catch {
+    return false;
   }
 }
 

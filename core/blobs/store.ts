@@ -65,6 +65,14 @@ export class BlobStore {
     return written;
   }
 
+  /** Stores a copy of the file at `path` (streamed, any size), like {@link put}. */
+  async putFile(path: string): Promise<WrittenBlob> {
+    await this.ensureDir();
+    const written = await writeBlobAtomically(this.dir, { file: path });
+    this.referenced.add(written.id);
+    return written;
+  }
+
   /** Marks `id` as pointed to by the current session: retention will not evict it. */
   reference(id: string): void {
     this.referenced.add(assertBlobId(id));

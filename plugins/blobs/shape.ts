@@ -1,5 +1,6 @@
+import { stat } from "node:fs/promises";
 import { homedir } from "node:os";
-import { join } from "node:path";
+import { isAbsolute, join } from "node:path";
 import type { BlobStore, WrittenBlob } from "../../core/blobs/index.ts";
 import { contentText, errorText, type ContentBlock, type GovernorServices, type ToolResultInfo, type ToolResultValue } from "../../core/index.ts";
 import type { BlobsConfig } from "./config.ts";
@@ -18,7 +19,7 @@ export interface TruncationDetails {
   blobId?: string;
   /** Absolute path of the stored full output; absent when storing failed. */
   blobPath?: string;
-  /** UTF-8 bytes of the full text output. */
+  /** UTF-8 bytes of the full output (for pi's bash: of its full-output file). */
   originalBytes: number;
   /** UTF-8 bytes of the excerpt the model sees. */
   excerptBytes: number;
@@ -68,12 +69,14 @@ export function createShaper(store: BlobStore, config: BlobsConfig, services: Pi
     let stored: WrittenBlob | undefined;
     let blobError: string | undefined;
     try {
-      stored = await store.put(text);
+      // pi's bash keeps its own cut output and writes the whole of it to a temp file: store that.
+      const full = info.tool ? undefined : await fullOutputFile(value);
+      stored = full ? await store.putFile(full) : await store.put(text);
     } catch (error) {
       blobError = (error as NodeJS.ErrnoException).code ?? errorText(error);
       warnOnce(error);
     }
-    const marker = stored ? blobMarker(stored.id, originalBytes) : unstoredMarker(originalBytes, blobError ?? "unknown error");
+    const marker = stored ? blobMarker(stored.id, stored.bytes) : unstoredMarker(originalBytes, blobError ?? "unknown error");
     // Outline the largest block: a budget note in its own block must not hide the JSON answer.
     const largest = textBlocks.reduce((a, b) => (b.text.length > a.length ? b.text : a), "");
     const outline = jsonOutline(largest, { maxParseBytes: config.jsonOutlineMaxBytes, maxChars: Math.floor(excerptBudget / 8) });
@@ -83,11 +86,19 @@ export function createShaper(store: BlobStore, config: BlobsConfig, services: Pi
     const truncation: TruncationDetails = {
       truncated: true,
       ...(stored ? { blobId: stored.id, blobPath: stored.path } : { blobError: blobError ?? "unknown error" }),
-      originalBytes,
+      originalBytes: stored?.bytes ?? originalBytes,
       excerptBytes: excerpt.bytes,
     };
     return { ...value, content: [{ type: "text", text: excerpt.text }, ...images], details: { ...details, ...truncation } };
   };
+}
+
+/** The regular file pi's bash tool wrote its whole output to (`details.fullOutputPath`), if any. */
+async function fullOutputFile(value: ToolResultValue): Promise<string | undefined> {
+  const path = value.details?.fullOutputPath;
+  if (value.toolName !== "bash" || typeof path !== "string" || !isAbsolute(path)) return undefined;
+  const s = await stat(path).catch(() => undefined);
+  return s?.isFile() ? path : undefined;
 }
 
 /** True when a pi `read` call targets a file inside the blob cache. */

@@ -111,6 +111,18 @@ describe("blobs plugin: cutting large results", () => {
     expect(readOfOther.details?.truncated).toBe(true);
   });
 
+  it("for pi's bash, stores the whole output pi wrote to its full-output file, not pi's cut copy", async () => {
+    const gov = await blobsGovernor({ blobs: { dir, builtinTools: ["bash"] } }, { text: "" });
+    const fullPath = join(root, "pi-bash-full.log");
+    const full = `${"early line\n".repeat(20_000)}${bigText}`;
+    writeFileSync(fullPath, full);
+    const piCut = bigText.slice(-40_000); // pi keeps only the tail
+    const out = await shape(gov, { toolName: "bash", toolCallId: "b", input: { command: "make" }, content: [{ type: "text", text: piCut }], details: { fullOutputPath: fullPath }, isError: false });
+    expect(out.details).toMatchObject({ truncated: true, originalBytes: Buffer.byteLength(full) });
+    expect(readFileSync(out.details!.blobPath as string, "utf8")).toBe(full);
+    expect(textOf(out.content)).toContain(`${Buffer.byteLength(full).toLocaleString("en-US")} bytes stored`);
+  });
+
   it("leaves pi's built-in tools alone unless builtinTools lists them", async () => {
     const gov = await blobsGovernor({ blobs: { dir } }, { text: "" });
     const bash = await shape(gov, { toolName: "bash", toolCallId: "b", input: { command: "cat big" }, content: [{ type: "text", text: bigText }], details: undefined, isError: false });
