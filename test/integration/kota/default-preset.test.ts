@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { contentText, createGovernor, type Governor, observationDetails, type UiBridge } from "../../../core/index.ts";
 import { liveChildCount } from "../../../core/mcp/index.ts";
-import { kotaPreset, leanPreset } from "../../../presets/index.ts";
+import { kotaPreset, leanPreset, mcpPreset, presets } from "../../../presets/index.ts";
 import { createFixtureRepo, type FixtureRepo } from "../../fixtures/kota-repo.ts";
 import { callLogIn, standinCalls, standinKotaConfig } from "../../helpers/kota-standin.ts";
 
@@ -149,5 +149,28 @@ describe("the default kota preset through the stand-in", () => {
     expect(governor.preset.name).toBe("lean");
     expect([...governor.pipeline.tools.keys()]).toEqual(["blob_read"]);
     expect(governor.problems()).toEqual([]);
+  });
+
+  it("a config file can switch to the mcp preset, which serves KotaDB's raw tools from config", async () => {
+    const { command, args } = standinKotaConfig() as { command: string; args: string[] };
+    governor = await createGovernor({
+      preset: kotaPreset,
+      presets: [leanPreset, mcpPreset],
+      cwd: repo.root,
+      agentDir: join(work, "agent"),
+      layers: [{ kind: "global", source: "g", data: { preset: "mcp", blobs: { dir: join(work, "blobs") }, mcp: { servers: { kotadb: { command, args, cwd: repo.root, connectTimeoutMs: 20_000 } } } } }],
+    });
+    expect(governor.preset.name).toBe("mcp");
+    expect(governor.problems()).toEqual([]);
+    expect([...governor.pipeline.tools.keys()]).toEqual(expect.arrayContaining(["kotadb_search", "kotadb_index_repository", "kotadb_get_index_statistics", "blob_read"]));
+    const stats = await governor.pipeline.callTool("kotadb_get_index_statistics", {});
+    expect(contentText(stats.content)).toMatch(/"repositories": 0/);
+    const rejected = await governor.pipeline.callTool("kotadb_search", {});
+    expect(rejected.status).toBe("ERROR");
+    expect(contentText(rejected.content)).toMatch(/Missing required parameter: query/);
+  });
+
+  it("lists every preset for schema generation", () => {
+    expect(presets.map((p) => p.name)).toEqual(["kota", "lean", "mcp"]);
   });
 });

@@ -1,0 +1,22 @@
+/**
+ * The `mcp` preset: any MCP servers from config (`"mcp": { "servers": { ... } }`) as governed
+ * `<server>_<tool>` tools behind the resilience stack, with output budgets, blobs and pruning.
+ * Pick it with `{ "preset": "mcp" }`. Server commands are trusted keys: set them in the global config.
+ */
+import { definePreset } from "../../core/index.ts";
+import { blobs } from "../../plugins/blobs/index.ts";
+import { budget } from "../../plugins/budget/index.ts";
+import { breaker } from "../../plugins/circuit-breaker/index.ts";
+import { executionLog } from "../../plugins/execution-log/index.ts";
+import { mcpServers } from "../../plugins/mcp-servers/index.ts";
+import { prune } from "../../plugins/prune/index.ts";
+import { retry } from "../../plugins/retry/index.ts";
+import { timeout } from "../../plugins/timeout/index.ts";
+import { BUILTIN_BLOB_TOOLS } from "../kota/index.ts";
+
+/** The mcp preset. */
+export const mcpPreset = definePreset({
+  name: "mcp",
+  description: "MCP servers from config as governed tools, with resilience, budgets, blobs and pruning.",
+  plugins: () => [executionLog(), breaker(), retry(), timeout(), budget(), mcpServers(), blobs({ builtinTools: [...BUILTIN_BLOB_TOOLS] }), prune()],
+});
