@@ -76,7 +76,7 @@ export function placeholderText(input: PlaceholderInput): string {
   if (input.style === "short") {
     const call = formatCall(input.toolName, input.args, SHORT_ARGS, SHORT_ARG_CHARS);
     const back = input.blobId ? `blob_read(${JSON.stringify({ blobId: input.blobId })})` : "re-run narrower";
-    return `${PRUNED_PREFIX}${call}${input.isError ? " [error]" : ""}; rehydrate: ${back}.`;
+    return `${PRUNED_PREFIX}${call}${input.isError ? " [error]" : ""}; ${back}.`;
   }
   const facts = [`${input.chars.toLocaleString("en-US")} chars`];
   if (input.images) facts.push(`${input.images} image${input.images > 1 ? "s" : ""}`);
