@@ -25,7 +25,7 @@ export const breakerSchema = z.object({
   ratioWindow: z.number().int().min(2).max(1000).describe("Calls the failure ratio looks at (the ratio is judged only once the window is full). Default 20."),
   cooldownMs: z.number().int().min(1).max(3_600_000).describe("How long an open circuit fails fast before one probe call is let through, in milliseconds. Default 30000."),
   countCategories: z.array(z.enum(COUNTABLE_CATEGORIES)).describe('Error categories that count as failures (TIMEOUT_EXCEEDED always counts). Default ["timeout", "network", "connection_lost", "rate_limit", "spawn"].'),
-  scope: z.enum(["tool", "server"]).describe('"tool": one circuit per tool; "server": tools sharing a `server:<name>` tag (or, without one, the registering plugin) share one circuit. Default "tool".'),
+  scope: z.enum(["tool", "server"]).describe('"tool": one circuit per tool; "server": tools sharing a `server:<name>` or `mcp:<name>` tag (or, without one, the registering plugin) share one circuit. Default "tool".'),
   perTool: z.record(z.string().min(1), perToolSchema).describe("Per-tool overrides by tool name: enabled, failureThreshold, cooldownMs. Default {}."),
 });
 

@@ -19,11 +19,17 @@ export { Admission, Circuit, type CircuitSettings, type CircuitState } from "./c
 /** Plugin name, as taps, logs and errors show it. */
 export const BREAKER_PLUGIN = "governor:breaker";
 
-/** The circuit key of `tool`: its name, or with scope "server" its `server:<name>` tag or owner. */
+/** Tag prefixes that name a tool's server: `server:<name>`, or `mcp:<name>` as the MCP tool bridge tags them. */
+const SERVER_TAG = /^(?:server|mcp):(.+)$/;
+
+/** The circuit key of `tool`: its name, or with scope "server" its server tag (`server:<name>` / `mcp:<name>`) or else its owner plugin. */
 export function circuitKey(options: BreakerOptions, tool: ToolInfo): string {
   if (options.scope === "tool") return tool.name;
-  const tag = tool.tags.find((t) => t.startsWith("server:"));
-  return tag ? tag.slice("server:".length) : tool.owner;
+  for (const tag of tool.tags) {
+    const m = SERVER_TAG.exec(tag);
+    if (m) return m[1]!;
+  }
+  return tool.owner;
 }
 
 /** What the breaker wrapper needs besides its options. */

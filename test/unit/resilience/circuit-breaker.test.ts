@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { contentText, STAGE, type ToolObservation } from "../../../core/index.ts";
-import { breaker, breakerDefaults, breakerWrapper, type BreakerOptions } from "../../../plugins/circuit-breaker/index.ts";
+import { breaker, breakerDefaults, breakerWrapper, circuitKey, type BreakerOptions } from "../../../plugins/circuit-breaker/index.ts";
 import { ManualClock } from "../../helpers/manual-clock.ts";
 import { ok, pipelineWith, sysError } from "./helpers.ts";
 
@@ -143,6 +143,14 @@ describe("circuit breaker", () => {
     await p.callTool("a", {});
     expect([...circuits.keys()]).toEqual(["kota"]);
     expect(circuits.get("kota")!.state).toBe("open");
+  });
+
+  it("reads the server from the MCP bridge's mcp:<server> tag, else groups by the owning plugin", () => {
+    const info = (tags: string[]) => ({ name: "t", description: "", annotations: {}, tags, owner: "governor:kota" });
+    const o = opts({ scope: "server" });
+    expect(circuitKey(o, info(["mcp", "mcp:everything"]))).toBe("everything");
+    expect(circuitKey(o, info(["kota"]))).toBe("governor:kota");
+    expect(circuitKey(opts(), info(["mcp:everything"]))).toBe("t");
   });
 
   it("can be switched off per tool", async () => {
