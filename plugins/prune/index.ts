@@ -17,6 +17,11 @@ import { lastMeaningBearing, pinOnArrival, pinResult } from "./pins.ts";
 import { SessionPruner } from "./pruner.ts";
 import { pruningStatus } from "./status.ts";
 
+export { pruneDefaults, pruneSchema, type PruneOptions } from "./config.ts";
+export { PIN_MARKER, USER_PIN_MARKER } from "./pin-marker.ts";
+export { PRUNED_PREFIX, placeholderText } from "./placeholder.ts";
+export { SessionPruner } from "./pruner.ts";
+
 /** Plugin name, as taps and errors show it. */
 export const PRUNE_PLUGIN = "governor:prune";
 /** Sessions whose pruner state is kept in memory at once (older ones are reloaded from the store). */

@@ -100,6 +100,17 @@ describe("SessionPruner", () => {
     expect(second[6]).toBe(first[6]);
   });
 
+  it("recomputes a message that changed at the same index (a branch switch), keeps the rest", () => {
+    const p = new SessionPruner(base, memorySessionStore);
+    const first = p.run(structuredClone(history(5)), usage(null));
+    const branched = structuredClone(history(5));
+    branched[5] = { role: "assistant", content: [{ type: "toolCall", id: "other", name: "bash", arguments: { command: "ls" } }], timestamp: 5555 };
+    branched[6] = { role: "toolResult", toolCallId: "other", toolName: "bash", content: [{ type: "text", text: "z".repeat(3000) }], isError: false, timestamp: 5556 };
+    const second = p.run(branched, usage(null));
+    expect(JSON.stringify(second[6]!.content)).toContain('(Pruned) bash(command=\\"ls\\")');
+    expect(second[2]).toBe(first[2]);
+  });
+
   it("keeps results pinned in their details and shows user pins with a marker", () => {
     const h = history(5);
     (h[2] as { details?: unknown }).details = { pinned: true };
