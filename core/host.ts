@@ -58,7 +58,8 @@ export async function createGovernor(options: GovernorOptions): Promise<Governor
   }
 
   const plugins = preset.plugins();
-  const config = resolveConfig(plugins, layers);
+  const otherSections = new Set((options.presets ?? []).flatMap((p) => p.plugins().map((plugin) => plugin.configKey)));
+  const config = resolveConfig(plugins, layers, otherSections);
   config.problems.unshift(...extraProblems);
 
   const logs: LogRecord[] = [];

@@ -68,7 +68,12 @@ function problemsOf(source: string, prefix: string, error: z.ZodError): ConfigPr
  * enforces that a project file cannot choose what program is spawned unless the global config allows
  * it, and merges defaults <- global <- project <- env. Never throws for bad config.
  */
-export function resolveConfig(plugins: readonly GovernorPlugin<any>[], layers: readonly ConfigLayer[]): ResolvedConfig {
+export function resolveConfig(
+  plugins: readonly GovernorPlugin<any>[],
+  layers: readonly ConfigLayer[],
+  /** Sections of other presets' plugins: a shared global file may hold them, so they are not problems. */
+  otherSections: ReadonlySet<string> = new Set(),
+): ResolvedConfig {
   const problems: ConfigProblem[] = [];
   const sources = ["defaults"];
   const byKey = new Map(plugins.map((p) => [p.configKey, p]));
@@ -83,6 +88,7 @@ export function resolveConfig(plugins: readonly GovernorPlugin<any>[], layers: r
     for (const [key, value] of Object.entries(withoutUnsafeKeys(layer.data))) {
       if ((META_KEYS as readonly string[]).includes(key)) continue;
       const plugin = byKey.get(key);
+      if (!plugin && otherSections.has(key)) continue;
       if (!plugin) {
         problems.push({ source: layer.source, path: key, message: `unknown section; known: ${[...byKey.keys()].join(", ")}` });
         continue;

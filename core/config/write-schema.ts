@@ -1,7 +1,23 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { CliCommand } from "../cli/main.ts";
+import { configJsonSchema } from "./json-schema.ts";
 
-// PLACEHOLDER: replaced by the real command in this session.
-export const run: CliCommand = async (_argv, io) => {
-  io.err("not built yet\n");
-  return 2;
+/** Where `npm run schema` writes by default: docs/pi-governor.schema.json in this package. */
+export const DEFAULT_SCHEMA_PATH = resolve(dirname(fileURLToPath(import.meta.url)), "../../docs/pi-governor.schema.json");
+
+/** `pi-governor schema [out.json]`: writes the JSON Schema of the config file for every shipped plugin. */
+export const run: CliCommand = async (argv, io) => {
+  if (argv.length > 1 || argv[0]?.startsWith("-")) {
+    io.err("usage: pi-governor schema [out.json]\n");
+    return 2;
+  }
+  const { presets } = await import("../../presets/index.ts");
+  const schema = configJsonSchema(presets.flatMap((p) => p.plugins()), presets.map((p) => p.name));
+  const out = resolve(argv[0] ?? DEFAULT_SCHEMA_PATH);
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, `${JSON.stringify(schema, null, 2)}\n`);
+  io.out(`wrote ${out} (${Object.keys(schema.properties as object).length - 3} plugin sections)\n`);
+  return 0;
 };

@@ -24,3 +24,13 @@ describe("configJsonSchema", () => {
     expect(section.properties.adaptive.properties.enterPercent.default).toBe(70);
   });
 });
+
+describe("docs/pi-governor.schema.json", () => {
+  it("is what `pi-governor schema` generates from the shipped presets (run `npm run schema` after changing a plugin's options)", async () => {
+    const { readFileSync } = await import("node:fs");
+    const { DEFAULT_SCHEMA_PATH } = await import("../../../core/config/write-schema.ts");
+    const { presets } = await import("../../../presets/index.ts");
+    const expected = configJsonSchema(presets.flatMap((p) => p.plugins()), presets.map((p) => p.name));
+    expect(JSON.parse(readFileSync(DEFAULT_SCHEMA_PATH, "utf8"))).toEqual(expected);
+  });
+});
