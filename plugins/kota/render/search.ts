@@ -1,6 +1,6 @@
 /**
  * `kota_search` rendering of KotaDB's `search` answer, per scope and output mode: paths as a list,
- * compact as `path (n matches)`, snippets as `path:line: code` with their context lines, symbols as
+ * compact as `path (n matches)`, snippets grep-style (`line: match`, `line- context`), symbols as
  * `name kind file:line signature`, full as path plus the first lines of content.
  */
 import { arr, cut, lines, obj, s } from "./text.ts";
@@ -15,13 +15,17 @@ function codeResult(item: unknown): string[] {
   const r = obj(item);
   if (typeof r.match_count === "number") return [`${s(r.path)} (${r.match_count} matches)`];
   if (Array.isArray(r.matches)) {
-    const out = [`${s(r.path)}:`];
+    // grep style: `12: match`, `11- context`; lines shared by neighbouring matches once; blank lines dropped.
+    const byLine = new Map<number, { text: string; match: boolean }>();
     for (const m of r.matches.map(obj)) {
-      for (const b of arr(m.context_before)) out.push(`    ${cut(s(b), MAX_LINE)}`);
-      out.push(`  ${s(m.line)}: ${cut(s(m.content), MAX_LINE)}`);
-      for (const a of arr(m.context_after)) out.push(`    ${cut(s(a), MAX_LINE)}`);
+      const line = Number(m.line);
+      const before = arr(m.context_before);
+      before.forEach((b, i) => byLine.has(line - before.length + i) || byLine.set(line - before.length + i, { text: s(b), match: false }));
+      byLine.set(line, { text: s(m.content), match: true });
+      arr(m.context_after).forEach((a, i) => byLine.has(line + 1 + i) || byLine.set(line + 1 + i, { text: s(a), match: false }));
     }
-    return out;
+    const rows = [...byLine].filter(([, v]) => v.text.trim()).sort((a, b) => a[0] - b[0]);
+    return [`${s(r.path)}:`, ...rows.map(([n, v]) => `  ${n}${v.match ? ":" : "-"} ${cut(v.text, MAX_LINE)}`)];
   }
   if (typeof r.content === "string") {
     const body = r.content.split("\n");

@@ -118,7 +118,7 @@ describe("kota tools over the stand-in", () => {
     const search = await call(g, "kota_search", { query: "add" });
     expect(search.text).toMatch(/^Search "add": 4 result\(s\)\.\nsrc\/index.ts \(2 matches\)/);
     const snippet = await call(g, "kota_search", { query: "formatSum", output: "snippet", context_lines: 0 });
-    expect(snippet.text).toMatch(/src\/utils\/format.ts:\n.*\n  3: export function formatSum/s);
+    expect(snippet.text).toMatch(/src\/utils\/format.ts:\n  3: export function formatSum.*\n  4- /);
 
     const missing = await call(g, "kota_deps", { file_path: "src/nope.ts" });
     expect(missing.obs.status).toBe("SUCCESS");
