@@ -196,4 +196,20 @@ describe("prune (property)", () => {
       { numRuns: 60 },
     );
   });
+
+  it("adaptive mode flips only across the thresholds: on at enter, off below exit, never in between", () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 100 }), { minLength: 1, maxLength: 60 }), (percents) => {
+        const pruner = new SessionPruner({ ...pruneDefaults, adaptive: true, adaptiveEnterPercent: 60, adaptiveExitPercent: 40 }, memorySessionStore);
+        const history = buildHistory([{ userImage: false, rounds: [] }]);
+        let tight = false;
+        for (const p of percents) {
+          pruner.run(history, { tokens: p * 1000, contextWindow: 100_000, percent: null });
+          if (!tight && p >= 60) tight = true;
+          else if (tight && p < 40) tight = false;
+          expect(pruner.mode).toBe(tight ? "tight" : "normal");
+        }
+      }),
+    );
+  });
 });
