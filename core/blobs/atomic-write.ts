@@ -50,12 +50,16 @@ export async function writeBlobAtomically(dir: string, data: string | Uint8Array
       bytes += buf.byteLength;
     };
     if (typeof data === "string") {
+      // One scratch buffer, reused for every chunk (a UTF-16 unit never needs more than 3 bytes), so
+      // the peak stays a few MiB above the string however large it is, with no garbage per chunk.
+      const scratch = Buffer.allocUnsafe(Math.min(data.length, WRITE_CHUNK_CHARS) * 3);
       for (let i = 0; i < data.length; ) {
         let end = Math.min(i + WRITE_CHUNK_CHARS, data.length);
         // Never split a surrogate pair across chunks: each half alone would encode as U+FFFD.
         const last = data.charCodeAt(end - 1);
         if (end < data.length && end - 1 > i && last >= 0xd800 && last <= 0xdbff) end--;
-        await writeAll(Buffer.from(data.slice(i, end), "utf8"));
+        const n = scratch.write(data.slice(i, end), "utf8");
+        await writeAll(scratch.subarray(0, n));
         i = end;
       }
     } else if (data instanceof Uint8Array) {
