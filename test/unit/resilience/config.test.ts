@@ -66,12 +66,12 @@ describe("resilience config from the config file", () => {
 
   it("switches each stage off with enabled: false", async () => {
     const { gov } = await governor({ timeout: { enabled: false }, retry: { enabled: false }, breaker: { enabled: false }, executionLog: { enabled: false } });
-    expect(gov.pipeline.describe().toolCall).toEqual([]);
+    expect(gov.pipeline.describe().toolCall ?? []).toEqual([]);
   });
 
   it("lists the stages in run order when on: log, breaker, total deadline, retry, attempt timeout", async () => {
     const { gov } = await governor({});
-    expect(gov.pipeline.describe().toolCall.map((t) => `${t.name}@${t.stage}`)).toEqual([
+    expect((gov.pipeline.describe().toolCall ?? []).map((t) => `${t.name}@${t.stage}`)).toEqual([
       "governor:execution-log@100",
       "governor:breaker@200",
       "governor:timeout@250",
