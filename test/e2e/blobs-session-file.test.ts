@@ -11,7 +11,7 @@ import { Type } from "typebox";
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createExtension, definePlugin, definePreset, textContent } from "../../core/index.ts";
-import { blobs } from "../../plugins/blobs/index.ts";
+import { BLOB_MARKER_PATTERN, blobs } from "../../plugins/blobs/index.ts";
 import { startPiSession } from "../helpers/pi-session.ts";
 
 const CALLS = 3;
@@ -86,5 +86,36 @@ describe("session file size with the blobs plugin (real pi, persisted session)",
     expect(rawPerCall).toBeGreaterThan(400_000); // text + details copy: what other adapters persist
     // Reported for the record (no timing or size targets asserted beyond the bounds above).
     process.stderr.write(`session-file bytes per governed call: ${Math.round(perCall)} with blobs vs ${Math.round(rawPerCall)} without; whole file ${governed.totalBytes} vs ${raw.totalBytes}\n`);
+  });
+});
+
+describe("blob_read in a real pi session", () => {
+  it("the model reads a cut output back through the marker's pointer, and that answer is not cut again", async () => {
+    const preset = definePreset({ name: "e2e-blob-read", description: "", plugins: () => [blobs(), bigTool()] });
+    let seenId: string | undefined;
+    const pi = await startPiSession({
+      extensions: [createExtension(preset, { governorOptions: { layers: [{ kind: "global", source: "test", data: { blobs: { dir: join(root, "blobs-read"), readMaxBytes: 60_000 } } }] } })],
+      responses: [
+        fauxAssistantMessage([fauxToolCall("dump", { n: 7 })], { stopReason: "toolUse" }),
+        (context) => {
+          // What the model sees: the excerpt, whose first line names the blob.
+          const last = [...context.messages].reverse().find((m) => m.role === "toolResult") as { content: Array<{ type: string; text?: string }> };
+          seenId = BLOB_MARKER_PATTERN.exec(last.content[0]!.text ?? "")?.[1];
+          return fauxAssistantMessage([fauxToolCall("blob_read", { blobId: seenId ?? "missing", offset: 1200, limit: 400 })], { stopReason: "toolUse" });
+        },
+        fauxAssistantMessage([fauxText("done")]),
+      ],
+    });
+    try {
+      await pi.session.prompt("dump and read back");
+      expect(seenId).toMatch(/^[0-9a-f]{64}$/);
+      const results = pi.session.messages.filter((m) => m.role === "toolResult") as unknown as Array<{ toolName: string; content: Array<{ text: string }>; details: Record<string, unknown> }>;
+      const read = results.find((r) => r.toolName === "blob_read")!;
+      expect(read.details.truncated).toBeUndefined();
+      expect(read.content[0]!.text).toMatch(/lines 1200-1599\ncall 7 row 1199 RAWPAYLOAD/);
+      expect(Buffer.byteLength(read.content[0]!.text)).toBeGreaterThan(16_384); // over the cut threshold, yet not cut: no recovery loop
+    } finally {
+      await pi.dispose();
+    }
   });
 });
