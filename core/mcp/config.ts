@@ -28,9 +28,9 @@ export interface ManagedMcpServerConfig {
   installHint?: string;
   /** The user's restart command, quoted in degraded messages, e.g. "/kota restart". Default "/governor restart". */
   restartCommand?: string;
-  /** Heartbeat (MCP ping) period while calls are in flight, in ms; 0 disables. Default 750. */
+  /** Heartbeat (MCP ping) period while calls are in flight, in ms; 0 disables. Default 500. */
   heartbeatIntervalMs?: number;
-  /** A ping unanswered this long means the server hangs, in ms. Default 2000 (hang noticed within ~3 s). */
+  /** A ping unanswered this long means the server hangs, in ms. Default 2000 (with the 500 ms period a hang is noticed within ~2.5 s). */
   heartbeatTimeoutMs?: number;
   /** Reconnect attempts after a crash or hang before the server is degraded. Default 5. */
   maxReconnectAttempts?: number;
@@ -62,7 +62,7 @@ export const MCP_SERVER_DEFAULTS = Object.freeze({
   env: {} as Record<string, string>,
   connectTimeoutMs: 10_000,
   restartCommand: "/governor restart",
-  heartbeatIntervalMs: 750,
+  heartbeatIntervalMs: 500,
   heartbeatTimeoutMs: 2_000,
   maxReconnectAttempts: 5,
   backoffMs: [100, 200, 400, 800, 1600],

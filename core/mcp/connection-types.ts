@@ -22,8 +22,8 @@ export interface ExitInfo {
 
 /** Per-call options the connection passes to the SDK. */
 export interface ConnectionCallOptions {
-  /** Aborting sends `notifications/cancelled` for this request. Owned by the manager, one per call. */
-  signal: AbortSignal;
+  /** Aborting sends `notifications/cancelled` for this request. Owned by the manager, one per call; absent when the caller gave neither a signal nor a limit. */
+  signal?: AbortSignal;
   /** SDK request timeout, in ms (a backstop; the manager enforces the caller's own limit). */
   timeoutMs: number;
 }

@@ -30,10 +30,12 @@ export class Heartbeat {
     if (this.users === 1) this.schedule();
   }
 
-  /** A call ended. The last user stops the beat. */
+  /**
+   * A call ended. The pending tick is kept (it pings only if a call is in flight when it fires):
+   * back-to-back calls then cost no timer churn.
+   */
   release(): void {
     this.users = Math.max(0, this.users - 1);
-    if (this.users === 0) this.cancel();
   }
 
   /** Stops for good (the connection is gone). */
@@ -56,6 +58,7 @@ export class Heartbeat {
   }
 
   private async beat(): Promise<void> {
+    // Idle since the tick was scheduled: stop; the next retain() schedules again.
     if (this.stopped || this.users === 0) return;
     try {
       await this.ping();

@@ -470,26 +470,30 @@ export class ManagedMcpServer {
 
   /** One attempt on one connection. Resolves with the result, or a {@link Lost} when the connection went away mid-call. */
   private async execute(conn: ServerConnection, tool: string, args: Record<string, unknown>, options: McpCallOptions): Promise<McpToolResult | Lost> {
-    const link = linkSignal(options.signal);
-    const limitMs = options.timeoutMs ?? this.config.callTimeoutMs;
-    const timer = this.clock.setTimeout(
-      () => link.abort(new TimeoutError(`${tool} on MCP server "${this.name}" took longer than ${formatSeconds(limitMs)}`, limitMs, { agentMessage: "The call took too long. Reassess strategy: narrow the request instead of repeating it." })),
-      limitMs,
-    );
-    let lose!: (error: GovernorError) => void;
-    const lost = new Promise<Lost>((resolve) => (lose = (error) => resolve(new Lost(error))));
-    const entry: InFlight = { tool, lose };
+    // Hot path: one promise, one child signal (only when the caller has a signal or a limit), one timer
+    // (only when the caller set a limit; otherwise the SDK's own request timeout is the backstop).
+    const limitMs = options.timeoutMs;
+    const link = options.signal || limitMs !== undefined ? linkSignal(options.signal) : undefined;
+    const timer =
+      limitMs === undefined
+        ? undefined
+        : this.clock.setTimeout(
+            () => link!.abort(new TimeoutError(`${tool} on MCP server "${this.name}" took longer than ${formatSeconds(limitMs)}`, limitMs, { agentMessage: "The call took too long. Reassess strategy: narrow the request instead of repeating it." })),
+            limitMs,
+          );
+    const entry: InFlight = { tool, lose: () => {} };
     const hb = this.heartbeat;
     this.inFlight.add(entry);
     hb?.retain();
     try {
-      // The SDK's own timeout is a backstop only; ours fires first and carries the right error.
-      const call = conn.callTool(tool, args, { signal: link.signal, timeoutMs: limitMs + 1_000 });
-      const result = await Promise.race([call, lost]);
-      if (result instanceof Lost) call.catch(() => {});
-      return result;
+      return await new Promise<McpToolResult | Lost>((resolve, reject) => {
+        entry.lose = (error) => resolve(new Lost(error));
+        conn
+          .callTool(tool, args, { ...(link ? { signal: link.signal } : {}), timeoutMs: (limitMs ?? this.config.callTimeoutMs) + (limitMs === undefined ? 0 : 1_000) })
+          .then(resolve, reject);
+      });
     } catch (raw) {
-      if (link.signal.aborted) throw link.signal.reason;
+      if (link?.signal.aborted) throw link.signal.reason;
       const error = classifyError(raw, { subject: `${this.name}_${tool}`, ...(conn.stderrTail() ? { stderrTail: conn.stderrTail() } : {}) });
       // The pipe closed before the exit handler ran: wait for it so the call is replayed or failed consistently.
       if (isErrorCategory(error, "connection_lost") && conn === this.conn) {
@@ -500,8 +504,8 @@ export class ManagedMcpServer {
       if (isErrorCategory(error, "connection_lost")) return new Lost(error);
       throw isGovernorError(error) ? error : classifyError(error);
     } finally {
-      link.unlink();
-      this.clock.clearTimeout(timer);
+      link?.unlink();
+      if (timer !== undefined) this.clock.clearTimeout(timer);
       this.inFlight.delete(entry);
       hb?.release();
     }

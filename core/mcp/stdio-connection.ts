@@ -137,7 +137,7 @@ export async function openStdioConnection(request: ConnectRequest): Promise<Serv
       return tools;
     },
     callTool(name, args, options) {
-      return client.callTool({ name, arguments: args }, undefined, { signal: options.signal, timeout: options.timeoutMs }) as never;
+      return client.callTool({ name, arguments: args }, undefined, { ...(options.signal ? { signal: options.signal } : {}), timeout: options.timeoutMs }) as never;
     },
     async ping(timeoutMs) {
       await client.ping({ timeout: timeoutMs });

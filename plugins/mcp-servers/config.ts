@@ -35,7 +35,7 @@ export const serverSchema = z
     tools: z.array(declaredToolSchema).optional().describe("Tools to register without starting the server at load (keeps the start lazy). Default: discover them by starting the server at load."),
     connectTimeoutMs: ms.optional().describe("Start + initialize limit. Default 10000."),
     maxReconnectAttempts: z.number().int().min(0).max(20).optional().describe("Reconnect attempts before degrading. Default 5."),
-    heartbeatIntervalMs: ms.optional().describe("Ping period while calls are in flight; 0 disables. Default 750."),
+    heartbeatIntervalMs: ms.optional().describe("Ping period while calls are in flight; 0 disables. Default 500."),
     heartbeatTimeoutMs: ms.optional().describe("Unanswered ping limit (hang detection). Default 2000."),
     degradedCooldownMs: ms.optional().describe("Fail-fast period after degrading. Default 30000."),
     queueDeadlineMs: ms.optional().describe("How long a call may wait for a reconnect. Default 15000."),

@@ -27,7 +27,7 @@ export class FakeConnection implements ServerConnection {
   readonly serverVersion = { name: "fake", version: "1.0" };
   readonly exited: Promise<ExitInfo>;
   pings = 0;
-  calls: Array<{ name: string; signal: AbortSignal; settle(result: McpToolResult): void }> = [];
+  calls: Array<{ name: string; signal: AbortSignal | undefined; settle(result: McpToolResult): void }> = [];
   hung = false;
   /** When true, calls resolve at once with "ok:<name>". */
   autoAnswer = true;
@@ -42,11 +42,11 @@ export class FakeConnection implements ServerConnection {
     return this.tools;
   }
 
-  callTool(name: string, _args: Record<string, unknown>, options: { signal: AbortSignal }): Promise<McpToolResult> {
+  callTool(name: string, _args: Record<string, unknown>, options: { signal?: AbortSignal }): Promise<McpToolResult> {
     return new Promise((resolve, reject) => {
       const settle = (result: McpToolResult) => resolve(result);
       this.calls.push({ name, signal: options.signal, settle });
-      options.signal.addEventListener("abort", () => reject(options.signal.reason), { once: true });
+      options.signal?.addEventListener("abort", () => reject(options.signal!.reason), { once: true });
       if (this.autoAnswer && !this.hung) resolve({ content: [{ type: "text", text: `ok:${name}` }] });
     });
   }
