@@ -63,9 +63,10 @@ export class KotaRuntime {
     return (this.rootPromise ??= gitRoot(this.services.cwd).then((r) => (this.rootValue = r ?? this.services.cwd)));
   }
 
-  /** Server state without starting anything. */
-  serverState(): KotaServerState {
-    return this.conn?.state() ?? "stopped";
+  /** Server state without starting anything (`closed`, after a session ended, shows as `stopped`). */
+  serverState(): Exclude<KotaServerState, "closed"> {
+    const state = this.conn?.state() ?? "stopped";
+    return state === "closed" ? "stopped" : state;
   }
 
   /** The connection's last error text. */

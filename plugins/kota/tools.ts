@@ -15,8 +15,8 @@ import { renderTaskContext } from "./render/task-context.ts";
 import { renderUsages } from "./render/usages.ts";
 import type { KotaRuntime } from "./runtime.ts";
 
-/** Labels every kota tool carries (plugins match on them). */
-export const KOTA_TAGS = ["kota", "mcp"];
+/** Labels every kota tool carries (plugins match on them; `server:kota` groups them for a per-server circuit breaker). */
+export const KOTA_TAGS = ["kota", "mcp", "server:kota"];
 
 /** A repo-relative path: `./x` and absolute paths inside the root become `x`. */
 export function repoRelative(root: string, path: string): string {

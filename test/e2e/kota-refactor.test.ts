@@ -71,3 +71,26 @@ describe("kota e2e: what breaks if I change src/utils/math.ts?", () => {
     expect(requestChars(last)).toBeLessThan(3 * 30 * 1024);
   });
 });
+
+describe("kota e2e: status line and /kota commands in a real pi session", () => {
+  it("shows kota: stopped before first use, running and indexed after, and /kota status | index | restart answer", async () => {
+    e2e = await startKotaSession({ responses: [call("kota_index", {}), fauxAssistantMessage([fauxText("indexed")])] });
+    const { pi } = e2e;
+    expect(pi.ui.statuses.get("kota")).toMatch(/^kota: stopped · repo: kota-fixture-\w+ · indexed: no$/);
+    await pi.session.prompt("index the repo");
+    expect(pi.ui.confirms).toHaveLength(1);
+    expect(pi.ui.statuses.get("kota")).toMatch(/^kota: running · repo: kota-fixture-\w+ · indexed: yes$/);
+
+    await pi.session.prompt("/kota status");
+    expect(pi.ui.notifications.at(-1)!.message).toMatch(/^kota: running .*\nRepository root: .*\nIndex: 13 files, 14 symbols.*\nRepository id: .*\nIndexed at commit: [0-9a-f]{12}\nRecently indexed files/s);
+    await pi.session.prompt("/kota index");
+    expect(pi.ui.confirms).toHaveLength(2);
+    expect(pi.ui.notifications.at(-1)!.message).toMatch(/^Indexed /);
+    await pi.session.prompt("/kota restart");
+    expect(pi.ui.notifications.at(-1)!.message).toMatch(/^KotaDB restarted\. kota: running .* indexed: yes$/);
+    await pi.session.prompt("/kota");
+    expect(pi.ui.notifications.at(-1)!.message).toMatch(/^kota: running/); // no subcommand: status
+    await pi.session.prompt("/kota pruning");
+    expect(pi.ui.notifications.at(-1)!.message).toMatch(/^Pruning: on\n  keep the last 2 turn/);
+  });
+});
