@@ -43,7 +43,6 @@ class Attempt implements CallerAbortListener, SignalSource {
   private abortReason: unknown = undefined;
   private readonly timer: unknown;
   private readonly links: LinkSet;
-  private readonly startedAt: number;
 
   constructor(
     next: ToolHandler,
@@ -52,7 +51,6 @@ class Attempt implements CallerAbortListener, SignalSource {
     private readonly clock: Clock,
     private readonly resolve: (obs: ToolObservation) => void,
   ) {
-    this.startedAt = clock.now();
     this.links = linkCaller(call.signal, this);
     this.timer = clock.setTimeout(() => this.onTimeout(), limit.ms);
     // A NEW context per attempt (the pipeline's next-at-most-once rule), whose signal is made on demand.
@@ -91,8 +89,8 @@ class Attempt implements CallerAbortListener, SignalSource {
     if (this.done) return;
     this.done = true;
     unlinkCaller(this.links, this);
-    const elapsed = this.clock.now() - this.startedAt;
-    const obs = expired(this.call.toolName, this.limit, elapsed);
+    // The timer fired after exactly limit.ms on this clock: no clock read needed for the attempt's time.
+    const obs = expired(this.call.toolName, this.limit, this.limit.ms);
     this.abort(new TimeoutError(`${this.call.toolName}: ${obs.message}`, this.limit.reportedMs, { agentMessage: obs.message }));
     this.resolve(obs);
   }
