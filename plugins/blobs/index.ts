@@ -3,7 +3,7 @@
  * cache and replaced by a bounded excerpt whose first line names the blob; `blob_read` reads them
  * back; `/<root> blobs` and `/<root> purge-blobs` show and clear the cache.
  */
-import { BlobStore, resolveBlobDir } from "../../core/blobs/index.ts";
+import { BlobStore, isBlobId, resolveBlobDir } from "../../core/blobs/index.ts";
 import { definePlugin, errorText, STAGE } from "../../core/index.ts";
 import { listBlobsCommand, purgeBlobsCommand } from "./commands.ts";
 import { BLOBS_DEFAULTS, blobsSchema } from "./config.ts";
@@ -32,6 +32,16 @@ export const blobs = definePlugin({
     const store = new BlobStore({ dir: resolveBlobDir(config.dir, { cwd: services.cwd }), maxBytes: config.maxBytes, maxAgeDays: config.maxAgeDays });
 
     pipeline.hooks.toolResult.tap({ name: BLOBS_PLUGIN, stage: STAGE.SHAPE }, createShaper(store, config, services));
+    // A resumed session points to blobs written by an earlier process: every message list the model
+    // gets names them in result details, so retention learns them here (read-only; stage 0 sees them
+    // before pruning replaces old results).
+    pipeline.hooks.context.tap({ name: BLOBS_PLUGIN, stage: 0 }, (messages) => {
+      for (const m of messages) {
+        const id = m.role === "toolResult" ? (m.details as { blobId?: unknown } | undefined)?.blobId : undefined;
+        if (isBlobId(id)) store.reference(id);
+      }
+      return undefined;
+    });
     pipeline.registerTool(BLOBS_PLUGIN, blobReadTool(store, config.readMaxBytes));
     pipeline.registerCommand(BLOBS_PLUGIN, `${services.commandRoot} blobs`, listBlobsCommand(store));
     pipeline.registerCommand(BLOBS_PLUGIN, `${services.commandRoot} purge-blobs`, purgeBlobsCommand(store, services.commandRoot));

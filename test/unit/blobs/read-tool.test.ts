@@ -123,5 +123,14 @@ describe("blob_read and the blob commands", () => {
     await new Promise((r) => setTimeout(r, 50));
     expect(readdirSync(dir)).toEqual([`${"2".repeat(64)}.txt`]);
     expect(timers).toHaveLength(2);
+
+    // A resumed session's messages name blobs an earlier process wrote: those are kept too.
+    const resumed = join(dir, `${"4".repeat(64)}.txt`);
+    writeFileSync(resumed, "from before");
+    utimesSync(resumed, old, old);
+    await gov.pipeline.hooks.context.run([{ role: "toolResult", toolCallId: "x", toolName: "kota_search", content: [], isError: false, details: { truncated: true, blobId: "4".repeat(64) } }], { sessionId: "s" });
+    timers[1]!.fn();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(readdirSync(dir).sort()).toEqual([`${"2".repeat(64)}.txt`, `${"4".repeat(64)}.txt`]);
   });
 });
