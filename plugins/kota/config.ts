@@ -13,7 +13,7 @@ export const DEFAULT_KOTA_ARGS: readonly string[] = Object.freeze(["x", "kotadb@
 /** Schema of the `kota` section (without `enabled`). */
 export const kotaSchema = z.object({
   toolset: z.string().min(1).describe('KotaDB toolset; replaces the value after "--toolset" in args. Default "core".'),
-  autoContext: z.enum(["off", "onPaths", "always"]).describe('Briefing injected before a prompt: "off", "onPaths" (1-3 file paths in the prompt), "always" (also paths mentioned anywhere, same limits). Read by the autoContext plugin. Default "off".'),
+  autoContext: z.enum(["off", "onPaths", "always"]).describe('KotaDB briefing before a prompt (the autoContext plugin reads it; autoContext.mode can override): "off"; "onPaths": when the prompt names 1-3 existing files; "always": the same, plus a one-line index note once per session and HEAD when it names none. Default "off".'),
   confirmIndex: z.boolean().describe("Ask the user before indexing (first indexing can be slow). Default true."),
   indexWithoutUi: z.enum(["refuse", "allow"]).describe('Without a UI (print/RPC mode) a confirmation cannot be asked: "refuse" tells the model how to proceed instead, "allow" indexes without asking. Default "refuse".'),
   command: z.string().min(1).describe('Program that starts KotaDB. Default "bun".'),

@@ -3,7 +3,7 @@
  * repo. Checks the index flow (confirmation, single flight, staleness), the rendered answers (compact,
  * summary-first, under 5 KB) and the error paths.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -200,5 +200,27 @@ describe("kota tools over the stand-in", () => {
     expect(status).toMatch(/Recently indexed files \(8\): package.json/);
     await g.pipeline.commands.get("kota restart")!.command.handler("", ctx);
     expect(ui.notes.at(-1)).toMatch(/KotaDB restarted\. kota: running .* indexed: yes/);
+  });
+
+  it("survives a KotaDB crash: the manager reconnects, the persisted index is still there, the status line shows the way", async () => {
+    const pidFile = join(work, "kotadb.pid");
+    const g = await build({ confirmIndex: false }, { KOTADB_STANDIN_PIDFILE: pidFile });
+    const ui = recordingUi(true);
+    g.attachSession("s1", ui);
+    await call(g, "kota_index", {});
+    const states: string[] = [];
+    const seen = ui.setStatus;
+    ui.setStatus = (k, t) => {
+      if (t) states.push(t.split(" · ")[0]!);
+      seen(k, t);
+    };
+    const firstPid = Number(readFileSync(pidFile, "utf8"));
+    process.kill(firstPid, "SIGKILL");
+    const after = await call(g, "kota_deps", { file_path: "src/utils/math.ts" });
+    expect(after.obs.status).toBe("SUCCESS");
+    expect(after.text).toMatch(/^src\/utils\/math.ts \(both, depth 1\): 3 dependents/);
+    expect(Number(readFileSync(pidFile, "utf8"))).not.toBe(firstPid);
+    expect(states).toContain("kota: reconnecting");
+    expect(ui.statuses.get("kota")).toMatch(/^kota: running .* indexed: yes$/);
   });
 });
