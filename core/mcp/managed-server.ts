@@ -135,14 +135,14 @@ export class ManagedMcpServer {
         case "closed":
           throw fail.closed(this.ctx());
         case "starting":
-          await this.startPromise;
+          await this.awaitStart(this.startPromise!);
           continue;
         case "reconnecting":
           await this.queue.wait();
           continue;
         case "stopped":
         case "degraded":
-          await this.beginStart(this.current === "stopped" ? "first use" : "start requested");
+          await this.awaitStart(this.beginStart(this.current === "stopped" ? "first use" : "start requested"));
           continue;
       }
     }
@@ -175,14 +175,14 @@ export class ManagedMcpServer {
         case "degraded": {
           const retryIn = this.retryInMs();
           if (retryIn > 0) throw fail.degraded(this.ctx(), this.lastError?.error, retryIn);
-          await this.beginStart(`cool-down of ${formatSeconds(this.config.degradedCooldownMs)} over`);
+          await this.awaitStart(this.beginStart(`cool-down of ${formatSeconds(this.config.degradedCooldownMs)} over`), options.signal);
           continue;
         }
         case "stopped":
-          await this.beginStart("first use");
+          await this.awaitStart(this.beginStart("first use"), options.signal);
           continue;
         case "starting":
-          await this.startPromise;
+          await this.awaitStart(this.startPromise!, options.signal);
           continue;
         case "reconnecting":
           if (!this.isSafeToRepeat(tool)) throw fail.notQueued(this.ctx(), tool);
@@ -265,6 +265,23 @@ export class ManagedMcpServer {
 
   // ---- internals -------------------------------------------------------------------------------
 
+  /**
+   * Waits for a start. A start superseded by a newer one (restart, close) does not fail the waiter:
+   * the loop looks at the new state instead. The caller's abort ends the wait (the start goes on).
+   */
+  private async awaitStart(start: Promise<void>, signal?: AbortSignal): Promise<void> {
+    let onAbort: (() => void) | undefined;
+    try {
+      if (!signal) return await start;
+      signal.throwIfAborted();
+      await Promise.race([start, new Promise<never>((_, reject) => signal.addEventListener("abort", (onAbort = () => reject(signal.reason)), { once: true }))]);
+    } catch (error) {
+      if (signal?.aborted || start === this.startPromise || this.current === "closed") throw error;
+    } finally {
+      if (onAbort) signal!.removeEventListener("abort", onAbort);
+    }
+  }
+
   private ctx(): fail.MessageContext {
     return { server: this.name, restartCommand: this.config.restartCommand, attempts: this.attempts, maxAttempts: this.config.maxReconnectAttempts };
   }
@@ -306,6 +323,8 @@ export class ManagedMcpServer {
   private beginStart(reason: string, before?: () => Promise<void>): Promise<void> {
     const epoch = ++this.epoch;
     this.wake?.abort();
+    // A start still in progress is superseded: stop its child now rather than at its connect timeout.
+    this.startAbort?.abort(new Error("start superseded"));
     this.attempts = 0;
     this.setState("starting", reason);
     const promise = (async () => {

@@ -89,8 +89,11 @@ export class FakeConnection implements ServerConnection {
   }
 }
 
-/** A connector whose starts follow `plan` (one entry per start; "ok" after the plan runs out). */
-export function fakeConnector(plan: Array<"ok" | Error> = []): Connector & { starts: Array<{ at: number; request: ConnectRequest }>; connections: FakeConnection[]; tools: McpTool[]; autoAnswer: boolean } {
+/**
+ * A connector whose starts follow `plan` (one entry per start; "ok" after the plan runs out). A number
+ * is a start that takes that many ms (and honours the request's abort signal).
+ */
+export function fakeConnector(plan: Array<"ok" | Error | number> = []): Connector & { starts: Array<{ at: number; request: ConnectRequest }>; connections: FakeConnection[]; tools: McpTool[]; autoAnswer: boolean } {
   const starts: Array<{ at: number; request: ConnectRequest }> = [];
   const connections: FakeConnection[] = [];
   const connector = Object.assign(
@@ -98,6 +101,12 @@ export function fakeConnector(plan: Array<"ok" | Error> = []): Connector & { sta
       starts.push({ at: Date.now(), request });
       const step = plan.shift() ?? "ok";
       if (step instanceof Error) throw step;
+      if (typeof step === "number") {
+        await new Promise<void>((resolve, reject) => {
+          const timer = setTimeout(resolve, step);
+          request.signal?.addEventListener("abort", () => (clearTimeout(timer), reject(request.signal!.reason)), { once: true });
+        });
+      }
       const conn = new FakeConnection(connector.tools);
       conn.autoAnswer = connector.autoAnswer;
       connections.push(conn);

@@ -4,7 +4,7 @@ import { ManagedMcpServer, type ManagedMcpServerConfig, type McpServerState } fr
 import { SpawnError } from "../../../core/errors.ts";
 import { fakeConnector, rejection, timerClock } from "./fake-connection.ts";
 
-function make(plan: Array<"ok" | Error> = [], config: Partial<ManagedMcpServerConfig> = {}) {
+function make(plan: Array<"ok" | Error | number> = [], config: Partial<ManagedMcpServerConfig> = {}) {
   const connector = fakeConnector(plan);
   const server = new ManagedMcpServer({ name: "fake", command: "fake-server", restartCommand: "/kota restart", ...config }, { clock: timerClock, connector });
   const states: McpServerState[] = [];
@@ -138,6 +138,29 @@ describe("ManagedMcpServer state machine", () => {
     await vi.advanceTimersByTimeAsync(10_000);
     expect(connector.starts).toHaveLength(2);
     expect(server.state).toBe("closed");
+  });
+
+  it("the caller's abort ends its wait for a slow start; the start goes on", async () => {
+    const { server } = make([5_000]);
+    const controller = new AbortController();
+    const call = rejection(server.callTool("read", {}, { signal: controller.signal }));
+    await vi.advanceTimersByTimeAsync(100);
+    controller.abort(new Error("esc"));
+    expect((await call).message).toBe("esc");
+    expect(server.state).toBe("starting");
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(server.state).toBe("running");
+  });
+
+  it("restart() during a slow start supersedes it; waiting calls run on the new start", async () => {
+    const { server, connector } = make([60_000, "ok"]);
+    const call = server.callTool("read", {});
+    await vi.advanceTimersByTimeAsync(100);
+    await server.restart();
+    expect(server.state).toBe("running");
+    expect((await call).content).toEqual([{ type: "text", text: "ok:read" }]);
+    expect(connector.starts).toHaveLength(2);
+    expect(connector.connections).toHaveLength(1);
   });
 
   it("a throwing listener does not break the manager", async () => {
