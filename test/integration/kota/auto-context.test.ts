@@ -100,4 +100,14 @@ describe("autoContext over the stand-in", () => {
     expect(await prompt(g2, "change src/utils/math.ts")).toEqual([]);
     expect(performance.now() - started).toBeLessThan(2_500);
   });
+
+  it('"always" adds a one-line index note once per session and HEAD when no file is named; autoContext.mode overrides kota.autoContext', async () => {
+    const g = await build({ autoContext: "off", confirmIndex: false }, {}, { mode: "always" });
+    g.attachSession("s", ui());
+    const [note] = await prompt(g, "hello there");
+    expect(note!.text).toBe("[autoContext] This repository is not indexed by KotaDB yet; kota_index indexes it (the user is asked first).");
+    expect(await prompt(g, "and again")).toEqual([]); // once per session and HEAD
+    const [brief] = await prompt(g, "now src/config.ts");
+    expect(brief!.text).toMatch(/^\[autoContext\] KotaDB briefing for src\/config.ts \(\d+ dependents\)/);
+  });
 });
