@@ -71,7 +71,8 @@ export function createShaper(store: BlobStore, config: BlobsConfig, services: Pi
     try {
       // pi's bash keeps its own cut output and writes the whole of it to a temp file: store that.
       const full = info.tool ? undefined : await fullOutputFile(value);
-      stored = full ? await store.putFile(full) : await store.put(text);
+      // (If that file vanished meanwhile, pi's own copy is still worth keeping.)
+      stored = full ? await store.putFile(full).catch(() => store.put(text)) : await store.put(text);
     } catch (error) {
       blobError = (error as NodeJS.ErrnoException).code ?? errorText(error);
       warnOnce(error);
