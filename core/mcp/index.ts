@@ -3,7 +3,8 @@
  * reconnect with backoff, degraded mode, a recovery queue and clean shutdown. Every MCP-backed
  * preset builds on {@link ManagedMcpServer}.
  */
-export { ManagedMcpServer, type ManagedMcpServerDeps, type McpCallOptions } from "./managed-server.ts";
+export { ManagedMcpServer, type ManagedMcpServerDeps } from "./managed-server.ts";
+export type { McpCallOptions } from "./call-attempt.ts";
 export { MCP_SERVER_DEFAULTS, resolveServerConfig, type ManagedMcpServerConfig, type ResolvedServerConfig, type StateProbe } from "./config.ts";
 export type { ConnectRequest, Connector, ConnectionCallOptions, ExitInfo, McpTool, McpToolResult, ServerConnection, ToolCaller } from "./connection-types.ts";
 export { SERVER_CONNECTION_LOST, ServerConnectionLostError, type ReconnectStatus } from "./errors.ts";

@@ -4,7 +4,7 @@
  * diffed after reconnects, and a clean, idempotent shutdown. See {@link ManagedMcpServer}.
  */
 import { classifyError } from "../classify.ts";
-import { type GovernorError, isErrorCategory, isGovernorError, TimeoutError } from "../errors.ts";
+import { type GovernorError, isErrorCategory } from "../errors.ts";
 import { formatSeconds } from "../observation.ts";
 import { type Clock, type Logger, sleep, systemClock } from "../services.ts";
 import { backoffDelay } from "./backoff.ts";
@@ -12,23 +12,13 @@ import { type ManagedMcpServerConfig, type ResolvedServerConfig, resolveServerCo
 import type { Connector, ExitInfo, McpTool, McpToolResult, ServerConnection } from "./connection-types.ts";
 import * as fail from "./failure-messages.ts";
 import { Heartbeat } from "./heartbeat.ts";
-import { linkSignal } from "./linked-signal.ts";
+import { type AttemptContext, attemptCall, type InFlight, Lost, type McpCallOptions } from "./call-attempt.ts";
 import { RecoveryQueue } from "./recovery-queue.ts";
 import { isSafeToRepeat } from "./replay-policy.ts";
 import type { ManagedServerEvent, ManagedServerListener, ManagedServerStatus, McpServerState, ReconnectRecord } from "./server-status.ts";
 import { diffSnapshots, type ServerSnapshot, snapshotOf } from "./state-cache.ts";
+import { startServer } from "./server-start.ts";
 import { openStdioConnection } from "./stdio-connection.ts";
-
-/** Options of one call. */
-export interface McpCallOptions {
-  /**
-   * The caller's signal (may be long-lived: it is never handed to the SDK, see linked-signal.ts).
-   * Aborting mid-call sends `notifications/cancelled` to the server and rejects with the signal's reason.
-   */
-  signal?: AbortSignal;
-  /** Limit for this call, in ms; on expiry the server gets `notifications/cancelled` and the call rejects with a TimeoutError. Default: config `callTimeoutMs`. */
-  timeoutMs?: number;
-}
 
 /** What the manager is built with besides its config. */
 export interface ManagedMcpServerDeps {
@@ -40,15 +30,6 @@ export interface ManagedMcpServerDeps {
 }
 
 const HISTORY = 20;
-
-interface InFlight {
-  tool: string;
-  lose(error: GovernorError): void;
-}
-
-class Lost {
-  constructor(readonly error: GovernorError) {}
-}
 
 /**
  * A managed stdio MCP server. Never throws raw errors: every rejection is a GovernorError
@@ -77,6 +58,8 @@ export class ManagedMcpServer {
   private runningSince: number | undefined;
   private conn: ServerConnection | undefined;
   private heartbeat: Heartbeat | undefined;
+  /** Built once per connection: the call path allocates nothing it can share. */
+  private attemptCtx: AttemptContext | undefined;
   private toolMap = new Map<string, McpTool>();
   private snapshot: ServerSnapshot | undefined;
   /** Bumped by every start, reconnect, restart and close: stale async work checks it and stops. */
@@ -189,7 +172,7 @@ export class ManagedMcpServer {
           await this.queue.wait(options.signal);
           continue;
         case "running": {
-          const outcome = await this.execute(this.conn!, tool, args, options);
+          const outcome = await attemptCall(this.attemptCtx!, this.conn!, tool, args, options);
           if (!(outcome instanceof Lost)) return outcome;
           if ((this.current as McpServerState) === "closed") throw outcome.error;
           if (!this.isSafeToRepeat(tool)) throw fail.notReplayed(this.ctx(), tool, outcome.error);
@@ -282,6 +265,18 @@ export class ManagedMcpServer {
     }
   }
 
+  private attemptContext(heartbeat: Heartbeat | undefined): AttemptContext {
+    return {
+      server: this.name,
+      clock: this.clock,
+      callTimeoutMs: this.config.callTimeoutMs,
+      inFlight: this.inFlight,
+      heartbeat,
+      isCurrent: (conn) => conn === this.conn,
+      onExit: (conn, info) => this.onExit(conn, info),
+    };
+  }
+
   private ctx(): fail.MessageContext {
     return { server: this.name, restartCommand: this.config.restartCommand, attempts: this.attempts, maxAttempts: this.config.maxReconnectAttempts };
   }
@@ -353,50 +348,23 @@ export class ManagedMcpServer {
   private async connectOnce(epoch: number): Promise<void> {
     const abort = new AbortController();
     this.startAbort = abort;
-    const c = this.config;
-    const conn = await this.connector({
-      name: c.name,
-      command: c.command,
-      args: c.args,
-      env: c.env,
-      ...(c.cwd ? { cwd: c.cwd } : {}),
-      ...(c.installHint ? { installHint: c.installHint } : {}),
-      restartCommand: c.restartCommand,
-      connectTimeoutMs: c.connectTimeoutMs,
-      signal: abort.signal,
-      onTransportError: (error) => {
-        this.logger?.debug(`MCP server ${this.name}: transport error: ${error.message}`, { server: this.name });
-        this.emit({ type: "transport_error", server: this.name, message: error.message });
-      },
-    });
-    let tools: McpTool[];
-    let extra: Record<string, unknown> = {};
     try {
-      if (epoch !== this.epoch) throw fail.closed(this.ctx());
-      tools = await conn.listTools(abort.signal);
-      if (c.probe) extra = await this.runProbe(conn, abort.signal);
-      if (epoch !== this.epoch) throw fail.closed(this.ctx());
-    } catch (error) {
-      await conn.close(0);
-      throw error;
+      const { conn, tools, extra } = await startServer(this.config, {
+        connector: this.connector,
+        clock: this.clock,
+        logger: this.logger,
+        signal: abort.signal,
+        assertWanted: () => {
+          if (epoch !== this.epoch) throw fail.closed(this.ctx());
+        },
+        onTransportError: (error) => {
+          this.logger?.debug(`MCP server ${this.name}: transport error: ${error.message}`, { server: this.name });
+          this.emit({ type: "transport_error", server: this.name, message: error.message });
+        },
+      });
+      this.adopt(conn, tools, extra);
     } finally {
       if (this.startAbort === abort) this.startAbort = undefined;
-    }
-    this.adopt(conn, tools, extra);
-  }
-
-  private async runProbe(conn: ServerConnection, signal: AbortSignal): Promise<Record<string, unknown>> {
-    let timer: unknown;
-    try {
-      const limit = new Promise<never>((_, reject) => {
-        timer = this.clock.setTimeout(() => reject(new Error(`probe took longer than ${formatSeconds(this.config.connectTimeoutMs)}`)), this.config.connectTimeoutMs);
-      });
-      return await Promise.race([this.config.probe!(conn, signal), limit]);
-    } catch (error) {
-      this.logger?.warn(`MCP server ${this.name}: state probe failed: ${String((error as Error)?.message ?? error)}`, { server: this.name });
-      return { probeFailed: true };
-    } finally {
-      this.clock.clearTimeout(timer);
     }
   }
 
@@ -419,6 +387,7 @@ export class ManagedMcpServer {
       },
     );
     this.heartbeat = hb;
+    this.attemptCtx = this.attemptContext(hb);
     void conn.exited.then((info) => this.onExit(conn, info));
   }
 
@@ -485,48 +454,5 @@ export class ManagedMcpServer {
     const failure = fail.degraded(this.ctx(), error, this.config.degradedCooldownMs);
     this.emit({ type: "degraded", server: this.name, attempts: this.attempts, error: failure });
     this.queue.fail(failure);
-  }
-
-  /** One attempt on one connection. Resolves with the result, or a {@link Lost} when the connection went away mid-call. */
-  private async execute(conn: ServerConnection, tool: string, args: Record<string, unknown>, options: McpCallOptions): Promise<McpToolResult | Lost> {
-    // Hot path: one promise, one child signal (only when the caller has a signal or a limit), one timer
-    // (only when the caller set a limit; otherwise the SDK's own request timeout is the backstop).
-    const limitMs = options.timeoutMs;
-    const link = options.signal || limitMs !== undefined ? linkSignal(options.signal) : undefined;
-    const timer =
-      limitMs === undefined
-        ? undefined
-        : this.clock.setTimeout(
-            () => link!.abort(new TimeoutError(`${tool} on MCP server "${this.name}" took longer than ${formatSeconds(limitMs)}`, limitMs, { agentMessage: "The call took too long. Reassess strategy: narrow the request instead of repeating it." })),
-            limitMs,
-          );
-    const entry: InFlight = { tool, lose: () => {} };
-    const hb = this.heartbeat;
-    this.inFlight.add(entry);
-    hb?.retain();
-    try {
-      return await new Promise<McpToolResult | Lost>((resolve, reject) => {
-        entry.lose = (error) => resolve(new Lost(error));
-        conn
-          .callTool(tool, args, { ...(link ? { signal: link.signal } : {}), timeoutMs: (limitMs ?? this.config.callTimeoutMs) + (limitMs === undefined ? 0 : 1_000) })
-          .then(resolve, reject);
-      });
-    } catch (raw) {
-      if (link?.signal.aborted) throw link.signal.reason;
-      const error = classifyError(raw, { subject: `${this.name}_${tool}`, ...(conn.stderrTail() ? { stderrTail: conn.stderrTail() } : {}) });
-      // The pipe closed before the exit handler ran: wait for it so the call is replayed or failed consistently.
-      if (isErrorCategory(error, "connection_lost") && conn === this.conn) {
-        const info = await Promise.race([conn.exited, new Promise<undefined>((r) => this.clock.setTimeout(() => r(undefined), 100))]);
-        if (info) this.onExit(conn, info);
-        return new Lost(error);
-      }
-      if (isErrorCategory(error, "connection_lost")) return new Lost(error);
-      throw isGovernorError(error) ? error : classifyError(error);
-    } finally {
-      link?.unlink();
-      if (timer !== undefined) this.clock.clearTimeout(timer);
-      this.inFlight.delete(entry);
-      hb?.release();
-    }
   }
 }
