@@ -95,6 +95,42 @@ describe("execution log", () => {
     expect(gov.logs.filter((l) => l.level === "warn" && /execution log/.test(l.message))).toHaveLength(1);
   });
 
+  it("degrades to one warning when writes start failing after the database opened", async () => {
+    const clock = new ManualClock();
+    const path = join(dir, "w.db");
+    const warnings: string[] = [];
+    const notes: string[] = [];
+    const logger = { debug() {}, info() {}, warn: (m: string) => void warnings.push(m), error() {}, child: () => logger };
+    let db: Database.Database | undefined;
+    const w = new ExecutionLogWriter({ path, phase: "", batchSize: 1, flushIntervalMs: 1_000, maxBufferedRows: 10 }, {
+      clock,
+      logger,
+      notify: (m) => void notes.push(m),
+      open: (p) => {
+        db = new Database(p);
+        migrate(db);
+        return db;
+      },
+    });
+    const row = { taskId: "", toolName: "t", status: "SUCCESS", durationMs: 1, startedAtMs: 0, sessionId: "", errorCategory: undefined, retries: 0, args: {}, content: [] };
+    w.add(row);
+    await clock.advance(0);
+    expect(w.written).toBe(1);
+    // Another process drops the table (or the disk fills): the next batch fails.
+    const other = new Database(path);
+    other.exec("DROP TABLE tool_execution_log");
+    other.close();
+    for (let i = 0; i < 5; i++) {
+      w.add(row);
+      await clock.advance(0);
+    }
+    expect(w.degraded).toBe(true);
+    expect(warnings).toHaveLength(1);
+    expect(notes).toHaveLength(1);
+    expect(clock.pending).toBe(0);
+    w.close();
+  });
+
   it("flushes a full batch without waiting for the timer", async () => {
     const clock = new ManualClock();
     const path = join(dir, "w.db");

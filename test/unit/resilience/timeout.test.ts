@@ -244,6 +244,7 @@ describe("timeout: total deadline across attempts", () => {
     const obs = await handler({ toolName: "tool", toolCallId: "", args: {}, signal: new AbortController().signal, attempt: 2, sessionId: "", startedAt: clock.now() - 2_000, deadline: clock.now() - 1 });
     expect(obs.status).toBe("TIMEOUT_EXCEEDED");
     expect(ran).toBe(0);
+    expect(clock.pending).toBe(0);
   });
 
   it("adds no layer for tools without a total deadline", () => {
