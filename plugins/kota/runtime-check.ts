@@ -32,3 +32,15 @@ export function missingCommandText(command: string): string {
   }
   return `KotaDB's command \`${command}\` was not found. Install it or set "kota.command" in ~/.pi/agent/pi-governor.json, then run /kota restart. Until then the kota_* tools are unavailable; everything else keeps working.`;
 }
+
+/**
+ * What to add when KotaDB's command exists but KotaDB does not start (e.g. `bun x kotadb@next` cannot
+ * download KotaDB): where to look and how to fix it.
+ */
+export function kotaStartHint(command: string, args: readonly string[]): string {
+  const line = [command, ...args].join(" ");
+  if (command === "bun" && args.some((a) => a.startsWith("kotadb"))) {
+    return `KotaDB did not start (\`${line}\`). bun x downloads KotaDB from the npm registry on first use: check network access to it, or install KotaDB (\`bun add -g kotadb@next\`) and set "kota.command"/"kota.args" in ~/.pi/agent/pi-governor.json; then run /kota restart.`;
+  }
+  return `KotaDB did not start (\`${line}\`). Check "kota.command" and "kota.args" in ~/.pi/agent/pi-governor.json, then run /kota restart.`;
+}

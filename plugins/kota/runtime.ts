@@ -11,7 +11,7 @@ import { argsWithToolset, type KotaOptions } from "./config.ts";
 import type { KotaConnection, KotaLaunch, KotaServerState } from "./connection.ts";
 import { gitHead, gitRoot } from "./git.ts";
 import { Indexer } from "./index-flow.ts";
-import { BUN_INSTALL_HINT, commandExists, missingCommandText } from "./runtime-check.ts";
+import { BUN_INSTALL_HINT, commandExists, kotaStartHint, missingCommandText } from "./runtime-check.ts";
 
 /** Whether the repository is indexed, as the status line shows it. */
 export type IndexedState = "no" | "yes" | "stale";
@@ -140,8 +140,14 @@ export class KotaRuntime {
       }
       return { json, rawBytes: contentBytes(raw.content) };
     } catch (error) {
-      const classified: GovernorError = isGovernorError(error) ? error : classifyError(error, { subject: `KotaDB ${tool}` });
-      if (classified.category === "spawn") this.notifyUnavailableOnce(classified);
+      let classified: GovernorError = isGovernorError(error) ? error : classifyError(error, { subject: `KotaDB ${tool}` });
+      if (classified.category === "spawn") {
+        if (!/^command not found/.test(classified.message)) {
+          // The command exists but KotaDB did not start: say where to look (stderr) and what to fix.
+          classified = new SpawnError(classified.message, { agentMessage: `${kotaStartHint(this.config.command, this.config.args)} ${classified.agentMessage}`, cause: classified, ...(classified.stderrTail ? { stderrTail: classified.stderrTail } : {}) });
+        }
+        this.notifyUnavailableOnce(classified);
+      }
       throw classified;
     } finally {
       void this.updateStatus();

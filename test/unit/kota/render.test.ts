@@ -13,6 +13,7 @@ import { renderUsages } from "../../../plugins/kota/render/usages.ts";
 import { argsWithToolset } from "../../../plugins/kota/config.ts";
 import { clampInt } from "../../../plugins/kota/params.ts";
 import { repoRelative } from "../../../plugins/kota/tools.ts";
+import { commandExists, kotaStartHint, missingCommandText } from "../../../plugins/kota/runtime-check.ts";
 
 interface Recorded {
   name: string;
@@ -107,5 +108,15 @@ describe("kota argument helpers", () => {
     expect(repoRelative("/r", "./src/a.ts")).toBe("src/a.ts");
     expect(repoRelative("/r", "/elsewhere/a.ts")).toBe("/elsewhere/a.ts");
     expect(argsWithToolset(["x", "kotadb@next", "--stdio", "--toolset", "core"], "default")).toEqual(["x", "kotadb@next", "--stdio", "--toolset", "default"]);
+  });
+
+describe("kota runtime checks", () => {
+  it("finds commands on PATH without running them, and words the fixes", () => {
+    expect(commandExists("node", process.env.PATH, "/")).toBe(true);
+    expect(commandExists("node", "/nonexistent", "/")).toBe(false);
+    expect(commandExists(process.execPath, undefined, "/")).toBe(true);
+    expect(missingCommandText("bun")).toMatch(/KotaDB needs Bun.*npm i -g bun.*https:\/\/bun.sh.*\/kota restart.*everything else \(pruning, blobs\) keeps working/);
+    expect(missingCommandText("kotadb")).toMatch(/`kotadb` was not found.*"kota.command"/);
+    expect(kotaStartHint("bun", ["x", "kotadb@next", "--stdio"])).toMatch(/bun x downloads KotaDB from the npm registry.*bun add -g kotadb@next/);
   });
 });
