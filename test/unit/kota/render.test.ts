@@ -109,6 +109,7 @@ describe("kota argument helpers", () => {
     expect(repoRelative("/r", "/elsewhere/a.ts")).toBe("/elsewhere/a.ts");
     expect(argsWithToolset(["x", "kotadb@next", "--stdio", "--toolset", "core"], "default")).toEqual(["x", "kotadb@next", "--stdio", "--toolset", "default"]);
   });
+});
 
 describe("kota runtime checks", () => {
   it("finds commands on PATH without running them, and words the fixes", () => {
