@@ -58,6 +58,8 @@ class Attempt implements CallerAbortListener, SignalSource {
     let pending: Promise<ToolObservation>;
     try {
       pending = next(inner);
+      // A wrapper below that breaks the contract and returns a plain value must not leave the timer armed.
+      if (typeof (pending as { then?: unknown } | undefined)?.then !== "function") pending = Promise.resolve(pending);
     } catch (error) {
       pending = Promise.reject(error);
     }

@@ -44,6 +44,7 @@ const ROUNDS = 7;
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 const suite: BenchSuite = async (report) => {
+  // cockatiel's maxAttempts counts retries: 2 retries = our default of 3 attempts. Same 300 s limit.
   const policy = wrap(cockatielRetry(handleAll, { maxAttempts: 2, backoff: new ExponentialBackoff() }), cockatielTimeout(TOOL_TIMEOUT_MS, TimeoutStrategy.Cooperative));
   const bare = bareStack();
   const governed = governedStack();

@@ -123,6 +123,15 @@ describe("timeout: one attempt", () => {
     expect(clock.pending).toBe(0);
   });
 
+  it("treats a plain (non-promise) value from a misbehaving inner handler as its answer and clears the timer", async () => {
+    const clock = new ManualClock();
+    const next = (() => timedOut("t", 1)) as unknown as ToolHandler;
+    const call: ToolCallContext = { toolName: "t", toolCallId: "", args: {}, signal: new AbortController().signal, attempt: 1, sessionId: "", startedAt: clock.now() };
+    const obs = await runAttempt(next, call, { ms: 10, scope: "attempt", reportedMs: 10 }, clock);
+    expect(obs.status).toBe("TIMEOUT_EXCEEDED");
+    expect(clock.pending).toBe(0);
+  });
+
   it("ignores a late answer or a late rejection after the timeout (no unhandled rejection)", async () => {
     const clock = new ManualClock();
     let rejectLate: (e: unknown) => void = () => {};
