@@ -12,7 +12,8 @@ export const DEFAULT_KOTA_ARGS: readonly string[] = Object.freeze(["x", "kotadb@
 
 /** Schema of the `kota` section (without `enabled`). */
 export const kotaSchema = z.object({
-  toolset: z.string().min(1).describe('KotaDB toolset; replaces the value after "--toolset" in args. Default "core".'),
+  // Not a trusted key, so a project config may set it: a plain word only, never something that reads as a flag.
+  toolset: z.string().regex(/^[a-z][a-z0-9_-]{0,31}$/, "a toolset name: lower-case letters, digits, - and _").describe('KotaDB toolset; replaces the value after "--toolset" in args. Default "core".'),
   autoContext: z.enum(["off", "onPaths", "always"]).describe('KotaDB briefing before a prompt (the autoContext plugin reads it; autoContext.mode can override): "off"; "onPaths": when the prompt names 1-3 existing files; "always": the same, plus a one-line index note once per session and HEAD when it names none. Default "off".'),
   confirmIndex: z.boolean().describe("Ask the user before indexing (first indexing can be slow). Default true."),
   indexWithoutUi: z.enum(["refuse", "allow"]).describe('Without a UI (print/RPC mode) a confirmation cannot be asked: "refuse" tells the model how to proceed instead, "allow" indexes without asking. Default "refuse".'),
