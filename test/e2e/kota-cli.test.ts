@@ -8,7 +8,8 @@ import { accessSync, constants, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createFixtureRepo, type FixtureRepo } from "../fixtures/kota-repo.ts";
+import { createFixtureRepo, FIXTURE_FILES, type FixtureRepo } from "../fixtures/kota-repo.ts";
+import { bigSource } from "../helpers/kota-e2e.ts";
 import { repoRoot, runPiCli, type PiCliRun } from "../helpers/pi-cli.ts";
 import { standinKotaConfig } from "../helpers/kota-standin.ts";
 
@@ -40,7 +41,7 @@ function lastToolResults(run: PiCliRun): Array<{ toolName?: string; text: string
 let repo: FixtureRepo;
 let home: string;
 beforeEach(() => {
-  repo = createFixtureRepo();
+  repo = createFixtureRepo({ ...FIXTURE_FILES, "src/generated/big.ts": bigSource("big", 40) });
   home = mkdtempSync(join(tmpdir(), "kota-cli-home-"));
 });
 afterEach(() => {
@@ -48,7 +49,11 @@ afterEach(() => {
   rmSync(home, { recursive: true, force: true });
 });
 
-const script = [{ toolCall: { name: "kota_deps", arguments: { file_path: "src/utils/math.ts" } } }, { text: "KotaDB is not available here; continuing with read/grep." }];
+const script = [
+  { toolCall: { name: "kota_deps", arguments: { file_path: "src/utils/math.ts" } } },
+  { toolCall: { name: "read", arguments: { path: "src/generated/big.ts" } } },
+  { text: "KotaDB is not available here; continuing with read/grep." },
+];
 
 function expectBunMessage(run: PiCliRun): void {
   expect(run.stderr).not.toMatch(/TypeError|ReferenceError|Unhandled|at .*\.ts:\d+/);
@@ -56,6 +61,10 @@ function expectBunMessage(run: PiCliRun): void {
   expect(run.stdout).toMatch(/KotaDB is not available here/);
   const deps = lastToolResults(run).find((r) => r.toolName === "kota_deps")!;
   expect(deps.text).toMatch(/KotaDB needs Bun, and `bun` is not on PATH\. Install Bun \(`npm i -g bun`, or see https:\/\/bun.sh\), then run \/kota restart/);
+  // Blobs for pi's own read keep working: the 40 KB read reached the model as an excerpt with its blob id.
+  const read = lastToolResults(run).find((r) => r.toolName === "read")!;
+  expect(read.text).toMatch(/\[blob [0-9a-f]+…: 4\d,\d{3} bytes stored; blob_read/);
+  expect(read.text.length).toBeLessThan(12_000);
   // The kota tools and the rest of the preset are registered.
   expect(run.calls[0]!.tools).toEqual(expect.arrayContaining(["kota_index", "kota_search", "kota_deps", "kota_usages", "kota_impact", "kota_task_context", "blob_read"]));
 }
