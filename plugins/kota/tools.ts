@@ -76,7 +76,8 @@ export function kotaTools(runtime: KotaRuntime, indexer: Indexer): GovernedToolD
     label: "KotaDB index",
     description: "Index the repository with KotaDB (asks the user to confirm; needed once before the other kota_* tools, and again when the index is stale).",
     parameters: indexParams,
-    annotations: { idempotentHint: true },
+    // Not marked safe to repeat: retry must not re-run (and re-confirm) a slow index on its own.
+    annotations: { readOnlyHint: false, idempotentHint: false },
     tags: [...KOTA_TAGS],
     promptSnippet: "kota_index: index the repository for the kota_* code-intelligence tools (asks the user first)",
     async execute(call) {
