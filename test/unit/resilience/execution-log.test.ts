@@ -59,6 +59,29 @@ describe("execution log", () => {
     expect(Date.parse(String(r[0]!.completed_at))).toBeGreaterThanOrEqual(Date.parse(String(r[0]!.started_at)));
   });
 
+  it("skips excluded tools and writes the phase label", async () => {
+    const path = join(dir, "exec.db");
+    const preset = definePreset({ name: "t", description: "", plugins: () => [executionLog({ exclude: ["broken"], phase: "phase-13" }), tools()] });
+    const gov = await createGovernor({ preset, cwd: dir, agentDir: dir, env: {}, clock: new ManualClock(), layers: [], overrides: { executionLog: { dbPath: path } } });
+    await gov.pipeline.callTool("echo", {});
+    await gov.pipeline.callTool("broken", {});
+    await gov.pipeline.hooks.sessionShutdown.run({ sessionId: "", cwd: dir, reason: "quit" });
+    expect(rows(path).map((r) => [r.tool_name, r.phase])).toEqual([["echo", "phase-13"]]);
+  });
+
+  it("keeps at most maxBufferedRows while waiting and says how many it dropped", async () => {
+    const clock = new ManualClock();
+    const path = join(dir, "b.db");
+    const warnings: string[] = [];
+    const logger = { debug() {}, info() {}, warn: (m: string) => void warnings.push(m), error() {}, child: () => logger };
+    const w = new ExecutionLogWriter({ path, phase: "", batchSize: 1_000, flushIntervalMs: 1_000, maxBufferedRows: 3 }, { clock, logger, notify: () => {} });
+    for (let i = 0; i < 5; i++) w.add({ taskId: `t${i}`, toolName: "t", status: "SUCCESS", durationMs: 1, startedAtMs: 0, sessionId: "", errorCategory: undefined, retries: 0, args: {}, content: [] });
+    expect(w.pending).toBe(3);
+    w.close();
+    expect(rows(path).map((r) => r.task_id)).toEqual(["t2", "t3", "t4"]);
+    expect(warnings).toEqual([expect.stringMatching(/dropped 2 rows/)]);
+  });
+
   it("creates the database file with mode 0600", async () => {
     const path = join(dir, "sub", "exec.db");
     const { gov } = await governor(path);
