@@ -36,7 +36,7 @@ export function circuitKey(options: BreakerOptions, tool: ToolInfo): string {
 export interface BreakerDeps {
   clock: Clock;
   /** Called when a circuit opens or closes (logs, UI). */
-  onStateChange?: (info: { key: string; toolName: string; state: "open" | "closed"; category?: string }) => void;
+  onStateChange?: (info: { key: string; toolName: string; state: "open" | "closed"; category?: string; cooldownMs: number }) => void;
 }
 
 /** The breaker wrapper plus its circuits (for status and tests). */
@@ -70,10 +70,10 @@ export function breakerWrapper(options: BreakerOptions, deps: BreakerDeps): { wr
       if (verdict === "success") {
         const wasOpen = c.state !== "closed";
         c.onSuccess(probe);
-        if (wasOpen && c.state === "closed") onStateChange?.({ key, toolName: tool.name, state: "closed" });
+        if (wasOpen && c.state === "closed") onStateChange?.({ key, toolName: tool.name, state: "closed", cooldownMs: c.settings.cooldownMs });
       } else if (verdict === "failure") {
         const category = obs.status === "ERROR" ? obs.error.category : "timeout";
-        if (c.onFailure(probe, category, clock.now())) onStateChange?.({ key, toolName: tool.name, state: "open", category });
+        if (c.onFailure(probe, category, clock.now())) onStateChange?.({ key, toolName: tool.name, state: "open", category, cooldownMs: c.settings.cooldownMs });
       } else {
         c.onNeutral(probe);
       }
@@ -108,7 +108,7 @@ export const breaker = definePlugin({
     const { wrapper } = breakerWrapper(config, {
       clock: services.clock,
       onStateChange: (info) => {
-        if (info.state === "open") logger.warn(`circuit ${info.key} opened after repeated failures (last: ${info.category}); failing fast for ${config.cooldownMs} ms`, info);
+        if (info.state === "open") logger.warn(`circuit ${info.key} opened after repeated failures (last: ${info.category}); failing fast for ${info.cooldownMs} ms`, info);
         else logger.info(`circuit ${info.key} closed: the probe call succeeded`, info);
         pipeline.emit({ type: "custom", source: BREAKER_PLUGIN, name: `circuit_${info.state}`, data: { ...info } });
       },
