@@ -1,12 +1,25 @@
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
 import type { SessionStore, UiBridge } from "../services.ts";
 
-/** Wraps pi's ctx.ui; without a UI (print/RPC mode) confirmations resolve false and nothing is shown. */
-export function uiBridgeFrom(ctx: Pick<ExtensionContext, "ui" | "hasUI">): UiBridge {
+/** Print-mode notices already written, so each appears once per process. */
+const shownOnStderr = new Set<string>();
+
+/**
+ * Wraps pi's ctx.ui. Without a UI (print/RPC mode) confirmations resolve false, and warnings and
+ * errors go to stderr once each (pi's print mode shows nothing otherwise, and a missing Bun or a bad
+ * config must never be silent). `stderr` is injectable for tests.
+ */
+export function uiBridgeFrom(ctx: Pick<ExtensionContext, "ui" | "hasUI">, stderr: (text: string) => void = (t) => process.stderr.write(t)): UiBridge {
   const ui = ctx.ui;
   return {
     hasUI: ctx.hasUI,
-    notify: (message, level = "info") => ui.notify(message, level),
+    notify: (message, level = "info") => {
+      if (ctx.hasUI) ui.notify(message, level);
+      else if (level !== "info" && !shownOnStderr.has(message)) {
+        shownOnStderr.add(message);
+        stderr(`pi-governor ${level}: ${message}\n`);
+      }
+    },
     setStatus: (key, text) => ui.setStatus(key, text),
     confirm: (title, message) => (ctx.hasUI ? ui.confirm(title, message) : Promise.resolve(false)),
   };

@@ -59,6 +59,8 @@ function expectBunMessage(run: PiCliRun): void {
   expect(run.stderr).not.toMatch(/TypeError|ReferenceError|Unhandled|at .*\.ts:\d+/);
   expect(run.code).toBe(0);
   expect(run.stdout).toMatch(/KotaDB is not available here/);
+  // Print mode has no UI: the user still sees the fix once, on stderr.
+  expect(run.stderr.match(/pi-governor (warning|error): .*Bun/g) ?? []).toHaveLength(1);
   const deps = lastToolResults(run).find((r) => r.toolName === "kota_deps")!;
   expect(deps.text).toMatch(/KotaDB needs Bun, and `bun` is not on PATH\. Install Bun \(`npm i -g bun`, or see https:\/\/bun.sh\), then run \/kota restart/);
   // Blobs for pi's own read keep working: the 40 KB read reached the model as an excerpt with its blob id.
