@@ -106,7 +106,7 @@ export function resolveConfig(
             problems.push({
               source: layer.source,
               path: `${key}.${trusted}`,
-              message: `ignored: a project config may not choose what program runs. To allow it, set "allowProjectSpawnConfig": true in your global config`,
+              message: `ignored: a project config may not choose what program runs or where private files go. To allow it, set "allowProjectSpawnConfig": true in your global config`,
             });
           }
         }
