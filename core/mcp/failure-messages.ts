@@ -60,7 +60,7 @@ export function notQueued(c: MessageContext, tool: string): ServerConnectionLost
       reconnectAttempts: c.attempts,
       retryAfterMs: 2_000,
       userAction: `If it stays down, run ${c.restartCommand}`,
-      agentMessage: `Call ${tool} again in a few seconds, once the server is back (governor_connection_status shows its state).`,
+      agentMessage: `Call ${tool} again in a few seconds, once the server is back.`,
     },
   );
 }
@@ -88,8 +88,9 @@ export function degraded(c: MessageContext, lastError: GovernorError | undefined
     server: c.server,
     reconnectStatus: "degraded",
     reconnectAttempts: c.attempts,
-    // A server that cannot be spawned (missing, crashes at start, wrong protocol) needs the user.
-    recoverable: !(lastError && lastError.category === "spawn"),
+    // Seed 001: a spent reconnect is `recoverable: false`, so no retry policy hammers (or sleeps on) a
+    // degraded server; the agent message says when the next call will try again by itself.
+    recoverable: false,
     retryAfterMs: retryInMs,
     userAction: `Run ${c.restartCommand}`,
     agentMessage: `${fix}Tell the user to run ${c.restartCommand}. The next call after ${formatSeconds(Math.ceil(retryInMs / 1000) * 1000)} tries to start it again; continue without its tools meanwhile.`,
@@ -127,7 +128,9 @@ export function queueExpired(c: MessageContext, waitedMs: number): ServerConnect
     server: c.server,
     reconnectStatus: "attempting",
     reconnectAttempts: c.attempts,
+    // It already waited queueDeadlineMs: a retry policy should not make it wait again.
+    recoverable: false,
     userAction: `Run ${c.restartCommand}`,
-    agentMessage: "Continue without this tool for now; check governor_connection_status before calling again.",
+    agentMessage: "Continue without this tool for now; check the server's connection status before calling it again.",
   });
 }

@@ -67,7 +67,8 @@ export const mcpServers = definePlugin({
         logger.error(`MCP server "${found.server.name}": its tools could not be registered: ${errorText(error)}`, { server: found.server.name });
       }
     }
-    registerStatusTool(pipeline, MCP_SERVERS_PLUGIN, servers);
+    // No servers, no status tool: it would only take room in the model's tool list.
+    if (servers.length) registerStatusTool(pipeline, MCP_SERVERS_PLUGIN, servers);
     registerServerCommands(pipeline, MCP_SERVERS_PLUGIN, services.commandRoot, servers);
     trackFooter(servers, services);
     // The UI exists only once the session starts: show the footer then.

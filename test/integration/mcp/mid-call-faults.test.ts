@@ -105,6 +105,7 @@ describe("reconnecting", () => {
       category: "connection_lost",
       reconnect_status: "degraded",
       reconnect_attempts: 3,
+      recoverable: false,
       user_action: "Run /kota restart",
     });
     expect(error.message).toContain("reconnecting failed after 3 attempt(s)");
