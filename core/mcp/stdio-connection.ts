@@ -63,6 +63,12 @@ export async function openStdioConnection(request: ConnectRequest): Promise<Serv
     });
   };
 
+  // Fallback when the SDK's child handle is not reachable: the transport closing means the child is gone.
+  transport.onclose = () => {
+    exitInfo ??= { code: null, signal: null, requested };
+    resolveExited(exitInfo);
+  };
+
   let startFailure: ((error: Error) => void) | undefined;
   let noise: string | undefined;
   transport.onerror = (error: Error) => {
