@@ -8,7 +8,7 @@ import { type GovernorError, isErrorCategory, isGovernorError, TimeoutError } fr
 import { formatSeconds } from "../observation.ts";
 import type { Clock } from "../services.ts";
 import type { ExitInfo, McpToolResult, ServerConnection } from "./connection-types.ts";
-import { linkSignal } from "./linked-signal.ts";
+import type { ChildSignalPool } from "./child-signal-pool.ts";
 
 /** Options of one call, as callers give them. */
 export interface McpCallOptions {
@@ -39,6 +39,8 @@ export interface AttemptContext {
   /** SDK request timeout when the caller gives no limit, in ms. */
   callTimeoutMs: number;
   inFlight: Set<InFlight>;
+  /** Where per-call child signals come from (see child-signal-pool.ts). */
+  signals: ChildSignalPool;
   heartbeat: { retain(): void; release(): void } | undefined;
   /** True while `conn` is the manager's current connection. */
   isCurrent(conn: ServerConnection): boolean;
@@ -50,7 +52,7 @@ export interface AttemptContext {
 export async function attemptCall(ctx: AttemptContext, conn: ServerConnection, tool: string, args: Record<string, unknown>, options: McpCallOptions): Promise<McpToolResult | Lost> {
   // One promise, one child signal (only with a caller signal or limit), one timer (only with a limit).
   const limitMs = options.timeoutMs;
-  const link = options.signal || limitMs !== undefined ? linkSignal(options.signal) : undefined;
+  const link = options.signal || limitMs !== undefined ? ctx.signals.acquire(options.signal) : undefined;
   const timer =
     limitMs === undefined
       ? undefined

@@ -11,5 +11,6 @@ export { SERVER_CONNECTION_LOST, ServerConnectionLostError, type ReconnectStatus
 export { formatDuration, formatServerStatus, type ManagedServerEvent, type ManagedServerListener, type ManagedServerStatus, type McpServerState, type ReconnectRecord } from "./server-status.ts";
 export { backoffDelay } from "./backoff.ts";
 export { linkSignal, type LinkedSignal } from "./linked-signal.ts";
+export { ChildSignalPool } from "./child-signal-pool.ts";
 export { openStdioConnection } from "./stdio-connection.ts";
 export { liveChildCount } from "./child-registry.ts";

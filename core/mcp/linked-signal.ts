@@ -3,8 +3,10 @@
  * 'abort' listener to the signal it is given and never removes it, and it sends
  * `notifications/cancelled` whenever that signal aborts, even after the request succeeded. So the
  * SDK only ever sees this child signal: the link to the caller's signal is removed when the call
- * ends, and the child is aborted only while the call is still running.
+ * ends, and the child is aborted only while the call is still running. The manager takes its children
+ * from a {@link ChildSignalPool} (same contract, reused signals); this is the plain, unpooled form.
  */
+import type { ChildSignalPool } from "./child-signal-pool.ts";
 
 /** A child signal for one call. Call `unlink()` in `finally`. */
 export interface LinkedSignal {

@@ -13,6 +13,7 @@ import type { Connector, ExitInfo, McpTool, McpToolResult, ServerConnection } fr
 import * as fail from "./failure-messages.ts";
 import { Heartbeat } from "./heartbeat.ts";
 import { type AttemptContext, attemptCall, type InFlight, Lost, type McpCallOptions } from "./call-attempt.ts";
+import { ChildSignalPool } from "./child-signal-pool.ts";
 import { RecoveryQueue } from "./recovery-queue.ts";
 import { isSafeToRepeat } from "./replay-policy.ts";
 import type { ManagedServerEvent, ManagedServerListener, ManagedServerStatus, McpServerState, ReconnectRecord } from "./server-status.ts";
@@ -52,6 +53,7 @@ export class ManagedMcpServer {
   private readonly allowlist: ReadonlySet<string>;
   private readonly listeners = new Set<ManagedServerListener>();
   private readonly inFlight = new Set<InFlight>();
+  private readonly signals = new ChildSignalPool();
   private readonly queue: RecoveryQueue;
   private current: McpServerState = "stopped";
   private stateSince: number;
@@ -271,6 +273,7 @@ export class ManagedMcpServer {
       clock: this.clock,
       callTimeoutMs: this.config.callTimeoutMs,
       inFlight: this.inFlight,
+      signals: this.signals,
       heartbeat,
       isCurrent: (conn) => conn === this.conn,
       onExit: (conn, info) => this.onExit(conn, info),

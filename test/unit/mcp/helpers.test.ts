@@ -78,3 +78,29 @@ describe("formatServerStatus", () => {
     expect(text).toContain("last error: boom");
   });
 });
+
+describe("ChildSignalPool", () => {
+  it("reuses a child only after stripping what was added to it, so a later abort cancels only the current call", async () => {
+    const { ChildSignalPool } = await import("../../../core/mcp/child-signal-pool.ts");
+    const pool = new ChildSignalPool();
+    const parent = new AbortController();
+    const first = pool.acquire(parent.signal);
+    let stale = 0;
+    first.signal.addEventListener("abort", () => stale++);
+    first.unlink();
+    const second = pool.acquire(parent.signal);
+    expect(second.signal).toBe(first.signal);
+    expect(getEventListeners(second.signal, "abort")).toHaveLength(0);
+    let current = 0;
+    second.signal.addEventListener("abort", () => current++);
+    expect(getEventListeners(parent.signal, "abort")).toHaveLength(1);
+    parent.abort("esc");
+    expect([stale, current]).toEqual([0, 1]);
+    second.unlink();
+    expect(getEventListeners(parent.signal, "abort")).toHaveLength(0);
+    // An aborted child is never handed out again.
+    const third = pool.acquire(undefined);
+    expect(third.signal).not.toBe(second.signal);
+    expect(third.signal.aborted).toBe(false);
+  });
+});
