@@ -13,7 +13,7 @@ import type { ChildSignalPool } from "./child-signal-pool.ts";
 /** Options of one call, as callers give them. */
 export interface McpCallOptions {
   /**
-   * The caller's signal (may be long-lived: it is never handed to the SDK, see linked-signal.ts).
+   * The caller's signal (may be long-lived: it is never handed to the SDK, see child-signal-pool.ts).
    * Aborting mid-call sends `notifications/cancelled` to the server and rejects with the signal's reason.
    */
   signal?: AbortSignal;

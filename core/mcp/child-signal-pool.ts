@@ -5,7 +5,6 @@
  * child carries nothing from earlier calls: aborting it can only cancel the call it serves now. A child
  * that was aborted is never reused.
  */
-import type { LinkedSignal } from "./linked-signal.ts";
 
 type Listener = Parameters<AbortSignal["addEventListener"]>[1];
 type ListenerOptions = Parameters<AbortSignal["addEventListener"]>[2];
@@ -30,6 +29,15 @@ function newSlot(): Slot {
     },
   });
   return { controller, added };
+}
+
+/** A child signal for one call. Call `unlink()` in `finally`. */
+export interface LinkedSignal {
+  readonly signal: AbortSignal;
+  /** Aborts the child (a timeout or the manager ending the call). No-op after `unlink()`. */
+  abort(reason: unknown): void;
+  /** Removes the listener from the parent; after this the child never aborts. Idempotent. */
+  unlink(): void;
 }
 
 /** A small pool of child signals, one per call in flight. */

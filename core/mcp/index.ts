@@ -10,7 +10,6 @@ export type { ConnectRequest, Connector, ConnectionCallOptions, ExitInfo, McpToo
 export { SERVER_CONNECTION_LOST, ServerConnectionLostError, type ReconnectStatus } from "./errors.ts";
 export { formatDuration, formatServerStatus, type ManagedServerEvent, type ManagedServerListener, type ManagedServerStatus, type McpServerState, type ReconnectRecord } from "./server-status.ts";
 export { backoffDelay } from "./backoff.ts";
-export { linkSignal, type LinkedSignal } from "./linked-signal.ts";
 export { ChildSignalPool } from "./child-signal-pool.ts";
 export { openStdioConnection } from "./stdio-connection.ts";
 export { liveChildCount } from "./child-registry.ts";

@@ -1,8 +1,9 @@
 /** Pure pieces of the MCP manager: backoff schedule, linked signals, state diff, config defaults, error shape. */
 import { getEventListeners } from "node:events";
 import { describe, expect, it } from "vitest";
-import { backoffDelay, linkSignal, MCP_SERVER_DEFAULTS, resolveServerConfig, ServerConnectionLostError, formatServerStatus } from "../../../core/mcp/index.ts";
+import { backoffDelay, MCP_SERVER_DEFAULTS, resolveServerConfig, ServerConnectionLostError, formatServerStatus } from "../../../core/mcp/index.ts";
 import { diffSnapshots } from "../../../core/mcp/state-cache.ts";
+import { ChildSignalPool } from "../../../core/mcp/child-signal-pool.ts";
 import { isErrorCategory, isGovernorError } from "../../../core/errors.ts";
 import { failure } from "../../../core/observation.ts";
 
@@ -14,7 +15,9 @@ describe("backoffDelay", () => {
   });
 });
 
-describe("linkSignal", () => {
+describe("ChildSignalPool links", () => {
+  const pool = new ChildSignalPool();
+  const linkSignal = (parent: AbortSignal | undefined) => pool.acquire(parent);
   it("forwards the parent's abort while linked, and removes its listener on unlink", () => {
     const parent = new AbortController();
     const a = linkSignal(parent.signal);
