@@ -1,3 +1,4 @@
+import { cutUtf8 } from "../../core/blobs/read-lines.ts";
 import { formatBytes } from "./marker.ts";
 
 /** How to build an excerpt. */
@@ -67,7 +68,7 @@ export function buildExcerpt(text: string, options: ExcerptOptions): Excerpt {
 function finish(text: string, budget: number, omittedBytes: number): Excerpt {
   let buf: Buffer = Buffer.from(text, "utf8");
   // Belt and braces: the arithmetic above keeps within budget; this makes it impossible not to.
-  if (buf.length > budget) buf = cutUtf8End(buf, budget);
+  if (buf.length > budget) buf = cutUtf8(buf, budget);
   return { text: buf.length === Buffer.byteLength(text) ? text : buf.toString("utf8"), bytes: buf.length, omittedBytes };
 }
 
@@ -77,7 +78,7 @@ function headWithin(text: string, max: number): Buffer {
   // `max` characters hold at least `max` bytes; a trailing high surrogate alone would encode as U+FFFD.
   let end = Math.min(text.length, max);
   if (end < text.length && isHighSurrogate(text.charCodeAt(end - 1))) end--;
-  const buf = cutUtf8End(Buffer.from(text.slice(0, end), "utf8"), max);
+  const buf = cutUtf8(Buffer.from(text.slice(0, end), "utf8"), max);
   const nl = buf.lastIndexOf(0x0a);
   return nl >= buf.length / 2 ? buf.subarray(0, nl) : buf;
 }
@@ -90,14 +91,6 @@ function tailWithin(text: string, max: number): Buffer {
   const buf = cutUtf8Start(Buffer.from(text.slice(start), "utf8"), max);
   const nl = buf.indexOf(0x0a);
   return nl >= 0 && nl < buf.length / 2 ? buf.subarray(nl + 1) : buf;
-}
-
-/** At most `max` bytes from the start, not splitting a character. */
-function cutUtf8End(buf: Buffer, max: number): Buffer {
-  if (buf.length <= max) return buf;
-  let end = max;
-  while (end > 0 && (buf[end]! & 0xc0) === 0x80) end--;
-  return buf.subarray(0, end);
 }
 
 /** At most `max` bytes from the end, starting on a character's first byte. */
