@@ -7,6 +7,39 @@ import type { Indexer } from "./index-flow.ts";
 import { renderRecentFiles, renderStatistics } from "./render/index-stats.ts";
 import type { KotaRuntime } from "./runtime.ts";
 
+/**
+ * What `/kota status` and the `kota_status` tool report: process state, connection history, repository,
+ * index statistics and recent files, the last server error, the command and the main options.
+ * Starts KotaDB when it is not running (status is one of the documented lazy-start triggers).
+ */
+export async function kotaStatusReport(runtime: KotaRuntime): Promise<string> {
+  const lines = [await runtime.statusLine(), `Repository root: ${await runtime.root()}`];
+  try {
+    await runtime.probe();
+    const stats = await runtime.call("get_index_statistics", {});
+    lines.push(`Index: ${renderStatistics(stats.json)}`);
+    if (runtime.repositoryId) lines.push(`Repository id: ${runtime.repositoryId}`);
+    if (runtime.indexHead) lines.push(`Indexed at commit: ${runtime.indexHead.slice(0, 12)}`);
+    const recent = await runtime.call("list_recent_files", { limit: 8 });
+    const recentLine = renderRecentFiles(recent.json, 8);
+    if (recentLine) lines.push(recentLine);
+  } catch (error) {
+    lines.push(`KotaDB: ${errorText(error)}`);
+    const tail = (error as { stderrTail?: string }).stderrTail;
+    if (tail) lines.push(`stderr: ${tail}`);
+  }
+  const connection = runtime.connectionStatus();
+  if (connection) lines.push(`Connection: ${connection}`);
+  else {
+    const last = runtime.lastServerError();
+    if (last) lines.push(`Last server error: ${last}`);
+  }
+  lines.push(`Command: ${runtime.config.command} ${runtime.config.args.join(" ")} (cwd: ${runtime.config.cwd || "repository root"})`);
+  lines.push(`confirmIndex: ${runtime.config.confirmIndex}, indexWithoutUi: ${runtime.config.indexWithoutUi}, autoContext: ${runtime.config.autoContext}`);
+  await runtime.updateStatus();
+  return lines.join("\n");
+}
+
 /** Registers the kota subcommands for `owner` (the plugin name). */
 export function registerKotaCommands(pipeline: Pipeline, owner: string, services: GovernorServices, runtime: KotaRuntime, indexer: Indexer): void {
   const root = services.commandRoot;
@@ -14,27 +47,7 @@ export function registerKotaCommands(pipeline: Pipeline, owner: string, services
   pipeline.registerCommand(owner, `${root} status`, {
     description: "KotaDB process state, repository, index state and statistics, recently indexed files, command",
     async handler(_args, ctx) {
-      const lines = [await runtime.statusLine(), `Repository root: ${await runtime.root()}`];
-      try {
-        await runtime.probe();
-        const stats = await runtime.call("get_index_statistics", {});
-        lines.push(`Index: ${renderStatistics(stats.json)}`);
-        if (runtime.repositoryId) lines.push(`Repository id: ${runtime.repositoryId}`);
-        if (runtime.indexHead) lines.push(`Indexed at commit: ${runtime.indexHead.slice(0, 12)}`);
-        const recent = await runtime.call("list_recent_files", { limit: 8 });
-        const recentLine = renderRecentFiles(recent.json, 8);
-        if (recentLine) lines.push(recentLine);
-      } catch (error) {
-        lines.push(`KotaDB: ${errorText(error)}`);
-        const tail = (error as { stderrTail?: string }).stderrTail;
-        if (tail) lines.push(`stderr: ${tail}`);
-      }
-      const last = runtime.lastServerError();
-      if (last) lines.push(`Last server error: ${last}`);
-      lines.push(`Command: ${runtime.config.command} ${runtime.config.args.join(" ")} (cwd: ${runtime.config.cwd || "repository root"})`);
-      lines.push(`confirmIndex: ${runtime.config.confirmIndex}, indexWithoutUi: ${runtime.config.indexWithoutUi}, autoContext: ${runtime.config.autoContext}`);
-      ctx.ui.notify(lines.join("\n"), "info");
-      await runtime.updateStatus();
+      ctx.ui.notify(await kotaStatusReport(runtime), "info");
     },
   });
 

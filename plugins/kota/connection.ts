@@ -20,6 +20,8 @@ export interface KotaConnection {
   state(): KotaServerState;
   /** Last error text, when the server failed. */
   lastError(): string | undefined;
+  /** Connection details: state, pid, uptime, reconnect history, last error (multi-line). */
+  statusText(): string;
   /** What a reconnect lost (e.g. the index), once; undefined otherwise. */
   takeNotice(): string | undefined;
   /** Stops the server and starts it again now; rejects when it does not start. */

@@ -1,6 +1,7 @@
 /**
  * `governor:kota` (config key `kota`): KotaDB code intelligence as six bounded tools (kota_index,
- * kota_search, kota_deps, kota_usages, kota_impact, kota_task_context), a status line
+ * kota_search, kota_deps, kota_usages, kota_impact, kota_task_context), `kota_status` for the model
+ * (connection state, reconnect history, index), a status line
  * (`kota: stopped|starting|running|reconnecting|degraded · repo: <name> · indexed: yes|no|stale`) and
  * `/kota status | index | restart`.
  *
@@ -11,12 +12,12 @@
  */
 import { definePlugin, STAGE } from "../../core/index.ts";
 import { kotaDefaults, kotaSchema } from "./config.ts";
-import { registerKotaCommands } from "./commands.ts";
+import { kotaStatusReport, registerKotaCommands } from "./commands.ts";
 import type { ConnectionFactory } from "./runtime.ts";
 import { readIndexRecord, writeIndexRecord } from "./index-record.ts";
 import { managedKotaConnection } from "./managed-connection.ts";
 import { KotaRuntime, registerKotaRuntime } from "./runtime.ts";
-import { kotaTools } from "./tools.ts";
+import { kotaStatusTool, kotaTools } from "./tools.ts";
 
 /** Plugin name. */
 export const KOTA_PLUGIN = "governor:kota";
@@ -38,6 +39,7 @@ export const kota = definePlugin({
     registerKotaRuntime(pipeline, runtime);
     const indexer = runtime.indexer;
     for (const tool of kotaTools(runtime, indexer)) pipeline.registerTool(KOTA_PLUGIN, tool);
+    pipeline.registerTool(KOTA_PLUGIN, kotaStatusTool(() => kotaStatusReport(runtime)));
     registerKotaCommands(pipeline, KOTA_PLUGIN, services, runtime, indexer);
     pipeline.hooks.sessionStart.tap({ name: KOTA_PLUGIN, stage: STAGE.DEFAULT }, () => runtime.updateStatus());
     pipeline.hooks.sessionShutdown.tap({ name: KOTA_PLUGIN, stage: STAGE.DEFAULT }, () => runtime.close());

@@ -5,7 +5,7 @@
  * so a reconnect that lost the index is reported once.
  */
 import type { Logger } from "../../core/index.ts";
-import { ManagedMcpServer } from "../../core/mcp/index.ts";
+import { formatServerStatus, ManagedMcpServer } from "../../core/mcp/index.ts";
 import type { KotaConnection, KotaLaunch, RawToolResult } from "./connection.ts";
 
 /** KotaDB core tools that change nothing (safe to replay after a reconnect). index_repository is not. */
@@ -43,6 +43,7 @@ export function managedKotaConnection(launch: KotaLaunch, logger: Logger, restar
     },
     state: () => server.state,
     lastError: () => server.status().lastError?.message,
+    statusText: () => formatServerStatus(server.status()),
     takeNotice: () => server.takeNotice(),
     restart: () => server.restart(),
     close: () => server.close(),

@@ -74,6 +74,11 @@ export class KotaRuntime {
     return this.conn?.lastError();
   }
 
+  /** Connection details (uptime, reconnect history, last error), or undefined before the first start. */
+  connectionStatus(): string | undefined {
+    return this.conn?.statusText();
+  }
+
   /** Index state; before KotaDB was asked, guessed from `<root>/.kotadb` (where KotaDB keeps its database). */
   async indexState(): Promise<IndexedState> {
     if (this.indexed) return this.indexed;

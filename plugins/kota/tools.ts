@@ -176,3 +176,23 @@ export function kotaTools(runtime: KotaRuntime, indexer: Indexer): GovernedToolD
     }),
   ];
 }
+
+/**
+ * `kota_status`: the connection-status tool for the model (state, uptime, reconnect history, last
+ * error, index statistics and recent files). Not governed, so it answers while a breaker is open or
+ * the server is degraded: exactly when the model needs it.
+ */
+export function kotaStatusTool(report: () => Promise<string>): GovernedToolDefinition {
+  return {
+    name: "kota_status",
+    label: "KotaDB status",
+    description:
+      "State of the KotaDB server (running, reconnecting, degraded), uptime, reconnect history, last error, whether the repository is indexed, index statistics and recently indexed files. Call it after a kota_* tool reports a lost connection, before calling that tool again.",
+    parameters: { type: "object", properties: {} } as unknown as TSchema,
+    annotations: { readOnlyHint: true },
+    tags: ["status", ...KOTA_TAGS],
+    governed: false,
+    promptSnippet: "kota_status: KotaDB server and index state (use after a kota_* connection error)",
+    execute: async () => ({ content: textContent(await report()) }),
+  };
+}

@@ -68,7 +68,7 @@ function expectBunMessage(run: PiCliRun): void {
   expect(read.text).toMatch(/\[blob [0-9a-f]+…: 4\d,\d{3} bytes stored; blob_read/);
   expect(read.text.length).toBeLessThan(12_000);
   // The kota tools and the rest of the preset are registered.
-  expect(run.calls[0]!.tools).toEqual(expect.arrayContaining(["kota_index", "kota_search", "kota_deps", "kota_usages", "kota_impact", "kota_task_context", "blob_read"]));
+  expect(run.calls[0]!.tools).toEqual(expect.arrayContaining(["kota_index", "kota_search", "kota_deps", "kota_usages", "kota_impact", "kota_task_context", "kota_status", "blob_read"]));
 }
 
 describe("pi CLI with the default preset on a machine without Bun", () => {

@@ -234,5 +234,11 @@ describe("kota tools over the stand-in", () => {
     expect(Number(readFileSync(pidFile, "utf8"))).not.toBe(firstPid);
     expect(states).toContain("kota: reconnecting");
     expect(ui.statuses.get("kota")).toMatch(/^kota: running .* indexed: yes$/);
+    // The model can see what happened: kota_status reports the reconnect, the new pid and the index.
+    const status = await call(g, "kota_status", {});
+    expect(status.text).toMatch(/^kota: running/);
+    expect(status.text).toMatch(new RegExp(`Connection: kota: running \\(pid ${readFileSync(pidFile, "utf8").trim()}\\)`));
+    expect(status.text).toMatch(/reconnects \(1\): .* -> back after 1 attempt/);
+    expect(status.text).toMatch(/Index: 13 files/);
   });
 });
