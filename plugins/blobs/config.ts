@@ -24,7 +24,7 @@ export const blobsSchema = z.object({
   tools: z.record(z.string(), toolShapeSchema).describe("Per-tool thresholdBytes / excerptBytes"),
   maxDetailsBytes: z.number().int().min(256).describe("Result details larger than this (JSON bytes) lose their largest keys, so pi never persists a second raw copy. Default 2048"),
   readMaxBytes: z.number().int().min(512).describe("Most UTF-8 bytes one blob_read answer returns. Default 12288"),
-  sweepIntervalMinutes: z.number().min(0).describe("Retention runs at session start and then every this many minutes (0: only at session start). Default 30"),
+  sweepIntervalMinutes: z.number().min(0).describe("Retention runs at the session's first prompt and then every this many minutes (0: only at the first prompt). Default 30"),
   jsonOutlineMaxBytes: z.number().int().min(0).describe("JSON answers up to this size are parsed to say which keys and array lengths were left out. Default 8388608 (8 MiB)"),
 });
 

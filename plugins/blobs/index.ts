@@ -40,15 +40,21 @@ export const blobs = definePlugin({
         const id = m.role === "toolResult" ? (m.details as { blobId?: unknown } | undefined)?.blobId : undefined;
         if (isBlobId(id)) store.reference(id);
       }
+      if (firstSweepPending) {
+        firstSweepPending = false;
+        void sweep();
+      }
       return undefined;
     });
     pipeline.registerTool(BLOBS_PLUGIN, blobReadTool(store, config.readMaxBytes));
     pipeline.registerCommand(BLOBS_PLUGIN, `${services.commandRoot} blobs`, listBlobsCommand(store));
     pipeline.registerCommand(BLOBS_PLUGIN, `${services.commandRoot} purge-blobs`, purgeBlobsCommand(store, services.commandRoot));
 
-    // Retention: at session start, then every sweepIntervalMinutes on an unref'd timer (the clock's).
+    // Retention: once the session's first message list has named the blobs it points to (a resumed
+    // session's blobs may be older than maxAgeDays), then every sweepIntervalMinutes on an unref'd timer.
     let timer: unknown;
     let running = false;
+    let firstSweepPending = false;
     const sweep = async () => {
       try {
         const report = await store.sweep();
@@ -64,15 +70,16 @@ export const blobs = definePlugin({
         void sweep().finally(schedule);
       }, config.sweepIntervalMinutes * 60_000);
     };
-    pipeline.hooks.sessionStart.tap({ name: BLOBS_PLUGIN }, async () => {
+    pipeline.hooks.sessionStart.tap({ name: BLOBS_PLUGIN }, () => {
       if (timer !== undefined) services.clock.clearTimeout(timer);
       timer = undefined;
       running = true;
-      await sweep();
+      firstSweepPending = true;
       schedule();
     });
     pipeline.hooks.sessionShutdown.tap({ name: BLOBS_PLUGIN }, () => {
       running = false;
+      firstSweepPending = false;
       if (timer !== undefined) services.clock.clearTimeout(timer);
       timer = undefined;
     });

@@ -90,7 +90,7 @@ describe("blob_read and the blob commands", () => {
     expect(readdirSync(dir)).toHaveLength(0);
   });
 
-  it("enforces retention at session start and again on its timer, keeping blobs this session points to", async () => {
+  it("enforces retention once the session named its blobs and again on its timer, keeping blobs this session points to", async () => {
     const timers: Array<{ fn: () => void; ms: number }> = [];
     const clock: Clock = { now: () => 0, setTimeout: (fn, ms) => timers.push({ fn, ms }), clearTimeout: () => {} };
     const gov = await createGovernor({
@@ -107,8 +107,16 @@ describe("blob_read and the blob commands", () => {
     const oldBlob = join(dir, `${"1".repeat(64)}.txt`);
     writeFileSync(oldBlob, "old");
     utimesSync(oldBlob, old, old);
-    await gov.pipeline.hooks.sessionStart.run({ sessionId: "s", cwd: "/", reason: "startup" });
-    expect(readdirSync(dir)).toEqual([]);
+    // A resumed session names an old blob in its first message list: the first sweep waits for it.
+    const resumedEarly = join(dir, `${"5".repeat(64)}.txt`);
+    writeFileSync(resumedEarly, "named by the resumed session");
+    utimesSync(resumedEarly, old, old);
+    await gov.pipeline.hooks.sessionStart.run({ sessionId: "s", cwd: "/", reason: "resume" });
+    expect(readdirSync(dir).sort()).toEqual([`${"1".repeat(64)}.txt`, `${"5".repeat(64)}.txt`]);
+    await gov.pipeline.hooks.context.run([{ role: "toolResult", toolCallId: "y", toolName: "read", content: [], isError: false, details: { truncated: true, blobId: "5".repeat(64) } }], { sessionId: "s" });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(readdirSync(dir)).toEqual([`${"5".repeat(64)}.txt`]);
+    rmSync(resumedEarly);
     expect(timers.map((t) => t.ms)).toEqual([300_000]);
 
     // A blob this session read back is kept even when it is old.
