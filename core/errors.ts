@@ -159,18 +159,31 @@ export class UnknownError extends GovernorError {
   }
 }
 
-/** A plugin threw; carries the plugin and hook names so the culprit is obvious. */
+const PLUGIN_BRAND = Symbol.for("pi-governor.plugin-error");
+
+/**
+ * A plugin threw; carries the plugin and hook names so the culprit is obvious. Not a
+ * {@link GovernorError} (it has its own brand): it names who failed, not how. `classifyError` turns it
+ * into a governed error from its cause, keeping the plugin's name in the message.
+ */
 export class PluginError extends Error {
-  readonly [BRAND] = true;
+  readonly [PLUGIN_BRAND] = true;
   readonly code = "GOV_PLUGIN";
   constructor(
+    /** The failing plugin's name, e.g. `acme:audit`. */
     readonly pluginName: string,
+    /** Where it failed: a hook name (`context`, `toolCall`), `apply`, or `command /root sub`. */
     readonly hookName: string,
     cause: unknown,
   ) {
-    super(`plugin "${pluginName}" failed in hook "${hookName}": ${errorText(cause)}`, { cause });
+    super(`plugin "${pluginName}" failed in ${hookName.startsWith("command ") ? hookName : `hook "${hookName}"`}: ${errorText(cause)}`, { cause });
     this.name = "PluginError";
   }
+}
+
+/** True for a {@link PluginError} from any copy of the package. */
+export function isPluginError(value: unknown): value is PluginError {
+  return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[PLUGIN_BRAND] === true;
 }
 
 /** Misuse of the pipeline API (tap after seal, next() twice, duplicate tool names). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { classifyError, ConnectionLostError, isGovernorError, isErrorCategory, tail, timedOut, failure, assertNever, type ToolObservation } from "../../../core/index.ts";
+import { classifyError, ConnectionLostError, isGovernorError, isErrorCategory, isPluginError, PluginError, tail, timedOut, failure, assertNever, type ToolObservation } from "../../../core/index.ts";
 
 const sys = (code: string, extra: Record<string, unknown> = {}) => Object.assign(new Error(`${code} happened`), { code, ...extra });
 
@@ -23,6 +23,58 @@ describe("classifyError", () => {
     expect(e.category).toBe(category);
     expect(e.recoverable).toBe(recoverable);
     expect(e.agentMessage.length).toBeGreaterThan(10);
+  });
+
+  it.each([
+    ["error at line 401"],
+    ["invalid timeout parameter"],
+    ["quota of 5 files reached"],
+    ["unexpected token near EOF marker in config.json"],
+    ["token expired while parsing the authentication section"],
+    ["limit must be a positive number"],
+  ])("keeps a message that only mentions a risky word unknown: %s", (text) => {
+    expect(classifyError(new Error(text)).category).toBe("unknown");
+  });
+
+  it.each([
+    [new Error("HTTP 401 from https://api.example.com"), "auth"],
+    [new Error("request failed with status code 403"), "auth"],
+    [new Error("401 Unauthorized"), "auth"],
+    [new Error("status 429: slow down"), "rate_limit"],
+    [new Error("429 Too Many Requests"), "rate_limit"],
+    [new Error("You exceeded your current quota"), "rate_limit"],
+    [new Error("ETIMEDOUT connecting to 10.0.0.1:443"), "timeout"],
+    [new Error("MCP error -32001: Request timed out"), "timeout"],
+    [new Error("EOF"), "connection_lost"],
+    [new Error("read: unexpected EOF"), "connection_lost"],
+    [new Error("socket hang up"), "connection_lost"],
+    [new Error("Not connected"), "connection_lost"],
+    // Structured facts decide before any text: the MCP SDK's HTTP errors put the status in `code`,
+    // fetch puts the system error on `cause`, AbortSignal.timeout() rejects with a TimeoutError.
+    [Object.assign(new Error("Error POSTing to endpoint"), { code: 401 }), "auth"],
+    [Object.assign(new Error("request failed"), { response: { status: 429 } }), "rate_limit"],
+    [new TypeError("fetch failed", { cause: Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:1"), { code: "ECONNREFUSED" }) }), "network"],
+    [new DOMException("The operation was aborted due to timeout", "TimeoutError"), "timeout"],
+    [Object.assign(new Error("Parameter 'limit' must be between 1 and 100"), { code: -32602 }), "invalid_input"],
+    [{ isError: true, content: [{ type: "text", text: "429 Too Many Requests, retry after 0.05s" }] }, "rate_limit"],
+    [{ isError: true, content: [{ type: "text", text: "ECONNRESET: socket hang up" }] }, "network"],
+    [{ isError: true, content: [{ type: "text", text: "no rows: quota of 5 files reached" }] }, "mcp"],
+  ])("classifies %s as %s from a status, a code or an anchored phrase", (raw, category) => {
+    expect(classifyError(raw).category).toBe(category);
+  });
+
+  it("classifies a PluginError by its cause and names the plugin and hook", () => {
+    const plain = new PluginError("acme:audit", "toolCall", new Error("audit log is read-only"));
+    expect(isPluginError(plain)).toBe(true);
+    expect(isGovernorError(plain)).toBe(false);
+    const e = classifyError(plain, { subject: "deploy" });
+    expect(e.category).toBe("unknown");
+    expect(e.message).toBe('deploy: plugin "acme:audit" failed in hook "toolCall": audit log is read-only');
+    expect(e.toJSON()).toMatchObject({ code: "GOV_UNKNOWN", category: "unknown" });
+    const transient = classifyError(new PluginError("acme:proxy", "toolCall", Object.assign(new Error("reset"), { code: "ECONNRESET" })));
+    expect(transient.category).toBe("network");
+    expect(transient.recoverable).toBe(true);
+    expect(transient.message).toMatch(/plugin "acme:proxy"/);
   });
 
   it("says what to install when the command is missing", () => {
