@@ -159,10 +159,11 @@ export class WrapHook<H, Info> extends GovernedHook {
 
   /**
    * Composes the wrappers around `terminal` for one tool. `guard(name, inner)` lets the pipeline
-   * put its next-at-most-once check between layers. Built on tapable's SyncWaterfallHook: taps are
-   * added innermost first so the waterfall's last result is the outermost handler.
+   * put its next-at-most-once check between layers; `blame(name, handler)`, when given, wraps each
+   * layer a plugin adds so what it throws names that plugin. Built on tapable's SyncWaterfallHook:
+   * taps are added innermost first so the waterfall's last result is the outermost handler.
    */
-  compose(terminal: H, info: Info, guard: (pluginName: string, inner: H) => H): H {
+  compose(terminal: H, info: Info, guard: (pluginName: string, inner: H) => H, blame?: (pluginName: string, handler: H) => H): H {
     const hook = new SyncWaterfallHook<[H, Info]>(["handler", "info"]);
     const ordered = this.wrappers.map((w, i) => ({ w, i })).sort((a, b) => a.w.o.stage - b.w.o.stage || a.i - b.i);
     for (let k = ordered.length - 1; k >= 0; k--) {
@@ -180,7 +181,8 @@ export class WrapHook<H, Info> extends GovernedHook {
           this.host.reportPluginError(new PluginError(o.name, this.hookName, new TypeError("wrapper must return a handler function")));
           return inner;
         }
-        return wrapped === guarded ? inner : wrapped;
+        if (wrapped === guarded) return inner;
+        return blame ? blame(o.name, wrapped) : wrapped;
       });
     }
     return hook.call(terminal, info);

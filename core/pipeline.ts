@@ -1,10 +1,11 @@
 import { classifyError } from "./classify.ts";
-import { PipelineError, PluginError } from "./errors.ts";
+import { isGovernorError, isPluginError, PipelineError, PluginError } from "./errors.ts";
 import type { PipelineEvent } from "./events.ts";
 import { LifecycleHook, ObserverHook, type TapRecord, TransformHook, WrapHook } from "./hooks.ts";
 import { failure, type ToolObservation } from "./observation.ts";
 import { type Clock, systemClock } from "./services.ts";
 import type {
+  CommandContext,
   ContextInfo,
   ContextMessages,
   GovernedToolDefinition,
@@ -128,7 +129,7 @@ export class Pipeline {
         owner,
       });
       const terminal = this.terminal(def);
-      const composed = def.governed === false ? terminal : this.hooks.toolCall.compose(terminal, info, nextAtMostOnce);
+      const composed = def.governed === false ? terminal : this.hooks.toolCall.compose(terminal, info, nextAtMostOnce, blameThrows);
       this.sealedTools.set(name, { definition: def, info, handler: outermost(name, composed, this.clock) });
     }
   }
@@ -141,6 +142,23 @@ export class Pipeline {
   /** Registered commands by "root sub" path. */
   get commands(): ReadonlyMap<string, { command: GovernorCommand; owner: string }> {
     return this.commandDefs;
+  }
+
+  /**
+   * Runs a registered command. A handler that throws is reported like a failing hook (a
+   * `plugin_error` event naming the owning plugin and the command) and rejects with that
+   * {@link PluginError}, so the caller can show it.
+   */
+  async runCommand(path: string, args: string, ctx: CommandContext): Promise<void> {
+    const entry = this.commandDefs.get(path);
+    if (!entry) throw new PipelineError("GOV_UNKNOWN_COMMAND", `no command "/${path}" (known: ${[...this.commandDefs.keys()].map((k) => `/${k}`).join(", ") || "none"})`);
+    try {
+      await entry.command.handler(args, ctx);
+    } catch (error) {
+      const failure = new PluginError(entry.owner, `command /${path}`, error);
+      this.emit({ type: "plugin_error", error: failure });
+      throw failure;
+    }
   }
 
   /** Runs a governed tool through its composed chain. Resolves to an observation; never rejects. */
@@ -210,6 +228,28 @@ function nextAtMostOnce(pluginName: string, inner: ToolHandler): ToolHandler {
     }
     seen.add(call);
     return inner(call);
+  };
+}
+
+/**
+ * Names the plugin whose wrapper threw: a plain error from a wrapper's handler becomes a
+ * {@link PluginError} (classified by its cause later, so a network error stays `network`). Governed
+ * errors, pipeline misuse errors and errors already attributed to an inner plugin pass unchanged.
+ */
+function blameThrows(pluginName: string, handler: ToolHandler): ToolHandler {
+  const attribute = (error: unknown): unknown =>
+    isGovernorError(error) || isPluginError(error) || error instanceof PipelineError ? error : new PluginError(pluginName, "toolCall", error);
+  const rethrow = (error: unknown): never => {
+    throw attribute(error);
+  };
+  return (call) => {
+    try {
+      const pending = handler(call);
+      // A handler that returns a plain observation (not a promise) is tolerated, as await would.
+      return typeof (pending as { then?: unknown } | undefined)?.then === "function" ? pending.then(undefined, rethrow) : Promise.resolve(pending);
+    } catch (error) {
+      return Promise.reject(attribute(error));
+    }
   };
 }
 

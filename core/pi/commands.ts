@@ -1,4 +1,5 @@
 import type { ExtensionAPI, ExtensionCommandContext } from "@mariozechner/pi-coding-agent";
+import { errorText, isPluginError } from "../errors.ts";
 import type { Governor } from "../host.ts";
 import type { CommandContext, GovernorCommand } from "../tool-types.ts";
 
@@ -16,10 +17,11 @@ export function mountCommands(pi: ExtensionAPI, governor: Governor, contextFor: 
     const [root, sub] = path.split(" ") as [string, string];
     add(root, sub, command);
   }
-  add("governor", "status", {
+  const status: GovernorCommand = {
     description: "Stages in run order, plugins, tools, config sources and problems",
     handler: (_args, ctx) => ctx.ui.notify(governor.statusText(), "info"),
-  });
+  };
+  add("governor", "status", status);
 
   for (const [root, subs] of roots) {
     const names = [...subs.keys()].sort();
@@ -42,10 +44,14 @@ export function mountCommands(pi: ExtensionAPI, governor: Governor, contextFor: 
           ctx.ui.notify(`${sub ? `unknown subcommand "${sub}". ` : ""}Usage:\n${help}`, sub ? "warning" : "info");
           return;
         }
+        const resolved = sub || "status";
         try {
-          await command.handler(rest, contextFor(ctx));
+          // Registered commands run through the pipeline, which reports a failure with its plugin
+          // (a plugin_error, listed under /governor status problems) and rejects with a PluginError.
+          if (command === status) await command.handler(rest, contextFor(ctx));
+          else await governor.pipeline.runCommand(`${root} ${resolved}`, rest, contextFor(ctx));
         } catch (error) {
-          ctx.ui.notify(`/${root} ${sub} failed: ${(error as Error).message}`, "error");
+          ctx.ui.notify(isPluginError(error) ? error.message : `/${root} ${resolved} failed: ${errorText(error)}`, "error");
         }
       },
     });
