@@ -1,0 +1,26 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import * as byName from "pi-governor";
+import { kotaPreset } from "pi-governor/presets/kota/index.ts";
+import { retry } from "pi-governor/plugins/retry/index.ts";
+import * as byPath from "../../../core/index.ts";
+
+/** Plugin authors import the package by its name; the `exports` map in package.json makes that work. */
+describe("package entry (package.json exports)", () => {
+  it("resolves `pi-governor` to core's public API, the same module as the relative path", () => {
+    expect(byName.definePlugin).toBe(byPath.definePlugin);
+    expect(byName.createExtension).toBe(byPath.createExtension);
+  });
+
+  it("resolves shipped presets and plugins under pi-governor/presets/* and pi-governor/plugins/*", () => {
+    expect(kotaPreset.name).toBe("kota");
+    expect(retry().name).toMatch(/retry/);
+  });
+
+  it("keeps pi's extension manifest and the bin pointing at files that exist", () => {
+    const pkg = JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")) as { pi: { extensions: string[] }; bin: Record<string, string>; exports: Record<string, string> };
+    for (const file of [...pkg.pi.extensions, ...Object.values(pkg.bin), pkg.exports["."]!]) {
+      expect(() => readFileSync(new URL(`../../../${file}`, import.meta.url))).not.toThrow();
+    }
+  });
+});
