@@ -2,7 +2,7 @@
  * pi-governor's public API: the pipeline, the plugin contract, observations and errors, config,
  * and the pi adapter. Plugins and presets import from here.
  */
-export { STAGE, type StageName } from "./stages.ts";
+export { STAGE } from "./stages.ts";
 export * from "./content.ts";
 export * from "./errors.ts";
 export * from "./observation.ts";

@@ -20,10 +20,16 @@ export const STAGE = Object.freeze({
   ATTEMPT: 400,
   /** Budget downshift: may re-issue a cheaper request inside one attempt. */
   BUDGET: 500,
-  /** Last stop before the transport (argument caps, validation). */
+  /**
+   * Innermost slot, right above the tool itself: sees every attempt and every budget re-issue. No
+   * built-in plugin sits here; it is for third-party wrappers (argument checks, tracing).
+   */
   TRANSPORT: 900,
 
-  /** toolResult: turn raw output into model-facing text. */
+  /**
+   * toolResult: turn raw output into model-facing text. No built-in plugin sits here; third-party
+   * formatters do (docs/examples/redact-secrets-plugin.ts).
+   */
   FORMAT: 100,
   /** toolResult: cut oversized output to a bounded excerpt and store the original (blobs). */
   SHAPE: 200,
@@ -36,5 +42,3 @@ export const STAGE = Object.freeze({
   /** Default for taps that do not say. */
   DEFAULT: 500,
 });
-
-export type StageName = keyof typeof STAGE;
