@@ -75,13 +75,13 @@ export function failure(toolName: string, error: GovernorError, durationMs = 0):
   };
 }
 
-/** Formats a limit the way the seed spells it: 300000 -> "300s", 1500 -> "1.5s". */
+/** Formats a limit in seconds for the agent-facing timeout message: 300000 -> "300s", 1500 -> "1.5s". */
 export function formatSeconds(ms: number): string {
   const s = ms / 1000;
   return `${Number.isInteger(s) ? s : s.toFixed(1)}s`;
 }
 
-/** A TIMEOUT_EXCEEDED observation with the seed's agent-facing message. */
+/** A TIMEOUT_EXCEEDED observation with the agent-facing message "Tool exceeded the 300s timeout limit. Reassess strategy." */
 export function timedOut(toolName: string, timeoutMs: number, durationMs = timeoutMs): TimeoutObservation {
   const message = `Tool exceeded the ${formatSeconds(timeoutMs)} timeout limit. Reassess strategy.`;
   return {

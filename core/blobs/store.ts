@@ -8,7 +8,7 @@ import { readBytePage, readRange, type BytePage } from "./read-bytes.ts";
 import { grepBlob, readLinePage, type GrepResult, type LinePage } from "./read-pages.ts";
 import { listBlobs, purgeBlobs, sweepBlobs, type BlobEntry, type SweepReport } from "./retention.ts";
 
-/** Default total size of the cache: 250 MiB (262,144,000 bytes), as in the seed's config. */
+/** Default total size of the cache: 250 MiB (262,144,000 bytes). */
 export const DEFAULT_BLOB_MAX_BYTES = 262_144_000;
 /** Default maximum age of a blob: 14 days. */
 export const DEFAULT_BLOB_MAX_AGE_DAYS = 14;

@@ -1,4 +1,4 @@
-/** Reconnect backoff: a fixed schedule, the last step repeating (the seed's 100, 200, 400, 800, 1600 ms). */
+/** Reconnect backoff: a fixed schedule, the last step repeating (by default 100, 200, 400, 800, 1600 ms). */
 
 /** Delay before reconnect attempt `attempt` (1-based), in ms. An empty schedule means no delay. */
 export function backoffDelay(attempt: number, scheduleMs: readonly number[]): number {

@@ -1,7 +1,7 @@
 /**
  * Connection errors of a managed MCP server, as the agent sees them. All derive from core's
  * ConnectionLostError (category `connection_lost`), so guards and retry policies treat them alike,
- * and carry the seed's structured fields: `error: "server_connection_lost"`, the reconnect status,
+ * and carry structured fields for the agent: `error: "server_connection_lost"`, the reconnect status,
  * attempts spent and what the user can do.
  */
 import { ConnectionLostError, type GovernorErrorOptions } from "../errors.ts";

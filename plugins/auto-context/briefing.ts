@@ -5,7 +5,7 @@
  */
 import type { KotaRuntime } from "../kota/index.ts";
 
-/** List sizes (seed 002, 7.3). */
+/** How many dependencies, dependents and tests a briefing lists at most. */
 export const BRIEFING_LIMITS = Object.freeze({ dependencies: 5, dependents: 10, tests: 5 });
 
 const isTest = (p: string) => /(^|\/)(__tests__|tests?)\/|\.(test|spec)\.[cm]?[jt]sx?$/.test(p);

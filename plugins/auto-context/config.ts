@@ -1,5 +1,5 @@
 /**
- * The `autoContext` config section. The on/off switch stays where seed 002 put it,
+ * The `autoContext` config section. The on/off switch is
  * `kota.autoContext: "off" | "onPaths" | "always"`; `autoContext.mode` overrides it when set to
  * anything but "inherit". The other keys tune the briefing.
  */
@@ -7,7 +7,7 @@ import { z } from "zod";
 
 /** Schema of the `autoContext` section (without `enabled`). */
 export const autoContextSchema = z.object({
-  mode: z.enum(["inherit", "off", "onPaths", "always"]).describe('"inherit" follows kota.autoContext (seed 002 shape); otherwise overrides it. "onPaths": brief when the prompt names 1-3 existing files; "always": also add a one-line index note once per session and HEAD when it names none. Default "inherit".'),
+  mode: z.enum(["inherit", "off", "onPaths", "always"]).describe('"inherit" follows kota.autoContext; otherwise overrides it. "onPaths": brief when the prompt names 1-3 existing files; "always": also add a one-line index note once per session and HEAD when it names none. Default "inherit".'),
   maxPaths: z.number().int().min(1).max(10).describe("More mentioned files than this: no briefing; the user is told to use kota_task_context. Default 3."),
   maxBytes: z.number().int().min(200).max(8_000).describe("Size cap of one briefing, in UTF-8 bytes. Default 1500."),
   timeoutMs: z.number().int().min(100).max(60_000).describe("Longest the KotaDB queries for one briefing may take, in milliseconds; past it the prompt goes on without a briefing. Default 4000."),

@@ -1,5 +1,5 @@
 /**
- * `governor:auto-context` (config key `autoContext`; on/off via `kota.autoContext`, seed 002 section 7):
+ * `governor:auto-context` (config key `autoContext`; on/off via `kota.autoContext`):
  * before a prompt runs (`beforeAgentStart`, STAGE.INJECT) it finds 1-3 file paths in the prompt and
  * injects a small KotaDB briefing for them. Cached per path set and git HEAD. When the repository is
  * not indexed it asks to index (the kota plugin's confirmation rules apply). Bounded in time; any

@@ -20,7 +20,7 @@ export const blobsSchema = z.object({
     .min(256)
     .describe("Results larger than this many UTF-8 bytes are stored whole and cut to an excerpt (a budget plugin's per-tool maxBytes takes precedence). Default 16384"),
   excerptBytes: z.number().int().min(256).describe("Size limit of the excerpt the model sees, marker included, in UTF-8 bytes. Default 6144"),
-  builtinTools: z.array(z.string()).describe("pi's own tools (read, bash, grep, find, ls, ...) whose large results are cut too. Default [] (governed tools only)"),
+  builtinTools: z.array(z.string()).describe("pi's own tools (read, bash, grep, find, ls, ...) whose large results are cut too; empty: governed tools only"),
   tools: z.record(z.string(), toolShapeSchema).describe("Per-tool thresholdBytes / excerptBytes"),
   maxDetailsBytes: z.number().int().min(256).describe("Result details larger than this (JSON bytes) lose their largest keys, so pi never persists a second raw copy. Default 2048"),
   readMaxBytes: z.number().int().min(512).describe("Most UTF-8 bytes one blob_read answer returns. Default 12288"),

@@ -37,7 +37,7 @@ export const BUDGET_DEFAULTS: BudgetConfig = {
 };
 
 /**
- * The seed's budgets for the kota tools (section 6.3), for the kota preset:
+ * Budgets for the kota tools, for the kota preset:
  * `budget({ tools: KOTA_BUDGET_TOOLS })`. Hard caps: kota_search `limit <= 50`,
  * `context_lines <= 5`; kota_deps `depth <= 3`. kota_search downshifts context_lines 1 -> limit 10 ->
  * output "paths", measuring each answer (a KotaDB snippet answer can be larger than a full one).

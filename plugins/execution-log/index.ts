@@ -1,7 +1,7 @@
 /**
  * `governor:execution-log` (config key `executionLog`, STAGE.OBSERVE: the outermost wrapper, so it
  * sees the final observation with retries and the total duration): records every governed call in the
- * SQLite table `tool_execution_log` (seed 003 columns plus session id, error category, retries, bytes
+ * SQLite table `tool_execution_log` (base columns plus session id, error category, retries, bytes
  * in and out). Writes are batched off the call path (see writer.ts); a database that cannot be opened
  * degrades to one warning, never a failed call. `pi-governor stats` reads it (stats-cli.ts).
  */

@@ -1,7 +1,7 @@
 /**
  * The `tool_execution_log` table and its idempotent migration. The version lives in SQLite's
  * `PRAGMA user_version`, so running the migration twice (two pi processes, a reload) is harmless:
- * every statement is `IF NOT EXISTS`, and a seed-003 table created by another tool gets the missing
+ * every statement is `IF NOT EXISTS`, and a table with only the base columns, created by another tool, gets the missing
  * columns added rather than being replaced.
  */
 import type { Database } from "better-sqlite3";
@@ -9,10 +9,10 @@ import type { Database } from "better-sqlite3";
 /** The schema version this code writes. */
 export const SCHEMA_VERSION = 1;
 
-/** Table name (seed 003). */
+/** Table name, shared with other tools that log tool executions. */
 export const TABLE = "tool_execution_log";
 
-/** The seed-003 columns plus session_id, error_category, retries, bytes_in, bytes_out. */
+/** The base columns (id .. completed_at) plus session_id, error_category, retries, bytes_in, bytes_out. */
 export const CREATE_TABLE_SQL = `CREATE TABLE IF NOT EXISTS ${TABLE} (
   id INTEGER PRIMARY KEY,
   task_id TEXT,
@@ -29,7 +29,7 @@ export const CREATE_TABLE_SQL = `CREATE TABLE IF NOT EXISTS ${TABLE} (
   bytes_out INTEGER
 )`;
 
-/** Columns pi-governor adds to the seed's table, for tables created before them. */
+/** Columns pi-governor adds to the base table, for tables created before them. */
 const ADDED_COLUMNS: ReadonlyArray<readonly [string, string]> = [
   ["session_id", "TEXT"],
   ["error_category", "TEXT"],

@@ -1,5 +1,5 @@
 /**
- * The `kota` config section (seed 002, 11.2): how KotaDB is started and how indexing and autoContext
+ * The `kota` config section: how KotaDB is started and how indexing and autoContext
  * behave. `command`, `args`, `env` and `cwd` are trusted keys: a project config may not set them
  * unless the user's global config allows it (they decide what program runs).
  */

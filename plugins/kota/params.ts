@@ -1,6 +1,6 @@
 /**
- * The kota_* tools' parameters as pi expects them (TypeBox), with seed 002's defaults and hard caps
- * (6.3). The caps are in the schemas (pi validates) and enforced again in {@link clampInt} for calls
+ * The kota_* tools' parameters as pi expects them (TypeBox), with KotaDB's defaults and hard caps
+ * (kota_search limit <= 50, context_lines <= 5; kota_deps depth <= 3). The caps are in the schemas (pi validates) and enforced again in {@link clampInt} for calls
  * that reach the pipeline another way.
  */
 import { Type } from "typebox";

@@ -1,5 +1,5 @@
 /**
- * The six kota_* tools: each maps its arguments onto one KotaDB core tool (with seed 002's defaults
+ * The six kota_* tools: each maps its arguments onto one KotaDB core tool (with KotaDB's defaults
  * and caps), checks the index first (a repo that was never indexed answers "call kota_index", not an
  * empty result), and renders KotaDB's pretty JSON compact and summary-first.
  */

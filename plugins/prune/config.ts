@@ -12,7 +12,7 @@ export const pruneSchema = z.object({
   maxToolChars: z.number().int().min(0).describe("In older turns, any tool result longer than this (characters) is pruned. Default 1200."),
   adaptive: z.boolean().describe("Above adaptiveEnterPercent of the context window, keep fewer turns and cut tighter. Default true."),
   pinImpactSummaries: z.boolean().describe("Pin kota_impact results (never pruned). Default true."),
-  pruneTools: toolList.describe('Tools whose results are pruned in older turns whatever their size. Default ["read", "bash"].'),
+  pruneTools: toolList.describe('Tools whose results are pruned in older turns whatever their size.'),
   snippetTools: toolList.describe('Search tools whose results are pruned when called with output "snippet". Default ["kota_search"].'),
   neverPruneTools: toolList.describe("Tools whose results are never pruned (status tools, small summaries). Default []."),
   pinTools: toolList.describe("Tools whose results are pinned when they arrive. Default []."),

@@ -1,5 +1,5 @@
 /**
- * The project-wide tool timeout (seed 003): every governed tool attempt that runs longer than this is
+ * The project-wide tool timeout: every governed tool attempt that runs longer than this is
  * ended with a `TIMEOUT_EXCEEDED` observation telling the model to reassess, not repeat.
  */
 

@@ -25,8 +25,8 @@ export const KOTA_INDEX_TIMEOUT_MS = 600_000;
 export const BUILTIN_BLOB_TOOLS: readonly string[] = Object.freeze(["read", "bash"]);
 
 /**
- * Tools whose results the kota preset prunes in older turns whatever their size: pi's read/bash (seed
- * 002, 8.3) and KotaDB's navigation answers, which re-run in milliseconds from the index and whose
+ * Tools whose results the kota preset prunes in older turns whatever their size: pi's read/bash
+ * and KotaDB's navigation answers, which re-run in milliseconds from the index and whose
  * placeholders name the exact call. kota_impact is not here: it is pinned.
  */
 export const KOTA_PRUNE_TOOLS: readonly string[] = Object.freeze(["read", "bash", "kota_search", "kota_deps", "kota_usages", "kota_task_context"]);

@@ -1,5 +1,5 @@
 /**
- * The signal contract issue 4 relies on, measured on a real server (server-everything behind the
+ * The signal contract the retry and timeout plugins rely on, measured on a real server (server-everything behind the
  * wrapper, which records every notifications/cancelled it receives):
  * - 1,000 successful calls with a long-lived signal send no notifications/cancelled, even when the
  *   signal aborts afterwards, and leave no abort listener on it;

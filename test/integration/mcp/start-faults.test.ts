@@ -61,7 +61,7 @@ describe("start faults", () => {
     expect(faulty.starts()).toBe(2);
   });
 
-  it("hangs at start: killed at the connect timeout with the seed's advice; restart brings it back", async () => {
+  it("hangs at start: killed at the connect timeout with advice on what to check; restart brings it back", async () => {
     const { server, faulty } = managed({ mode: "hang-at-start", times: 1 }, { connectTimeoutMs: 1_000, restartCommand: "/kota restart" });
     const t0 = performance.now();
     const error = await rejection(server.callTool("echo", { message: "x" }));

@@ -138,7 +138,7 @@ describe("blobs plugin: cutting large results", () => {
     expect((await callAndShape(tight, "emit")).details?.truncated).toBe(true);
   });
 
-  it("accepts the seed's config keys", async () => {
+  it("accepts the documented config keys", async () => {
     const gov = await blobsGovernor({ blobs: { enabled: true, dir, maxBytes: 262_144_000, maxAgeDays: 14 } }, { text: "" });
     expect(gov.problems()).toEqual([]);
     const off = await blobsGovernor({ blobs: { enabled: false } }, { text: bigText });

@@ -136,7 +136,7 @@ describe("budget argument helpers", () => {
     expect(applyRung({ limit: 30 }, { limit: 10 })).toEqual({ limit: 10 });
     expect(applyRung({}, { limit: 10, output: "paths" })).toEqual({ limit: 10, output: "paths" });
   });
-  it("exports the seed's kota caps", () => {
+  it("exports the kota caps", () => {
     expect(KOTA_BUDGET_TOOLS.kota_search!.caps).toEqual({ limit: 50, context_lines: 5 });
     expect(KOTA_BUDGET_TOOLS.kota_deps!.caps).toEqual({ depth: 3 });
     expect(KOTA_BUDGET_TOOLS.kota_search!.ladder).toEqual([{ context_lines: 1 }, { limit: 10 }, { output: "paths" }]);

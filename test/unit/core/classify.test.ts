@@ -113,7 +113,7 @@ describe("classifyError", () => {
 });
 
 describe("observations", () => {
-  it("TIMEOUT_EXCEEDED carries the seed's message with the real limit", () => {
+  it("TIMEOUT_EXCEEDED carries the agent-facing message with the real limit", () => {
     expect(timedOut("run_command", 300_000).message).toBe("Tool exceeded the 300s timeout limit. Reassess strategy.");
     expect(timedOut("x", 1500).message).toBe("Tool exceeded the 1.5s timeout limit. Reassess strategy.");
   });

@@ -121,18 +121,18 @@ describe("loadConfigLayers and createGovernor", () => {
     expect(layers.map((l) => l.source)).toEqual([join(cwd, ".pi", "pi-kota.json"), "env PI_GOVERNOR_PRESET"]);
   });
 
-  it("accepts the original design's config shape (seed 002 section 11.2)", async () => {
-    const seedShape = {
+  it("accepts the documented config shape (kota, blobs, prune sections as users write them)", async () => {
+    const documentedShape = {
       kota: { toolset: "core", autoContext: "off", confirmIndex: true, command: "bun", args: ["x", "kotadb@next", "--stdio", "--toolset", "core"] },
       prune: { enabled: true, keepRecentTurns: 2, maxToolChars: 1200, adaptive: true, pinImpactSummaries: true },
       blobs: { enabled: true, dir: "~/.pi/cache/pi-kota/blobs", maxBytes: 262144000, maxAgeDays: 14 },
     };
-    const seedPlugins = [
+    const documentedPlugins = [
       definePlugin({ name: "s:kota", configKey: "kota", description: "", schema: z.object({ toolset: z.string(), autoContext: z.enum(["off", "onPaths", "always"]), confirmIndex: z.boolean(), command: z.string(), args: z.array(z.string()) }), defaults: { toolset: "core", autoContext: "off", confirmIndex: true, command: "bun", args: [] }, apply() {} })(),
       definePlugin({ name: "s:prune", configKey: "prune", description: "", schema: z.object({ keepRecentTurns: z.number(), maxToolChars: z.number(), adaptive: z.boolean(), pinImpactSummaries: z.boolean() }), defaults: { keepRecentTurns: 2, maxToolChars: 1200, adaptive: true, pinImpactSummaries: true }, apply() {} })(),
       definePlugin({ name: "s:blobs", configKey: "blobs", description: "", schema: z.object({ dir: z.string(), maxBytes: z.number(), maxAgeDays: z.number() }), defaults: { dir: "x", maxBytes: 1, maxAgeDays: 1 }, apply() {} })(),
     ];
-    const r = resolveConfig(seedPlugins, [{ kind: "global", source: "G", data: seedShape }]);
+    const r = resolveConfig(documentedPlugins, [{ kind: "global", source: "G", data: documentedShape }]);
     expect(r.problems).toEqual([]);
   });
 

@@ -100,7 +100,7 @@ describe("kota renderers on real KotaDB answers", () => {
 });
 
 describe("kota argument helpers", () => {
-  it("clamps to the seed's caps and maps paths onto the repo", () => {
+  it("clamps to KotaDB's caps and maps paths onto the repo", () => {
     expect(clampInt(500, 1, 50, 15)).toBe(50);
     expect(clampInt(undefined, 1, 50, 15)).toBe(15);
     expect(clampInt(0, 1, 5, 1)).toBe(1);

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { formatCall, isPlaceholder, placeholderText } from "../../../plugins/prune/placeholder.ts";
 
 describe("placeholders", () => {
-  it("render the seed's kota_search example: tool, key arguments, and how to re-run narrower", () => {
+  it("render a kota_search placeholder: tool, key arguments, and how to re-run narrower", () => {
     const text = placeholderText({ toolName: "kota_search", args: { query: "auth context", scope: ["code"], output: "snippet", limit: 20 }, chars: 5000, images: 0, isError: false, blobId: undefined });
     expect(text).toBe('(Pruned) kota_search(query="auth context", scope=["code"], output="snippet", limit=20) [5,000 chars]. Re-run with narrower query/glob to rehydrate.');
   });

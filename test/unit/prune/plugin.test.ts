@@ -25,7 +25,7 @@ function turn(t: number, tool = "read", text = "y".repeat(3000)): AgentMessageLi
 }
 
 describe("prune plugin", () => {
-  it("accepts the seed's config shape and rejects unknown keys", async () => {
+  it("accepts the documented config shape and rejects unknown keys", async () => {
     const { g } = await governor({ enabled: true, keepRecentTurns: 2, maxToolChars: 1200, adaptive: true, pinImpactSummaries: true });
     expect(g.problems()).toEqual([]);
     const bad = await governor({ keepRecentTurn: 2 });

@@ -44,7 +44,7 @@ const rows = (path: string) => {
 };
 
 describe("execution log", () => {
-  it("records every governed call with the seed columns plus session, category, retries and bytes", async () => {
+  it("records every governed call with the base columns plus session, category, retries and bytes", async () => {
     const path = join(dir, "exec.db");
     const { gov } = await governor(path);
     await gov.pipeline.callTool("echo", { text: "héllo" }, { toolCallId: "tc-1", sessionId: "s-1" });
@@ -182,7 +182,7 @@ describe("execution log migration", () => {
     db.close();
   });
 
-  it("adds the new columns to a seed-003 table created elsewhere and keeps its rows", () => {
+  it("adds the new columns to a base-column table created elsewhere and keeps its rows", () => {
     const db = new Database(":memory:");
     db.exec("CREATE TABLE tool_execution_log (id INTEGER PRIMARY KEY, task_id TEXT, tool_name TEXT NOT NULL, phase TEXT, status TEXT NOT NULL, duration_ms INTEGER, started_at TEXT, completed_at TEXT)");
     db.exec("INSERT INTO tool_execution_log (tool_name, status) VALUES ('run_command', 'TIMEOUT_EXCEEDED')");

@@ -63,7 +63,7 @@ describe("timeout: one attempt", () => {
     expect(signal?.aborted).toBe(false);
   });
 
-  it("ends a hung tool at exactly the limit with the seed's TIMEOUT_EXCEEDED observation", async () => {
+  it("ends a hung tool at exactly the limit with the TIMEOUT_EXCEEDED observation", async () => {
     const clock = new ManualClock();
     let signal: AbortSignal | undefined;
     const p = stack(clock, (call) => {
