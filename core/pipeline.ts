@@ -120,6 +120,7 @@ export class Pipeline {
   seal(): void {
     if (this.isSealed) return;
     this.isSealed = true;
+    const report = (error: PluginError) => this.emit({ type: "plugin_error", error });
     for (const [name, { def, owner }] of this.toolDefs) {
       const info: ToolInfo = Object.freeze({
         name,
@@ -129,7 +130,7 @@ export class Pipeline {
         owner,
       });
       const terminal = this.terminal(def);
-      const composed = def.governed === false ? terminal : this.hooks.toolCall.compose(terminal, info, nextAtMostOnce, blameThrows);
+      const composed = def.governed === false ? terminal : this.hooks.toolCall.compose(terminal, info, nextAtMostOnce, (plugin, handler) => blameThrows(plugin, handler, report));
       this.sealedTools.set(name, { definition: def, info, handler: outermost(name, composed, this.clock) });
     }
   }
@@ -235,10 +236,16 @@ function nextAtMostOnce(pluginName: string, inner: ToolHandler): ToolHandler {
  * Names the plugin whose wrapper threw: a plain error from a wrapper's handler becomes a
  * {@link PluginError} (classified by its cause later, so a network error stays `network`). Governed
  * errors, pipeline misuse errors and errors already attributed to an inner plugin pass unchanged.
+ * A throw that classifies as nothing known (a bug, not a transient condition) is also reported as a
+ * `plugin_error`, like a failing hook, so `/governor status` lists it.
  */
-function blameThrows(pluginName: string, handler: ToolHandler): ToolHandler {
-  const attribute = (error: unknown): unknown =>
-    isGovernorError(error) || isPluginError(error) || error instanceof PipelineError ? error : new PluginError(pluginName, "toolCall", error);
+function blameThrows(pluginName: string, handler: ToolHandler, report: (error: PluginError) => void): ToolHandler {
+  const attribute = (error: unknown): unknown => {
+    if (isGovernorError(error) || isPluginError(error) || error instanceof PipelineError) return error;
+    const failure = new PluginError(pluginName, "toolCall", error);
+    if (classifyError(error).category === "unknown") report(failure);
+    return failure;
+  };
   const rethrow = (error: unknown): never => {
     throw attribute(error);
   };
