@@ -83,9 +83,10 @@ function problemsOf(source: string, prefix: string, error: z.ZodError): ConfigPr
 }
 
 /**
- * Validates each layer against the plugins' schemas, drops what is invalid (naming file and key),
- * enforces that a project file cannot choose what program is spawned unless the global config allows
- * it, and merges defaults <- global <- project <- env. Never throws for bad config.
+ * Validates each layer against the plugins' schemas and drops each invalid key only (naming file, key
+ * path, value and what is allowed); ignores trusted keys in project files unless the global config
+ * allows them (listing them in `ignoredTrustedKeys`); merges defaults <- global <- project <- env; then
+ * runs each plugin's cross-key rules. Never throws for bad config.
  */
 export function resolveConfig(
   plugins: readonly GovernorPlugin<any>[],
@@ -167,9 +168,18 @@ export function resolveConfig(
       }
       values.set(plugin.configKey, value);
     } else {
-      // Layers were valid one by one but not together (a cross-field rule): fall back to defaults.
+      // Layers were valid one by one but not together: put the keys involved back to their defaults.
       problems.push(...problemsOf("merged config", plugin.configKey, parsed.error));
-      values.set(plugin.configKey, plugin.defaults as never);
+      const repaired: Record<string, unknown> = { ...(full as Record<string, unknown>) };
+      for (const issue of parsed.error.issues) {
+        const top = issue.code === "unrecognized_keys" && issue.path.length === 0 ? issue.keys : [String(issue.path[0] ?? "")];
+        for (const key of top) {
+          if (key in plugin.defaults) repaired[key] = (plugin.defaults as Record<string, unknown>)[key];
+          else delete repaired[key];
+        }
+      }
+      const again = plugin.schema.safeParse(repaired);
+      values.set(plugin.configKey, (again.success ? again.data : plugin.defaults) as never);
     }
   }
   return { preset, values, sources, problems, ignoredTrustedKeys };

@@ -121,7 +121,8 @@ export function parseSalvaging(schema: z.ZodType, value: unknown): SalvageResult
     for (const issue of parsed.error.issues) {
       const paths = issue.code === "unrecognized_keys" ? issue.keys.map((k) => [...issue.path, k]) : [issue.path];
       for (const path of paths) {
-        issues.push({ path: path.map(String).join("."), message: describeIssue(issue, valueAt(current, path)) });
+        const inList = path.some((k) => typeof k === "number");
+        issues.push({ path: path.map(String).join("."), message: `${describeIssue(issue, valueAt(current, path))}${inList ? " (the whole list is ignored)" : ""}` });
         dropped = dropAt(current, path) || dropped;
       }
     }

@@ -119,3 +119,18 @@ describe("byte order mark", () => {
     expect(r.values.get("timeout")!.defaultMs).toBe(1000);
   });
 });
+
+describe("a bad list element", () => {
+  it("drops the list (lists are replaced whole by later layers) and says so", () => {
+    const r = resolveConfig(shipped, [global({ blobs: { builtinTools: ["read", 5], excerptBytes: 4096 } })]);
+    const defaults = shipped.find((p) => p.configKey === "blobs")!.defaults;
+    expect(r.values.get("blobs")).toMatchObject({ builtinTools: defaults.builtinTools, excerptBytes: 4096 });
+    expect(formatProblems(r.problems)).toEqual([`${GLOBAL}: blobs.builtinTools.1: 5 is not allowed; use a string (the whole list is ignored)`]);
+  });
+
+  it("a section that is not an object is reported and earlier layers stay", () => {
+    const r = resolveConfig(shipped, [global({ kota: { command: "/opt/k" } }), project({ kota: true })]);
+    expect(r.values.get("kota")!.command).toBe("/opt/k");
+    expect(formatProblems(r.problems)).toEqual([`${PROJECT}: kota: true is not allowed; use an object`]);
+  });
+});
