@@ -83,6 +83,7 @@ export async function createGovernor(options: GovernorOptions): Promise<Governor
     ui: () => ui,
     store: () => store,
     commandRoot: preset.commandRoot ?? "governor",
+    ignoredTrustedKeys: config.ignoredTrustedKeys,
   };
 
   const pluginErrors: string[] = [];

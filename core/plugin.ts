@@ -21,12 +21,28 @@ export interface PluginSpec<S extends z.ZodObject> {
   /** Whether the plugin runs when the config does not say. Default true. */
   enabledByDefault?: boolean;
   /**
-   * Option keys that decide which program runs (command, args, env, cwd). A project config file may
-   * not set them unless the user's global config sets `allowProjectSpawnConfig: true`.
+   * Top-level option keys only the user may set: those that name a program or its arguments,
+   * environment or working directory, a path outside the blob cache, an endpoint, or a limit that
+   * deletes data every project shares. A project config file may not set them unless the user's
+   * global config sets `allowProjectSpawnConfig: true`; the global file and `PI_GOVERNOR_CONFIG`
+   * (the user's environment) may. A key nested under a trusted key is trusted with it.
    */
   trustedKeys?: ReadonlyArray<keyof z.infer<S> & string>;
+  /**
+   * Rules across keys that one key's schema cannot state (e.g. exit below enter). Each broken rule
+   * names the keys involved (top-level keys of the section) and what to do; the resolver reports it
+   * against the file that set them and puts those keys back to their defaults. The defaults must pass.
+   */
+  check?(config: z.infer<S>): ReadonlyArray<CrossFieldProblem>;
   /** Taps hooks and registers tools and commands. Runs once, before the pipeline is sealed. */
   apply(pipeline: Pipeline, config: WithEnabled<z.infer<S>>, services: GovernorServices): void | Promise<void>;
+}
+
+/** A broken rule across keys of one section: the keys involved and what to do. */
+export interface CrossFieldProblem {
+  /** Top-level keys of the section, the first one is named in the report. */
+  keys: readonly string[];
+  message: string;
 }
 
 /** A ready plugin: `{ name, apply }` plus what the config loader needs. */
@@ -39,6 +55,8 @@ export interface GovernorPlugin<C = Record<string, unknown>> {
   /** Defaults after the factory's overrides, `enabled` included. */
   readonly defaults: WithEnabled<C>;
   readonly trustedKeys: readonly string[];
+  /** Cross-key rules ({@link PluginSpec.check}); none when the spec has none. */
+  check(config: Record<string, unknown>): ReadonlyArray<CrossFieldProblem>;
   apply(pipeline: Pipeline, config: WithEnabled<C>, services: GovernorServices): void | Promise<void>;
 }
 
@@ -60,6 +78,9 @@ export function definePlugin<S extends z.ZodObject>(spec: PluginSpec<S>): Plugin
   const baseDefaults = { ...spec.defaults, enabled: spec.enabledByDefault ?? true };
   const checked = schema.safeParse(baseDefaults);
   if (!checked.success) throw new Error(`plugin "${spec.name}": defaults do not match its schema: ${z.prettifyError(checked.error)}`);
+  const check = (config: Record<string, unknown>): ReadonlyArray<CrossFieldProblem> => spec.check?.(config as z.infer<S>) ?? [];
+  const broken = check(checked.data);
+  if (broken.length) throw new Error(`plugin "${spec.name}": defaults break its own rule: ${broken[0]!.message}`);
 
   type C = z.infer<S>;
   const factory = (overrides?: DeepPartial<WithEnabled<C>>): GovernorPlugin<C> => {
@@ -73,6 +94,7 @@ export function definePlugin<S extends z.ZodObject>(spec: PluginSpec<S>): Plugin
       schema,
       defaults: parsed.data as WithEnabled<C>,
       trustedKeys: Object.freeze([...(spec.trustedKeys ?? [])]),
+      check,
       apply: spec.apply as GovernorPlugin<C>["apply"],
     });
   };

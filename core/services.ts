@@ -2,6 +2,7 @@
  * What the host hands every plugin. Plugins never write to the console, call process.exit, or read
  * the wall clock directly: they go through these, so tests can inject fakes.
  */
+import type { IgnoredTrustedKey } from "./config/resolve.ts";
 
 /** Time source and timers; inject a fake in tests. */
 export interface Clock {
@@ -134,4 +135,9 @@ export interface GovernorServices {
    * `governor` otherwise. Register with `pipeline.registerCommand(owner, \`${services.commandRoot} pin\`, ...)`.
    */
   readonly commandRoot: string;
+  /**
+   * Trusted keys a project file set that were ignored (the global file does not allow them), so a
+   * plugin can say why the project's program or path is not in force. Empty or absent when none.
+   */
+  readonly ignoredTrustedKeys?: readonly IgnoredTrustedKey[];
 }

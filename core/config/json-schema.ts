@@ -12,7 +12,7 @@ export function configJsonSchema(plugins: readonly GovernorPlugin<any>[], preset
     preset: { type: "string", enum: [...presetNames], description: "Which preset runs (default: the extension's own)" },
     allowProjectSpawnConfig: {
       type: "boolean",
-      description: "Global file only: let a project's .pi/pi-governor.json choose which programs are spawned (command, args, env). Default false.",
+      description: "Global file only: let a project's .pi/pi-governor.json set trusted keys (programs, their args/env/cwd, paths outside the blob cache, retention of shared data). Default false.",
     },
   };
   const seen = new Set<string>();
@@ -22,6 +22,7 @@ export function configJsonSchema(plugins: readonly GovernorPlugin<any>[], preset
     const section = z.toJSONSchema(deepPartial(plugin.schema), { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
     delete section.$schema;
     addDefaults(section, plugin.defaults);
+    markTrusted(section, plugin.trustedKeys);
     properties[plugin.configKey] = { ...section, description: `${plugin.name}: ${plugin.description}` };
   }
   return {
@@ -32,6 +33,17 @@ export function configJsonSchema(plugins: readonly GovernorPlugin<any>[], preset
     additionalProperties: false,
     properties,
   };
+}
+
+/** Prefix of a trusted key's description, so the reference shows which keys a project file cannot set. */
+export const TRUSTED_NOTE = "Trusted: global file or PI_GOVERNOR_CONFIG only (a project file needs allowProjectSpawnConfig).";
+
+function markTrusted(schema: Record<string, unknown>, trustedKeys: readonly string[]): void {
+  const props = schema.properties as Record<string, Record<string, unknown>> | undefined;
+  for (const key of trustedKeys) {
+    const prop = props?.[key];
+    if (prop) prop.description = prop.description ? `${TRUSTED_NOTE} ${String(prop.description)}` : TRUSTED_NOTE;
+  }
 }
 
 function addDefaults(schema: Record<string, unknown>, defaults: unknown): void {

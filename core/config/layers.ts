@@ -35,7 +35,8 @@ function readJsonFile(path: string, problems: ConfigProblem[]): Record<string, u
 function parseJson(source: string, text: string, problems: ConfigProblem[]): Record<string, unknown> | undefined {
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    // Editors on Windows save UTF-8 with a byte order mark; JSON.parse rejects it.
+    value = JSON.parse(text.startsWith("\uFEFF") ? text.slice(1) : text);
   } catch (error) {
     problems.push({ source, path: "", message: `not valid JSON (${(error as Error).message}); fix the syntax or delete the file` });
     return undefined;

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { GovernorPlugin } from "../plugin.ts";
 import { deepMerge, isPlainObject, withoutUnsafeKeys } from "./merge.ts";
+import { parseSalvaging } from "./salvage.ts";
 
 /** Where a layer came from; later kinds override earlier ones. */
 export type LayerKind = "global" | "project" | "env";
@@ -21,6 +22,16 @@ export interface ConfigProblem {
   message: string;
 }
 
+/** A trusted key a project file set and that was ignored, because the global file does not allow it. */
+export interface IgnoredTrustedKey {
+  /** The project file that set it. */
+  source: string;
+  /** Plugin config key, e.g. `kota`. */
+  section: string;
+  /** Top-level key of the section, e.g. `command`. */
+  key: string;
+}
+
 /** The outcome: per-plugin config, which sources contributed, and what was rejected. */
 export interface ResolvedConfig {
   /** Preset name chosen by config (`preset` key), when any layer set one. */
@@ -30,7 +41,15 @@ export interface ResolvedConfig {
   /** Sources that contributed, in order (`defaults`, then files and env). */
   sources: string[];
   problems: ConfigProblem[];
+  /**
+   * Trusted keys project files set that were ignored (no `allowProjectSpawnConfig` in the global
+   * file), so a plugin can say why its program or path is not the project's (e.g. "bun is not on PATH").
+   */
+  ignoredTrustedKeys: IgnoredTrustedKey[];
 }
+
+/** The line that lets project files set trusted keys, for messages. */
+export const ALLOW_PROJECT_LINE = '"allowProjectSpawnConfig": true';
 
 /** Top-level keys that are not plugin sections. */
 export const META_KEYS = ["$schema", "preset", "allowProjectSpawnConfig"] as const;
@@ -64,9 +83,10 @@ function problemsOf(source: string, prefix: string, error: z.ZodError): ConfigPr
 }
 
 /**
- * Validates each layer against the plugins' schemas, drops what is invalid (naming file and key),
- * enforces that a project file cannot choose what program is spawned unless the global config allows
- * it, and merges defaults <- global <- project <- env. Never throws for bad config.
+ * Validates each layer against the plugins' schemas and drops each invalid key only (naming file, key
+ * path, value and what is allowed); ignores trusted keys in project files unless the global config
+ * allows them (listing them in `ignoredTrustedKeys`); merges defaults <- global <- project <- env; then
+ * runs each plugin's cross-key rules. Never throws for bad config.
  */
 export function resolveConfig(
   plugins: readonly GovernorPlugin<any>[],
@@ -81,6 +101,9 @@ export function resolveConfig(
   const allowProjectSpawn = layers.some((l) => l.kind === "global" && l.data.allowProjectSpawnConfig === true);
   let preset: string | undefined;
   let merged: Record<string, unknown> = {};
+  const ignoredTrustedKeys: IgnoredTrustedKey[] = [];
+  /** Which layer last set each `section.key`, for cross-key reports. */
+  const setBy = new Map<string, string>();
 
   for (const layer of layers) {
     const accepted: Record<string, unknown> = {};
@@ -93,25 +116,26 @@ export function resolveConfig(
         problems.push({ source: layer.source, path: key, message: `unknown section; known: ${[...byKey.keys()].join(", ")}` });
         continue;
       }
-      const parsed = partials.get(key)!.safeParse(value);
-      if (!parsed.success) {
-        problems.push(...problemsOf(layer.source, key, parsed.error));
-        continue; // the section is dropped; earlier layers stay in force
-      }
-      const section = { ...(parsed.data as Record<string, unknown>) };
+      // A bad value drops only its key (at any depth); the section's other keys still apply.
+      const parsed = parseSalvaging(partials.get(key)!, value);
+      for (const issue of parsed.issues) problems.push({ source: layer.source, path: [key, issue.path].filter(Boolean).join("."), message: issue.message });
+      if (!parsed.data) continue; // not an object at all: earlier layers stay in force
+      const section = { ...parsed.data };
       if (layer.kind === "project" && !allowProjectSpawn) {
         for (const trusted of plugin.trustedKeys) {
           if (trusted in section) {
             delete section[trusted];
+            ignoredTrustedKeys.push({ source: layer.source, section: key, key: trusted });
             problems.push({
               source: layer.source,
               path: `${key}.${trusted}`,
-              message: `ignored: a project config may not choose what program runs or where private files go. To allow it, set "allowProjectSpawnConfig": true in your global config`,
+              message: `ignored: a project config may not choose what program runs, where files are written or how long shared data is kept. To allow it, add ${ALLOW_PROJECT_LINE} to your global config (~/.pi/agent/pi-governor.json)`,
             });
           }
         }
       }
       accepted[key] = section;
+      for (const k of Object.keys(section)) setBy.set(`${key}.${k}`, layer.source);
       contributed = true;
     }
     const meta = metaSchema.safeParse(Object.fromEntries(META_KEYS.filter((k) => k in layer.data).map((k) => [k, layer.data[k]])));
@@ -133,14 +157,32 @@ export function resolveConfig(
   for (const plugin of plugins) {
     const full = deepMerge(plugin.defaults, merged[plugin.configKey]);
     const parsed = plugin.schema.safeParse(full);
-    if (parsed.success) values.set(plugin.configKey, parsed.data as never);
-    else {
-      // Layers were valid one by one but not together (a cross-field rule): fall back to defaults.
+    if (parsed.success) {
+      const value = parsed.data as Record<string, unknown> & { enabled: boolean };
+      // Rules across keys: report each against the file that set the keys, and put those keys back
+      // to their defaults (which pass every rule); the rest of the section keeps its values.
+      for (const broken of plugin.check(value)) {
+        const setter = broken.keys.map((k) => setBy.get(`${plugin.configKey}.${k}`)).find(Boolean) ?? "config";
+        problems.push({ source: setter, path: `${plugin.configKey}.${broken.keys[0]}`, message: `${broken.message}; using the defaults for ${broken.keys.join(" and ")}` });
+        for (const k of broken.keys) value[k] = (plugin.defaults as Record<string, unknown>)[k];
+      }
+      values.set(plugin.configKey, value);
+    } else {
+      // Layers were valid one by one but not together: put the keys involved back to their defaults.
       problems.push(...problemsOf("merged config", plugin.configKey, parsed.error));
-      values.set(plugin.configKey, plugin.defaults as never);
+      const repaired: Record<string, unknown> = { ...(full as Record<string, unknown>) };
+      for (const issue of parsed.error.issues) {
+        const top = issue.code === "unrecognized_keys" && issue.path.length === 0 ? issue.keys : [String(issue.path[0] ?? "")];
+        for (const key of top) {
+          if (key in plugin.defaults) repaired[key] = (plugin.defaults as Record<string, unknown>)[key];
+          else delete repaired[key];
+        }
+      }
+      const again = plugin.schema.safeParse(repaired);
+      values.set(plugin.configKey, (again.success ? again.data : plugin.defaults) as never);
     }
   }
-  return { preset, values, sources, problems };
+  return { preset, values, sources, problems, ignoredTrustedKeys };
 }
 
 /** "file: key.path: message" lines for the user. */

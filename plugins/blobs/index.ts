@@ -26,8 +26,9 @@ export const blobs = definePlugin({
   description: "Stores large tool outputs whole in a private content-addressed cache and shows the model a bounded excerpt with a pointer",
   schema: blobsSchema,
   defaults: BLOBS_DEFAULTS,
-  // Where files are written is the user's choice, not a cloned repository's.
-  trustedKeys: ["dir"],
+  // Where files are written, and how long the cache every project shares keeps them, is the user's
+  // choice, not a cloned repository's (a project's maxBytes: 0 would delete every project's outputs).
+  trustedKeys: ["dir", "maxBytes", "maxAgeDays"],
   apply(pipeline, config, services) {
     const store = new BlobStore({ dir: resolveBlobDir(config.dir, { cwd: services.cwd }), maxBytes: config.maxBytes, maxAgeDays: config.maxAgeDays });
 

@@ -1,14 +1,17 @@
 import { z } from "zod";
 
+/** Upper bound of an output budget, in UTF-8 bytes (16 MiB); in tokens it is a quarter of this. */
+const MAX_BUDGET_BYTES = 16 * 1024 * 1024;
+
 /** One argument value a ladder rung may set. */
-const argValue = z.union([z.string(), z.number(), z.boolean()]);
+const argValue = z.union([z.string(), z.number().min(-1_000_000_000).max(1_000_000_000), z.boolean()]);
 
 /** Budget, caps and downshift ladder of one tool. */
 export const toolBudgetSchema = z
   .object({
-    maxBytes: z.number().int().min(256).optional().describe("Output budget of this tool in UTF-8 bytes (default: budget.maxBytes)"),
-    maxTokens: z.number().int().min(64).optional().describe("Output budget in approximate tokens, characters / 4 (default: budget.maxTokens)"),
-    caps: z.record(z.string(), z.number()).optional().describe("Hard caps on numeric arguments: larger values are clamped and the model is told"),
+    maxBytes: z.number().int().min(256).max(MAX_BUDGET_BYTES).optional().describe("Output budget of this tool in UTF-8 bytes (default: budget.maxBytes)"),
+    maxTokens: z.number().int().min(64).max(MAX_BUDGET_BYTES / 4).optional().describe("Output budget in approximate tokens, characters / 4 (default: budget.maxTokens)"),
+    caps: z.record(z.string(), z.number().max(1_000_000_000)).optional().describe("Hard caps on numeric arguments: larger values are clamped and the model is told"),
     ladder: z
       .array(z.record(z.string(), argValue))
       .optional()
@@ -19,8 +22,8 @@ export const toolBudgetSchema = z
 
 /** Options of the budget plugin (config key `budget`). */
 export const budgetSchema = z.object({
-  maxBytes: z.number().int().min(256).describe("Default output budget per governed tool call, in UTF-8 bytes. Default 24000"),
-  maxTokens: z.number().int().min(64).describe("Default output budget in approximate tokens (characters / 4). Default 6000"),
+  maxBytes: z.number().int().min(256).max(MAX_BUDGET_BYTES).describe("Default output budget per governed tool call, in UTF-8 bytes. Default 24000"),
+  maxTokens: z.number().int().min(64).max(MAX_BUDGET_BYTES / 4).describe("Default output budget in approximate tokens (characters / 4). Default 6000"),
   tools: z.record(z.string(), toolBudgetSchema).describe("Per-tool budgets, argument caps and downshift ladders, by tool name"),
 });
 

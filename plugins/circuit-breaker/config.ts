@@ -13,8 +13,8 @@ export const COUNTABLE_CATEGORIES = ["timeout", "network", "connection_lost", "r
 const perToolSchema = z
   .object({
     enabled: z.boolean().optional(),
-    failureThreshold: z.number().int().min(1).optional(),
-    cooldownMs: z.number().int().min(1).optional(),
+    failureThreshold: z.number().int().min(1).max(1000).optional(),
+    cooldownMs: z.number().int().min(1).max(3_600_000).optional(),
   })
   .strict();
 

@@ -55,6 +55,8 @@ export const executionLog = definePlugin({
   description: "Records every governed tool call (status, duration, retries, bytes, error category) in SQLite for `pi-governor stats`.",
   schema: executionLogSchema,
   defaults: executionLogDefaults,
+  // Where a database file is created is the user's choice, not a cloned repository's.
+  trustedKeys: ["dbPath"],
   apply(pipeline, config, services) {
     let warned = false;
     const writer = new ExecutionLogWriter(

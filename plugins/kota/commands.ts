@@ -35,6 +35,8 @@ export async function kotaStatusReport(runtime: KotaRuntime): Promise<string> {
     if (last) lines.push(`Last server error: ${last}`);
   }
   lines.push(`Command: ${runtime.config.command} ${runtime.config.args.join(" ")} (cwd: ${runtime.config.cwd || "repository root"})`);
+  const ignored = runtime.ignoredLaunchNote();
+  if (ignored) lines.push(ignored);
   lines.push(`confirmIndex: ${runtime.config.confirmIndex}, indexWithoutUi: ${runtime.config.indexWithoutUi}, autoContext: ${runtime.config.autoContext}`);
   await runtime.updateStatus();
   return lines.join("\n");

@@ -5,6 +5,10 @@
  */
 import { accessSync, constants } from "node:fs";
 import { delimiter, isAbsolute, join } from "node:path";
+import { ALLOW_PROJECT_LINE, CONFIG_FILE, type IgnoredTrustedKey } from "../../core/index.ts";
+
+/** The kota keys that decide what program starts KotaDB and how. */
+const LAUNCH_KEYS = new Set(["command", "args", "env", "cwd"]);
 
 /** The fix shown when Bun is missing. */
 export const BUN_INSTALL_HINT = "Bun (npm i -g bun, or see https://bun.sh)";
@@ -43,4 +47,17 @@ export function kotaStartHint(command: string, args: readonly string[]): string 
     return `KotaDB did not start (\`${line}\`). bun x downloads KotaDB from the npm registry on first use: check network access to it, or install KotaDB (\`bun add -g kotadb@next\`) and set "kota.command"/"kota.args" in ~/.pi/agent/pi-governor.json; then run /kota restart.`;
   }
   return `KotaDB did not start (\`${line}\`). Check "kota.command" and "kota.args" in ~/.pi/agent/pi-governor.json, then run /kota restart.`;
+}
+
+/**
+ * Why the project's KotaDB launch settings are not in force, with the line that allows them; "" when
+ * no project file set any. Added to the not-found and did-not-start messages and to /kota status, so
+ * "`bun` is not on PATH" does not leave the user wondering why the project's command was not used.
+ */
+export function ignoredProjectLaunchNote(ignored: readonly IgnoredTrustedKey[] | undefined, agentDir: string): string {
+  const launch = (ignored ?? []).filter((k) => k.section === "kota" && LAUNCH_KEYS.has(k.key));
+  if (launch.length === 0) return "";
+  const keys = launch.map((k) => `kota.${k.key}`).join(", ");
+  const files = [...new Set(launch.map((k) => k.source))].join(", ");
+  return `The project's ${keys} (set in ${files}) ${launch.length > 1 ? "were" : "was"} ignored: a project config may not choose what program runs. If you trust this repository, add ${ALLOW_PROJECT_LINE} to ${join(agentDir, CONFIG_FILE)}, then run /kota restart.`;
 }

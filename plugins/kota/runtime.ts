@@ -11,7 +11,7 @@ import { argsWithToolset, type KotaOptions } from "./config.ts";
 import type { KotaConnection, KotaLaunch, KotaServerState } from "./connection.ts";
 import { gitHead, gitRoot } from "./git.ts";
 import { Indexer } from "./index-flow.ts";
-import { BUN_INSTALL_HINT, commandExists, kotaStartHint, missingCommandText } from "./runtime-check.ts";
+import { BUN_INSTALL_HINT, commandExists, ignoredProjectLaunchNote, kotaStartHint, missingCommandText } from "./runtime-check.ts";
 
 /** Whether the repository is indexed, as the status line shows it. */
 export type IndexedState = "no" | "yes" | "stale";
@@ -110,12 +110,17 @@ export class KotaRuntime {
     };
   }
 
+  /** Why the project's command/args/env/cwd are not in force ("" when no project file set them). */
+  ignoredLaunchNote(): string {
+    return ignoredProjectLaunchNote(this.services.ignoredTrustedKeys, this.services.agentDir);
+  }
+
   private async connection(): Promise<KotaConnection> {
     if (this.conn) return this.conn;
     const launch = await this.launch();
     const pathVar = launch.env.PATH ?? this.services.env.PATH;
     if (!commandExists(launch.command, pathVar, launch.cwd)) {
-      const text = missingCommandText(launch.command);
+      const text = withNote(missingCommandText(launch.command), this.ignoredLaunchNote());
       throw new SpawnError(`command not found: ${launch.command}`, { agentMessage: text });
     }
     this.conn = this.makeConnection(launch);
@@ -149,7 +154,7 @@ export class KotaRuntime {
       if (classified.category === "spawn") {
         if (!/^command not found/.test(classified.message)) {
           // The command exists but KotaDB did not start: say where to look (stderr) and what to fix.
-          classified = new SpawnError(classified.message, { agentMessage: `${kotaStartHint(this.config.command, this.config.args)} ${classified.agentMessage}`, cause: classified, ...(classified.stderrTail ? { stderrTail: classified.stderrTail } : {}) });
+          classified = new SpawnError(classified.message, { agentMessage: withNote(`${kotaStartHint(this.config.command, this.config.args)} ${classified.agentMessage}`, this.ignoredLaunchNote()), cause: classified, ...(classified.stderrTail ? { stderrTail: classified.stderrTail } : {}) });
         }
         this.notifyUnavailableOnce(classified);
       }
@@ -279,4 +284,8 @@ export function registerKotaRuntime(pipeline: object, runtime: KotaRuntime): voi
 /** The kota runtime of a pipeline, if the kota plugin is enabled in it. */
 export function kotaRuntimeOf(pipeline: object): KotaRuntime | undefined {
   return runtimes.get(pipeline);
+}
+
+function withNote(text: string, note: string): string {
+  return note ? `${text} ${note}` : text;
 }

@@ -8,7 +8,8 @@
  */
 import { z } from "zod";
 
-const ms = z.number().int().min(0);
+/** A duration in milliseconds, at most one hour (far below what Node timers accept, 2^31-1 ms). */
+const ms = z.number().int().min(0).max(3_600_000);
 
 /** One declared tool: a name, or a name with what pi needs to show it without starting the server. */
 export const declaredToolSchema = z.union([
@@ -47,7 +48,7 @@ export const serverSchema = z
 export const mcpServersSchema = z.object({
   servers: z
     .record(z.string().regex(/^[a-zA-Z][a-zA-Z0-9_-]{0,31}$/, "a server name starts with a letter and uses letters, digits, _ and - (max 32)"), serverSchema)
-    .describe("MCP servers by name; each tool becomes <name>_<tool>. Trusted: only the global config may set it unless allowProjectSpawnConfig."),
+    .describe("MCP servers by name; each tool becomes <name>_<tool>."),
 });
 
 /** The `mcp` options. */

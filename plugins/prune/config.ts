@@ -9,7 +9,7 @@ const toolList = z.array(z.string().min(1));
 /** The schema of the `prune` section (without `enabled`, which definePlugin adds). */
 export const pruneSchema = z.object({
   keepRecentTurns: z.number().int().min(1).max(100).describe("Turns at the end of the context kept byte-identical. A turn is a user message and everything up to the next one. Default 2."),
-  maxToolChars: z.number().int().min(0).describe("In older turns, any tool result longer than this (characters) is pruned. Default 1200."),
+  maxToolChars: z.number().int().min(0).max(10_000_000).describe("In older turns, any tool result longer than this (characters) is pruned. Default 1200."),
   adaptive: z.boolean().describe("Above adaptiveEnterPercent of the context window, keep fewer turns and cut tighter. Default true."),
   pinImpactSummaries: z.boolean().describe("Pin kota_impact results (never pruned). Default true."),
   pruneTools: toolList.describe('Tools whose results are pruned in older turns whatever their size.'),
@@ -18,12 +18,12 @@ export const pruneSchema = z.object({
   pinTools: toolList.describe("Tools whose results are pinned when they arrive. Default []."),
   pinSkipTools: toolList.describe('Tools the pin command skips when looking for the last meaning-bearing result. Default ["blob_read"].'),
   adaptiveKeepRecentTurns: z.number().int().min(1).max(100).describe("keepRecentTurns while adaptive mode is on. Default 1."),
-  adaptiveMaxToolChars: z.number().int().min(0).describe("maxToolChars while adaptive mode is on (characters). Default 800."),
+  adaptiveMaxToolChars: z.number().int().min(0).max(10_000_000).describe("maxToolChars while adaptive mode is on (characters). Default 800."),
   adaptivePruneTools: toolList.describe('Tools added to pruneTools while adaptive mode is on; "*" means every tool (pinned and neverPruneTools results still stay). Default ["*"].'),
   adaptiveEnterPercent: z.number().min(1).max(1000).describe("Adaptive mode turns on when the context before pruning (the full history) reaches this percent of the window. Default 25."),
   adaptiveExitPercent: z.number().min(0).max(1000).describe("Adaptive mode turns off when the context before pruning falls below this percent (must be lower: the gap stops flip-flopping). Default 15."),
-  contextWindow: z.number().int().min(1000).describe("Context window in tokens, used when pi does not report one. Default 200000."),
-  minStepTokens: z.number().int().min(0).describe("The pruning boundary moves only when the step frees at least this many estimated tokens (chars/4). Default 2000."),
+  contextWindow: z.number().int().min(1000).max(100_000_000).describe("Context window in tokens, used when pi does not report one. Default 200000."),
+  minStepTokens: z.number().int().min(0).max(100_000_000).describe("The pruning boundary moves only when the step frees at least this many estimated tokens (chars/4). Default 2000."),
   cacheAware: z.boolean().describe("Move the boundary only when the cached-input cost of carrying the prunable output has exceeded the cost of rewriting the prompt cache once (ski-rental rule). false: move as soon as minStepTokens would be freed. Default true."),
   forceStepPercent: z.number().min(1).max(1000).describe("When the prompt that would be sent reaches this percent of the window, move the boundary whenever a turn leaves the protected window, regardless of cache cost (at most one step per turn). Default 25."),
 });
@@ -52,6 +52,17 @@ export const pruneDefaults: PruneOptions = {
   cacheAware: true,
   forceStepPercent: 25,
 };
+
+/** Rules across prune keys: adaptive mode needs a gap between its exit and enter thresholds. */
+export function pruneCrossCheck(options: PruneOptions): Array<{ keys: string[]; message: string }> {
+  if (options.adaptiveExitPercent < options.adaptiveEnterPercent) return [];
+  return [
+    {
+      keys: ["adaptiveExitPercent", "adaptiveEnterPercent"],
+      message: `adaptiveExitPercent ${options.adaptiveExitPercent} must be below adaptiveEnterPercent ${options.adaptiveEnterPercent} (the gap stops adaptive mode flip-flopping); lower adaptiveExitPercent or raise adaptiveEnterPercent`,
+    },
+  ];
+}
 
 /** Cache pricing relative to fresh input, as providers bill it (Anthropic: read 0.1x, write 1.25x). */
 export const CACHE_PRICING = Object.freeze({

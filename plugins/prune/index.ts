@@ -12,7 +12,7 @@
  * recent steps. `<root>` is `services.commandRoot` (`kota` in the kota preset, else `governor`).
  */
 import { definePlugin, STAGE } from "../../core/index.ts";
-import { pruneDefaults, pruneSchema } from "./config.ts";
+import { pruneCrossCheck, pruneDefaults, pruneSchema } from "./config.ts";
 import { lastMeaningBearing, pinOnArrival, pinResult } from "./pins.ts";
 import { SessionPruner } from "./pruner.ts";
 import { pruningStatus } from "./status.ts";
@@ -34,6 +34,7 @@ export const prune = definePlugin({
   description: "Replaces old tool output in the model's context with placeholders that say how to get it back; pins, adaptive, prompt-cache aware.",
   schema: pruneSchema,
   defaults: pruneDefaults,
+  check: pruneCrossCheck,
   apply(pipeline, config, services) {
     const logger = services.logger;
     if (config.adaptiveExitPercent >= config.adaptiveEnterPercent) {

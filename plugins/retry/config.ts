@@ -15,8 +15,8 @@ const perToolSchema = z
     enabled: z.boolean().optional().describe("Retry this tool at all (overrides onlySafeTools)."),
     maxAttempts: z.number().int().min(1).max(10).optional(),
     retryTimeouts: z.boolean().optional(),
-    baseDelayMs: z.number().int().min(0).optional(),
-    maxDelayMs: z.number().int().min(0).optional(),
+    baseDelayMs: z.number().int().min(0).max(60_000).optional(),
+    maxDelayMs: z.number().int().min(0).max(300_000).optional(),
   })
   .strict();
 
@@ -34,8 +34,8 @@ export const retrySchema = z.object({
   budget: z
     .object({
       ratio: z.number().min(0).max(10).describe("Retries allowed per first attempt within the window (0.2 = retries may add 20% to the calls). Default 0.2."),
-      minRetries: z.number().int().min(0).describe("Retries always allowed within the window, however few calls ran (the floor). Default 5."),
-      windowMs: z.number().int().min(1000).describe("Sliding window of the budget, in milliseconds. Default 60000."),
+      minRetries: z.number().int().min(0).max(1_000).describe("Retries always allowed within the window, however few calls ran (the floor). Default 5."),
+      windowMs: z.number().int().min(1000).max(3_600_000).describe("Sliding window of the budget, in milliseconds. Default 60000."),
     })
     .strict()
     .describe("Retry budget per tool: a failing server cannot multiply the load (no retry storm)."),

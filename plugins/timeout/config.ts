@@ -20,7 +20,7 @@ export const timeoutSchema = z.object({
     .min(0)
     .max(24 * 3_600_000)
     .describe("Total deadline of a call across all attempts and retry backoff, in milliseconds; 0 = none. Retry never sleeps past it. Default 0."),
-  perToolTotalMs: z.record(z.string().min(1), z.number().int().min(0)).describe("Per-tool total deadlines in milliseconds (0 = none), by tool name. Default {}."),
+  perToolTotalMs: z.record(z.string().min(1), z.number().int().min(0).max(24 * 3_600_000)).describe("Per-tool total deadlines in milliseconds (0 = none), by tool name. Default {}."),
 });
 
 /** The `timeout` options (without `enabled`). */

@@ -73,7 +73,7 @@ describe("/governor status in a real pi session", () => {
     try {
       const warnings = pi.ui.notifications.filter((n) => n.level === "warning");
       expect(warnings).toHaveLength(1);
-      expect(warnings[0]!.message).toMatch(/\/repo\/\.pi\/pi-governor\.json: marker\.tag: .*expected string/);
+      expect(warnings[0]!.message).toMatch(/\/repo\/\.pi\/pi-governor\.json: marker\.tag: 5 is not allowed; use a string/);
       await pi.session.prompt("/governor status");
       const status = pi.ui.notifications.at(-1)!.message;
       expect(status).toMatch(/toolResult: test:marker@100/);

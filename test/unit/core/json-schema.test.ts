@@ -23,6 +23,21 @@ describe("configJsonSchema", () => {
     expect(section.properties.enabled).toMatchObject({ type: "boolean", default: true });
     expect(section.properties.adaptive.properties.enterPercent.default).toBe(70);
   });
+
+  it("marks trusted keys, so the reference shows which keys a project file cannot set", () => {
+    const server = definePlugin({
+      name: "t:server",
+      configKey: "server",
+      description: "",
+      schema: z.object({ command: z.string().describe("Program to run."), limit: z.number().int().max(5) }),
+      defaults: { command: "x", limit: 1 },
+      trustedKeys: ["command"],
+      apply() {},
+    });
+    const props = (configJsonSchema([server()], []) as { properties: Record<string, any> }).properties.server.properties;
+    expect(props.command.description).toBe("Trusted: global file or PI_GOVERNOR_CONFIG only (a project file needs allowProjectSpawnConfig). Program to run.");
+    expect(props.limit.description ?? "").not.toMatch(/Trusted/);
+  });
 });
 
 describe("docs/pi-governor.schema.json", () => {
