@@ -1,9 +1,11 @@
 /**
  * `governor:execution-log` (config key `executionLog`, STAGE.OBSERVE: the outermost wrapper, so it
  * sees the final observation with retries and the total duration): records every governed call in the
- * SQLite table `tool_execution_log` (seed 003 columns plus session id, error category, retries, bytes
- * in and out). Writes are batched off the call path (see writer.ts); a database that cannot be opened
- * degrades to one warning, never a failed call. `pi-governor stats` reads it (stats-cli.ts).
+ * SQLite table `tool_execution_log` (the original eight columns plus session id, error category, retries, bytes
+ * in and out). Writes are batched off the call path (see writer.ts); a database locked by another
+ * process keeps the rows and retries without blocking the event loop; one that cannot be opened
+ * degrades to one warning, never a failed call. `pi-governor stats` reads it (stats-cli.ts). Storage
+ * goes through lib/sqlite (node:sqlite where this Node has it, else better-sqlite3).
  */
 import { definePlugin, STAGE, type Clock, type ToolWrapper } from "../../core/index.ts";
 import { defaultDbPath, executionLogDefaults, executionLogSchema } from "./config.ts";
@@ -56,7 +58,6 @@ export const executionLog = definePlugin({
   schema: executionLogSchema,
   defaults: executionLogDefaults,
   apply(pipeline, config, services) {
-    let warned = false;
     const writer = new ExecutionLogWriter(
       {
         path: config.dbPath || defaultDbPath(services.agentDir),
@@ -68,11 +69,8 @@ export const executionLog = definePlugin({
       {
         clock: services.clock,
         logger: services.logger,
-        notify: (message) => {
-          if (warned) return;
-          warned = true;
-          services.ui().notify(message, "warning");
-        },
+        // The writer bounds its own messages: one when a lock wait starts, one when it ends, one if it gives up.
+        notify: (message, level) => services.ui().notify(message, level),
       },
     );
     pipeline.hooks.toolCall.tap({ name: EXECUTION_LOG_PLUGIN, stage: STAGE.OBSERVE }, executionLogWrapper(writer, { exclude: config.exclude, clock: services.clock }));

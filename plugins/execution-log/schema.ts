@@ -1,18 +1,18 @@
 /**
  * The `tool_execution_log` table and its idempotent migration. The version lives in SQLite's
  * `PRAGMA user_version`, so running the migration twice (two pi processes, a reload) is harmless:
- * every statement is `IF NOT EXISTS`, and a seed-003 table created by another tool gets the missing
+ * every statement is `IF NOT EXISTS`, and an older table (the original eight columns, created by another tool) gets the missing
  * columns added rather than being replaced.
  */
-import type { Database } from "better-sqlite3";
+import type { SqliteDatabase } from "../../lib/sqlite/index.ts";
 
 /** The schema version this code writes. */
 export const SCHEMA_VERSION = 1;
 
-/** Table name (seed 003). */
+/** Table name. */
 export const TABLE = "tool_execution_log";
 
-/** The seed-003 columns plus session_id, error_category, retries, bytes_in, bytes_out. */
+/** The original eight columns plus session_id, error_category, retries, bytes_in, bytes_out. */
 export const CREATE_TABLE_SQL = `CREATE TABLE IF NOT EXISTS ${TABLE} (
   id INTEGER PRIMARY KEY,
   task_id TEXT,
@@ -29,7 +29,7 @@ export const CREATE_TABLE_SQL = `CREATE TABLE IF NOT EXISTS ${TABLE} (
   bytes_out INTEGER
 )`;
 
-/** Columns pi-governor adds to the seed's table, for tables created before them. */
+/** Columns pi-governor adds to the original table, for tables created before them. */
 const ADDED_COLUMNS: ReadonlyArray<readonly [string, string]> = [
   ["session_id", "TEXT"],
   ["error_category", "TEXT"],
@@ -39,19 +39,21 @@ const ADDED_COLUMNS: ReadonlyArray<readonly [string, string]> = [
 ];
 
 /** Brings `db` to {@link SCHEMA_VERSION}. Safe to run any number of times, concurrently too (one transaction). */
-export function migrate(db: Database): void {
-  const version = db.pragma("user_version", { simple: true }) as number;
+export function migrate(db: SqliteDatabase): void {
+  const version = Number(db.pragma("user_version"));
   if (version >= SCHEMA_VERSION) return;
   db.transaction(() => {
+    // Another process may have migrated between the check above and this transaction's lock.
+    if (Number(db.pragma("user_version")) >= SCHEMA_VERSION) return;
     db.exec(CREATE_TABLE_SQL);
-    const have = new Set((db.pragma(`table_info(${TABLE})`) as Array<{ name: string }>).map((c) => c.name));
+    const have = new Set(db.prepare<{ name: string }>(`PRAGMA table_info(${TABLE})`).all().map((c) => c.name));
     for (const [name, type] of ADDED_COLUMNS) {
       if (!have.has(name)) db.exec(`ALTER TABLE ${TABLE} ADD COLUMN ${name} ${type}`);
     }
     db.exec(`CREATE INDEX IF NOT EXISTS ${TABLE}_tool_started ON ${TABLE} (tool_name, started_at)`);
     db.exec(`CREATE INDEX IF NOT EXISTS ${TABLE}_started ON ${TABLE} (started_at)`);
     db.pragma(`user_version = ${SCHEMA_VERSION}`);
-  }).immediate();
+  }, "immediate");
 }
 
 /** One row as the writer inserts it (column names as in SQL). */
