@@ -68,7 +68,7 @@ export class ExecutionLogWriter {
   /** Rows dropped because the buffer was full, not yet reported. */
   private dropped = 0;
   /** Set while the database is busy: when the wait started and how many attempts failed. */
-  private waiting: { since: number; attempts: number; droppedBefore: number } | undefined;
+  private waiting: { since: number; attempts: number } | undefined;
   /** Rows written since the writer was created (tests, status). */
   written = 0;
   /** Rows lost for good: dropped from a full buffer, or unwritten when close() gave up. */
@@ -215,7 +215,7 @@ export class ExecutionLogWriter {
   /** A busy database: keep the rows, warn once when the wait starts, retry with backoff. */
   private waitForLock(error: unknown): void {
     if (!this.waiting) {
-      this.waiting = { since: this.deps.clock.now(), attempts: 0, droppedBefore: this.lost };
+      this.waiting = { since: this.deps.clock.now(), attempts: 0 };
       this.warn(
         `pi-governor: the execution log at ${this.options.path} is locked by another process (${sqliteErrorCode(error)}); ${this.buffer.length} rows are kept in memory (up to executionLog.maxBufferedRows = ${this.options.maxBufferedRows}) and written when the lock clears. Tool calls are not affected.`,
         "warning",
@@ -227,7 +227,7 @@ export class ExecutionLogWriter {
 
   /** The lock cleared: one line with what waited, what was written and what was dropped. */
   private recovered(firstBatch: number): void {
-    const dropped = this.lost - this.waiting!.droppedBefore;
+    const dropped = this.dropped;
     const backlog = firstBatch + this.buffer.length;
     this.warn(
       `pi-governor: the execution log at ${this.options.path} is writable again after ${this.waitingFor()}: wrote ${backlog} rows that waited${dropped > 0 ? `; ${dropped} older rows were dropped because the buffer was full (raise executionLog.maxBufferedRows to keep more)` : ", none lost"}.`,
