@@ -8,6 +8,7 @@
  * goes through lib/sqlite (node:sqlite where this Node has it, else better-sqlite3).
  */
 import { definePlugin, STAGE, type Clock, type ToolWrapper } from "../../core/index.ts";
+import { loadDriver } from "../../lib/sqlite/index.ts";
 import { defaultDbPath, executionLogDefaults, executionLogSchema } from "./config.ts";
 import { ExecutionLogWriter } from "./writer.ts";
 
@@ -58,6 +59,14 @@ export const executionLog = definePlugin({
   schema: executionLogSchema,
   defaults: executionLogDefaults,
   apply(pipeline, config, services) {
+    // Load the SQLite driver now, while pi starts (better-sqlite3's native module takes ~100 ms to load,
+    // node:sqlite ~1 ms), not inside the first write in the middle of a session. A driver that cannot
+    // load is reported by the first write (one warning with the fix); here it is only cached.
+    try {
+      loadDriver();
+    } catch {
+      // reported on first write
+    }
     const writer = new ExecutionLogWriter(
       {
         path: config.dbPath || defaultDbPath(services.agentDir),
