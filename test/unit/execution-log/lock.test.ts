@@ -45,20 +45,21 @@ describe("execution log under another process's lock", () => {
     }, 20_000);
   }
 
-  it("on Node 24 with the built-in node:sqlite driver (child process)", (ctx) => {
+  it("on Node 24 with the built-in node:sqlite driver, and `pi-governor stats` reads it there (child process)", (ctx) => {
     const node24 = process.env.PI_GOVERNOR_NODE24;
     if (!node24) return ctx.skip("PI_GOVERNOR_NODE24 is not set (path to a Node 24 binary; CI sets it)");
     if (!existsSync(node24)) return ctx.skip(`PI_GOVERNOR_NODE24=${node24} does not exist`);
     const root = resolve(import.meta.dirname, "../../..");
     const child = spawnSync(node24, ["--import", "tsx", resolve(import.meta.dirname, "lock-child.ts")], { cwd: root, encoding: "utf8", timeout: 40_000, env: { ...process.env, [SQLITE_DRIVER_ENV]: "" } });
     expect(child.status, child.stderr).toBe(0);
-    const out = JSON.parse(child.stdout) as { node: string; results: LockScenarioResult[] };
+    const out = JSON.parse(child.stdout) as { node: string; results: Array<LockScenarioResult & { statsCalls: number | string }> };
     if (process.env.PI_GOVERNOR_PRINT_NUMBERS) console.log("NUMBERS24", JSON.stringify(out.results.map((r) => ({ ...r, messages: undefined }))));
     expect(Number(out.node.split(".")[0])).toBeGreaterThanOrEqual(24);
     expect(out.results).toHaveLength(2);
     for (const r of out.results) {
       expect(r.driver).toBe("node");
       expectLockSurvived(r);
+      expect(r.statsCalls).toBe(300);
     }
   }, 45_000);
 });
