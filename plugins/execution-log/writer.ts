@@ -121,13 +121,19 @@ export class ExecutionLogWriter {
     try {
       if (!this.db) {
         const db = (this.deps.open ?? openLogForWriting)(this.options.path);
-        this.insert = db.prepare(INSERT_SQL);
+        try {
+          this.insert = db.prepare(INSERT_SQL);
+        } catch (error) {
+          db.close();
+          throw error;
+        }
         this.db = db;
       }
       const insert = this.insert!;
-      const rows = batch.map((r) => this.toRow(r));
+      // Rows (and their byte sizes) are built only once BEGIN IMMEDIATE holds the lock, so a retry
+      // against a busy database costs a failed BEGIN, not a serialisation of the whole backlog.
       this.db.transaction(() => {
-        for (const row of rows) insert.run(row as unknown as Record<string, SqlValue>);
+        for (const r of batch) insert.run(this.toRow(r) as unknown as Record<string, SqlValue>);
       }, "immediate");
     } catch (error) {
       if (isTransientSqliteError(error)) {

@@ -90,6 +90,24 @@ describe("execution log writer on a busy database", () => {
     await writer.close();
   });
 
+  it("a retry against a busy database does not re-serialise the backlog: sizes are measured once, after BEGIN succeeds", async () => {
+    const { clock, path, writer } = setup();
+    writer.add(row("a"));
+    await clock.advance(1_000);
+    const holder = lock(path);
+    let serialised = 0;
+    for (let i = 0; i < 4; i++) writer.add({ ...row(`r${i}`), args: { toJSON: () => (serialised++, { big: "x" }) } });
+    await clock.advance(3_000);
+    expect(writer.busy).toBe(true);
+    expect(clock.requested.filter((ms) => ms >= 50 && ms < 1_000).length).toBeGreaterThanOrEqual(4);
+    expect(serialised).toBe(0);
+    holder.exec("COMMIT");
+    await clock.advance(2_000);
+    expect(writer.written).toBe(5);
+    expect(serialised).toBe(4);
+    await writer.close();
+  });
+
   it("a lock that clears during close(): every row is written before it returns", async () => {
     const { clock, path, logs, writer, taskIds } = setup();
     writer.add(row("a"));
