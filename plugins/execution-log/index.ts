@@ -1,11 +1,14 @@
 /**
  * `governor:execution-log` (config key `executionLog`, STAGE.OBSERVE: the outermost wrapper, so it
  * sees the final observation with retries and the total duration): records every governed call in the
- * SQLite table `tool_execution_log` (base columns plus session id, error category, retries, bytes
- * in and out). Writes are batched off the call path (see writer.ts); a database that cannot be opened
- * degrades to one warning, never a failed call. `pi-governor stats` reads it (stats-cli.ts).
+ * SQLite table `tool_execution_log` (the base columns plus session id, error category, retries, bytes
+ * in and out). Writes are batched off the call path (see writer.ts); a database locked by another
+ * process keeps the rows and retries without blocking the event loop; one that cannot be opened
+ * degrades to one warning, never a failed call. `pi-governor stats` reads it (stats-cli.ts). Storage
+ * goes through lib/sqlite (node:sqlite where this Node has it, else better-sqlite3).
  */
 import { definePlugin, STAGE, type Clock, type ToolWrapper } from "../../core/index.ts";
+import { loadDriver } from "../../lib/sqlite/index.ts";
 import { defaultDbPath, executionLogDefaults, executionLogSchema } from "./config.ts";
 import { ExecutionLogWriter } from "./writer.ts";
 
@@ -58,7 +61,14 @@ export const executionLog = definePlugin({
   // Where a database file is created is the user's choice, not a cloned repository's.
   trustedKeys: ["dbPath"],
   apply(pipeline, config, services) {
-    let warned = false;
+    // Load the SQLite driver now, while pi starts (better-sqlite3's native module takes ~100 ms to load,
+    // node:sqlite ~1 ms), not inside the first write in the middle of a session. A driver that cannot
+    // load is reported by the first write (one warning with the fix); here it is only cached.
+    try {
+      loadDriver();
+    } catch {
+      // reported on first write
+    }
     const writer = new ExecutionLogWriter(
       {
         path: config.dbPath || defaultDbPath(services.agentDir),
@@ -70,11 +80,8 @@ export const executionLog = definePlugin({
       {
         clock: services.clock,
         logger: services.logger,
-        notify: (message) => {
-          if (warned) return;
-          warned = true;
-          services.ui().notify(message, "warning");
-        },
+        // The writer bounds its own messages: one when a lock wait starts, one when it ends, one if it gives up.
+        notify: (message, level) => services.ui().notify(message, level),
       },
     );
     pipeline.hooks.toolCall.tap({ name: EXECUTION_LOG_PLUGIN, stage: STAGE.OBSERVE }, executionLogWrapper(writer, { exclude: config.exclude, clock: services.clock }));

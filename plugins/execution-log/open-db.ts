@@ -1,37 +1,29 @@
 /**
- * Opens the execution-log database: private file (mode 0600, directory 0700), WAL so `pi-governor
- * stats` can read while pi writes, migrated. better-sqlite3 is a native module and loaded only here,
- * so a missing or broken build degrades the log instead of breaking the plugin's import.
+ * Opens the execution-log database through lib/sqlite (node:sqlite where this Node has it, else
+ * better-sqlite3, both loaded lazily): private file (mode 0600, directory 0700, links refused), WAL
+ * so `pi-governor stats` can read while pi writes, migrated.
  */
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname } from "node:path";
-import type BetterSqlite3 from "better-sqlite3";
+import { openDatabase, type SqliteDatabase } from "../../lib/sqlite/index.ts";
 import { migrate } from "./schema.ts";
 
-type DatabaseConstructor = typeof BetterSqlite3;
+/**
+ * SQLite's busy wait for the writer, in ms. The wait is synchronous (it blocks pi's event loop), so it
+ * only absorbs another writer's millisecond-long commit; a longer lock fails with SQLITE_BUSY and the
+ * writer retries later from a timer, keeping its rows.
+ */
+export const WRITER_BUSY_TIMEOUT_MS = 5;
 
-let loaded: DatabaseConstructor | undefined;
+/** The stats CLI may wait longer for a lock: nothing else runs on its thread. */
+export const READER_BUSY_TIMEOUT_MS = 2_000;
 
-/** The better-sqlite3 constructor, loaded on first use (throws if the native module cannot load). */
-export function sqlite(): DatabaseConstructor {
-  loaded ??= createRequire(import.meta.url)("better-sqlite3") as DatabaseConstructor;
-  return loaded;
-}
-
-/** Opens (creating if needed) and migrates the log at `path` for writing. Throws when it cannot. */
-export function openLogForWriting(path: string): BetterSqlite3.Database {
-  const Database = sqlite();
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  if (!existsSync(path)) {
-    // Create the file ourselves so it is private from the first byte; SQLite gives its journal
-    // and WAL files the same mode as the database file.
-    closeSync(openSync(path, "a", 0o600));
-    chmodSync(path, 0o600);
-  }
-  const db = new Database(path, { timeout: 2_000 });
+/**
+ * Opens (creating if needed) and migrates the log at `path` for writing. Throws when it cannot:
+ * a lock (isTransientSqliteError) or a real failure (unloadable driver, unwritable path, not a database).
+ */
+export function openLogForWriting(path: string): SqliteDatabase {
+  const db = openDatabase(path, { busyTimeoutMs: WRITER_BUSY_TIMEOUT_MS });
   try {
-    db.pragma("journal_mode = WAL");
+    if (db.pragma("journal_mode") !== "wal") db.pragma("journal_mode = WAL");
     db.pragma("synchronous = NORMAL");
     migrate(db);
   } catch (error) {
@@ -42,7 +34,6 @@ export function openLogForWriting(path: string): BetterSqlite3.Database {
 }
 
 /** Opens an existing log read-only (the stats CLI). Throws when it cannot. */
-export function openLogForReading(path: string): BetterSqlite3.Database {
-  const Database = sqlite();
-  return new Database(path, { readonly: true, fileMustExist: true, timeout: 2_000 });
+export function openLogForReading(path: string): SqliteDatabase {
+  return openDatabase(path, { readonly: true, busyTimeoutMs: READER_BUSY_TIMEOUT_MS });
 }

@@ -4,7 +4,7 @@
  * every statement is `IF NOT EXISTS`, and a table with only the base columns, created by another tool, gets the missing
  * columns added rather than being replaced.
  */
-import type { Database } from "better-sqlite3";
+import type { SqliteDatabase } from "../../lib/sqlite/index.ts";
 
 /** The schema version this code writes. */
 export const SCHEMA_VERSION = 1;
@@ -39,19 +39,21 @@ const ADDED_COLUMNS: ReadonlyArray<readonly [string, string]> = [
 ];
 
 /** Brings `db` to {@link SCHEMA_VERSION}. Safe to run any number of times, concurrently too (one transaction). */
-export function migrate(db: Database): void {
-  const version = db.pragma("user_version", { simple: true }) as number;
+export function migrate(db: SqliteDatabase): void {
+  const version = Number(db.pragma("user_version"));
   if (version >= SCHEMA_VERSION) return;
   db.transaction(() => {
+    // Another process may have migrated between the check above and this transaction's lock.
+    if (Number(db.pragma("user_version")) >= SCHEMA_VERSION) return;
     db.exec(CREATE_TABLE_SQL);
-    const have = new Set((db.pragma(`table_info(${TABLE})`) as Array<{ name: string }>).map((c) => c.name));
+    const have = new Set(db.prepare<{ name: string }>(`PRAGMA table_info(${TABLE})`).all().map((c) => c.name));
     for (const [name, type] of ADDED_COLUMNS) {
       if (!have.has(name)) db.exec(`ALTER TABLE ${TABLE} ADD COLUMN ${name} ${type}`);
     }
     db.exec(`CREATE INDEX IF NOT EXISTS ${TABLE}_tool_started ON ${TABLE} (tool_name, started_at)`);
     db.exec(`CREATE INDEX IF NOT EXISTS ${TABLE}_started ON ${TABLE} (started_at)`);
     db.pragma(`user_version = ${SCHEMA_VERSION}`);
-  }).immediate();
+  }, "immediate");
 }
 
 /** One row as the writer inserts it (column names as in SQL). */

@@ -1,7 +1,7 @@
 /**
  * Per-tool statistics from the execution log: counts, p50/p95 latency, timeouts, errors, retries.
  */
-import type BetterSqlite3 from "better-sqlite3";
+import type { SqliteDatabase } from "../../lib/sqlite/index.ts";
 import { TABLE } from "./schema.ts";
 
 /** One tool's line of `pi-governor stats`. Durations in milliseconds. */
@@ -35,7 +35,7 @@ export function percentile(sorted: readonly number[], p: number): number {
 }
 
 /** Reads the statistics, one entry per tool, busiest first. */
-export function readStats(db: BetterSqlite3.Database, filter: StatsFilter = {}): ToolStats[] {
+export function readStats(db: SqliteDatabase, filter: StatsFilter = {}): ToolStats[] {
   const where: string[] = [];
   const params: Record<string, string> = {};
   if (filter.since) {
@@ -49,7 +49,7 @@ export function readStats(db: BetterSqlite3.Database, filter: StatsFilter = {}):
   const sql = `SELECT tool_name, status, duration_ms, retries, error_category FROM ${TABLE}${where.length ? ` WHERE ${where.join(" AND ")}` : ""} ORDER BY tool_name`;
   type Row = { tool_name: string; status: string; duration_ms: number | null; retries: number | null; error_category: string | null };
   const byTool = new Map<string, { stats: ToolStats; durations: number[]; categories: Map<string, number> }>();
-  for (const row of db.prepare(sql).iterate(params) as IterableIterator<Row>) {
+  for (const row of db.prepare<Row>(sql).iterate(params)) {
     let entry = byTool.get(row.tool_name);
     if (!entry) {
       entry = { stats: { tool: row.tool_name, calls: 0, ok: 0, timeouts: 0, errors: 0, retries: 0, p50Ms: 0, p95Ms: 0, topError: undefined }, durations: [], categories: new Map() };

@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { main } from "../../../core/cli/main.ts";
+import { openDatabase } from "../../../lib/sqlite/index.ts";
 import { migrate } from "../../../plugins/execution-log/index.ts";
 import { parseSince, percentile } from "../../../plugins/execution-log/stats.ts";
 
@@ -14,7 +14,7 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 function seed(path: string): void {
-  const db = new Database(path);
+  const db = openDatabase(path);
   migrate(db);
   const insert = db.prepare("INSERT INTO tool_execution_log (tool_name, status, duration_ms, started_at, retries, error_category) VALUES (?, ?, ?, ?, ?, ?)");
   for (let i = 1; i <= 20; i++) insert.run("kota_search", "SUCCESS", i * 10, "2026-11-20T10:00:00.000Z", i === 20 ? 2 : 0, null);
@@ -66,7 +66,7 @@ describe("pi-governor stats", () => {
 
   it("reports an unreadable database with exit code 1", async () => {
     const path = join(dir, "empty.db");
-    new Database(path).close();
+    openDatabase(path).close();
     const r = await run(["--db", path]);
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/cannot read/);

@@ -1,11 +1,11 @@
 import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createGovernor, definePlugin, definePreset, textContent, type UiBridge } from "../../../core/index.ts";
 import { Type } from "typebox";
 import { z } from "zod";
+import { openDatabase, type SqliteDatabase } from "../../../lib/sqlite/index.ts";
 import { executionLog, ExecutionLogWriter, migrate, SCHEMA_VERSION } from "../../../plugins/execution-log/index.ts";
 import { ManualClock } from "../../helpers/manual-clock.ts";
 
@@ -35,7 +35,7 @@ async function governor(dbPath: string, clock = new ManualClock()) {
 }
 
 const rows = (path: string) => {
-  const db = new Database(path, { readonly: true });
+  const db = openDatabase(path, { readonly: true });
   try {
     return db.prepare("SELECT * FROM tool_execution_log ORDER BY id").all() as Array<Record<string, unknown>>;
   } finally {
@@ -77,7 +77,7 @@ describe("execution log", () => {
     const w = new ExecutionLogWriter({ path, phase: "", batchSize: 1_000, flushIntervalMs: 1_000, maxBufferedRows: 3 }, { clock, logger, notify: () => {} });
     for (let i = 0; i < 5; i++) w.add({ taskId: `t${i}`, toolName: "t", status: "SUCCESS", durationMs: 1, startedAtMs: 0, sessionId: "", errorCategory: undefined, retries: 0, args: {}, content: [] });
     expect(w.pending).toBe(3);
-    w.close();
+    await w.close();
     expect(rows(path).map((r) => r.task_id)).toEqual(["t2", "t3", "t4"]);
     expect(warnings).toEqual([expect.stringMatching(/dropped 2 rows/)]);
   });
@@ -124,13 +124,13 @@ describe("execution log", () => {
     const warnings: string[] = [];
     const notes: string[] = [];
     const logger = { debug() {}, info() {}, warn: (m: string) => void warnings.push(m), error() {}, child: () => logger };
-    let db: Database.Database | undefined;
+    let db: SqliteDatabase | undefined;
     const w = new ExecutionLogWriter({ path, phase: "", batchSize: 1, flushIntervalMs: 1_000, maxBufferedRows: 10 }, {
       clock,
       logger,
       notify: (m) => void notes.push(m),
       open: (p) => {
-        db = new Database(p);
+        db = openDatabase(p);
         migrate(db);
         return db;
       },
@@ -140,7 +140,7 @@ describe("execution log", () => {
     await clock.advance(0);
     expect(w.written).toBe(1);
     // Another process drops the table (or the disk fills): the next batch fails.
-    const other = new Database(path);
+    const other = openDatabase(path, { busyTimeoutMs: 1_000 });
     other.exec("DROP TABLE tool_execution_log");
     other.close();
     for (let i = 0; i < 5; i++) {
@@ -151,7 +151,7 @@ describe("execution log", () => {
     expect(warnings).toHaveLength(1);
     expect(notes).toHaveLength(1);
     expect(clock.pending).toBe(0);
-    w.close();
+    await w.close();
   });
 
   it("flushes a full batch without waiting for the timer", async () => {
@@ -166,36 +166,36 @@ describe("execution log", () => {
     await clock.advance(0);
     expect(w.written).toBe(2);
     expect(rows(path)[0]).toMatchObject({ phase: "p13", started_at: "2026-01-01T00:00:00.000Z", completed_at: "2026-01-01T00:00:00.005Z" });
-    w.close();
+    await w.close();
     expect(warnings).toEqual([]);
   });
 });
 
 describe("execution log migration", () => {
   it("is idempotent and records the schema version", () => {
-    const db = new Database(":memory:");
+    const db = openDatabase(":memory:");
     migrate(db);
     migrate(db);
-    expect(db.pragma("user_version", { simple: true })).toBe(SCHEMA_VERSION);
-    const cols = (db.pragma("table_info(tool_execution_log)") as Array<{ name: string; notnull: number; pk: number }>).map((c) => c.name);
+    expect(db.pragma("user_version")).toBe(SCHEMA_VERSION);
+    const cols = db.prepare<{ name: string }>("PRAGMA table_info(tool_execution_log)").all().map((c) => c.name);
     expect(cols).toEqual(["id", "task_id", "tool_name", "phase", "status", "duration_ms", "started_at", "completed_at", "session_id", "error_category", "retries", "bytes_in", "bytes_out"]);
     db.close();
   });
 
   it("adds the new columns to a base-column table created elsewhere and keeps its rows", () => {
-    const db = new Database(":memory:");
+    const db = openDatabase(":memory:");
     db.exec("CREATE TABLE tool_execution_log (id INTEGER PRIMARY KEY, task_id TEXT, tool_name TEXT NOT NULL, phase TEXT, status TEXT NOT NULL, duration_ms INTEGER, started_at TEXT, completed_at TEXT)");
     db.exec("INSERT INTO tool_execution_log (tool_name, status) VALUES ('run_command', 'TIMEOUT_EXCEEDED')");
     migrate(db);
-    expect(db.prepare("SELECT tool_name, status, retries, session_id FROM tool_execution_log").get()).toEqual({ tool_name: "run_command", status: "TIMEOUT_EXCEEDED", retries: 0, session_id: null });
+    expect({ ...db.prepare("SELECT tool_name, status, retries, session_id FROM tool_execution_log").get() }).toEqual({ tool_name: "run_command", status: "TIMEOUT_EXCEEDED", retries: 0, session_id: null });
     db.close();
   });
 
   it("leaves a database of a newer schema alone", () => {
-    const db = new Database(":memory:");
+    const db = openDatabase(":memory:");
     db.pragma("user_version = 99");
     migrate(db);
-    expect(db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'tool_execution_log'").get()).toEqual({ n: 0 });
+    expect({ ...db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'tool_execution_log'").get() }).toEqual({ n: 0 });
     db.close();
   });
 });

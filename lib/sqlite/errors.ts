@@ -1,0 +1,56 @@
+/**
+ * Driver-neutral reading of SQLite errors. better-sqlite3 throws `SqliteError` with `code`
+ * "SQLITE_BUSY"; node:sqlite throws an Error with `code` "ERR_SQLITE_ERROR" and the numeric
+ * `errcode` (5). Callers only ask: is this a lock that will clear (retry later), or not (give up)?
+ */
+import type { SqliteDriverName } from "./types.ts";
+
+/** No driver could be loaded (or the one forced could not): the message names the driver and the fix. */
+export class SqliteUnavailableError extends Error {
+  override readonly name = "SqliteUnavailableError";
+  /** The driver that failed, or undefined when every driver was tried. */
+  readonly driver: SqliteDriverName | undefined;
+  constructor(message: string, driver: SqliteDriverName | undefined, options?: { cause?: unknown }) {
+    super(message, options);
+    this.driver = driver;
+  }
+}
+
+/** Primary result codes, as SQLite numbers them. */
+const PRIMARY: Record<number, string> = {
+  1: "SQLITE_ERROR",
+  5: "SQLITE_BUSY",
+  6: "SQLITE_LOCKED",
+  8: "SQLITE_READONLY",
+  10: "SQLITE_IOERR",
+  11: "SQLITE_CORRUPT",
+  13: "SQLITE_FULL",
+  14: "SQLITE_CANTOPEN",
+  15: "SQLITE_PROTOCOL",
+  26: "SQLITE_NOTADB",
+};
+
+/**
+ * The primary SQLite result code name of `error` ("SQLITE_BUSY" also for SQLITE_BUSY_SNAPSHOT), or
+ * undefined when it is not a SQLite error.
+ */
+export function sqliteErrorCode(error: unknown): string | undefined {
+  if (typeof error !== "object" || error === null) return undefined;
+  const e = error as { code?: unknown; errcode?: unknown };
+  if (typeof e.errcode === "number") return PRIMARY[e.errcode & 0xff] ?? `SQLITE_${e.errcode & 0xff}`;
+  if (typeof e.code === "string" && e.code.startsWith("SQLITE_")) {
+    const primary = Object.values(PRIMARY).find((name) => e.code === name || (e.code as string).startsWith(`${name}_`));
+    return primary ?? e.code;
+  }
+  return undefined;
+}
+
+/**
+ * True for a lock held by another connection (SQLITE_BUSY, SQLITE_LOCKED, SQLITE_PROTOCOL = a WAL
+ * lock race): the same statement succeeds once the lock clears. Everything else (corrupt file, not a
+ * database, read-only, cannot open, a missing table) does not heal by waiting.
+ */
+export function isTransientSqliteError(error: unknown): boolean {
+  const code = sqliteErrorCode(error);
+  return code === "SQLITE_BUSY" || code === "SQLITE_LOCKED" || code === "SQLITE_PROTOCOL";
+}
