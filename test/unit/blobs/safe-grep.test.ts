@@ -85,8 +85,10 @@ describe("blob_read grep: safe patterns, governed, abortable", () => {
     const obs = await gov.pipeline.callTool("blob_read", { blobId: id, grep: "^(a+)+$" });
     const elapsed = performance.now() - started;
     clearInterval(ticker);
-    expect(obs.status).toBe("SUCCESS");
-    expect(textOf(obs.content)).toContain("0 line(s) matching");
+    // Normally the search completes (no line matches); on a heavily loaded machine the batch may pass
+    // the 2 s deadline instead. Either way the answer is a clean one.
+    if (obs.status === "SUCCESS") expect(textOf(obs.content)).toContain("0 line(s) matching");
+    else expect(textOf(obs.content)).toMatch(/took longer than 2000 ms/);
     // On the main thread the whole search would run between two ticks; here timers fire throughout.
     expect(ticks).toBeGreaterThanOrEqual(Math.min(10, Math.floor(elapsed / 50)));
     expect(ticks).toBeGreaterThan(3);
