@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from "node:crypto";
-import { constants, createReadStream } from "node:fs";
+import { constants } from "node:fs";
 import { lstat, lutimes, open, rename, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { extensionFor, TEMP_PREFIX } from "./blob-id.ts";
-import { currentUid } from "./open-blob.ts";
+import { BLOB_READ_FLAGS, currentUid } from "./open-blob.ts";
 
 /**
  * Flags of a new temporary file: created here or failing (O_EXCL never opens an existing name, a
@@ -74,8 +74,16 @@ export async function writeBlobAtomically(dir: string, data: string | Uint8Array
     } else if (data instanceof Uint8Array) {
       await writeAll(data);
     } else {
-      // Another file (pi's full bash output): streamed through, 64 KiB at a time.
-      for await (const chunk of createReadStream(data.file, { highWaterMark: 1 << 16 }) as AsyncIterable<Buffer>) {
+      // Another file (pi's full bash output): streamed through, 64 KiB at a time. Opened like a blob
+      // (no link, no FIFO that would block forever, a regular file only).
+      const source = await open(data.file, BLOB_READ_FLAGS);
+      try {
+        if (!(await source.stat()).isFile()) throw new Error(`${data.file} is not a regular file; not stored`);
+      } catch (error) {
+        await source.close();
+        throw error;
+      }
+      for await (const chunk of source.createReadStream({ highWaterMark: 1 << 16 }) as AsyncIterable<Buffer>) {
         if (bytes < 64) headBytes = Buffer.concat([headBytes, chunk.subarray(0, 64 - bytes)]);
         tailBytes = Buffer.concat([tailBytes, chunk]).subarray(-64);
         await writeAll(chunk);
