@@ -102,27 +102,33 @@ export async function grepBlob(path: string, pattern: SafePattern | string, opti
   const maxLineChars = options.maxLineChars ?? 300;
   const signal = options.signal;
   const matcher = createLineMatcher(safe, options.batchDeadlineMs !== undefined ? { batchDeadlineMs: options.batchDeadlineMs } : {});
+  const from = Math.max(1, Math.floor(options.fromLine ?? 1));
   const matches: GrepMatch[] = [];
   let used = 0;
-  let scanned = 0;
+  let read = 0;
   let nextLine: number | undefined;
-  let batch: Array<{ line: number; text: string }> = [];
-  let batchChars = 0;
-  /** Tests a batch; true when the output is full (nextLine is set). */
-  const flush = async (): Promise<boolean> => {
-    const lines = batch;
-    batch = [];
-    batchChars = 0;
-    const found = await matcher.match(lines.map((l) => l.text), signal);
+  type Line = { line: number; text: string };
+  // One batch is in the matcher while the next one is read from disk (the worker and the file read
+  // overlap). Only one is in flight: a matcher answers batches in order.
+  let inFlight: { lines: Line[]; found: Promise<ArrayLike<number>> } | undefined;
+  const send = (lines: Line[]) => {
+    const found = matcher.match(lines.map((l) => l.text), signal);
+    found.catch(() => {}); // awaited in settle(); this only keeps an early rejection from counting as unhandled
+    inFlight = { lines, found };
+  };
+  /** Takes the matches of the batch in flight; true when the output is full (nextLine is set). */
+  const settle = async (): Promise<boolean> => {
+    if (!inFlight) return false;
+    const { lines, found } = inFlight;
+    inFlight = undefined;
+    const at = await found;
     for (let i = 0; i < lines.length; i++) {
-      const at = found[i]!;
-      if (at < 0) continue;
+      if (at[i]! < 0) continue;
       const { line, text } = lines[i]!;
-      const shown = windowAround(text, at, maxLineChars);
+      const shown = windowAround(text, at[i]!, maxLineChars);
       const cost = Buffer.byteLength(shown) + 12;
       if (matches.length >= maxMatches || used + cost > maxBytes) {
         nextLine = line;
-        scanned -= lines.length - i - 1;
         return true;
       }
       matches.push({ line, text: shown });
@@ -131,19 +137,30 @@ export async function grepBlob(path: string, pattern: SafePattern | string, opti
     return false;
   };
   try {
+    let batch: Line[] = [];
+    let batchChars = 0;
     let full = false;
-    for await (const l of scanLines(path, options.fromLine ?? 1, options.maxLineBytes ?? 1 << 20, signal) as AsyncGenerator<ScannedLine>) {
-      scanned++;
+    for await (const l of scanLines(path, from, options.maxLineBytes ?? 1 << 20, signal) as AsyncGenerator<ScannedLine>) {
+      read++;
       const text = l.bytes.toString("utf8");
       batch.push({ line: l.line, text });
       batchChars += text.length;
-      if ((batch.length >= BATCH_LINES || batchChars >= BATCH_CHARS) && (await flush())) {
-        full = true;
-        break;
+      if (batch.length >= BATCH_LINES || batchChars >= BATCH_CHARS) {
+        if (await settle()) {
+          full = true;
+          break;
+        }
+        send(batch);
+        batch = [];
+        batchChars = 0;
       }
     }
-    if (!full && batch.length) await flush();
-    return { matches, nextLine, scanned };
+    if (!full && !(await settle()) && batch.length) {
+      send(batch);
+      await settle();
+    }
+    // Lines are consecutive from `from`: the scan counts up to the line that filled the output.
+    return { matches, nextLine, scanned: nextLine !== undefined ? nextLine - from + 1 : read };
   } finally {
     await matcher.close();
   }
