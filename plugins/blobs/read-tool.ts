@@ -25,6 +25,8 @@ const parameters = Type.Object({
  * between chunks when the call's signal aborts), and tagged `rehydration` so its answers are never
  * cut into another blob and the budget and breaker leave it alone (it reads a local file). The grep
  * pattern runs through lib/regex: linear time for a literal, a worker under a deadline otherwise.
+ * `grepOptions.batchDeadlineMs`: how long one batch of lines may take before the pattern is judged
+ * too slow, in milliseconds (default 2,000).
  */
 export function blobReadTool(store: BlobStore, readMaxBytes: number, grepOptions: { batchDeadlineMs?: number } = {}): GovernedToolDefinition {
   return {
