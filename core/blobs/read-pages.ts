@@ -1,4 +1,4 @@
-import { compilePattern, createLineMatcher, type SafePattern } from "../../lib/regex/index.ts";
+import { compilePattern, createLineMatcher, DEFAULT_BATCH_DEADLINE_MS, PatternTooSlowError, tooSlowError, type SafePattern } from "../../lib/regex/index.ts";
 import { cutUtf8, scanLines, type ScannedLine } from "./read-lines.ts";
 
 /** One page of a blob read by lines. */
@@ -101,7 +101,8 @@ export async function grepBlob(path: string, pattern: SafePattern | string, opti
   const maxBytes = options.maxBytes ?? 16_384;
   const maxLineChars = options.maxLineChars ?? 300;
   const signal = options.signal;
-  const matcher = createLineMatcher(safe, options.batchDeadlineMs !== undefined ? { batchDeadlineMs: options.batchDeadlineMs } : {});
+  const deadlineMs = options.batchDeadlineMs ?? DEFAULT_BATCH_DEADLINE_MS;
+  const matcher = createLineMatcher(safe, { batchDeadlineMs: deadlineMs });
   const from = Math.max(1, Math.floor(options.fromLine ?? 1));
   const matches: GrepMatch[] = [];
   let used = 0;
@@ -121,7 +122,11 @@ export async function grepBlob(path: string, pattern: SafePattern | string, opti
     if (!inFlight) return false;
     const { lines, found } = inFlight;
     inFlight = undefined;
-    const at = await found;
+    const at = await found.catch((error: unknown) => {
+      // Name the lines, so the model knows where its pattern choked.
+      if (error instanceof PatternTooSlowError) throw tooSlowError(safe.source, deadlineMs, `lines ${lines[0]!.line}-${lines.at(-1)!.line}`);
+      throw error;
+    });
     for (let i = 0; i < lines.length; i++) {
       if (at[i]! < 0) continue;
       const { line, text } = lines[i]!;

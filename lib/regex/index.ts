@@ -9,4 +9,4 @@
  * and rejected: it refuses the `i` flag, backreferences and lookahead, and needs a process-wide V8 flag.
  */
 export { compilePattern, escapeRegExp, MAX_PATTERN_CHARS, type SafePattern } from "./pattern.ts";
-export { createLineMatcher, DEFAULT_BATCH_DEADLINE_MS, tooSlowError, type LineMatcher, type LineMatcherOptions } from "./line-matcher.ts";
+export { createLineMatcher, DEFAULT_BATCH_DEADLINE_MS, PatternTooSlowError, tooSlowError, type LineMatcher, type LineMatcherOptions } from "./line-matcher.ts";

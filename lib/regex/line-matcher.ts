@@ -68,9 +68,12 @@ function literalMatcher(regex: RegExp): LineMatcher {
   };
 }
 
+/** A pattern that passed its deadline: an InvalidInputError (the model must change the pattern). */
+export class PatternTooSlowError extends InvalidInputError {}
+
 /** The message a too-slow pattern gets: what happened and what to do instead. */
-export function tooSlowError(source: string, deadlineMs: number, where: string): InvalidInputError {
-  return new InvalidInputError(
+export function tooSlowError(source: string, deadlineMs: number, where: string): PatternTooSlowError {
+  return new PatternTooSlowError(
     `the pattern ${JSON.stringify(source)} took longer than ${deadlineMs} ms on ${where} and was stopped: it backtracks catastrophically (nested or overlapping repetition such as (a+)+, (a|a)* or (.*x)*)`,
     {
       agentMessage:

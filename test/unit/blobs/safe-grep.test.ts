@@ -69,7 +69,7 @@ describe("blob_read grep: safe patterns, governed, abortable", () => {
     expect(performance.now() - started).toBeLessThan(15_000); // the default deadline is 2 s per batch
     expect(obs.status).toBe("ERROR");
     const text = textOf(obs.content);
-    expect(text).toMatch(/took longer than 2000 ms .*backtracks catastrophically/);
+    expect(text).toMatch(/took longer than 2000 ms on lines 1-3 .*backtracks catastrophically/);
     expect(text).toMatch(/Use a simpler pattern: a plain literal word/);
     if (obs.status === "ERROR") expect(obs.error.category).toBe("invalid_input");
   });
