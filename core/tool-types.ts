@@ -72,8 +72,9 @@ export interface GovernedToolDefinition {
   promptSnippet?: string;
   promptGuidelines?: string[];
   /**
-   * false: the tool bypasses the wrap hook (status and rehydration tools that must answer even when
-   * breakers are open). Default true.
+   * false: the tool bypasses the wrap hook (status tools that must answer even when breakers are
+   * open). Default true. Rehydration tools (`blob_read`) are governed: the breaker and budget skip
+   * them by their `rehydration` tag, while the timeout, abort and execution log still apply.
    */
   governed?: boolean;
   /** The transport: do the work. Throwing is fine; the pipeline classifies it into an ERROR observation. */

@@ -1,8 +1,17 @@
 import { createHash, randomBytes } from "node:crypto";
-import { createReadStream } from "node:fs";
-import { open, rename, stat, unlink, utimes } from "node:fs/promises";
+import { constants } from "node:fs";
+import { lstat, lutimes, open, rename, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { extensionFor, TEMP_PREFIX } from "./blob-id.ts";
+import { BLOB_READ_FLAGS, currentUid } from "./open-blob.ts";
+
+/**
+ * Flags of a new temporary file: created here or failing (O_EXCL never opens an existing name, a
+ * planted link included), and never through a link (O_NOFOLLOW, for systems where O_EXCL alone does not
+ * guarantee it). Written 0600, then renamed into place: rename replaces a planted name, it never writes
+ * through it.
+ */
+const TEMP_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
 
 /**
  * Characters encoded per chunk when writing a string: 1 Mi characters (at most 3 MiB of UTF-8).
@@ -37,7 +46,7 @@ export async function writeBlobAtomically(dir: string, data: string | Uint8Array
   let bytes = 0;
   let headBytes = Buffer.alloc(0);
   let tailBytes = Buffer.alloc(0);
-  const handle = await open(temp, "wx", 0o600);
+  const handle = await open(temp, TEMP_FLAGS, 0o600);
   let renamed = false;
   try {
     const writeAll = async (buf: Uint8Array) => {
@@ -65,8 +74,16 @@ export async function writeBlobAtomically(dir: string, data: string | Uint8Array
     } else if (data instanceof Uint8Array) {
       await writeAll(data);
     } else {
-      // Another file (pi's full bash output): streamed through, 64 KiB at a time.
-      for await (const chunk of createReadStream(data.file, { highWaterMark: 1 << 16 }) as AsyncIterable<Buffer>) {
+      // Another file (pi's full bash output): streamed through, 64 KiB at a time. Opened like a blob
+      // (no link, no FIFO that would block forever, a regular file only).
+      const source = await open(data.file, BLOB_READ_FLAGS);
+      try {
+        if (!(await source.stat()).isFile()) throw new Error(`${data.file} is not a regular file; not stored`);
+      } catch (error) {
+        await source.close();
+        throw error;
+      }
+      for await (const chunk of source.createReadStream({ highWaterMark: 1 << 16 }) as AsyncIterable<Buffer>) {
         if (bytes < 64) headBytes = Buffer.concat([headBytes, chunk.subarray(0, 64 - bytes)]);
         tailBytes = Buffer.concat([tailBytes, chunk]).subarray(-64);
         await writeAll(chunk);
@@ -83,10 +100,12 @@ export async function writeBlobAtomically(dir: string, data: string | Uint8Array
           ? [Buffer.from(data.subarray(0, 64)).toString("latin1"), Buffer.from(data.subarray(-64)).toString("latin1")]
           : [headBytes.toString("latin1"), tailBytes.toString("latin1")];
     const path = join(dir, `${id}${extensionFor(head, tail)}`);
-    const existing = await stat(path).catch(() => undefined);
+    const existing = await lstat(path).catch(() => undefined);
+    const uid = currentUid();
     // Identical content is stored once: keep the existing file and refresh its age for retention.
-    // If another process's retention removed it meanwhile, utimes fails and the rename below stores it.
-    if (existing?.isFile() && existing.size === bytes && (await touch(path))) {
+    // If another process's retention removed it meanwhile, lutimes fails and the rename below stores it.
+    // Only a regular file of ours counts: a planted link or foreign file under the name is replaced.
+    if (existing?.isFile() && existing.size === bytes && (uid === undefined || existing.uid === uid) && (await touch(path))) {
       await unlink(temp).catch(() => {});
       renamed = true;
       return { id, path, bytes, created: false };
@@ -103,11 +122,11 @@ export async function writeBlobAtomically(dir: string, data: string | Uint8Array
   }
 }
 
-/** Sets a file's times to now; false when it is gone. */
+/** Sets a file's times to now, never through a link; false when it is gone. */
 async function touch(path: string): Promise<boolean> {
   const now = new Date();
   try {
-    await utimes(path, now, now);
+    await lutimes(path, now, now);
     return true;
   } catch {
     return false;

@@ -39,6 +39,7 @@ export function shortId(id: string): string {
 export function looksLikeJson(head: string, tail: string): boolean {
   // ASCII whitespace only, so a string and its UTF-8 bytes (read as latin1) always agree.
   const first = head.replace(/^[ \t\r\n]+/, "")[0];
+  // A trailing-whitespace regex is quadratic in a long run of spaces; tail is at most 64 characters.
   const last = tail.replace(/[ \t\r\n]+$/, "").slice(-1);
   return (first === "{" && last === "}") || (first === "[" && last === "]");
 }

@@ -1,4 +1,4 @@
-import { open } from "node:fs/promises";
+import { openBlobFile } from "./open-blob.ts";
 
 /** One page of a blob read by byte offsets, cut on UTF-8 character boundaries. */
 export interface BytePage {
@@ -17,9 +17,9 @@ function isContinuation(byte: number | undefined): boolean {
   return byte !== undefined && (byte & 0xc0) === 0x80;
 }
 
-/** Reads exactly `[offset, offset + length)` of a file (clipped to its end) as raw bytes. */
+/** Reads exactly `[offset, offset + length)` of a blob file (clipped to its end) as raw bytes; opened as in {@link openBlobFile}. */
 export async function readRange(path: string, offset: number, length: number): Promise<Buffer> {
-  const handle = await open(path, "r");
+  const handle = await openBlobFile(path);
   try {
     const size = (await handle.stat()).size;
     const start = Math.max(0, Math.min(offset, size));
@@ -44,7 +44,7 @@ export async function readRange(path: string, offset: number, length: number): P
  * most 4 extra bytes are read: memory stays bounded for any blob size.
  */
 export async function readBytePage(path: string, offset: number, limit: number): Promise<BytePage> {
-  const handle = await open(path, "r");
+  const handle = await openBlobFile(path);
   try {
     const totalBytes = (await handle.stat()).size;
     let start = Math.max(0, Math.min(Math.floor(offset), totalBytes));

@@ -1,4 +1,4 @@
-import { createReadStream } from "node:fs";
+import { openBlobFile } from "./open-blob.ts";
 
 /** One line of a blob as {@link scanLines} yields it. */
 export interface ScannedLine {
@@ -15,10 +15,14 @@ export interface ScannedLine {
 /**
  * Streams a file's lines from line `fromLine` (1-based) on, keeping at most `maxLineBytes` of each
  * line in memory (default 1 MiB), so a 100 MB single-line JSON blob never lands in memory whole.
- * Lines before `fromLine` are counted, not kept. Stop early by breaking out of the loop.
+ * Lines before `fromLine` are counted, not kept. Stop early by breaking out of the loop. The file is
+ * opened as in {@link openBlobFile} (no links, regular files of the user only); an aborted `signal`
+ * stops the scan between 64 KiB chunks with the signal's reason.
  */
-export async function* scanLines(path: string, fromLine = 1, maxLineBytes = 1 << 20): AsyncGenerator<ScannedLine> {
-  const stream = createReadStream(path, { highWaterMark: 1 << 16 });
+export async function* scanLines(path: string, fromLine = 1, maxLineBytes = 1 << 20, signal?: AbortSignal): AsyncGenerator<ScannedLine> {
+  signal?.throwIfAborted();
+  const handle = await openBlobFile(path);
+  const stream = handle.createReadStream({ highWaterMark: 1 << 16, autoClose: false });
   let line = 1;
   let lineStart = 0;
   let position = 0;
@@ -38,6 +42,7 @@ export async function* scanLines(path: string, fromLine = 1, maxLineBytes = 1 <<
   };
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
+      signal?.throwIfAborted();
       let pos = 0;
       while (pos < chunk.length) {
         const nl = chunk.indexOf(0x0a, pos);
@@ -58,6 +63,7 @@ export async function* scanLines(path: string, fromLine = 1, maxLineBytes = 1 <<
     if (line >= fromLine) yield last;
   } finally {
     stream.destroy();
+    await handle.close().catch(() => {});
   }
 }
 

@@ -1,4 +1,4 @@
-import { readdir, stat, unlink } from "node:fs/promises";
+import { lstat, readdir, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { BLOB_FILE_PATTERN, TEMP_PREFIX } from "./blob-id.ts";
 
@@ -40,7 +40,7 @@ export interface SweepReport {
 
 /**
  * Every complete blob in `dir` (names `<sha256>.txt|.json` only: temporary files are never listed),
- * newest first. A missing directory is an empty cache.
+ * newest first. A missing directory is an empty cache. lstat: a link under a blob's name is not listed.
  */
 export async function listBlobs(dir: string): Promise<BlobEntry[]> {
   const names = await readdir(dir).catch((error: NodeJS.ErrnoException) => {
@@ -52,7 +52,7 @@ export async function listBlobs(dir: string): Promise<BlobEntry[]> {
     const m = BLOB_FILE_PATTERN.exec(name);
     if (!m) continue;
     const path = join(dir, name);
-    const s = await stat(path).catch(() => undefined);
+    const s = await lstat(path).catch(() => undefined);
     if (s?.isFile()) entries.push({ id: m[1]!, path, bytes: s.size, mtimeMs: s.mtimeMs });
   }
   return entries.sort((a, b) => b.mtimeMs - a.mtimeMs);
@@ -69,7 +69,7 @@ export async function sweepBlobs(dir: string, policy: RetentionPolicy): Promise<
   for (const name of names) {
     if (!name.startsWith(TEMP_PREFIX)) continue;
     const path = join(dir, name);
-    const s = await stat(path).catch(() => undefined);
+    const s = await lstat(path).catch(() => undefined);
     if (s && policy.now - s.mtimeMs > policy.tempGraceMs && (await removed(path))) tempRemoved++;
   }
 
@@ -101,7 +101,7 @@ export async function purgeBlobs(dir: string): Promise<{ removed: number; freedB
   for (const name of names) {
     if (!BLOB_FILE_PATTERN.test(name) && !name.startsWith(TEMP_PREFIX)) continue;
     const path = join(dir, name);
-    const s = await stat(path).catch(() => undefined);
+    const s = await lstat(path).catch(() => undefined);
     if (s?.isFile() && (await removed(path))) {
       if (BLOB_FILE_PATTERN.test(name)) removedCount++;
       freedBytes += s.size;

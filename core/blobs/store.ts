@@ -1,11 +1,13 @@
-import { mkdir, stat } from "node:fs/promises";
+import { lstat } from "node:fs/promises";
 import { join } from "node:path";
 import { InvalidInputError } from "../errors.ts";
 import { writeBlobAtomically, type WrittenBlob } from "./atomic-write.ts";
 import { assertBlobId, shortId } from "./blob-id.ts";
+import { checkBlobDir } from "./cache-dir.ts";
 import { isInsideDir } from "./paths.ts";
 import { readBytePage, readRange, type BytePage } from "./read-bytes.ts";
-import { grepBlob, readLinePage, type GrepResult, type LinePage } from "./read-pages.ts";
+import { grepBlob, readLinePage, type GrepOptions, type GrepResult, type LinePage } from "./read-pages.ts";
+import type { SafePattern } from "../../lib/regex/index.ts";
 import { listBlobs, purgeBlobs, sweepBlobs, type BlobEntry, type SweepReport } from "./retention.ts";
 
 /** Default total size of the cache: 250 MiB (262,144,000 bytes). */
@@ -17,7 +19,11 @@ export const DEFAULT_TEMP_GRACE_MS = 10 * 60_000;
 
 /** Options of a {@link BlobStore}. */
 export interface BlobStoreOptions {
-  /** Absolute directory (resolve `~` first with `resolveBlobDir`). Created 0700 on first write. */
+  /**
+   * Absolute directory (resolve `~` first with `resolveBlobDir`). Created 0700 on first write. Every
+   * operation first checks it (see `checkBlobDir`): a symbolic link, another user's directory, a
+   * group/world-writable one or a pseudo file system is refused with a BlobDirError naming the fix.
+   */
   dir: string;
   /** Retention: total bytes kept. Default {@link DEFAULT_BLOB_MAX_BYTES}. */
   maxBytes?: number;
@@ -32,6 +38,7 @@ export interface BlobStoreOptions {
 /**
  * A content-addressed store of tool outputs: the id is the sha256 of the bytes. Writes are atomic
  * and private (dir 0700, files 0600), identical content is stored once, reads are bounded pages.
+ * Blob files are opened without following links and must be regular files of the current user.
  * Keeps an in-memory set of ids the current session points to, which retention never evicts.
  */
 export class BlobStore {
@@ -42,7 +49,6 @@ export class BlobStore {
   private readonly tempGraceMs: number;
   private readonly now: () => number;
   private readonly referenced = new Set<string>();
-  private dirReady: Promise<void> | undefined;
   private sweeping: Promise<SweepReport> | undefined;
 
   constructor(options: BlobStoreOptions) {
@@ -59,7 +65,7 @@ export class BlobStore {
    * be created or written (the caller decides how to degrade).
    */
   async put(data: string | Uint8Array): Promise<WrittenBlob> {
-    await this.ensureDir();
+    await checkBlobDir(this.dir, { create: true });
     const written = await writeBlobAtomically(this.dir, data);
     this.referenced.add(written.id);
     return written;
@@ -67,7 +73,7 @@ export class BlobStore {
 
   /** Stores a copy of the file at `path` (streamed, any size), like {@link put}. */
   async putFile(path: string): Promise<WrittenBlob> {
-    await this.ensureDir();
+    await checkBlobDir(this.dir, { create: true });
     const written = await writeBlobAtomically(this.dir, { file: path });
     this.referenced.add(written.id);
     return written;
@@ -86,10 +92,13 @@ export class BlobStore {
   /** The stored file of `id`. Throws an InvalidInputError for a malformed or unknown id. */
   async locate(id: string): Promise<{ path: string; bytes: number; mtimeMs: number }> {
     assertBlobId(id);
-    for (const ext of [".txt", ".json"]) {
-      const path = join(this.dir, `${id}${ext}`);
-      const s = await stat(path).catch(() => undefined);
-      if (s?.isFile()) return { path, bytes: s.size, mtimeMs: s.mtimeMs };
+    if ((await checkBlobDir(this.dir, { create: false })) === "ready") {
+      for (const ext of [".txt", ".json"]) {
+        const path = join(this.dir, `${id}${ext}`);
+        // lstat: a link under a blob's name is not a blob (the readers refuse it again at open time).
+        const s = await lstat(path).catch(() => undefined);
+        if (s?.isFile()) return { path, bytes: s.size, mtimeMs: s.mtimeMs };
+      }
     }
     throw new InvalidInputError(`no blob ${shortId(id)} in ${this.dir}`, {
       agentMessage: "The stored output is gone (purged or expired). Re-run the original tool call, narrowed, instead.",
@@ -107,54 +116,43 @@ export class BlobStore {
   }
 
   /** A page of lines (1-based `fromLine`), bounded by `maxLines` and `maxBytes`; see {@link readLinePage}. */
-  async readLinePage(id: string, fromLine: number, maxLines: number, maxBytes: number): Promise<LinePage> {
-    return readLinePage((await this.locate(id)).path, fromLine, maxLines, maxBytes);
+  async readLinePage(id: string, fromLine: number, maxLines: number, maxBytes: number, signal?: AbortSignal): Promise<LinePage> {
+    return readLinePage((await this.locate(id)).path, fromLine, maxLines, maxBytes, signal);
   }
 
-  /** Lines matching `pattern`, bounded; see {@link grepBlob}. */
-  async grep(id: string, pattern: RegExp, options: Parameters<typeof grepBlob>[2] = {}): Promise<GrepResult> {
+  /** Lines matching `pattern` (a string is compiled case-insensitive), bounded and abortable; see {@link grepBlob}. */
+  async grep(id: string, pattern: SafePattern | string, options: GrepOptions = {}): Promise<GrepResult> {
     return grepBlob((await this.locate(id)).path, pattern, options);
   }
 
   /** The `limit` most recent blobs (default 20), newest first, and the cache totals. */
   async list(limit = 20): Promise<{ entries: BlobEntry[]; count: number; totalBytes: number }> {
-    const all = await listBlobs(this.dir);
+    const all = (await checkBlobDir(this.dir, { create: false })) === "ready" ? await listBlobs(this.dir) : [];
     return { entries: all.slice(0, limit), count: all.length, totalBytes: all.reduce((s, e) => s + e.bytes, 0) };
   }
 
   /** Applies retention now. Concurrent calls share one sweep. */
   sweep(): Promise<SweepReport> {
-    this.sweeping ??= sweepBlobs(this.dir, {
-      maxBytes: this.maxBytes,
-      maxAgeMs: this.maxAgeMs,
-      keep: this.referenced,
-      now: this.now(),
-      tempGraceMs: this.tempGraceMs,
-    }).finally(() => {
+    this.sweeping ??= checkBlobDir(this.dir, { create: false })
+      .then((state) =>
+        state === "missing"
+          ? { removed: 0, freedBytes: 0, tempRemoved: 0, remaining: 0, remainingBytes: 0 }
+          : sweepBlobs(this.dir, { maxBytes: this.maxBytes, maxAgeMs: this.maxAgeMs, keep: this.referenced, now: this.now(), tempGraceMs: this.tempGraceMs }),
+      )
+      .finally(() => {
       this.sweeping = undefined;
     });
     return this.sweeping;
   }
 
   /** Removes every blob (and temporary file). The user's purge; asks nothing. */
-  purge(): Promise<{ removed: number; freedBytes: number }> {
+  async purge(): Promise<{ removed: number; freedBytes: number }> {
+    if ((await checkBlobDir(this.dir, { create: false })) === "missing") return { removed: 0, freedBytes: 0 };
     return purgeBlobs(this.dir);
   }
 
   /** True when `path` (absolute or relative to `cwd`) lies inside the cache directory. */
   contains(path: string, cwd?: string): boolean {
     return isInsideDir(this.dir, path, cwd);
-  }
-
-  private ensureDir(): Promise<void> {
-    // Created with mode 0700; an existing directory is left as the user set it up.
-    this.dirReady ??= mkdir(this.dir, { recursive: true, mode: 0o700 }).then(
-      () => undefined,
-      (error: unknown) => {
-        this.dirReady = undefined; // try again next time: the user may fix the permissions
-        throw error;
-      },
-    );
-    return this.dirReady;
   }
 }

@@ -1,5 +1,5 @@
 import type { BlobStore } from "../../core/blobs/index.ts";
-import type { GovernorCommand } from "../../core/index.ts";
+import { errorText, type GovernorCommand } from "../../core/index.ts";
 import { formatBytes } from "./marker.ts";
 
 /** How many blobs `<root> blobs` lists by default. */
@@ -11,7 +11,13 @@ export function listBlobsCommand(store: BlobStore): GovernorCommand {
     description: "Blob cache location, size, and the most recent stored outputs",
     async handler(args, ctx) {
       const n = Number.parseInt(args, 10);
-      const { entries, count, totalBytes } = await store.list(Number.isFinite(n) && n > 0 ? n : BLOBS_LIST_DEFAULT);
+      // An unsafe cache directory is reported with its fix, not thrown at the user.
+      const listed = await store.list(Number.isFinite(n) && n > 0 ? n : BLOBS_LIST_DEFAULT).catch((error: unknown) => error as Error);
+      if (listed instanceof Error) {
+        ctx.ui.notify(`Blob cache ${store.dir}: ${errorText(listed)}`, "warning");
+        return;
+      }
+      const { entries, count, totalBytes } = listed;
       const lines = [`Blob cache: ${store.dir}`, `${count} blob(s), ${formatBytes(totalBytes)} bytes`];
       for (const e of entries) {
         lines.push(`  ${new Date(e.mtimeMs).toISOString().slice(0, 19).replace("T", " ")}  ${formatBytes(e.bytes).padStart(13)} B  ${e.path}`);
@@ -26,7 +32,12 @@ export function purgeBlobsCommand(store: BlobStore, root: string): GovernorComma
   return {
     description: "Delete every stored full output (asks first)",
     async handler(_args, ctx) {
-      const { count, totalBytes } = await store.list(0);
+      const listed = await store.list(0).catch((error: unknown) => error as Error);
+      if (listed instanceof Error) {
+        ctx.ui.notify(`Blob cache ${store.dir}: ${errorText(listed)}. Nothing was purged.`, "warning");
+        return;
+      }
+      const { count, totalBytes } = listed;
       if (!ctx.ui.hasUI) {
         ctx.ui.notify(`/${root} purge-blobs needs a confirmation and there is no interactive UI. Run it in pi's interactive mode, or delete the directory ${store.dir} yourself.`, "warning");
         return;

@@ -1,5 +1,6 @@
 import { Type } from "typebox";
 import { shortId, type BlobStore } from "../../core/blobs/index.ts";
+import { compilePattern } from "../../lib/regex/index.ts";
 import { InvalidInputError, textContent, type GovernedToolDefinition, type ToolExecuteResult } from "../../core/index.ts";
 import { BLOB_READ_TOOL, formatBytes } from "./marker.ts";
 import { REHYDRATION_TAG } from "./shape.ts";
@@ -7,22 +8,27 @@ import { REHYDRATION_TAG } from "./shape.ts";
 /** Default and largest number of lines one blob_read returns. */
 export const BLOB_READ_DEFAULT_LINES = 200;
 const MAX_LINES = 5_000;
-const MAX_GREP_PATTERN = 500;
 
 const parameters = Type.Object({
   blobId: Type.String({ description: "The 64-hex blob id from a [blob …] marker or a result's details.blobId" }),
   offset: Type.Optional(Type.Integer({ minimum: 0, description: "lines: first line, 1-based (default 1). bytes: first byte, 0-based (default 0). grep: line to search from" })),
   limit: Type.Optional(Type.Integer({ minimum: 1, description: "lines: how many (default 200). bytes: how many (default and max: the read limit). grep: most matches (default 50)" })),
   unit: Type.Optional(Type.Union([Type.Literal("lines"), Type.Literal("bytes")], { description: 'Page by "lines" (default) or "bytes" (for long single-line JSON)' })),
-  grep: Type.Optional(Type.String({ description: "Only lines matching this case-insensitive regular expression (plain text works too)" })),
+  grep: Type.Optional(
+    Type.String({ description: "Only lines matching this case-insensitive regular expression (plain text works too; a pattern that backtracks catastrophically is stopped)" }),
+  ),
 });
 
 /**
  * `blob_read`: reads a stored full output back in bounded pages, by lines or bytes, or greps it.
- * Tagged `rehydration` so its answers are never cut into another blob, and not governed (no
- * breaker or budget in its way: it reads a local file).
+ * Governed like every tool (the timeout, pi's abort/Esc and the execution log apply; reads stop
+ * between chunks when the call's signal aborts), and tagged `rehydration` so its answers are never
+ * cut into another blob and the budget and breaker leave it alone (it reads a local file). The grep
+ * pattern runs through lib/regex: linear time for a literal, a worker under a deadline otherwise.
+ * `grepOptions.batchDeadlineMs`: how long one batch of lines may take before the pattern is judged
+ * too slow, in milliseconds (default 2,000).
  */
-export function blobReadTool(store: BlobStore, readMaxBytes: number): GovernedToolDefinition {
+export function blobReadTool(store: BlobStore, readMaxBytes: number, grepOptions: { batchDeadlineMs?: number } = {}): GovernedToolDefinition {
   return {
     name: BLOB_READ_TOOL,
     label: "Read stored output",
@@ -32,8 +38,8 @@ export function blobReadTool(store: BlobStore, readMaxBytes: number): GovernedTo
     parameters,
     tags: [REHYDRATION_TAG],
     annotations: { readOnlyHint: true, idempotentHint: true },
-    governed: false,
     async execute(call): Promise<ToolExecuteResult> {
+      const signal = call.signal;
       const args = call.args as { blobId?: unknown; offset?: number; limit?: number; unit?: string; grep?: string };
       const id = String(args.blobId ?? "").trim();
       const located = await store.locate(id);
@@ -42,9 +48,9 @@ export function blobReadTool(store: BlobStore, readMaxBytes: number): GovernedTo
       const again = (extra: Record<string, unknown>) => `${BLOB_READ_TOOL}(${JSON.stringify({ blobId: id, ...extra })})`;
 
       if (typeof args.grep === "string" && args.grep.length > 0) {
-        const pattern = toRegExp(args.grep);
+        const pattern = compilePattern(args.grep);
         const from = Math.max(1, args.offset ?? 1);
-        const found = await store.grep(id, pattern, { fromLine: from, maxMatches: Math.min(args.limit ?? 50, 500), maxBytes: readMaxBytes });
+        const found = await store.grep(id, pattern, { fromLine: from, maxMatches: Math.min(args.limit ?? 50, 500), maxBytes: readMaxBytes, signal, ...grepOptions });
         const lines = found.matches.map((m) => `${m.line}: ${m.text}`);
         const more = found.nextLine !== undefined ? `\n[more matches: ${again({ grep: args.grep, offset: found.nextLine })}]` : "\n[no more matches]";
         const summary = `${head} ${found.matches.length} line(s) matching ${JSON.stringify(args.grep)} from line ${from}`;
@@ -52,6 +58,7 @@ export function blobReadTool(store: BlobStore, readMaxBytes: number): GovernedTo
       }
 
       if (args.unit === "bytes") {
+        signal.throwIfAborted();
         const page = await store.readBytePage(id, args.offset ?? 0, Math.min(args.limit ?? readMaxBytes, readMaxBytes));
         const end = page.nextOffset >= page.totalBytes ? "\n[end of blob]" : `\n[next: ${again({ unit: "bytes", offset: page.nextOffset })}]`;
         return {
@@ -64,7 +71,7 @@ export function blobReadTool(store: BlobStore, readMaxBytes: number): GovernedTo
         throw new InvalidInputError(`unit must be "lines" or "bytes", got ${JSON.stringify(args.unit)}`, { agentMessage: 'Use unit: "lines" or unit: "bytes".' });
       }
       const from = Math.max(1, args.offset ?? 1);
-      const page = await store.readLinePage(id, from, Math.min(args.limit ?? BLOB_READ_DEFAULT_LINES, MAX_LINES), readMaxBytes);
+      const page = await store.readLinePage(id, from, Math.min(args.limit ?? BLOB_READ_DEFAULT_LINES, MAX_LINES), readMaxBytes, signal);
       const last = page.firstLine + page.lines.length - 1;
       const range = page.lines.length ? `lines ${page.firstLine}-${last}` : `no lines from line ${from} (past the end)`;
       const cut = page.cutLine
@@ -77,16 +84,4 @@ export function blobReadTool(store: BlobStore, readMaxBytes: number): GovernedTo
       };
     },
   };
-}
-
-/** A case-insensitive pattern; text that is not a valid regular expression is matched literally. */
-function toRegExp(source: string): RegExp {
-  if (source.length > MAX_GREP_PATTERN) {
-    throw new InvalidInputError(`grep pattern is ${source.length} characters (limit ${MAX_GREP_PATTERN})`, { agentMessage: "Use a shorter grep pattern." });
-  }
-  try {
-    return new RegExp(source, "i");
-  } catch {
-    return new RegExp(source.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "i");
-  }
 }

@@ -47,6 +47,9 @@ export function breakerWrapper(options: BreakerOptions, deps: BreakerDeps): { wr
   const wrapper: ToolWrapper = (next, tool) => {
     const own = options.perTool[tool.name];
     if (own?.enabled === false) return next;
+    // A rehydration tool (blob_read) reads a local file: no server whose health a circuit could
+    // judge, and it must keep answering while other circuits are open.
+    if (tool.tags.includes("rehydration")) return next;
     const key = circuitKey(options, tool);
     let circuit = circuits.get(key);
     if (!circuit) {

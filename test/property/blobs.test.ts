@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { BlobStore, WRITE_CHUNK_CHARS } from "../../core/blobs/index.ts";
+import { BlobStore, grepBlob, WRITE_CHUNK_CHARS } from "../../core/blobs/index.ts";
 import { buildExcerpt, jsonOutline } from "../../plugins/blobs/index.ts";
 import { blobMarker } from "../../plugins/blobs/marker.ts";
 
@@ -129,6 +129,29 @@ describe("blob store (property)", () => {
         expect(lines.join("\n")).toBe(original.toString("utf8"));
       }),
       { numRuns: 80 },
+    );
+  });
+
+  it("the safe grep (batched, pipelined, literal or worker) finds exactly the lines a direct RegExp finds", async () => {
+    const line = fc.string({ unit: fc.constantFrom("a", "b", "A", " ", "x", "1", "\t"), maxLength: 20 });
+    await fc.assert(
+      fc.asyncProperty(
+        // Up to 5,000 lines: several 2,048-line batches.
+        fc.array(line, { minLength: 1, maxLength: 5_000, size: "max" }),
+        fc.constantFrom("a", "ab", "A B", "a+b", "^x", "1$", "(a|b)x", "b\\s*1", "(?<=a)b"),
+        fc.integer({ min: 1, max: 6_000 }),
+        fc.integer({ min: 1, max: 3_000 }),
+        async (lines, source, fromLine, maxMatches) => {
+          const { path } = await store.put(lines.join("\n"));
+          const got = await grepBlob(path, source, { fromLine, maxMatches, maxBytes: 1 << 30 });
+          const re = new RegExp(source, "i");
+          const hits = lines.map((l, i) => ({ l, n: i + 1 })).filter(({ l, n }) => n >= fromLine && re.test(l));
+          expect(got.matches.map((m) => m.line)).toEqual(hits.slice(0, maxMatches).map((h) => h.n));
+          expect(got.matches.map((m) => m.text)).toEqual(hits.slice(0, maxMatches).map((h) => h.l));
+          expect(got.nextLine).toBe(hits[maxMatches]?.n);
+        },
+      ),
+      { numRuns: 25 },
     );
   });
 });

@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createGovernor, definePreset, type Clock } from "../../../core/index.ts";
 import { blobs } from "../../../plugins/blobs/index.ts";
 import { blobsGovernor, callAndShape, recordingUi, textOf } from "./governor.ts";
@@ -114,8 +114,8 @@ describe("blob_read and the blob commands", () => {
     await gov.pipeline.hooks.sessionStart.run({ sessionId: "s", cwd: "/", reason: "resume" });
     expect(readdirSync(dir).sort()).toEqual([`${"1".repeat(64)}.txt`, `${"5".repeat(64)}.txt`]);
     await gov.pipeline.hooks.context.run([{ role: "toolResult", toolCallId: "y", toolName: "read", content: [], isError: false, details: { truncated: true, blobId: "5".repeat(64) } }], { sessionId: "s" });
-    await new Promise((r) => setTimeout(r, 50));
-    expect(readdirSync(dir)).toEqual([`${"5".repeat(64)}.txt`]);
+    // The sweep runs in the background: wait (bounded) for its result.
+    await vi.waitFor(() => expect(readdirSync(dir)).toEqual([`${"5".repeat(64)}.txt`]), { timeout: 5_000 });
     rmSync(resumedEarly);
     expect(timers.map((t) => t.ms)).toEqual([300_000]);
 
@@ -128,8 +128,7 @@ describe("blob_read and the blob commands", () => {
     utimesSync(kept, old, old);
     utimesSync(other, old, old);
     timers[0]!.fn();
-    await new Promise((r) => setTimeout(r, 50));
-    expect(readdirSync(dir)).toEqual([`${"2".repeat(64)}.txt`]);
+    await vi.waitFor(() => expect(readdirSync(dir)).toEqual([`${"2".repeat(64)}.txt`]), { timeout: 5_000 });
     expect(timers).toHaveLength(2);
 
     // A resumed session's messages name blobs an earlier process wrote: those are kept too.
@@ -139,6 +138,6 @@ describe("blob_read and the blob commands", () => {
     await gov.pipeline.hooks.context.run([{ role: "toolResult", toolCallId: "x", toolName: "kota_search", content: [], isError: false, details: { truncated: true, blobId: "4".repeat(64) } }], { sessionId: "s" });
     timers[1]!.fn();
     await new Promise((r) => setTimeout(r, 50));
-    expect(readdirSync(dir).sort()).toEqual([`${"2".repeat(64)}.txt`, `${"4".repeat(64)}.txt`]);
+    await vi.waitFor(() => expect(readdirSync(dir).sort()).toEqual([`${"2".repeat(64)}.txt`, `${"4".repeat(64)}.txt`]), { timeout: 5_000 });
   });
 });

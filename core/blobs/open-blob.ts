@@ -1,0 +1,46 @@
+import { constants } from "node:fs";
+import { open, type FileHandle } from "node:fs/promises";
+import { InvalidInputError } from "../errors.ts";
+
+/**
+ * Flags every blob read opens with: read-only, never through a symbolic link (a planted
+ * `<id>.txt -> /etc/passwd` fails with ELOOP), and non-blocking so a planted FIFO cannot hang the
+ * open (the fstat check below then refuses it). O_NOFOLLOW/O_NONBLOCK are 0 where the OS lacks them.
+ */
+export const BLOB_READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+
+/** The current user's id, or undefined where the OS has none (Windows). */
+export function currentUid(): number | undefined {
+  return typeof process.getuid === "function" ? process.getuid() : undefined;
+}
+
+/** The error for a cache entry that is not a plain file of the user's: what it is and the fix. */
+function notABlob(path: string, what: string): InvalidInputError {
+  return new InvalidInputError(`refusing to read ${path}: ${what}. Blob files are regular files written by pi-governor; remove it (rm ${JSON.stringify(path)})`, {
+    agentMessage: "The stored output cannot be read safely. Re-run the original tool call, narrowed, instead, and tell the user the blob cache holds a file it did not write.",
+  });
+}
+
+/**
+ * Opens a blob file for reading without following links and checks what was opened (not what the
+ * name pointed to a moment before): a regular file owned by the current user. Close the handle.
+ */
+export async function openBlobFile(path: string): Promise<FileHandle> {
+  let handle: FileHandle;
+  try {
+    handle = await open(path, BLOB_READ_FLAGS);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ELOOP") throw notABlob(path, "it is a symbolic link");
+    throw error;
+  }
+  try {
+    const s = await handle.stat();
+    if (!s.isFile()) throw notABlob(path, "it is not a regular file");
+    const uid = currentUid();
+    if (uid !== undefined && s.uid !== uid) throw notABlob(path, `it is owned by uid ${s.uid}, not by you (uid ${uid})`);
+    return handle;
+  } catch (error) {
+    await handle.close().catch(() => {});
+    throw error;
+  }
+}
