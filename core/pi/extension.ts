@@ -116,7 +116,7 @@ export function bindGovernor(pi: ExtensionAPI, governor: Governor, options: Bind
     const degraded = g.degraded();
     const lines = [...problems, ...degraded];
     if (!lines.length) return ui.setStatus(PROBLEMS_STATUS_KEY, undefined);
-    const counts = [problems.length ? `${problems.length} config problem(s)` : "", degraded.length ? `${degraded.length} degraded stage(s)` : ""].filter(Boolean).join(", ");
+    const counts = [problems.length ? `${problems.length} config problem(s)` : "", degraded.length ? `${degraded.length} warning(s) at load` : ""].filter(Boolean).join(", ");
     const more = lines.length > 5 ? `\n... and ${lines.length - 5} more` : "";
     ui.notify(`pi-governor: ${counts}; running on the valid parts. /governor status lists them.\n${lines.slice(0, 5).join("\n")}${more}`, "warning");
     ui.setStatus(PROBLEMS_STATUS_KEY, `governor: ${counts} (/governor status)`);
