@@ -15,7 +15,7 @@ import { kotaPreset, presetsExcept } from "../../presets/index.ts";
 import { createFixtureRepo, FIXTURE_FILES, type FixtureRepo } from "../fixtures/kota-repo.ts";
 import { toolResultsIn } from "../helpers/kota-e2e.ts";
 import { callLogIn, standinCalls, standinKotaConfig } from "../helpers/kota-standin.ts";
-import { startPiRuntime, type PiTestRuntime } from "../helpers/pi-session.ts";
+import { startPiRuntime, startPiSession, type PiTestRuntime } from "../helpers/pi-session.ts";
 
 const ONLY_A = "src/alpha/only-a.ts";
 const ONLY_B = "src/beta/only-b.ts";
@@ -122,4 +122,33 @@ describe("a pi session whose cwd is not the process's", () => {
     expect(lastBriefing(pi)).toContain(ONLY_B);
     expect(standinCalls(log).length).toBeGreaterThan(callsInA);
   }, 90_000);
+
+  it("a project config that picks another preset: the tools of the load-time guess that the session's preset lacks are deactivated", async () => {
+    const repo = repoWith(ONLY_A, "alphaOnly", { preset: "lean" });
+    const work = mkdtempSync(join(tmpdir(), "pigov-cwd-"));
+    cleanups.push(() => rmSync(work, { recursive: true, force: true }));
+    const env = { ...process.env, PI_GOVERNOR_CONFIG: undefined, PI_GOVERNOR_PRESET: undefined };
+    const governors: Governor[] = [];
+    const extension = createExtension(kotaPreset, { presets: presetsExcept(kotaPreset), onGovernor: (g) => governors.push(g), governorOptions: { agentDir: join(work, "agent"), env } });
+    const session = await startPiSession({
+      extensions: [extension],
+      cwd: repo.root,
+      ui: true,
+      responses: [fauxAssistantMessage([fauxToolCall("kota_search", { query: "alphaOnly" })], { stopReason: "toolUse" }), fauxAssistantMessage([fauxText("ok")])],
+    });
+    try {
+      // Built twice: the kota preset at load (process.cwd() has no project config), lean for the session.
+      expect(governors.map((g) => g.preset.name)).toEqual(["kota", "lean"]);
+      const active = session.session.getActiveToolNames();
+      expect(active).toContain("blob_read");
+      expect(active.filter((n) => n.startsWith("kota_"))).toEqual([]);
+      // A model that calls one anyway (from an older turn) gets pi's error for an inactive tool, and no KotaDB starts.
+      await session.session.prompt("search alphaOnly");
+      const result = toolResultsIn(session.session.messages as unknown[]).find((r) => r.toolName === "kota_search")!;
+      expect(result.text).toMatch(/kota_search not found/);
+      expect(liveChildCount()).toBe(0);
+    } finally {
+      await session.dispose();
+    }
+  }, 60_000);
 });
