@@ -65,4 +65,15 @@ describe("config problems and degraded stages reach the user in every pi mode", 
     // Nothing of it on stderr: the client is the user here.
     expect(run.stderr).not.toMatch(/pi-governor/);
   }, 90_000);
+
+  it("RPC mode: a new session (new_session) is told again, once", async () => {
+    const run = await runPiRpc({ extensions: [repoRoot], script: [{ text: "all good" }], prompt: "hello", cwd: project, env: env(), then: [{ type: "new_session" }] });
+    const newSession = run.lines.findIndex((l) => l.type === "response" && l.command === "new_session");
+    expect(run.lines[newSession]).toMatchObject({ success: true, data: { cancelled: false } });
+    const notices = run.lines.map((l, i) => ({ l, i })).filter(({ l }) => l.type === "extension_ui_request" && l.method === "notify" && String(l.message).includes("prune.notAKey"));
+    // One at startup (before the prompt ran), one for the new session (pi answers new_session after
+    // the new session started).
+    const agentEnd = run.lines.findIndex((l) => l.type === "agent_end");
+    expect(notices.map(({ i }) => (i < agentEnd ? "first session" : i < newSession ? "new session" : "late"))).toEqual(["first session", "new session"]);
+  }, 90_000);
 });

@@ -87,11 +87,12 @@ export interface PiRpcRun {
 
 /**
  * Runs the real `pi --mode rpc --no-session` the way an IDE embeds it: sends one `prompt` command
- * as a JSON line on stdin, reads the JSON lines on stdout until the agent's `agent_end`, then closes
- * stdin (pi shuts the session down and exits). Same throwaway agent dir and scripted provider as
+ * as a JSON line on stdin, reads the JSON lines on stdout until the agent's `agent_end`, sends the
+ * `then` commands one by one (each after the previous one's response), then closes stdin (pi shuts
+ * the session down and exits). Same throwaway agent dir and scripted provider as
  * {@link runPiCli}.
  */
-export async function runPiRpc(options: PiCliOptions): Promise<PiRpcRun> {
+export async function runPiRpc(options: PiCliOptions & { then?: Array<Record<string, unknown>> }): Promise<PiRpcRun> {
   const work = mkdtempSync(join(tmpdir(), "pigov-rpc-"));
   const scriptPath = join(work, "script.json");
   writeFileSync(scriptPath, JSON.stringify(options.script));
@@ -104,6 +105,8 @@ export async function runPiRpc(options: PiCliOptions): Promise<PiRpcRun> {
         stdio: ["pipe", "pipe", "pipe"],
       });
       const lines: RpcLine[] = [];
+      const later = [...(options.then ?? [])];
+      let sent = 0;
       let pending = "";
       let stderr = "";
       child.stdout.on("data", (d: Buffer) => {
@@ -116,7 +119,12 @@ export async function runPiRpc(options: PiCliOptions): Promise<PiRpcRun> {
           if (!record.trim()) continue;
           const line = JSON.parse(record) as RpcLine;
           lines.push(line);
-          if (line.type === "agent_end") child.stdin.end();
+          const answered = line.type === "response" && line.id === `then-${sent}`;
+          if ((line.type === "agent_end" && sent === 0) || answered) {
+            const next = later.shift();
+            if (next) child.stdin.write(`${JSON.stringify({ ...next, id: `then-${++sent}` })}\n`);
+            else child.stdin.end();
+          }
         }
       });
       child.stderr.on("data", (d) => (stderr += d));
