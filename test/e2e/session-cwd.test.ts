@@ -4,14 +4,15 @@
  * and then resumes a session of another repository. Config layers, the kota tools (over the KotaDB
  * stand-in, which indexes its own cwd), autoContext and the KotaDB child follow the session.
  */
+import { createRequire } from "node:module";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fauxAssistantMessage, fauxText, fauxToolCall } from "@mariozechner/pi-ai";
 import { afterEach, describe, expect, it } from "vitest";
 import { createExtension, type Governor } from "../../core/index.ts";
 import { liveChildCount } from "../../core/mcp/index.ts";
-import { kotaPreset, presetsExcept } from "../../presets/index.ts";
+import { kotaPreset, mcpPreset, presetsExcept } from "../../presets/index.ts";
 import { createFixtureRepo, FIXTURE_FILES, type FixtureRepo } from "../fixtures/kota-repo.ts";
 import { toolResultsIn } from "../helpers/kota-e2e.ts";
 import { callLogIn, standinCalls, standinKotaConfig } from "../helpers/kota-standin.ts";
@@ -66,7 +67,7 @@ describe("a pi session whose cwd is not the process's", () => {
     const agentDir = join(work, "agent");
     mkdirSync(agentDir, { recursive: true });
     const log = callLogIn(work);
-    writeFileSync(join(agentDir, "pi-governor.json"), JSON.stringify({ kota: standinKotaConfig({ KOTADB_STANDIN_LOG: log, KOTADB_STANDIN_CLOSE_DELAY_MS: "0" }), blobs: { dir: join(work, "blobs") } }));
+    writeFileSync(join(agentDir, "pi-governor.json"), JSON.stringify({ kota: standinKotaConfig({ KOTADB_STANDIN_LOG: log, KOTADB_STANDIN_CLOSE_DELAY_MS: "0" }), blobs: { dir: ".pigov-blobs" } }));
 
     const governors: Governor[] = [];
     const env = { ...process.env, PI_GOVERNOR_CONFIG: undefined, PI_GOVERNOR_PRESET: undefined };
@@ -91,6 +92,9 @@ describe("a pi session whose cwd is not the process's", () => {
     expect(inA.services.cwd).toBe(repoA.root);
     expect(inA.config.sources.join(" ")).toContain(join(repoA.root, ".pi", "pi-governor.json"));
     expect(pi.ui.notifications.filter((n) => n.level === "warning")).toEqual([]);
+    // A relative blob dir (global config) lies in the session's repository; /kota answers from there.
+    await pi.runtime.session.prompt("/kota blobs");
+    expect(pi.ui.notifications.at(-1)!.message).toContain(`Blob cache: ${join(repoA.root, ".pigov-blobs")}`);
     const callsInA = standinCalls(log).length;
     expect(callsInA).toBeGreaterThan(0);
     expect(liveChildCount()).toBe(1);
@@ -103,6 +107,9 @@ describe("a pi session whose cwd is not the process's", () => {
     const warnings = pi.ui.notifications.filter((n) => n.level === "warning");
     expect(warnings).toHaveLength(1);
     expect(warnings[0]!.message).toContain(`${join(repoB.root, ".pi", "pi-governor.json")}: prune.notAKey`);
+
+    await pi.runtime.session.prompt("/kota blobs");
+    expect(pi.ui.notifications.at(-1)!.message).toContain(`Blob cache: ${join(repoB.root, ".pigov-blobs")}`);
 
     pi.faux.setResponses([
       fauxAssistantMessage([fauxToolCall("kota_index", {})], { stopReason: "toolUse" }),
@@ -150,5 +157,27 @@ describe("a pi session whose cwd is not the process's", () => {
     } finally {
       await session.dispose();
     }
+  }, 60_000);
+
+  it("an MCP server without its own cwd starts in the session's cwd (the real server-filesystem, allowed directory \".\")", async () => {
+    const project = realpathSync(mkdtempSync(join(tmpdir(), "pigov-mcp-cwd-")));
+    cleanups.push(() => rmSync(project, { recursive: true, force: true }));
+    const require = createRequire(import.meta.url);
+    const server = join(dirname(require.resolve("@modelcontextprotocol/server-filesystem/package.json")), "dist", "index.js");
+    const layers = [{ kind: "global" as const, source: "test", data: { mcp: { servers: { fs: { command: process.execPath, args: [server, "."], connectTimeoutMs: 20_000 } } } } }];
+    const session = await startPiSession({
+      extensions: [createExtension(mcpPreset, { governorOptions: { layers } })],
+      cwd: project,
+      responses: [fauxAssistantMessage([fauxToolCall("fs_list_allowed_directories", {})], { stopReason: "toolUse" }), fauxAssistantMessage([fauxText("ok")])],
+    });
+    try {
+      await session.session.prompt("which directories may you read?");
+      const result = toolResultsIn(session.session.messages as unknown[]).find((r) => r.toolName === "fs_list_allowed_directories")!;
+      expect(result.text).toContain(project);
+      expect(result.text).not.toContain(realpathSync(process.cwd()));
+    } finally {
+      await session.dispose();
+    }
+    expect(liveChildCount()).toBe(0);
   }, 60_000);
 });
