@@ -31,6 +31,11 @@ export interface Governor {
   readonly logs: readonly LogRecord[];
   /** Config problems and plugin failures, as lines for the user. */
   problems(): string[];
+  /**
+   * Stages that run degraded since load: the warnings and errors plugins logged while they were
+   * applied (an MCP server that did not start, so its tools are missing), as lines for the user.
+   */
+  degraded(): string[];
   /** Points services at the live session (id, UI and record store). */
   attachSession(sessionId: string, ui: UiBridge, store?: SessionStore): void;
   /** Multi-line text for `/governor status`. */
@@ -63,6 +68,8 @@ export async function createGovernor(options: GovernorOptions): Promise<Governor
   config.problems.unshift(...extraProblems);
 
   const logs: LogRecord[] = [];
+  const loadWarnings: string[] = [];
+  let loading = true;
   const clock = options.clock ?? systemClock;
   const pipeline = new Pipeline({ clock });
   let sessionId = "";
@@ -71,6 +78,7 @@ export async function createGovernor(options: GovernorOptions): Promise<Governor
   const logger = createLogger("governor", (record) => {
     logs.push(record);
     if (logs.length > LOG_CAPACITY) logs.shift();
+    if (loading && (record.level === "warn" || record.level === "error")) loadWarnings.push(`${record.source}: ${record.message}`);
     pipeline.emit({ type: "log", record });
   });
   const services: GovernorServices = {
@@ -111,6 +119,7 @@ export async function createGovernor(options: GovernorOptions): Promise<Governor
     }
   }
   pipeline.seal();
+  loading = false;
 
   const problems = () => [...formatProblems(config.problems), ...pluginErrors];
   return {
@@ -121,6 +130,7 @@ export async function createGovernor(options: GovernorOptions): Promise<Governor
     services,
     logs,
     problems,
+    degraded: () => [...loadWarnings],
     attachSession(id, bridge, sessionStore) {
       sessionId = id;
       ui = bridge;
@@ -140,6 +150,7 @@ export async function createGovernor(options: GovernorOptions): Promise<Governor
       const found = problems();
       lines.push(found.length ? `Problems (${found.length}):` : "Problems: none");
       for (const p of found) lines.push(`  - ${p}`);
+      if (loadWarnings.length) lines.push(`Degraded at load (${loadWarnings.length}):`, ...loadWarnings.map((w) => `  - ${w}`));
       return lines.join("\n");
     },
   };

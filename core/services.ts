@@ -77,7 +77,11 @@ export function createLogger(source: string, sink: (record: LogRecord) => void):
 
 /** The user-facing surface (pi's ctx.ui), reduced to what plugins need. Silent without a UI. */
 export interface UiBridge {
-  /** False in print and RPC mode: confirmations cannot be asked. */
+  /**
+   * False in print mode and in an SDK session bound without a UI: confirmations cannot be asked.
+   * True in interactive mode and in RPC mode, where pi sends notify/status/confirm to the client as
+   * `extension_ui_request` lines (a confirm waits for the client's `extension_ui_response`).
+   */
   readonly hasUI: boolean;
   notify(message: string, level?: "info" | "warning" | "error"): void;
   /** Sets (or clears with `undefined`) one footer status entry. */
@@ -118,7 +122,10 @@ export function memorySessionStore(): SessionStore {
 export interface GovernorServices {
   readonly logger: Logger;
   readonly clock: Clock;
-  /** The working directory pi runs in (the repository root for most users). */
+  /**
+   * The session's working directory (pi's `ctx.cwd`, not necessarily `process.cwd()`); a governor is
+   * built per cwd, so this never changes under a plugin.
+   */
   readonly cwd: string;
   /** pi's agent directory (`~/.pi/agent`, or `PI_CODING_AGENT_DIR`). */
   readonly agentDir: string;

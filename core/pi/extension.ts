@@ -5,7 +5,9 @@ import { createGovernor, type Governor, type GovernorOptions } from "../host.ts"
 import { observationDetails } from "../observation.ts";
 import type { Preset } from "../plugin.ts";
 import type { ToolResultValue } from "../tool-types.ts";
-import { mountCommands } from "./commands.ts";
+import type { UiBridge } from "../services.ts";
+import { type MountedCommands, mountCommands } from "./commands.ts";
+import { SessionGovernors } from "./session-governors.ts";
 import { sessionStoreFrom, uiBridgeFrom } from "./ui-bridge.ts";
 
 /** Options for {@link createExtension}. */
@@ -14,9 +16,12 @@ export interface ExtensionOptions {
   presets?: readonly Preset[];
   /** Config from code, applied over every file (trusted). */
   overrides?: Record<string, unknown>;
-  /** Called with the built governor (tests, embedding). */
+  /** Called with each governor built: at load, and again for a session whose cwd differs (tests, embedding). */
   onGovernor?: (governor: Governor) => void;
-  /** Replaces how the governor is built (tests inject clocks or layers). */
+  /**
+   * Replaces how the governor is built (tests inject clocks or layers). `cwd` here is only the
+   * directory guessed at load (default `process.cwd()`): the session's `ctx.cwd` always wins.
+   */
   governorOptions?: Partial<GovernorOptions>;
 }
 
@@ -26,37 +31,100 @@ type PiToolResult = { content: never[]; details: Record<string, unknown> };
  * Returns a pi extension factory for `preset`: pi calls it with its ExtensionAPI, and the pipeline
  * is bound to pi's events (`tool_result`, `context`, `before_agent_start`, `session_start`,
  * `session_shutdown`), the plugins' tools and commands are registered, and `/governor status` is added.
+ *
+ * The factory does not know the session's cwd (pi gives it none), so it builds the governor for
+ * `governorOptions.cwd`, else `process.cwd()`, to register the tools at load; the first event of a
+ * session whose `ctx.cwd` differs (the SDK's `createAgentSession({ cwd })`, `/resume` or `/fork`
+ * into another project) rebuilds the governor there: see {@link SessionGovernors}.
  */
 export function createExtension(preset: Preset, options: ExtensionOptions = {}): (pi: ExtensionAPI) => Promise<void> {
   return async (pi: ExtensionAPI) => {
-    const cwd = process.cwd();
-    const governor = await createGovernor({
-      preset,
-      presets: options.presets ?? [],
-      cwd,
-      agentDir: agentDirFrom(process.env),
-      env: process.env,
-      ...(options.overrides ? { overrides: options.overrides } : {}),
-      ...options.governorOptions,
-    });
-    options.onGovernor?.(governor);
-    bindGovernor(pi, governor);
+    const build = async (cwd: string) => {
+      const governor = await createGovernor({
+        preset,
+        presets: options.presets ?? [],
+        agentDir: agentDirFrom(process.env),
+        env: process.env,
+        ...(options.overrides ? { overrides: options.overrides } : {}),
+        ...options.governorOptions,
+        cwd,
+      });
+      options.onGovernor?.(governor);
+      return governor;
+    };
+    const firstCwd = options.governorOptions?.cwd ?? process.cwd();
+    bindGovernor(pi, await build(firstCwd), { cwd: firstCwd, rebuild: build });
   };
 }
 
-/** Binds a built governor to pi. Exposed for embedders that build the governor themselves. */
-export function bindGovernor(pi: ExtensionAPI, governor: Governor): void {
-  const { pipeline } = governor;
-  let sessionId = "";
-  let problemsShown = false;
+/** How {@link bindGovernor} follows the session's cwd. */
+export interface BindOptions {
+  /** The directory `governor` was built for. */
+  cwd: string;
+  /** Builds the governor of another cwd. Without it the given governor serves every cwd. */
+  rebuild?: (cwd: string) => Promise<Governor>;
+}
 
-  const attach = (ctx: ExtensionContext) => {
+/** Footer status key for problems found at load. */
+const PROBLEMS_STATUS_KEY = "governor";
+
+/**
+ * Binds a built governor to pi. Exposed for embedders that build the governor themselves; with
+ * `options.rebuild` the binding switches to a governor of the session's cwd on the first event that
+ * carries another `ctx.cwd` (tools and command roots the new governor adds are registered then;
+ * tools it lacks are deactivated and answer with an error naming the cwd).
+ */
+export function bindGovernor(pi: ExtensionAPI, governor: Governor, options: BindOptions = { cwd: process.cwd() }): void {
+  const registeredTools = new Set<string>();
+  const deactivated = new Set<string>();
+  const announced = new WeakSet<Governor>();
+  let sessionId = "";
+  let commands: MountedCommands | undefined;
+
+  const onChange = (next: Governor) => {
+    for (const name of next.pipeline.tools.keys()) if (!registeredTools.has(name)) registerTool(name, next);
+    commands?.sync(next);
+    try {
+      const missing = [...registeredTools].filter((n) => !next.pipeline.tools.has(n));
+      const back = [...deactivated].filter((n) => next.pipeline.tools.has(n));
+      if (!missing.length && !back.length) return;
+      const active = new Set(pi.getActiveTools());
+      for (const n of missing) if (active.delete(n)) deactivated.add(n);
+      for (const n of back) (active.add(n), deactivated.delete(n));
+      pi.setActiveTools([...active]);
+    } catch {
+      // Before pi bound the session the active set cannot be changed; execute still refuses the tool.
+    }
+  };
+  const governors = new SessionGovernors(governor, options.cwd, options.rebuild ?? (async () => governor), onChange);
+  const forCwd = options.rebuild ? (cwd: string) => governors.forCwd(cwd, sessionId) : async () => governor;
+
+  /** The session's governor, attached to this ctx (id, UI, store), with its problems shown once. */
+  const attach = async (ctx: ExtensionContext): Promise<Governor> => {
+    const g = await forCwd(ctx.cwd);
     sessionId = ctx.sessionManager.getSessionId();
-    governor.attachSession(sessionId, uiBridgeFrom(ctx), sessionStoreFrom(pi, ctx));
+    const ui = uiBridgeFrom(ctx);
+    g.attachSession(sessionId, ui, sessionStoreFrom(pi, ctx));
+    announce(g, ui);
+    return g;
   };
 
-  for (const [name, tool] of pipeline.tools) {
-    const def = tool.definition;
+  const announce = (g: Governor, ui: UiBridge) => {
+    if (announced.has(g)) return;
+    announced.add(g);
+    const problems = g.problems();
+    const degraded = g.degraded();
+    const lines = [...problems, ...degraded];
+    if (!lines.length) return ui.setStatus(PROBLEMS_STATUS_KEY, undefined);
+    const counts = [problems.length ? `${problems.length} config problem(s)` : "", degraded.length ? `${degraded.length} warning(s) at load` : ""].filter(Boolean).join(", ");
+    const more = lines.length > 5 ? `\n... and ${lines.length - 5} more` : "";
+    ui.notify(`pi-governor: ${counts}; running on the valid parts. /governor status lists them.\n${lines.slice(0, 5).join("\n")}${more}`, "warning");
+    ui.setStatus(PROBLEMS_STATUS_KEY, `governor: ${counts} (/governor status)`);
+  };
+
+  function registerTool(name: string, owner: Governor): void {
+    registeredTools.add(name);
+    const def = owner.pipeline.tools.get(name)!.definition;
     pi.registerTool({
       name,
       label: def.label ?? name,
@@ -65,7 +133,10 @@ export function bindGovernor(pi: ExtensionAPI, governor: Governor): void {
       ...(def.promptSnippet ? { promptSnippet: def.promptSnippet } : {}),
       ...(def.promptGuidelines ? { promptGuidelines: def.promptGuidelines } : {}),
       async execute(toolCallId, params, signal, onUpdate, ctx) {
-        attach(ctx);
+        const { pipeline } = await attach(ctx);
+        if (!pipeline.tools.has(name)) {
+          throw new Error(`${name} is not available in this session: the pi-governor config for ${ctx.cwd} does not offer it (/governor status lists the tools).`);
+        }
         const obs = await pipeline.callTool(name, (params ?? {}) as Record<string, unknown>, {
           toolCallId,
           sessionId,
@@ -77,27 +148,29 @@ export function bindGovernor(pi: ExtensionAPI, governor: Governor): void {
     });
   }
 
-  mountCommands(pi, governor, (ctx) => {
-    attach(ctx);
-    return { ui: uiBridgeFrom(ctx), cwd: ctx.cwd, sessionId };
-  });
+  for (const name of governor.pipeline.tools.keys()) registerTool(name, governor);
+
+  commands = mountCommands(
+    pi,
+    () => governors.governor,
+    async (ctx) => {
+      await attach(ctx);
+      return { ui: uiBridgeFrom(ctx), cwd: ctx.cwd, sessionId };
+    },
+  );
 
   pi.on("session_start", async (event, ctx) => {
-    attach(ctx);
-    const problems = governor.problems();
-    if (problems.length && !problemsShown) {
-      problemsShown = true;
-      ctx.ui.notify(`pi-governor: ${problems.length} config problem(s); running on the valid parts. /governor status lists them.\n${problems.slice(0, 5).join("\n")}`, "warning");
-    }
+    const { pipeline } = await attach(ctx);
     await pipeline.hooks.sessionStart.run({ sessionId, cwd: ctx.cwd, reason: event.reason });
   });
 
   pi.on("session_shutdown", async (event, ctx) => {
-    await pipeline.hooks.sessionShutdown.run({ sessionId: ctx.sessionManager.getSessionId(), cwd: ctx.cwd, reason: event.reason });
+    // The governor in use, never a new one: shutting down must not build anything.
+    await governors.governor.pipeline.hooks.sessionShutdown.run({ sessionId: ctx.sessionManager.getSessionId(), cwd: ctx.cwd, reason: event.reason });
   });
 
   pi.on("tool_result", async (event, ctx) => {
-    attach(ctx);
+    const { pipeline } = await attach(ctx);
     const governed = pipeline.tools.get(event.toolName);
     const value: ToolResultValue = {
       toolName: event.toolName,
@@ -117,7 +190,7 @@ export function bindGovernor(pi: ExtensionAPI, governor: Governor): void {
   pi.on("context", async (event, ctx) => {
     // Re-attach here too: after /reload without UI bindings pi emits no session_start, and the
     // context plugins' session records (the pruning boundary, pins) must come from this session.
-    attach(ctx);
+    const { pipeline } = await attach(ctx);
     const usage = ctx.getContextUsage();
     const messages = await pipeline.hooks.context.run(event.messages as AgentMessageLike[], {
       sessionId: ctx.sessionManager.getSessionId(),
@@ -128,7 +201,7 @@ export function bindGovernor(pi: ExtensionAPI, governor: Governor): void {
   });
 
   pi.on("before_agent_start", async (event, ctx) => {
-    attach(ctx);
+    const { pipeline } = await attach(ctx);
     const injections = await pipeline.hooks.beforeAgentStart.run([], { prompt: event.prompt, cwd: ctx.cwd, sessionId, ...(ctx.signal ? { signal: ctx.signal } : {}) });
     if (!injections.length) return undefined;
     return {

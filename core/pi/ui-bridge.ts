@@ -4,10 +4,15 @@ import type { SessionStore, UiBridge } from "../services.ts";
 /** Print-mode notices already written, so each appears once per process. */
 const shownOnStderr = new Set<string>();
 
+/** The prefix plugins put in front of their notices; the stderr line has its own. */
+const OWN_PREFIX = /^pi-governor:\s*/;
+
 /**
- * Wraps pi's ctx.ui. Without a UI (print/RPC mode) confirmations resolve false, and warnings and
- * errors go to stderr once each (pi's print mode shows nothing otherwise, and a missing Bun or a bad
- * config must never be silent). `stderr` is injectable for tests.
+ * Wraps pi's ctx.ui. With a UI (interactive, and RPC mode, where pi forwards `notify`/`setStatus`
+ * to the client as `extension_ui_request` lines) everything goes to ctx.ui. Without one (print mode,
+ * an SDK session without a UI context) confirmations resolve false, and warnings and errors go to
+ * stderr once each as `pi-governor <level>: <text>` (pi shows nothing otherwise, and a missing Bun
+ * or a bad config must never be silent). `stderr` is injectable for tests.
  */
 export function uiBridgeFrom(ctx: Pick<ExtensionContext, "ui" | "hasUI">, stderr: (text: string) => void = (t) => process.stderr.write(t)): UiBridge {
   const ui = ctx.ui;
@@ -17,7 +22,7 @@ export function uiBridgeFrom(ctx: Pick<ExtensionContext, "ui" | "hasUI">, stderr
       if (ctx.hasUI) ui.notify(message, level);
       else if (level !== "info" && !shownOnStderr.has(message)) {
         shownOnStderr.add(message);
-        stderr(`pi-governor ${level}: ${message}\n`);
+        stderr(`pi-governor ${level}: ${message.replace(OWN_PREFIX, "")}\n`);
       }
     },
     setStatus: (key, text) => ui.setStatus(key, text),

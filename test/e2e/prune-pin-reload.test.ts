@@ -35,7 +35,8 @@ describe("prune pins and boundary in a real pi session", () => {
     const preset = definePreset({ name: "e2e-pin", description: "", plugins: () => [prune()] });
     const layers = [{ kind: "project" as const, source: "test", data: { prune: { cacheAware: false, minStepTokens: 0, adaptive: false } } }];
     let governors = 0;
-    const extension = createExtension(preset, { governorOptions: { layers }, onGovernor: () => void governors++ });
+    // The initial cwd is the session's, so each factory run builds exactly one governor.
+    const extension = createExtension(preset, { governorOptions: { layers, cwd }, onGovernor: () => void governors++ });
     pi = await startPiSession({ ui: true, persist: true, cwd, tools: ["read"], extensions: [extension], responses: readTurns(1, 4) });
     for (let t = 1; t <= 4; t++) await pi.session.prompt(`read m${t}.ts`);
 

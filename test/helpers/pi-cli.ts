@@ -74,3 +74,72 @@ export async function runPiCli(options: PiCliOptions): Promise<PiCliRun> {
     rmSync(work, { recursive: true, force: true });
   }
 }
+
+/** One JSON line pi printed on stdout in RPC mode (a response, an agent event, an extension UI request). */
+export type RpcLine = { type: string; [key: string]: unknown };
+
+export interface PiRpcRun {
+  code: number | null;
+  /** Every JSON line of stdout, in order. */
+  lines: RpcLine[];
+  stderr: string;
+}
+
+/**
+ * Runs the real `pi --mode rpc --no-session` the way an IDE embeds it: sends one `prompt` command
+ * as a JSON line on stdin, reads the JSON lines on stdout until the agent's `agent_end`, sends the
+ * `then` commands one by one (each after the previous one's response), then closes stdin (pi shuts
+ * the session down and exits). Same throwaway agent dir and scripted provider as
+ * {@link runPiCli}.
+ */
+export async function runPiRpc(options: PiCliOptions & { then?: Array<Record<string, unknown>> }): Promise<PiRpcRun> {
+  const work = mkdtempSync(join(tmpdir(), "pigov-rpc-"));
+  const scriptPath = join(work, "script.json");
+  writeFileSync(scriptPath, JSON.stringify(options.script));
+  const args = [piCli, "--mode", "rpc", "--no-session", "-e", scriptedProvider, ...options.extensions.flatMap((e) => ["-e", e]), "--provider", "scripted", "--model", "scripted-1"];
+  try {
+    return await new Promise<PiRpcRun>((resolvePromise, reject) => {
+      const child = spawn(process.execPath, args, {
+        cwd: options.cwd ?? work,
+        env: { ...process.env, PI_CODING_AGENT_DIR: join(work, "agent"), SCRIPTED_KEY: "x", PI_GOVERNOR_SCRIPT: scriptPath, ...options.env },
+        stdio: ["pipe", "pipe", "pipe"],
+      });
+      const lines: RpcLine[] = [];
+      const later = [...(options.then ?? [])];
+      let sent = 0;
+      let pending = "";
+      let stderr = "";
+      child.stdout.on("data", (d: Buffer) => {
+        pending += d.toString("utf8");
+        // RPC framing: records end with LF only (U+2028 inside JSON strings is not a separator).
+        let end: number;
+        while ((end = pending.indexOf("\n")) >= 0) {
+          const record = pending.slice(0, end).replace(/\r$/, "");
+          pending = pending.slice(end + 1);
+          if (!record.trim()) continue;
+          const line = JSON.parse(record) as RpcLine;
+          lines.push(line);
+          const answered = line.type === "response" && line.id === `then-${sent}`;
+          if ((line.type === "agent_end" && sent === 0) || answered) {
+            const next = later.shift();
+            if (next) child.stdin.write(`${JSON.stringify({ ...next, id: `then-${++sent}` })}\n`);
+            else child.stdin.end();
+          }
+        }
+      });
+      child.stderr.on("data", (d) => (stderr += d));
+      const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 60_000);
+      child.on("error", (e) => {
+        clearTimeout(timer);
+        reject(e);
+      });
+      child.on("close", (code) => {
+        clearTimeout(timer);
+        resolvePromise({ code, lines, stderr });
+      });
+      child.stdin.write(`${JSON.stringify({ id: "req-1", type: "prompt", message: options.prompt })}\n`);
+    });
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}

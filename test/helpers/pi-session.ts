@@ -5,6 +5,11 @@ import { registerFauxProvider, type FauxProviderRegistration, type FauxResponseS
 import {
   AuthStorage,
   createAgentSession,
+  createAgentSessionFromServices,
+  createAgentSessionRuntime,
+  createAgentSessionServices,
+  type AgentSessionRuntime,
+  type CreateAgentSessionRuntimeFactory,
   DefaultResourceLoader,
   type ExtensionFactory,
   ModelRegistry,
@@ -144,6 +149,65 @@ export async function startPiSession(options: PiTestSessionOptions): Promise<PiT
         faux.unregister();
         rmSync(agentDir, { recursive: true, force: true });
         if (!options.cwd) rmSync(cwd, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
+/** A real pi AgentSessionRuntime (what pi's modes use for /new, /resume, /fork) with the faux model. */
+export interface PiTestRuntime {
+  runtime: AgentSessionRuntime;
+  faux: FauxProviderRegistration;
+  agentDir: string;
+  /** Where session files go (one folder for every cwd, so a switch can resume any of them). */
+  sessionDir: string;
+  ui: RecordingUi;
+  dispose(): Promise<void>;
+}
+
+/**
+ * Starts pi's session runtime in-process on `cwd` with a persisted session: every session
+ * replacement (`runtime.switchSession`, `newSession`, `fork`) rebuilds pi's cwd-bound services for
+ * the target session's cwd, reloads the extensions and binds them to the same recording UI again,
+ * the way pi's interactive and RPC modes do.
+ */
+export async function startPiRuntime(options: { extensions: ExtensionFactory[]; cwd: string; responses?: FauxResponseStep[] }): Promise<PiTestRuntime> {
+  const agentDir = mkdtempSync(join(tmpdir(), "pigov-agent-"));
+  const sessionDir = join(agentDir, "sessions");
+  const faux = registerFauxProvider({ models: [{ id: "faux-1", contextWindow: 200_000, maxTokens: 4096 }], tokensPerSecond: 1e9 });
+  if (options.responses) faux.setResponses(options.responses);
+  const authStorage = AuthStorage.inMemory();
+  authStorage.setRuntimeApiKey(faux.getModel().provider, "faux-key");
+  const modelRegistry = ModelRegistry.inMemory(authStorage);
+  const ui: RecordingUi = { notifications: [], statuses: new Map(), confirms: [] };
+  const createRuntime: CreateAgentSessionRuntimeFactory = async ({ cwd, sessionManager, sessionStartEvent }) => {
+    const services = await createAgentSessionServices({
+      cwd,
+      agentDir,
+      authStorage,
+      modelRegistry,
+      settingsManager: SettingsManager.inMemory({ compaction: { enabled: false }, retry: { enabled: false } }),
+      resourceLoaderOptions: { extensionFactories: options.extensions, noSkills: true, noPromptTemplates: true, noThemes: true, noContextFiles: true, systemPrompt: "You are a test assistant." },
+    });
+    const created = await createAgentSessionFromServices({ services, sessionManager, model: faux.getModel(), thinkingLevel: "off", ...(sessionStartEvent ? { sessionStartEvent } : {}) });
+    return { ...created, services, diagnostics: services.diagnostics };
+  };
+  const runtime = await createAgentSessionRuntime(createRuntime, { cwd: options.cwd, agentDir, sessionManager: SessionManager.create(options.cwd, sessionDir) });
+  const bind = (session: AgentSession) => session.bindExtensions({ uiContext: recordingUiContext(ui, true) as never });
+  runtime.setRebindSession(bind);
+  await bind(runtime.session);
+  return {
+    runtime,
+    faux,
+    agentDir,
+    sessionDir,
+    ui,
+    async dispose() {
+      try {
+        await runtime.dispose();
+      } finally {
+        faux.unregister();
+        rmSync(agentDir, { recursive: true, force: true });
       }
     },
   };
