@@ -104,6 +104,10 @@ export async function openStdioConnection(request: ConnectRequest): Promise<Serv
   const exited = new Promise<ExitInfo>((resolve) => (resolveExited = resolve));
   transport.onChild = (c) => {
     child = c;
+    // An idle server must not hold the host open: the manager holds the process (keep-alive.ts) while
+    // a caller waits; at exit the child registry kills what is left.
+    c.unref();
+    for (const pipe of [c.stdin, c.stdout, c.stderr]) (pipe as { unref?: () => void } | null)?.unref?.();
     // A spawn that failed (ENOENT) has no pid and never emits 'exit'.
     if (c.pid !== undefined) registerChild(c);
     c.once("exit", (code, signal) => {
