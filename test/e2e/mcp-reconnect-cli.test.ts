@@ -1,8 +1,9 @@
 /**
  * The real `pi` CLI in print mode (`pi -p`) with the mcp preset and a real MCP server (server-everything
  * behind the fault wrapper) that is SIGKILLed in the middle of the model's tool call. Print mode has no
- * other live handle while the manager waits for the reconnect: the run must still finish with the
- * replayed tool result and exit 0 (not Node's 13 for an unsettled await), and leave no server behind.
+ * other live handle while the manager waits for the reconnect (its timers are unref'd): without a held
+ * handle pi exits in the middle of the run with nothing printed. The run must finish with the replayed
+ * tool result and exit 0, and leave no server behind.
  */
 import { describe, expect, it } from "vitest";
 import { faultyServer, waitGone } from "../fixtures/faulty-mcp.ts";
@@ -30,7 +31,7 @@ describe("pi -p with the mcp preset and a server that dies mid-call", () => {
         env: { PI_GOVERNOR_PRESET: "mcp", PI_GOVERNOR_CONFIG: JSON.stringify({ mcp: { servers } }) },
         timeoutMs: 90_000,
       });
-      expect(run.code, `exit code (13 = Node gave up on an unsettled await)\nstderr:\n${run.stderr}`).toBe(0);
+      expect(run.code, `exit code\nstderr:\n${run.stderr}`).toBe(0);
       expect(run.stdout).toContain("the echo came back");
       const result = (run.calls.at(-1)?.messages ?? []).find((m) => m.role === "toolResult" && m.toolName === "everything_echo");
       expect(JSON.stringify(result?.content)).toContain("Echo: through the crash");
