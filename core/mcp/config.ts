@@ -48,6 +48,14 @@ export interface ManagedMcpServerConfig {
   callTimeoutMs?: number;
   /** Between SIGTERM and SIGKILL when closing, in ms. Default 2000. */
   closeGraceMs?: number;
+  /**
+   * Largest answer (one JSON-RPC message) taken from the server, in bytes. A larger one fails its call
+   * with an error naming this limit; the server keeps running. Default 64 MiB, at most
+   * {@link MAX_ANSWER_BYTES_LIMIT}.
+   */
+  maxAnswerBytes?: number;
+  /** How users set `maxAnswerBytes` (config path), quoted in the too-large error. Default "maxAnswerBytes". */
+  answerLimitKey?: string;
   /** Reads extra state after each (re)connect, bounded by connectTimeoutMs; diffed after reconnects. */
   probe?: StateProbe;
 }
@@ -55,6 +63,9 @@ export interface ManagedMcpServerConfig {
 /** A config with every default filled in. */
 export type ResolvedServerConfig = Required<Omit<ManagedMcpServerConfig, "installHint" | "probe" | "cwd">> &
   Pick<ManagedMcpServerConfig, "installHint" | "probe" | "cwd">;
+
+/** Upper bound of `maxAnswerBytes`: 256 MiB (a V8 string holds at most ~512 MiB, and parsing doubles the memory). */
+export const MAX_ANSWER_BYTES_LIMIT = 256 * 1024 * 1024;
 
 /** The defaults, in one place. */
 export const MCP_SERVER_DEFAULTS = Object.freeze({
@@ -72,6 +83,8 @@ export const MCP_SERVER_DEFAULTS = Object.freeze({
   replayTools: [] as string[],
   callTimeoutMs: 600_000,
   closeGraceMs: 2_000,
+  maxAnswerBytes: 64 * 1024 * 1024,
+  answerLimitKey: "maxAnswerBytes",
 });
 
 /** Fills defaults and checks the few things that would otherwise fail obscurely later. */
@@ -81,6 +94,10 @@ export function resolveServerConfig(config: ManagedMcpServerConfig): ResolvedSer
   }
   if (!config.command) throw new Error(`MCP server "${config.name}": command is empty`);
   const d = MCP_SERVER_DEFAULTS;
+  const maxAnswerBytes = config.maxAnswerBytes ?? d.maxAnswerBytes;
+  if (!Number.isInteger(maxAnswerBytes) || maxAnswerBytes < 1024 || maxAnswerBytes > MAX_ANSWER_BYTES_LIMIT) {
+    throw new Error(`MCP server "${config.name}": maxAnswerBytes must be a whole number of bytes from 1024 to ${MAX_ANSWER_BYTES_LIMIT} (256 MiB), got ${maxAnswerBytes}`);
+  }
   const resolved: ResolvedServerConfig = {
     name: config.name,
     command: config.command,
@@ -98,6 +115,8 @@ export function resolveServerConfig(config: ManagedMcpServerConfig): ResolvedSer
     replayTools: [...(config.replayTools ?? d.replayTools)],
     callTimeoutMs: config.callTimeoutMs ?? d.callTimeoutMs,
     closeGraceMs: config.closeGraceMs ?? d.closeGraceMs,
+    maxAnswerBytes,
+    answerLimitKey: config.answerLimitKey ?? d.answerLimitKey,
     ...(config.installHint ? { installHint: config.installHint } : {}),
     ...(config.probe ? { probe: config.probe } : {}),
     ...(config.cwd ? { cwd: config.cwd } : {}),

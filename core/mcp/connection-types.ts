@@ -63,6 +63,10 @@ export interface ConnectRequest {
   restartCommand: string;
   /** Spawn + initialize deadline, in ms. */
   connectTimeoutMs: number;
+  /** Longest message the server may send, in bytes; a longer answer fails its call, the connection stays. */
+  maxAnswerBytes: number;
+  /** How the user changes `maxAnswerBytes`, quoted in the too-large error. Default "maxAnswerBytes". */
+  answerLimitKey?: string;
   /** Aborting cancels the start: the child is killed and the start rejects with the signal's reason. */
   signal?: AbortSignal;
   /** Receives non-protocol output and other transport errors after start (for logs). */

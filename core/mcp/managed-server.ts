@@ -12,6 +12,7 @@ import { type ManagedMcpServerConfig, type ResolvedServerConfig, resolveServerCo
 import type { Connector, ExitInfo, McpTool, McpToolResult, ServerConnection } from "./connection-types.ts";
 import * as fail from "./failure-messages.ts";
 import { Heartbeat } from "./heartbeat.ts";
+import { KeepAlive } from "./keep-alive.ts";
 import { type AttemptContext, attemptCall, type InFlight, Lost, type McpCallOptions } from "./call-attempt.ts";
 import { ChildSignalPool } from "./child-signal-pool.ts";
 import { RecoveryQueue } from "./recovery-queue.ts";
@@ -54,6 +55,8 @@ export class ManagedMcpServer {
   private readonly listeners = new Set<ManagedServerListener>();
   private readonly inFlight = new Set<InFlight>();
   private readonly signals = new ChildSignalPool();
+  /** Held while a caller waits (call, start, restart, close): see keep-alive.ts. */
+  private readonly keepAlive = new KeepAlive();
   private readonly queue: RecoveryQueue;
   private current: McpServerState = "stopped";
   private stateSince: number;
@@ -113,6 +116,15 @@ export class ManagedMcpServer {
    * Rejects with the start error (SpawnError, TimeoutError) or a ServerConnectionLostError.
    */
   async start(): Promise<void> {
+    const release = this.keepAlive.hold();
+    try {
+      await this.startLoop();
+    } finally {
+      release();
+    }
+  }
+
+  private async startLoop(): Promise<void> {
     for (;;) {
       switch (this.current) {
         case "running":
@@ -151,6 +163,15 @@ export class ManagedMcpServer {
    * Resolves with the raw tools/call result (`isError: true` results included).
    */
   async callTool(tool: string, args: Record<string, unknown>, options: McpCallOptions = {}): Promise<McpToolResult> {
+    const release = this.keepAlive.hold();
+    try {
+      return await this.callLoop(tool, args, options);
+    } finally {
+      release();
+    }
+  }
+
+  private async callLoop(tool: string, args: Record<string, unknown>, options: McpCallOptions): Promise<McpToolResult> {
     let replays = 0;
     for (;;) {
       options.signal?.throwIfAborted();
@@ -193,10 +214,15 @@ export class ManagedMcpServer {
    */
   async restart(): Promise<void> {
     if (this.current === "closed") throw fail.closed(this.ctx());
-    const old = this.conn;
-    if (old) this.drop(old, fail.connectionLost(this.ctx(), "was restarted on request"), false);
-    this.attempts = 0;
-    await this.beginStart("restart requested", old ? () => old.close(this.config.closeGraceMs) : undefined);
+    const release = this.keepAlive.hold();
+    try {
+      const old = this.conn;
+      if (old) this.drop(old, fail.connectionLost(this.ctx(), "was restarted on request"), false);
+      this.attempts = 0;
+      await this.beginStart("restart requested", old ? () => old.close(this.config.closeGraceMs) : undefined);
+    } finally {
+      release();
+    }
   }
 
   /**
@@ -205,6 +231,8 @@ export class ManagedMcpServer {
    */
   close(): Promise<void> {
     this.closing ??= (async () => {
+      // Held until the child is gone, then dropped for good: a closed server holds nothing.
+      const release = this.keepAlive.hold();
       this.epoch++;
       this.wake?.abort();
       this.startAbort?.abort(fail.closed(this.ctx()));
@@ -212,7 +240,12 @@ export class ManagedMcpServer {
       this.setState("closed", "close requested");
       this.queue.fail(fail.closed(this.ctx()));
       if (conn) this.drop(conn, fail.closed(this.ctx()), false);
-      await Promise.all([conn?.close(this.config.closeGraceMs), this.startPromise?.catch(() => {})]);
+      try {
+        await Promise.all([conn?.close(this.config.closeGraceMs), this.startPromise?.catch(() => {})]);
+      } finally {
+        release();
+        this.keepAlive.dispose();
+      }
       this.listeners.clear();
     })();
     return this.closing;

@@ -39,6 +39,8 @@ export async function startServer(c: ResolvedServerConfig, ctx: StartContext): P
     ...(c.installHint ? { installHint: c.installHint } : {}),
     restartCommand: c.restartCommand,
     connectTimeoutMs: c.connectTimeoutMs,
+    maxAnswerBytes: c.maxAnswerBytes,
+    answerLimitKey: c.answerLimitKey,
     signal: ctx.signal,
     onTransportError: ctx.onTransportError,
   });

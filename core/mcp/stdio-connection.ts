@@ -6,18 +6,58 @@
 import type { ChildProcess } from "node:child_process";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { classifyError } from "../classify.ts";
-import { errorText, SpawnError, TimeoutError } from "../errors.ts";
+import { errorText, McpError, SpawnError, TimeoutError } from "../errors.ts";
 import { formatSeconds } from "../observation.ts";
+import { AnswerLineBuffer, type OversizedLine } from "./answer-line-buffer.ts";
 import { registerChild } from "./child-registry.ts";
 import type { ConnectRequest, ExitInfo, McpTool, ServerConnection } from "./connection-types.ts";
 import { StderrTail } from "./stderr-tail.ts";
 
 const CLIENT_INFO = { name: "pi-governor", version: "0.1.0" };
 
-/** StdioClientTransport that hands out its child process (exit status and kill need it). */
+/** JSON-RPC error code of the answer that stands in for one over the size limit (implementation-defined range). */
+export const ANSWER_TOO_LARGE_RPC_CODE = -32099;
+
+const MB = 1024 * 1024;
+const mb = (bytes: number) => `${(bytes / MB).toFixed(bytes < 10 * MB ? 1 : 0)} MB`;
+
+/**
+ * StdioClientTransport that hands out its child process (exit status and kill need it), reads stdout
+ * with an {@link AnswerLineBuffer}, and knows which requests await an answer (to fail the one whose
+ * answer was too large).
+ */
 class ChildStdioTransport extends StdioClientTransport {
   onChild?: (child: ChildProcess) => void;
+  /** Requests sent and not yet answered: id -> method. */
+  readonly outstanding = new Map<string | number, string>();
+  readonly lines: AnswerLineBuffer;
+
+  constructor(params: ConstructorParameters<typeof StdioClientTransport>[0], maxAnswerBytes: number, tooLarge: (line: OversizedLine) => string) {
+    super(params);
+    this.lines = new AnswerLineBuffer(maxAnswerBytes, (line) => this.answersFor(line, tooLarge(line)));
+    const read = this.lines.readMessage.bind(this.lines);
+    this.lines.readMessage = () => {
+      const message = read();
+      if (message && "id" in message && message.id !== undefined && !("method" in message)) this.outstanding.delete(message.id);
+      return message;
+    };
+    // The SDK's ReadBuffer lives in a private field (SDK 1.32); the replacement has the same three methods.
+    (this as unknown as { _readBuffer: unknown })._readBuffer = this.lines;
+  }
+
+  override send(message: JSONRPCMessage): Promise<void> {
+    if ("method" in message && "id" in message) this.outstanding.set(message.id, message.method);
+    return super.send(message);
+  }
+
+  /** Error answers for what a dropped line answered: its id, else the one tools/call waiting, else every waiting tools/call. */
+  private answersFor(line: OversizedLine, message: string): JSONRPCMessage[] {
+    const calls = [...this.outstanding].filter(([, method]) => method === "tools/call").map(([id]) => id);
+    const ids = line.id !== undefined && this.outstanding.has(line.id) ? [line.id] : line.id === undefined ? calls : [];
+    return ids.map((id) => ({ jsonrpc: "2.0" as const, id, error: { code: ANSWER_TOO_LARGE_RPC_CODE, message, data: { bytes: line.bytes, shared: ids.length > 1 } } }));
+  }
   override async start(): Promise<void> {
     const started = super.start();
     // The SDK keeps the child in a private field (SDK 1.32); it is set synchronously in start().
@@ -39,13 +79,22 @@ function describeExit(info: ExitInfo): string {
 /** Starts `request.command` as a stdio MCP server and initializes it. See {@link Connector}. */
 export async function openStdioConnection(request: ConnectRequest): Promise<ServerConnection> {
   const stderr = new StderrTail();
-  const transport = new ChildStdioTransport({
-    command: request.command,
-    args: request.args,
-    env: request.env,
-    stderr: "pipe",
-    ...(request.cwd ? { cwd: request.cwd } : {}),
-  });
+  const limitKey = request.answerLimitKey ?? "maxAnswerBytes";
+  const transport = new ChildStdioTransport(
+    {
+      command: request.command,
+      args: request.args,
+      env: request.env,
+      stderr: "pipe",
+      ...(request.cwd ? { cwd: request.cwd } : {}),
+    },
+    request.maxAnswerBytes,
+    (line) => {
+      const why = `MCP server "${request.name}" answered with ${mb(line.bytes)}, over the limit of ${mb(request.maxAnswerBytes)} (${limitKey})`;
+      request.onTransportError?.(new Error(`${why}; the answer was dropped, the server keeps running`));
+      return why;
+    },
+  );
   transport.stderr?.on("data", (chunk: Buffer) => stderr.append(chunk));
 
   let child: ChildProcess | undefined;
@@ -55,6 +104,10 @@ export async function openStdioConnection(request: ConnectRequest): Promise<Serv
   const exited = new Promise<ExitInfo>((resolve) => (resolveExited = resolve));
   transport.onChild = (c) => {
     child = c;
+    // An idle server must not hold the host open: the manager holds the process (keep-alive.ts) while
+    // a caller waits; at exit the child registry kills what is left.
+    c.unref();
+    for (const pipe of [c.stdin, c.stdout, c.stderr]) (pipe as { unref?: () => void } | null)?.unref?.();
     // A spawn that failed (ENOENT) has no pid and never emits 'exit'.
     if (c.pid !== undefined) registerChild(c);
     c.once("exit", (code, signal) => {
@@ -142,11 +195,40 @@ export async function openStdioConnection(request: ConnectRequest): Promise<Serv
       } while (cursor);
       return tools;
     },
-    callTool(name, args, options) {
-      return client.callTool({ name, arguments: args }, undefined, { ...(options.signal ? { signal: options.signal } : {}), timeout: options.timeoutMs }) as never;
+    async callTool(name, args, options) {
+      try {
+        return (await client.callTool({ name, arguments: args }, undefined, { ...(options.signal ? { signal: options.signal } : {}), timeout: options.timeoutMs })) as never;
+      } catch (error) {
+        if ((error as { code?: unknown })?.code !== ANSWER_TOO_LARGE_RPC_CODE) throw error;
+        throw answerTooLarge(request, name, limitKey, error as Error & { data?: { shared?: boolean } });
+      }
     },
     async ping(timeoutMs) {
-      await client.ping({ timeout: timeoutMs });
+      // Answers queue behind a long answer on the same pipe: bytes still arriving mean the server is alive.
+      const abort = new AbortController();
+      let seen = transport.lines.received;
+      let timer: NodeJS.Timeout | undefined;
+      const expired = new Promise<never>((_, reject) => {
+        const check = () => {
+          if (transport.lines.received > seen) {
+            seen = transport.lines.received;
+            timer = setTimeout(check, timeoutMs);
+            timer.unref();
+            return;
+          }
+          const error = new TimeoutError(`MCP server "${request.name}" did not answer a ping within ${formatSeconds(timeoutMs)}`, timeoutMs, { agentMessage: "The server stopped answering." });
+          abort.abort(error);
+          reject(error);
+        };
+        timer = setTimeout(check, timeoutMs);
+        timer.unref();
+      });
+      expired.catch(() => {});
+      try {
+        await Promise.race([client.ping({ signal: abort.signal, timeout: 2 ** 31 - 1 }), expired]);
+      } finally {
+        clearTimeout(timer);
+      }
     },
     kill,
     close(graceMs) {
@@ -169,6 +251,17 @@ export async function openStdioConnection(request: ConnectRequest): Promise<Serv
       return closing;
     },
   };
+}
+
+/** The error a call gets when its answer was over the limit: says the size, the limit, the key, and what to do. */
+function answerTooLarge(request: ConnectRequest, tool: string, limitKey: string, error: Error & { data?: { shared?: boolean } }): McpError {
+  const shared = error.data?.shared ? " It could not be told which of the calls running at the time it answered, so each of them failed with this error." : "";
+  return new McpError(`${tool}: ${error.message.replace(/^MCP error -?\d+: /, "")}; the answer was dropped and the server keeps running.${shared} Ask for less (a narrower request or a page), or raise ${limitKey}.`, {
+    rpcCode: ANSWER_TOO_LARGE_RPC_CODE,
+    recoverable: false,
+    agentMessage: `The answer of ${tool} was too large to receive. Do not repeat the call with the same arguments: ask for less (a narrower query, a smaller range, one page).`,
+    cause: error,
+  });
 }
 
 interface FailureEvidence {

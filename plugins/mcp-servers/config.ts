@@ -40,6 +40,13 @@ export const serverSchema = z
     heartbeatTimeoutMs: ms.optional().describe("Unanswered ping limit (hang detection). Default 2000."),
     degradedCooldownMs: ms.optional().describe("Fail-fast period after degrading. Default 30000."),
     queueDeadlineMs: ms.optional().describe("How long a call may wait for a reconnect. Default 15000."),
+    maxAnswerBytes: z
+      .number()
+      .int()
+      .min(1024)
+      .max(256 * 1024 * 1024)
+      .optional()
+      .describe("Largest answer taken from the server, in bytes; a larger one fails that call with an error naming this key, the server keeps running. Default 67108864 (64 MiB), at most 268435456 (256 MiB)."),
     replayTools: z.array(z.string()).optional().describe("Tools safe to replay besides those the server marks read-only or idempotent. Default []."),
   })
   .strict();

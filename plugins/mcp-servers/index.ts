@@ -88,6 +88,8 @@ function serverConfig(name: string, o: McpServerOptions, cwd: string) {
     ...(o.maxReconnectAttempts !== undefined ? { maxReconnectAttempts: o.maxReconnectAttempts } : {}),
     ...(o.heartbeatIntervalMs !== undefined ? { heartbeatIntervalMs: o.heartbeatIntervalMs } : {}),
     ...(o.heartbeatTimeoutMs !== undefined ? { heartbeatTimeoutMs: o.heartbeatTimeoutMs } : {}),
+    ...(o.maxAnswerBytes !== undefined ? { maxAnswerBytes: o.maxAnswerBytes } : {}),
+    answerLimitKey: `mcp.servers.${name}.maxAnswerBytes`,
     ...(o.degradedCooldownMs !== undefined ? { degradedCooldownMs: o.degradedCooldownMs } : {}),
     ...(o.queueDeadlineMs !== undefined ? { queueDeadlineMs: o.queueDeadlineMs } : {}),
     ...(o.replayTools ? { replayTools: o.replayTools } : {}),
