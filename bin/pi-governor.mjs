@@ -3,5 +3,5 @@
 import { createJiti } from "jiti";
 
 const jiti = createJiti(import.meta.url);
-const { main } = await jiti.import("../core/cli/main.ts");
+const { main } = await jiti.import("../cli/main.ts");
 process.exitCode = await main(process.argv.slice(2));

@@ -1,4 +1,4 @@
-import type { BlobStore } from "../../core/blobs/index.ts";
+import type { BlobStore } from "../../lib/blobs/index.ts";
 import { errorText, type GovernorCommand } from "../../core/index.ts";
 import { formatBytes } from "./marker.ts";
 

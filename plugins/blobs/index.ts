@@ -3,7 +3,7 @@
  * cache and replaced by a bounded excerpt whose first line names the blob; `blob_read` reads them
  * back; `/<root> blobs` and `/<root> purge-blobs` show and clear the cache.
  */
-import { BlobStore, isBlobId, resolveBlobDir } from "../../core/blobs/index.ts";
+import { BlobStore, isBlobId, resolveBlobDir } from "../../lib/blobs/index.ts";
 import { definePlugin, errorText, STAGE } from "../../core/index.ts";
 import { listBlobsCommand, purgeBlobsCommand } from "./commands.ts";
 import { BLOBS_DEFAULTS, blobsSchema } from "./config.ts";

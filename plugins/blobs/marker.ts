@@ -1,4 +1,4 @@
-import { shortId } from "../../core/blobs/index.ts";
+import { shortId } from "../../lib/blobs/index.ts";
 
 /** Name of the rehydration tool the marker points to. */
 export const BLOB_READ_TOOL = "blob_read";

@@ -1,5 +1,5 @@
 import { Type } from "typebox";
-import { shortId, type BlobStore } from "../../core/blobs/index.ts";
+import { shortId, type BlobStore } from "../../lib/blobs/index.ts";
 import { compilePattern } from "../../lib/regex/index.ts";
 import { InvalidInputError, textContent, type GovernedToolDefinition, type ToolExecuteResult } from "../../core/index.ts";
 import { BLOB_READ_TOOL, formatBytes } from "./marker.ts";

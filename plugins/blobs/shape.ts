@@ -1,7 +1,7 @@
 import { stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { isAbsolute, join } from "node:path";
-import type { BlobStore, WrittenBlob } from "../../core/blobs/index.ts";
+import type { BlobStore, WrittenBlob } from "../../lib/blobs/index.ts";
 import { contentText, errorText, type ContentBlock, type GovernorServices, type ToolResultInfo, type ToolResultValue } from "../../core/index.ts";
 import type { BlobsConfig } from "./config.ts";
 import { boundDetails } from "./details.ts";

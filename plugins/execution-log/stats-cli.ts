@@ -4,7 +4,7 @@
  */
 import { existsSync } from "node:fs";
 import { parseArgs } from "node:util";
-import type { CliCommand } from "../../core/cli/main.ts";
+import type { CliCommand } from "../../cli/main.ts";
 import { agentDirFrom } from "../../core/config/layers.ts";
 import { errorText } from "../../core/errors.ts";
 import { defaultDbPath } from "./config.ts";

@@ -1,6 +1,6 @@
 /**
  * What the kota plugin needs from a managed MCP server: call a tool, know the state, restart, close.
- * core/mcp's ManagedMcpServer provides it (managed-connection.ts); tests may inject another.
+ * lib/mcp's ManagedMcpServer provides it (managed-connection.ts); tests may inject another.
  */
 import type { ContentBlock } from "../../core/index.ts";
 

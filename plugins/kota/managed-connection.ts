@@ -1,11 +1,11 @@
 /**
- * The KotaConnection the kota plugin uses in production: core/mcp's ManagedMcpServer (lazy start,
+ * The KotaConnection the kota plugin uses in production: lib/mcp's ManagedMcpServer (lazy start,
  * connect timeout, heartbeat, reconnect with backoff, degraded state, recovery queue, clean close).
  * KotaDB's read-only tools are declared safe to replay; a probe records whether anything is indexed,
  * so a reconnect that lost the index is reported once.
  */
 import type { Logger } from "../../core/index.ts";
-import { formatServerStatus, ManagedMcpServer } from "../../core/mcp/index.ts";
+import { formatServerStatus, ManagedMcpServer } from "../../lib/mcp/index.ts";
 import type { KotaConnection, KotaLaunch, RawToolResult } from "./connection.ts";
 
 /** KotaDB core tools that change nothing (safe to replay after a reconnect). index_repository is not. */

@@ -1,6 +1,6 @@
 /**
  * `governor:mcp-servers` (config key `mcp`): runs the MCP servers listed in `mcp.servers` as managed
- * connections (core/mcp ManagedMcpServer: lazy start, heartbeat, reconnect, degraded mode, clean
+ * connections (lib/mcp ManagedMcpServer: lazy start, heartbeat, reconnect, degraded mode, clean
  * shutdown) and offers each server's tools as governed tools named `<server>_<tool>` (tags `mcp`).
  *
  * Tool discovery: pi needs the tool list when the extension loads. A server whose config lists
@@ -14,7 +14,7 @@
  */
 import { definePlugin } from "../../core/plugin.ts";
 import { errorText } from "../../core/errors.ts";
-import type { ManagedMcpServer, McpTool } from "../../core/mcp/index.ts";
+import type { ManagedMcpServer, McpTool } from "../../lib/mcp/index.ts";
 import { mcpServersDefaults, mcpServersSchema, type McpServerOptions } from "./config.ts";
 import { manageServer } from "./managed.ts";
 import { footerText, registerServerCommands, registerStatusTool, trackFooter } from "./status.ts";

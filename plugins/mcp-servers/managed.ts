@@ -3,7 +3,7 @@
  * command) and closed on session shutdown. Presets that run a single named server (kota) use it
  * directly; the mcp-servers plugin uses it per configured server.
  */
-import { type ManagedMcpServerConfig, ManagedMcpServer, formatServerStatus } from "../../core/mcp/index.ts";
+import { type ManagedMcpServerConfig, ManagedMcpServer, formatServerStatus } from "../../lib/mcp/index.ts";
 import type { Pipeline } from "../../core/pipeline.ts";
 import type { GovernorServices } from "../../core/services.ts";
 

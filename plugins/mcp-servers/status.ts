@@ -4,7 +4,7 @@
  * commands, and a footer entry.
  */
 import { errorText } from "../../core/errors.ts";
-import { formatServerStatus, type ManagedMcpServer } from "../../core/mcp/index.ts";
+import { formatServerStatus, type ManagedMcpServer } from "../../lib/mcp/index.ts";
 import type { Pipeline } from "../../core/pipeline.ts";
 import type { GovernorServices } from "../../core/services.ts";
 import type { TSchema } from "typebox";

@@ -5,7 +5,7 @@
  */
 import { classifyError } from "../../core/classify.ts";
 import type { ContentBlock } from "../../core/content.ts";
-import type { ManagedMcpServer, McpTool, McpToolResult } from "../../core/mcp/index.ts";
+import type { ManagedMcpServer, McpTool, McpToolResult } from "../../lib/mcp/index.ts";
 import type { Pipeline } from "../../core/pipeline.ts";
 import type { GovernedToolDefinition } from "../../core/tool-types.ts";
 import type { TSchema } from "typebox";

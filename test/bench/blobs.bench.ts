@@ -14,9 +14,9 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { BlobStore } from "../../core/blobs/index.ts";
-import { scanLines } from "../../core/blobs/read-lines.ts";
-import { grepBlob } from "../../core/blobs/read-pages.ts";
+import { BlobStore } from "../../lib/blobs/index.ts";
+import { scanLines } from "../../lib/blobs/read-lines.ts";
+import { grepBlob } from "../../lib/blobs/read-pages.ts";
 import type { BenchSuite } from "./harness.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));

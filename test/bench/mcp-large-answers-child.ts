@@ -8,7 +8,7 @@
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { ManagedMcpServer } from "../../core/mcp/index.ts";
+import { ManagedMcpServer } from "../../lib/mcp/index.ts";
 import { BIG_ANSWER_SERVER } from "../fixtures/big-answer-mcp/command.ts";
 
 const [mode = "managed", mbArg = "1"] = process.argv.slice(2);

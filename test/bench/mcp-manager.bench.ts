@@ -10,7 +10,7 @@
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { ManagedMcpServer, type McpServerState } from "../../core/mcp/index.ts";
+import { ManagedMcpServer, type McpServerState } from "../../lib/mcp/index.ts";
 import { fakeConnector } from "../unit/mcp/fake-connection.ts";
 import { formatNs, nsPerCall, type BenchSuite } from "./harness.ts";
 

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { BlobStore } from "../../core/blobs/index.ts";
+import { BlobStore } from "../../lib/blobs/index.ts";
 import { createExtension, definePreset } from "../../core/index.ts";
 import { blobs } from "../../plugins/blobs/index.ts";
 import { timeout } from "../../plugins/timeout/index.ts";

@@ -11,7 +11,7 @@ import { dirname, join } from "node:path";
 import { fauxAssistantMessage, fauxText, fauxToolCall } from "@mariozechner/pi-ai";
 import { afterEach, describe, expect, it } from "vitest";
 import { createExtension, type Governor } from "../../core/index.ts";
-import { liveChildCount } from "../../core/mcp/index.ts";
+import { liveChildCount } from "../../lib/mcp/index.ts";
 import { kotaPreset, mcpPreset, presetsExcept } from "../../presets/index.ts";
 import { createFixtureRepo, FIXTURE_FILES, type FixtureRepo } from "../fixtures/kota-repo.ts";
 import { toolResultsIn } from "../helpers/kota-e2e.ts";

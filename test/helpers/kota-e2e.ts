@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { FauxResponseStep } from "@mariozechner/pi-ai";
 import { createExtension, deepMerge, type Governor } from "../../core/index.ts";
-import { liveChildCount } from "../../core/mcp/index.ts";
+import { liveChildCount } from "../../lib/mcp/index.ts";
 import { kotaPreset, leanPreset } from "../../presets/index.ts";
 import { createFixtureRepo, FIXTURE_FILES, type FixtureRepo } from "../fixtures/kota-repo.ts";
 import { standinKotaConfig } from "./kota-standin.ts";

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { BlobStore, grepBlob, WRITE_CHUNK_CHARS } from "../../core/blobs/index.ts";
+import { BlobStore, grepBlob, WRITE_CHUNK_CHARS } from "../../lib/blobs/index.ts";
 import { buildExcerpt, jsonOutline } from "../../plugins/blobs/index.ts";
 import { blobMarker } from "../../plugins/blobs/marker.ts";
 

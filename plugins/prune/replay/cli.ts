@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { CliCommand, CliIO } from "../../../core/cli/main.ts";
+import type { CliCommand, CliIO } from "../../../cli/main.ts";
 import { agentDirFrom, type ConfigLayer, formatProblems, loadConfigLayers, resolveConfig } from "../../../core/index.ts";
 import { prune } from "../index.ts";
 import { governorPolicy, noPruning } from "./policies.ts";

@@ -1,6 +1,6 @@
 /**
  * Blobs and budget through REAL MCP servers (server-filesystem and server-everything, run with node
- * over stdio) behind core/mcp's ManagedMcpServer, called from governed tools as a preset would.
+ * over stdio) behind lib/mcp's ManagedMcpServer, called from governed tools as a preset would.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -10,7 +10,7 @@ import { Type } from "typebox";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createGovernor, definePlugin, definePreset, type ContentBlock, type Governor, type ToolResultValue } from "../../../core/index.ts";
-import { ManagedMcpServer } from "../../../core/mcp/index.ts";
+import { ManagedMcpServer } from "../../../lib/mcp/index.ts";
 import { BLOB_MARKER_PATTERN, blobs } from "../../../plugins/blobs/index.ts";
 import { budget } from "../../../plugins/budget/index.ts";
 

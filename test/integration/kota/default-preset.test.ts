@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { contentText, createGovernor, type Governor, observationDetails, type UiBridge } from "../../../core/index.ts";
-import { liveChildCount } from "../../../core/mcp/index.ts";
+import { liveChildCount } from "../../../lib/mcp/index.ts";
 import { kotaPreset, leanPreset, mcpPreset, presets } from "../../../presets/index.ts";
 import { createFixtureRepo, type FixtureRepo } from "../../fixtures/kota-repo.ts";
 import { callLogIn, standinCalls, standinKotaConfig } from "../../helpers/kota-standin.ts";

@@ -8,7 +8,7 @@
  * call, "idle" to leave it running (an idle server must not hold the process either). argv[4]:
  * "healthy" for a server that does not crash.
  */
-import { ManagedMcpServer } from "../../../core/mcp/index.ts";
+import { ManagedMcpServer } from "../../../lib/mcp/index.ts";
 import { FAULTY_SERVER } from "../../fixtures/faulty-mcp.ts";
 
 const [stateDir, after, health] = process.argv.slice(2);

@@ -1,5 +1,5 @@
 /** Run as a separate process by shutdown.test.ts: starts a managed server, then exits without closing it. */
-import { ManagedMcpServer } from "../../../core/mcp/index.ts";
+import { ManagedMcpServer } from "../../../lib/mcp/index.ts";
 import { faultyServer } from "../../fixtures/faulty-mcp.ts";
 
 const faulty = faultyServer({});

@@ -1,6 +1,6 @@
 /** Shared set-up for the managed-server integration tests: a manager over a faulty real server, cleaned up after each test. */
 import { afterEach, expect } from "vitest";
-import { type ManagedMcpServerConfig, ManagedMcpServer, type ManagedServerEvent } from "../../../core/mcp/index.ts";
+import { type ManagedMcpServerConfig, ManagedMcpServer, type ManagedServerEvent } from "../../../lib/mcp/index.ts";
 import { type FaultyOptions, type FaultyServer, faultyServer, waitGone } from "../../fixtures/faulty-mcp.ts";
 
 const open: Array<{ server: ManagedMcpServer; faulty: FaultyServer }> = [];

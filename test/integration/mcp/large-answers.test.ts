@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { contentText, createGovernor, definePreset } from "../../../core/index.ts";
-import { ManagedMcpServer, type ManagedMcpServerConfig, type ManagedServerEvent } from "../../../core/mcp/index.ts";
+import { ManagedMcpServer, type ManagedMcpServerConfig, type ManagedServerEvent } from "../../../lib/mcp/index.ts";
 import { BLOB_MARKER_PATTERN, blobs } from "../../../plugins/blobs/index.ts";
 import { budget } from "../../../plugins/budget/index.ts";
 import { mcpServers } from "../../../plugins/mcp-servers/index.ts";

@@ -7,7 +7,7 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { SERVER_CONNECTION_LOST } from "../../../core/mcp/index.ts";
+import { SERVER_CONNECTION_LOST } from "../../../lib/mcp/index.ts";
 import { classifyError, failure } from "../../../core/index.ts";
 import { FAULTY_SERVER, isAlive } from "../../fixtures/faulty-mcp.ts";
 import { managed, rejection, text } from "./helpers.ts";

@@ -1,6 +1,6 @@
 /**
  * A governed stack over real MCP servers for the resilience integration tests: execution log ->
- * breaker -> retry -> timeout -> a tool whose execute calls a ManagedMcpServer (core/mcp) with the
+ * breaker -> retry -> timeout -> a tool whose execute calls a ManagedMcpServer (lib/mcp) with the
  * per-attempt signal. Everything is closed after each test, and no child may outlive it.
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -11,7 +11,7 @@ import { Type } from "typebox";
 import { afterEach, expect } from "vitest";
 import { z } from "zod";
 import { type ContentBlock, createGovernor, deepMerge, definePlugin, definePreset, type Governor, type ToolAnnotations } from "../../../core/index.ts";
-import { liveChildCount, ManagedMcpServer, type ManagedMcpServerConfig } from "../../../core/mcp/index.ts";
+import { liveChildCount, ManagedMcpServer, type ManagedMcpServerConfig } from "../../../lib/mcp/index.ts";
 import { breaker } from "../../../plugins/circuit-breaker/index.ts";
 import { executionLog } from "../../../plugins/execution-log/index.ts";
 import { retry } from "../../../plugins/retry/index.ts";

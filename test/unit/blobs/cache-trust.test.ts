@@ -4,8 +4,8 @@ import { execFileSync } from "node:child_process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { BlobStore } from "../../../core/blobs/index.ts";
-import { checkBlobDir } from "../../../core/blobs/cache-dir.ts";
+import { BlobStore } from "../../../lib/blobs/index.ts";
+import { checkBlobDir } from "../../../lib/blobs/cache-dir.ts";
 import { isErrorCategory } from "../../../core/index.ts";
 import { blobsGovernor, callAndShape, recordingUi, textOf } from "./governor.ts";
 
@@ -36,7 +36,7 @@ describe("the blob cache is not trusted blindly", () => {
       // Opened directly (the name raced in after locate): refused with what it is and the fix.
       const store = new BlobStore({ dir });
       await expect(store.readBytePage(id, 0, 100)).rejects.toThrow(/no blob/);
-      const { readBytePage } = await import("../../../core/blobs/read-bytes.ts");
+      const { readBytePage } = await import("../../../lib/blobs/read-bytes.ts");
       await expect(readBytePage(join(dir, `${id}.txt`), 0, 100)).rejects.toThrow(/symbolic link.*remove it \(rm /);
       expect((await store.list()).count).toBe(0);
     });
@@ -45,7 +45,7 @@ describe("the blob cache is not trusted blindly", () => {
       mkdirSync(dir, { mode: 0o700 });
       const fifo = join(dir, `${"b".repeat(64)}.txt`);
       execFileSync("mkfifo", [fifo]);
-      const { readBytePage } = await import("../../../core/blobs/read-bytes.ts");
+      const { readBytePage } = await import("../../../lib/blobs/read-bytes.ts");
       await expect(readBytePage(fifo, 0, 10)).rejects.toThrow(/not a regular file/);
       if (process.getuid?.() === 0) {
         const foreign = join(dir, `${"c".repeat(64)}.txt`);

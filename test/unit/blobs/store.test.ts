@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, w
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { BlobStore, isBlobId, resolveBlobDir, WRITE_CHUNK_CHARS } from "../../../core/blobs/index.ts";
+import { BlobStore, isBlobId, resolveBlobDir, WRITE_CHUNK_CHARS } from "../../../lib/blobs/index.ts";
 import { isGovernorError } from "../../../core/index.ts";
 import { createHash } from "node:crypto";
 

@@ -43,8 +43,8 @@ describe("configJsonSchema", () => {
 describe("docs/pi-governor.schema.json", () => {
   it("is what `pi-governor schema` generates from the shipped presets (run `npm run schema` after changing a plugin's options)", async () => {
     const { readFileSync } = await import("node:fs");
-    const { DEFAULT_SCHEMA_PATH, CONFIG_DOC_PATH } = await import("../../../core/config/write-schema.ts");
-    const { configMarkdown } = await import("../../../core/config/config-doc.ts");
+    const { DEFAULT_SCHEMA_PATH, CONFIG_DOC_PATH } = await import("../../../cli/write-schema.ts");
+    const { configMarkdown } = await import("../../../cli/config-doc.ts");
     const { presets } = await import("../../../presets/index.ts");
     const expected = configJsonSchema(presets.flatMap((p) => p.plugins()), presets.map((p) => p.name));
     expect(JSON.parse(readFileSync(DEFAULT_SCHEMA_PATH, "utf8"))).toEqual(expected);

@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { main } from "../../../core/cli/main.ts";
+import { main } from "../../../cli/main.ts";
 import { runLockScenario } from "./lock-scenario.ts";
 
 /** `pi-governor stats --json` on the scenario's log: the calls it counts, or the error it printed. */

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { main } from "../../../core/cli/main.ts";
+import { main } from "../../../cli/main.ts";
 import { openDatabase } from "../../../lib/sqlite/index.ts";
 import { migrate } from "../../../plugins/execution-log/index.ts";
 import { parseSince, percentile } from "../../../plugins/execution-log/stats.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AnswerLineBuffer, idFromEdges, type OversizedLine } from "../../../core/mcp/answer-line-buffer.ts";
+import { AnswerLineBuffer, idFromEdges, type OversizedLine } from "../../../lib/mcp/answer-line-buffer.ts";
 
 const line = (id: number, text: string) => `${JSON.stringify({ result: { content: [{ type: "text", text }] }, jsonrpc: "2.0", id })}\n`;
 

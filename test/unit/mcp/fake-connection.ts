@@ -3,7 +3,7 @@
  * with fake timers. Real processes are covered by test/integration/mcp.
  */
 import type { Clock } from "../../../core/services.ts";
-import type { ConnectRequest, Connector, ExitInfo, McpTool, McpToolResult, ServerConnection } from "../../../core/mcp/index.ts";
+import type { ConnectRequest, Connector, ExitInfo, McpTool, McpToolResult, ServerConnection } from "../../../lib/mcp/index.ts";
 import { McpError as SdkMcpError } from "@modelcontextprotocol/sdk/types.js";
 
 /** A clock over the global timers, which vi.useFakeTimers() replaces. */

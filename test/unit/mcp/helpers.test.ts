@@ -1,9 +1,9 @@
 /** Pure pieces of the MCP manager: backoff schedule, linked signals, state diff, config defaults, error shape. */
 import { getEventListeners } from "node:events";
 import { describe, expect, it } from "vitest";
-import { backoffDelay, MCP_SERVER_DEFAULTS, resolveServerConfig, ServerConnectionLostError, formatServerStatus } from "../../../core/mcp/index.ts";
-import { diffSnapshots } from "../../../core/mcp/state-cache.ts";
-import { ChildSignalPool } from "../../../core/mcp/child-signal-pool.ts";
+import { backoffDelay, MCP_SERVER_DEFAULTS, resolveServerConfig, ServerConnectionLostError, formatServerStatus } from "../../../lib/mcp/index.ts";
+import { diffSnapshots } from "../../../lib/mcp/state-cache.ts";
+import { ChildSignalPool } from "../../../lib/mcp/child-signal-pool.ts";
 import { isErrorCategory, isGovernorError } from "../../../core/errors.ts";
 import { failure } from "../../../core/observation.ts";
 
@@ -84,7 +84,7 @@ describe("formatServerStatus", () => {
 
 describe("ChildSignalPool", () => {
   it("reuses a child only after stripping what was added to it, so a later abort cancels only the current call", async () => {
-    const { ChildSignalPool } = await import("../../../core/mcp/child-signal-pool.ts");
+    const { ChildSignalPool } = await import("../../../lib/mcp/child-signal-pool.ts");
     const pool = new ChildSignalPool();
     const parent = new AbortController();
     const first = pool.acquire(parent.signal);

@@ -1,8 +1,8 @@
 /** Recovery queue, replay policy and heartbeat, on fake timers. */
 import { getEventListeners } from "node:events";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { ManagedMcpServer, type ManagedMcpServerConfig } from "../../../core/mcp/index.ts";
-import { RecoveryQueue } from "../../../core/mcp/recovery-queue.ts";
+import { ManagedMcpServer, type ManagedMcpServerConfig } from "../../../lib/mcp/index.ts";
+import { RecoveryQueue } from "../../../lib/mcp/recovery-queue.ts";
 import { SpawnError } from "../../../core/errors.ts";
 import { fakeConnector, rejection, timerClock } from "./fake-connection.ts";
 

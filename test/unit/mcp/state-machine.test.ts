@@ -1,6 +1,6 @@
 /** ManagedMcpServer's state machine, backoff, cool-down and restart, on fake timers and a fake connector. */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { ManagedMcpServer, type ManagedMcpServerConfig, type McpServerState } from "../../../core/mcp/index.ts";
+import { ManagedMcpServer, type ManagedMcpServerConfig, type McpServerState } from "../../../lib/mcp/index.ts";
 import { SpawnError } from "../../../core/errors.ts";
 import { fakeConnector, rejection, timerClock } from "./fake-connection.ts";
 

@@ -1,7 +1,7 @@
 /** plugins/mcp-servers tool bridge: names, parameters pi accepts, content conversion, declared tools, footer. */
 import { validateToolArguments } from "@mariozechner/pi-ai";
 import { describe, expect, it } from "vitest";
-import { ManagedMcpServer } from "../../../core/mcp/index.ts";
+import { ManagedMcpServer } from "../../../lib/mcp/index.ts";
 import { footerText, governedToolName, toContent, toParameters } from "../../../plugins/mcp-servers/index.ts";
 import { declaredTool } from "../../../plugins/mcp-servers/tool-bridge.ts";
 

@@ -1,4 +1,4 @@
-import { compilePattern, createLineMatcher, DEFAULT_BATCH_DEADLINE_MS, PatternTooSlowError, tooSlowError, type SafePattern } from "../../lib/regex/index.ts";
+import { compilePattern, createLineMatcher, DEFAULT_BATCH_DEADLINE_MS, PatternTooSlowError, tooSlowError, type SafePattern } from "../regex/index.ts";
 import { cutUtf8, scanLines, type ScannedLine } from "./read-lines.ts";
 
 /** One page of a blob read by lines. */

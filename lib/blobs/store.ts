@@ -1,13 +1,13 @@
 import { lstat } from "node:fs/promises";
 import { join } from "node:path";
-import { InvalidInputError } from "../errors.ts";
+import { InvalidInputError } from "../../core/errors.ts";
 import { writeBlobAtomically, type WrittenBlob } from "./atomic-write.ts";
 import { assertBlobId, shortId } from "./blob-id.ts";
 import { checkBlobDir } from "./cache-dir.ts";
 import { isInsideDir } from "./paths.ts";
 import { readBytePage, readRange, type BytePage } from "./read-bytes.ts";
 import { grepBlob, readLinePage, type GrepOptions, type GrepResult, type LinePage } from "./read-pages.ts";
-import type { SafePattern } from "../../lib/regex/index.ts";
+import type { SafePattern } from "../regex/index.ts";
 import { listBlobs, purgeBlobs, sweepBlobs, type BlobEntry, type SweepReport } from "./retention.ts";
 
 /** Default total size of the cache: 250 MiB (262,144,000 bytes). */

@@ -1,12 +1,12 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { CliCommand } from "../cli/main.ts";
+import type { CliCommand } from "./main.ts";
 import { configMarkdown } from "./config-doc.ts";
-import { configJsonSchema } from "./json-schema.ts";
+import { configJsonSchema } from "../core/config/json-schema.ts";
 
 /** Where `npm run schema` writes by default: docs/pi-governor.schema.json in this package. */
-export const DEFAULT_SCHEMA_PATH = resolve(dirname(fileURLToPath(import.meta.url)), "../../docs/pi-governor.schema.json");
+export const DEFAULT_SCHEMA_PATH = resolve(dirname(fileURLToPath(import.meta.url)), "../docs/pi-governor.schema.json");
 /** The generated reference beside it. */
 export const CONFIG_DOC_PATH = resolve(dirname(DEFAULT_SCHEMA_PATH), "config.md");
 
@@ -19,7 +19,7 @@ export const run: CliCommand = async (argv, io) => {
     io.err("usage: pi-governor schema [out.json]\n");
     return 2;
   }
-  const { presets } = await import("../../presets/index.ts");
+  const { presets } = await import("../presets/index.ts");
   const schema = configJsonSchema(presets.flatMap((p) => p.plugins()), presets.map((p) => p.name));
   const out = resolve(argv[0] ?? DEFAULT_SCHEMA_PATH);
   mkdirSync(dirname(out), { recursive: true });

@@ -1,6 +1,6 @@
 import { constants } from "node:fs";
 import { open, type FileHandle } from "node:fs/promises";
-import { InvalidInputError } from "../errors.ts";
+import { InvalidInputError } from "../../core/errors.ts";
 
 /**
  * Flags every blob read opens with: read-only, never through a symbolic link (a planted
