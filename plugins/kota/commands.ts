@@ -34,7 +34,7 @@ export async function kotaStatusReport(runtime: KotaRuntime): Promise<string> {
     const last = runtime.lastServerError();
     if (last) lines.push(`Last server error: ${last}`);
   }
-  lines.push(`Command: ${runtime.config.command} ${runtime.config.args.join(" ")} (cwd: ${runtime.config.cwd || "repository root"})`);
+  lines.push(`Command: ${runtime.config.command} ${runtime.config.args.join(" ")} (cwd: ${runtime.config.cwd || "filesystem root, so nothing the repository ships runs in KotaDB"})`);
   lines.push(`confirmIndex: ${runtime.config.confirmIndex}, indexWithoutUi: ${runtime.config.indexWithoutUi}, autoContext: ${runtime.config.autoContext}`);
   await runtime.updateStatus();
   return lines.join("\n");

@@ -71,7 +71,7 @@ export class Indexer {
         if (config.indexWithoutUi !== "allow") return { status: "refused", text: NO_UI_REFUSAL };
       } else {
         const why = state === "stale" ? "The index is out of date (HEAD moved)." : state === "no" ? "The repository is not indexed yet." : "Re-index requested.";
-        const ok = await req.ui.confirm("Index repository with KotaDB?", `${why} ${req.requester} wants to index ${target} with KotaDB. The first run can take a while; KotaDB writes ${root}/.kotadb/ and adds it to .gitignore. Index now?`);
+        const ok = await req.ui.confirm("Index repository with KotaDB?", `${why} ${req.requester} wants to index ${target} with KotaDB. The first run can take a while; KotaDB keeps its database outside the repository, in the pi agent folder. Index now?`);
         if (!ok) return { status: "declined", text: DECLINED };
       }
     }
