@@ -85,7 +85,7 @@ describe("the default kota preset through the stand-in", () => {
     expect((await piCall(g, "kota_index", {})).text).toMatch(/^Indexed/);
     const impact = await piCall(g, "kota_impact", { change_type: "refactor", description: "change add", files_to_modify: ["src/utils/math.ts"] });
     expect(impact.result.details?.pinned).toBe(true);
-    expect(impact.text).toMatch(/^\[pinned[^\n]*\]\nRisk: LOW\. Affected surface: 5 files/);
+    expect(impact.text).toMatch(/^\[pinned[^\n]*\]\nRisk: LOW\. Affected surface: 8 files/);
     expect(Buffer.byteLength(impact.text)).toBeLessThan(5_000);
 
     for (const [tool, args] of [

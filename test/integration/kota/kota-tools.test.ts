@@ -105,7 +105,7 @@ describe("kota tools over the stand-in", () => {
 
     const impact = await call(g, "kota_impact", { change_type: "refactor", description: "rename add", files_to_modify: ["src/utils/math.ts"] });
     const impactLines = impact.text.split("\n");
-    expect(impactLines[0]).toBe("Risk: LOW. Affected surface: 5 files (1 changed, 4 to review).");
+    expect(impactLines[0]).toBe("Risk: LOW. Affected surface: 8 files (1 changed, 7 to review)."); // KotaDB lists direct and depth-2 dependents
     expect(impactLines[1]).toBe("Recommended tests to run (2): tests/math.test.ts, src/api/handlers.test.ts");
     expect(impact.bytes).toBeLessThan(5_000);
     // The raw KotaDB answer is larger than what reaches the model.
