@@ -14,6 +14,8 @@ import type { KotaRuntime } from "./runtime.ts";
  */
 export async function kotaStatusReport(runtime: KotaRuntime): Promise<string> {
   const lines = [await runtime.statusLine(), `Repository root: ${await runtime.root()}`];
+  const interrupted = runtime.indexer.interruptionLine();
+  if (interrupted) lines.push(interrupted);
   try {
     await runtime.probe();
     const stats = await runtime.call("get_index_statistics", {});
