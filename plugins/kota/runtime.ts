@@ -82,6 +82,8 @@ export class KotaRuntime {
 
   /** Index state; before KotaDB was asked, guessed from its database folder (see isolation.ts). */
   async indexState(): Promise<IndexedState> {
+    // An index run cut off by a crash left a partial index: not usable until a run completes.
+    if (this.indexer.interruption) return "no";
     if (this.indexed) return this.indexed;
     const root = await this.root();
     const dir = this.config.env.KOTADB_PATH ? undefined : kotaDataDir(this.services.agentDir, root);

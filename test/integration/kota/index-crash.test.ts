@@ -48,6 +48,7 @@ describe("a KotaDB crash during indexing", () => {
     expect(failed.obs.status).toBe("ERROR");
     expect(failed.text).toMatch(/not replayed/);
     expect(ui.notes.join("\n")).toMatch(/KotaDB crashed while indexing; the index is incomplete\. The next kota_\* call re-runs it once automatically/);
+    expect(ui.statuses.get("kota")).toMatch(/indexed: no$/); // never "yes" on a partial index
 
     const deps = await callTool(g, "kota_deps", { file_path: "src/utils/math.ts" });
     expect(deps.obs.status).toBe("SUCCESS");
