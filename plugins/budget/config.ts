@@ -44,12 +44,15 @@ export const BUDGET_DEFAULTS: BudgetConfig = {
  * `budget({ tools: KOTA_BUDGET_TOOLS })`. Hard caps: kota_search `limit <= 50`,
  * `context_lines <= 5`; kota_deps `depth <= 3`. kota_search downshifts context_lines 1 -> limit 10 ->
  * output "paths", measuring each answer (a KotaDB snippet answer can be larger than a full one).
+ * kota_search gets its own 5,000-byte budget: a snippet search for a common word answers 6-13 KB on
+ * a 45-file repository, far more than a navigation answer needs (graph answers are 0.3-2.5 KB).
  */
 export const KOTA_BUDGET_TOOLS: Readonly<Record<string, ToolBudget>> = Object.freeze<Record<string, ToolBudget>>({
   kota_search: {
     caps: { limit: 50, context_lines: 5 },
+    maxBytes: 5_000,
     ladder: [{ context_lines: 1 }, { limit: 10 }, { output: "paths" }],
-    hint: 'narrow the query or scope, or page with a lower limit; output "snippet" with context_lines 1 shows code around each hit',
+    hint: 'narrow the query or scope, or page with a lower limit; output "snippet" with context_lines 1 shows code around each hit; the user can raise "budget.tools.kota_search.maxBytes" (default 5000)',
   },
   kota_deps: {
     caps: { depth: 3 },

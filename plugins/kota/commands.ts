@@ -14,6 +14,8 @@ import type { KotaRuntime } from "./runtime.ts";
  */
 export async function kotaStatusReport(runtime: KotaRuntime): Promise<string> {
   const lines = [await runtime.statusLine(), `Repository root: ${await runtime.root()}`];
+  const interrupted = runtime.indexer.interruptionLine();
+  if (interrupted) lines.push(interrupted);
   try {
     await runtime.probe();
     const stats = await runtime.call("get_index_statistics", {});
@@ -34,7 +36,7 @@ export async function kotaStatusReport(runtime: KotaRuntime): Promise<string> {
     const last = runtime.lastServerError();
     if (last) lines.push(`Last server error: ${last}`);
   }
-  lines.push(`Command: ${runtime.config.command} ${runtime.config.args.join(" ")} (cwd: ${runtime.config.cwd || "repository root"})`);
+  lines.push(`Command: ${runtime.config.command} ${runtime.config.args.join(" ")} (cwd: ${runtime.config.cwd || "filesystem root, so nothing the repository ships runs in KotaDB"})`);
   const ignored = runtime.ignoredLaunchNote();
   if (ignored) lines.push(ignored);
   lines.push(`confirmIndex: ${runtime.config.confirmIndex}, indexWithoutUi: ${runtime.config.indexWithoutUi}, autoContext: ${runtime.config.autoContext}`);

@@ -20,7 +20,7 @@ export const kotaSchema = z.object({
   command: z.string().min(1).describe('Program that starts KotaDB. Default "bun".'),
   args: z.array(z.string()).describe('Its arguments. Default ["x", "kotadb@next", "--stdio", "--toolset", "core"].'),
   env: z.record(z.string(), z.string()).describe("Extra environment for KotaDB (PATH and HOME are passed through). Default {}."),
-  cwd: z.string().describe('Working directory of KotaDB; "" means the repository root (KotaDB only indexes inside its cwd). Default "".'),
+  cwd: z.string().describe('Working directory of KotaDB; "" means the filesystem root, so nothing the repository ships (bunfig.toml, node_modules/.bin) runs inside KotaDB. A repository path here undoes that protection.'),
   connectTimeoutMs: z.number().int().min(100).max(600_000).describe("How long KotaDB may take to start and answer initialize, in milliseconds. Default 10000 (bun x may download KotaDB on first run: raise it on slow networks)."),
   staleWarning: z.boolean().describe("Warn once (user and model) when git HEAD moved since the index was built. Default true."),
 });

@@ -4,13 +4,14 @@
  * commands and the autoContext plugin all go through it, so there is one connection and one indexing
  * at a time per pipeline.
  */
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { basename, join } from "node:path";
 import { classifyError, contentBytes, contentText, type GovernorError, type GovernorServices, isGovernorError, SpawnError } from "../../core/index.ts";
 import { argsWithToolset, type KotaOptions } from "./config.ts";
 import type { KotaConnection, KotaLaunch, KotaServerState } from "./connection.ts";
 import { gitHead, gitRoot } from "./git.ts";
 import { Indexer } from "./index-flow.ts";
+import { kotaDataDir, kotaDataEnv, neutralCwd } from "./isolation.ts";
 import { BUN_INSTALL_HINT, commandExists, ignoredProjectLaunchNote, kotaStartHint, missingCommandText } from "./runtime-check.ts";
 
 /** Whether the repository is indexed, as the status line shows it. */
@@ -79,12 +80,14 @@ export class KotaRuntime {
     return this.conn?.statusText();
   }
 
-  /** Index state; before KotaDB was asked, guessed from `<root>/.kotadb` (where KotaDB keeps its database). */
+  /** Index state; before KotaDB was asked, guessed from its database folder (see isolation.ts). */
   async indexState(): Promise<IndexedState> {
+    // An index run cut off by a crash left a partial index: not usable until a run completes.
+    if (this.indexer.interruption) return "no";
     if (this.indexed) return this.indexed;
     const root = await this.root();
-    const dir = join(root, ".kotadb");
-    const onDisk = existsSync(dir) && readdirSync(dir).length > 0;
+    const dir = this.config.env.KOTADB_PATH ? undefined : kotaDataDir(this.services.agentDir, root);
+    const onDisk = dir ? existsSync(join(dir, "kota.db")) : existsSync(this.config.env.KOTADB_PATH!);
     if (!onDisk) return "no";
     const record = this.records.read(root);
     this.indexHead ??= record?.head;
@@ -92,7 +95,11 @@ export class KotaRuntime {
     return (await this.isStale()) ? "stale" : "yes";
   }
 
-  /** The start spec from config: cwd defaults to the repo root; PATH and HOME pass through. */
+  /**
+   * The start spec from config: cwd defaults to the filesystem root and the database to a private
+   * folder under the agent dir (see isolation.ts: nothing the repository ships runs in KotaDB);
+   * PATH and HOME pass through.
+   */
   private async launch(): Promise<KotaLaunch> {
     const root = await this.root();
     const env: Record<string, string> = {};
@@ -100,11 +107,13 @@ export class KotaRuntime {
       const v = this.services.env[key];
       if (v !== undefined) env[key] = v;
     }
+    const data = kotaDataEnv(this.services.agentDir, root);
+    if (!this.config.env.KOTADB_PATH) mkdirSync(kotaDataDir(this.services.agentDir, root), { recursive: true, mode: 0o700 });
     return {
       command: this.config.command,
       args: argsWithToolset(this.config.args, this.config.toolset),
-      cwd: this.config.cwd || root,
-      env: { ...env, ...this.config.env },
+      cwd: this.config.cwd || neutralCwd(root),
+      env: { ...env, ...data, ...this.config.env },
       connectTimeoutMs: this.config.connectTimeoutMs,
       installHint: this.config.command === "bun" ? BUN_INSTALL_HINT : `the "${this.config.command}" command`,
     };

@@ -51,11 +51,13 @@ function queryTool(runtime: KotaRuntime, spec: QueryToolSpec): GovernedToolDefin
     promptSnippet: spec.promptSnippet,
     ...(spec.promptGuidelines ? { promptGuidelines: spec.promptGuidelines } : {}),
     async execute(call: ToolCallContext) {
+      const recovered = await runtime.indexer.recoverInterrupted(call.signal);
       await runtime.probe(call.signal);
       if ((await runtime.indexState()) === "no") {
         throw new InvalidInputError("the repository is not indexed yet", { agentMessage: "Call kota_index first (the user is asked to confirm), then repeat this call." });
       }
-      const notice = await runtime.staleNotice();
+      const stale = await runtime.staleNotice();
+      const notice = [recovered, stale].filter(Boolean).join("\n") || undefined;
       const root = await runtime.root();
       const args = spec.mapArgs(call.args, root);
       const answer = await runtime.call(spec.kotaTool, args, call.signal);

@@ -53,7 +53,7 @@ describe("kota e2e: what breaks if I change src/utils/math.ts?", () => {
     for (const m of kotaResults) expect(Buffer.byteLength(m.content.map((b) => b.text).join("\n"))).toBeLessThan(5_000);
     const impact = kotaResults[0]!;
     expect(impact.details.pinned).toBe(true);
-    expect(impact.content.map((b) => b.text).join("\n")).toMatch(/Risk: LOW\. Affected surface: 5 files \(1 changed, 4 to review\)\.\nRecommended tests to run \(2\): tests\/math.test.ts, src\/api\/handlers.test.ts/);
+    expect(impact.content.map((b) => b.text).join("\n")).toMatch(/Risk: LOW\. Affected surface: 8 files \(1 changed, 7 to review\)\.\nRecommended tests to run \(2\): tests\/math.test.ts, src\/api\/handlers.test.ts/);
 
     for (const file of ["a", "b", "c"]) await pi.session.prompt(`show me src/generated/big-${file}.ts`);
     await pi.session.prompt("summarise");

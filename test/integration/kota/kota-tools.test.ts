@@ -10,6 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { contentText, createGovernor, definePreset, type Governor, type UiBridge } from "../../../core/index.ts";
 import { kota } from "../../../plugins/kota/index.ts";
 import { createFixtureRepo, type FixtureRepo } from "../../fixtures/kota-repo.ts";
+import { REAL_KOTADB } from "../../fixtures/kotadb-standin/command.ts";
 import { callLogIn, standinCalls, standinKotaConfig } from "../../helpers/kota-standin.ts";
 
 interface RecordingBridge extends UiBridge {
@@ -105,7 +106,7 @@ describe("kota tools over the stand-in", () => {
 
     const impact = await call(g, "kota_impact", { change_type: "refactor", description: "rename add", files_to_modify: ["src/utils/math.ts"] });
     const impactLines = impact.text.split("\n");
-    expect(impactLines[0]).toBe("Risk: LOW. Affected surface: 5 files (1 changed, 4 to review).");
+    expect(impactLines[0]).toBe("Risk: LOW. Affected surface: 8 files (1 changed, 7 to review)."); // KotaDB lists direct and depth-2 dependents
     expect(impactLines[1]).toBe("Recommended tests to run (2): tests/math.test.ts, src/api/handlers.test.ts");
     expect(impact.bytes).toBeLessThan(5_000);
     // The raw KotaDB answer is larger than what reaches the model.
@@ -116,7 +117,8 @@ describe("kota tools over the stand-in", () => {
     expect(task.bytes).toBeLessThan(5_000);
 
     const search = await call(g, "kota_search", { query: "add" });
-    expect(search.text).toMatch(/^Search "add": 4 result\(s\)\.\nsrc\/index.ts \(2 matches\)/);
+    expect(search.text).toMatch(/^Search "add": 4 result\(s\)\.\n/);
+    expect(search.text).toMatch(/^src\/index.ts \(\d+ match(es)?\)$/m); // ranking and match counts differ between the stand-in and KotaDB
     const snippet = await call(g, "kota_search", { query: "formatSum", output: "snippet", context_lines: 0 });
     expect(snippet.text).toMatch(/src\/utils\/format.ts:\n  3: export function formatSum.*\n  4- /);
 
@@ -208,7 +210,7 @@ describe("kota tools over the stand-in", () => {
     await g.pipeline.commands.get("kota status")!.command.handler("", ctx);
     const status = ui.notes.at(-1)!;
     expect(status).toMatch(/^kota: running · repo: .* · indexed: yes/);
-    expect(status).toMatch(/Index: 13 files, 14 symbols/);
+    expect(status).toMatch(/Index: 13 files, \d+ symbols/); // the stand-in finds 14 symbols, KotaDB 16
     expect(status).toMatch(/Recently indexed files \(8\): package.json/);
     await g.pipeline.commands.get("kota restart")!.command.handler("", ctx);
     expect(ui.notes.at(-1)).toMatch(/KotaDB restarted\. kota: running .* indexed: yes/);
@@ -237,7 +239,8 @@ describe("kota tools over the stand-in", () => {
     // The model can see what happened: kota_status reports the reconnect, the new pid and the index.
     const status = await call(g, "kota_status", {});
     expect(status.text).toMatch(/^kota: running/);
-    expect(status.text).toMatch(new RegExp(`Connection: kota: running \\(pid ${readFileSync(pidFile, "utf8").trim()}\\)`));
+    // Against a real KotaDB the pid file names KotaDB behind the test pass-through, whose pid the connection reports.
+    expect(status.text).toMatch(new RegExp(`Connection: kota: running \\(pid ${REAL_KOTADB ? "\\d+" : readFileSync(pidFile, "utf8").trim()}\\)`));
     expect(status.text).toMatch(/reconnects \(1\): .* -> back after 1 attempt/);
     expect(status.text).toMatch(/Index: 13 files/);
   });

@@ -129,7 +129,9 @@ describe("KotaDB stand-in vs recorded KotaDB answers", () => {
     const { id: _c, repository_id: _d, ...theirs } = (byName("search", 3).results as { symbols: Array<Record<string, unknown>> }).symbols[0]!;
     expect(mine).toEqual(theirs);
     const stats = (await standin("get_index_statistics", {})).json!;
-    expect([stats.files, stats.repositories]).toEqual([7, 1]);
+    // KotaDB indexed its cwd (a git repository) a second time, as "local/<folder>", on the first graph query: the
+    // index above was made under the absolute path as name. pi-governor runs KotaDB outside the repository, where this never happens.
+    expect([stats.files, stats.repositories]).toEqual([14, 2]);
   });
 
   it("rejects bad calls with KotaDB's JSON-RPC errors (-32603), never isError results", async () => {

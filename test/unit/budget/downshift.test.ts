@@ -53,7 +53,7 @@ describe("budget plugin", () => {
     const obs = await gov.pipeline.callTool("kota_search", { query: "q", limit: 500, context_lines: 9 });
     expect(seen).toEqual([{ query: "q", limit: 50, context_lines: 5 }]);
     expect(text(obs.content)).toMatch(/^\[budget: kota_search limit 500 -> 50, context_lines 9 -> 5 \(hard caps\)\]\n/);
-    expect(obs.details.budget).toMatchObject({ maxBytes: 24_000, clamped: [{ arg: "limit", from: 500, to: 50 }, { arg: "context_lines", from: 9, to: 5 }] });
+    expect(obs.details.budget).toMatchObject({ maxBytes: 5_000, clamped: [{ arg: "limit", from: 500, to: 50 }, { arg: "context_lines", from: 9, to: 5 }] });
   });
 
   it("does nothing but record the budget when the answer fits", async () => {
@@ -61,13 +61,13 @@ describe("budget plugin", () => {
     const obs = await gov.pipeline.callTool("kota_search", { query: "q" });
     expect(seen).toHaveLength(1);
     expect(text(obs.content)).toBe("x".repeat(1_000));
-    expect(obs.details.budget).toEqual({ maxBytes: 24_000 });
+    expect(obs.details.budget).toEqual({ maxBytes: 5_000 });
   });
 
   it("measures every cheaper answer instead of assuming an order, and picks the first that fits", async () => {
     // Like KotaDB: fewer context lines can give a LARGER answer; a lower limit then fits.
     const sizes = (a: Record<string, unknown>) => (a.output === "paths" ? 500 : a.limit === 10 ? 9_000 : a.context_lines === 1 ? 80_000 : 50_000);
-    const { gov, seen, contexts } = await build({ budget: { maxBytes: 10_000 } }, sizes);
+    const { gov, seen, contexts } = await build({ budget: { tools: { kota_search: { maxBytes: 10_000 } } } }, sizes);
     const obs = await gov.pipeline.callTool("kota_search", { query: "q", output: "snippet", limit: 30, context_lines: 3 });
     expect(seen).toEqual([
       { query: "q", output: "snippet", limit: 30, context_lines: 3 },
@@ -86,7 +86,7 @@ describe("budget plugin", () => {
 
   it("shows the smallest answer seen when nothing fits, and the blobs stage gets its budget", async () => {
     const sizes = (a: Record<string, unknown>) => (a.output === "paths" ? 30_000 : a.limit === 10 ? 20_000 : 40_000);
-    const { gov } = await build({ budget: { maxBytes: 10_000 } }, sizes);
+    const { gov } = await build({ budget: { tools: { kota_search: { maxBytes: 10_000 } } } }, sizes);
     const obs = await gov.pipeline.callTool("kota_search", { query: "q" });
     const out = text(obs.content);
     expect(out.endsWith(`\n${"x".repeat(20_000)}`)).toBe(true);
@@ -137,6 +137,7 @@ describe("budget argument helpers", () => {
     expect(applyRung({}, { limit: 10, output: "paths" })).toEqual({ limit: 10, output: "paths" });
   });
   it("exports the kota caps", () => {
+    expect(KOTA_BUDGET_TOOLS.kota_search!.maxBytes).toBe(5_000); // search answers stay small; graph tools keep the global default
     expect(KOTA_BUDGET_TOOLS.kota_search!.caps).toEqual({ limit: 50, context_lines: 5 });
     expect(KOTA_BUDGET_TOOLS.kota_deps!.caps).toEqual({ depth: 3 });
     expect(KOTA_BUDGET_TOOLS.kota_search!.ladder).toEqual([{ context_lines: 1 }, { limit: 10 }, { output: "paths" }]);
