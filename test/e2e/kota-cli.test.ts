@@ -10,10 +10,8 @@ import { delimiter, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createFixtureRepo, FIXTURE_FILES, type FixtureRepo } from "../fixtures/kota-repo.ts";
 import { bigSource } from "../helpers/kota-e2e.ts";
-import { repoRoot, runPiCli, type PiCliRun } from "../helpers/pi-cli.ts";
+import { piCli, repoRoot, runPiCli, type PiCliRun } from "../helpers/pi-cli.ts";
 import { standinKotaConfig } from "../helpers/kota-standin.ts";
-
-const piCli = join(repoRoot, "node_modules/@mariozechner/pi-coding-agent/dist/cli.js");
 
 /** PATH without any directory that holds a `bun` executable: a machine without Bun. */
 function pathWithoutBun(): string {

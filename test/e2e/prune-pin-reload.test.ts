@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fauxAssistantMessage, fauxText, fauxToolCall, type FauxResponseStep, getApiProvider, registerApiProvider } from "@mariozechner/pi-ai";
+import { fauxAssistantMessage, fauxText, fauxToolCall, type FauxResponseStep } from "@mariozechner/pi-ai";
 import { afterEach, describe, expect, it } from "vitest";
 import { type AgentMessageLike, createExtension, definePreset } from "../../core/index.ts";
 import { prune } from "../../plugins/prune/index.ts";
@@ -46,11 +46,8 @@ describe("prune pins and boundary in a real pi session", () => {
     expect(custom(PIN_KIND)).toHaveLength(1);
     expect(custom(STEP_KIND).length).toBeGreaterThan(0);
 
-    // /reload re-creates every extension (a new governor and pruner) and resets pi's API providers;
-    // the faux model's provider is put back so the session can go on.
-    const provider = getApiProvider(pi.faux.getModel().api)!;
-    await pi.session.reload();
-    registerApiProvider(provider as never);
+    // /reload re-creates every extension (a new governor and pruner); the helper keeps the faux model.
+    await pi.reload();
     expect(governors).toBe(2); // a fresh governor: the pin can only come from the session entries
     pi.faux.setResponses(readTurns(5, TURNS));
     for (let t = 5; t <= TURNS; t++) await pi.session.prompt(`read m${t}.ts`);

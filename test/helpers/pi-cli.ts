@@ -1,12 +1,12 @@
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import { piHost, repoRoot } from "./pi-host.ts";
 
-/** Repository root (where package.json is). */
-export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-const piCli = join(repoRoot, "node_modules/@mariozechner/pi-coding-agent/dist/cli.js");
+export { repoRoot };
+/** The `pi` CLI entry of the pi under test (see pi-host.ts); run it with process.execPath. */
+export const piCli = piHost.cliPath;
 const scriptedProvider = join(repoRoot, "test/fixtures/scripted-provider.ts");
 
 /** One scripted model step (see test/fixtures/scripted-provider.ts). */

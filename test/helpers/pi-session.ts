@@ -1,22 +1,13 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { registerFauxProvider, type FauxProviderRegistration, type FauxResponseStep } from "@mariozechner/pi-ai";
-import {
-  AuthStorage,
-  createAgentSession,
-  createAgentSessionFromServices,
-  createAgentSessionRuntime,
-  createAgentSessionServices,
-  type AgentSessionRuntime,
-  type CreateAgentSessionRuntimeFactory,
-  DefaultResourceLoader,
-  type ExtensionFactory,
-  ModelRegistry,
-  SessionManager,
-  SettingsManager,
-  type AgentSession,
-} from "@mariozechner/pi-coding-agent";
+// Namespace imports: the two pi lines export different names (see startPiSession); the types are
+// the devDependency's (0.73), the values come from whichever pi vitest.hosts.config.ts resolves.
+import * as piAi from "@mariozechner/pi-ai";
+import type { FauxProviderRegistration, FauxResponseStep } from "@mariozechner/pi-ai";
+import * as piSdk from "@mariozechner/pi-coding-agent";
+import type { AgentSession, ExtensionFactory } from "@mariozechner/pi-coding-agent";
+import { isEarendilPi } from "./pi-host.ts";
 
 /** A real pi AgentSession driven by pi-ai's faux provider, for end-to-end tests. */
 export interface PiTestSession {
@@ -28,6 +19,8 @@ export interface PiTestSession {
   contexts: unknown[][];
   /** What the UI was asked to show (only with `ui: true`). */
   ui: RecordingUi;
+  /** `/reload` the session (every extension is re-created); the faux model keeps answering. */
+  reload(): Promise<void>;
   dispose(): Promise<void>;
 }
 
@@ -83,18 +76,19 @@ export async function startPiSession(options: PiTestSessionOptions): Promise<PiT
   const agentDir = mkdtempSync(join(tmpdir(), "pigov-agent-"));
   const cwd = options.cwd ?? mkdtempSync(join(tmpdir(), "pigov-cwd-"));
   const contexts: unknown[][] = [];
-  const faux = registerFauxProvider({
-    models: [{ id: "faux-1", contextWindow: options.contextWindow ?? 200_000, maxTokens: 4096 }],
-    tokensPerSecond: 1e9,
-  });
+  const model = await fauxModel({ models: [{ id: "faux-1", contextWindow: options.contextWindow ?? 200_000, maxTokens: 4096 }], tokensPerSecond: 1e9 }, agentDir);
+  const { faux } = model;
+  // pi 0.74+ sends the system prompt and tool declarations as `system` messages; tests look at what
+  // the model reads of the conversation, as pi 0.73 sent it.
+  const conversation = (messages: unknown[]) => (messages as Array<{ role?: string }>).filter((m) => m.role !== "system");
   const recordContext = (step: FauxResponseStep): FauxResponseStep =>
     typeof step === "function"
       ? (context, opts, state, model) => {
-          contexts.push(structuredClone(context.messages) as unknown[]);
+          contexts.push(structuredClone(conversation(context.messages)));
           return step(context, opts, state, model);
         }
       : (context) => {
-          contexts.push(structuredClone(context.messages) as unknown[]);
+          contexts.push(structuredClone(conversation(context.messages)));
           return step;
         };
   const originalSet = faux.setResponses.bind(faux);
@@ -103,11 +97,8 @@ export async function startPiSession(options: PiTestSessionOptions): Promise<PiT
   faux.appendResponses = (steps) => originalAppend(steps.map(recordContext));
   if (options.responses) faux.setResponses(options.responses);
 
-  const authStorage = AuthStorage.inMemory();
-  authStorage.setRuntimeApiKey(faux.getModel().provider, "faux-key");
-  const modelRegistry = ModelRegistry.inMemory(authStorage);
-  const settingsManager = SettingsManager.inMemory({ compaction: { enabled: false }, retry: { enabled: false } });
-  const resourceLoader = new DefaultResourceLoader({
+  const settingsManager = piSdk.SettingsManager.inMemory({ compaction: { enabled: false }, retry: { enabled: false } });
+  const resourceLoader = new piSdk.DefaultResourceLoader({
     cwd,
     agentDir,
     settingsManager,
@@ -119,16 +110,15 @@ export async function startPiSession(options: PiTestSessionOptions): Promise<PiT
     systemPrompt: "You are a test assistant.",
   });
   await resourceLoader.reload();
-  const { session } = await createAgentSession({
+  const { session } = await piSdk.createAgentSession({
     cwd,
     agentDir,
     model: faux.getModel(),
     thinkingLevel: "off",
-    authStorage,
-    modelRegistry,
+    ...(model.sessionOptions as object),
     resourceLoader,
     settingsManager,
-    sessionManager: options.persist ? SessionManager.create(cwd, join(agentDir, "sessions")) : SessionManager.inMemory(cwd),
+    sessionManager: options.persist ? piSdk.SessionManager.create(cwd, join(agentDir, "sessions")) : piSdk.SessionManager.inMemory(cwd),
     ...(options.tools ? { tools: options.tools } : {}),
   });
   const ui: RecordingUi = { notifications: [], statuses: new Map(), confirms: [] };
@@ -140,13 +130,17 @@ export async function startPiSession(options: PiTestSessionOptions): Promise<PiT
     agentDir,
     contexts,
     ui,
+    async reload() {
+      await session.reload();
+      model.afterReload();
+    },
     async dispose() {
       try {
         // pi's runtime emits session_shutdown on quit; an SDK session must do it itself.
         await session.extensionRunner.emit({ type: "session_shutdown", reason: "quit" });
         session.dispose();
       } finally {
-        faux.unregister();
+        model.unregister();
         rmSync(agentDir, { recursive: true, force: true });
         if (!options.cwd) rmSync(cwd, { recursive: true, force: true });
       }
@@ -154,9 +148,62 @@ export async function startPiSession(options: PiTestSessionOptions): Promise<PiT
   };
 }
 
+/** The faux model wired into pi the way each line expects. */
+interface FauxModel {
+  faux: FauxProviderRegistration;
+  /** createAgentSession options that make pi use it. */
+  sessionOptions: Record<string, unknown>;
+  /** Puts the model back after `session.reload()` when pi dropped it. */
+  afterReload(): void;
+  unregister(): void;
+}
+
+type FauxOptions = Parameters<typeof piAi.registerFauxProvider>[0];
+
+/**
+ * pi 0.73: pi-ai's global API registry (`registerFauxProvider`) plus AuthStorage/ModelRegistry.
+ * pi 0.74+: a provider object (`fauxProvider`) registered in the session's ModelRuntime, which
+ * replaced AuthStorage and ModelRegistry in createAgentSession.
+ */
+async function fauxModel(options: FauxOptions, agentDir: string): Promise<FauxModel> {
+  if (isEarendilPi) {
+    // Names of pi-ai / pi-coding-agent 0.74+; absent from the devDependency's types.
+    const ai = piAi as unknown as { fauxProvider(o: FauxOptions): FauxProviderRegistration & { provider: { id: string } }; InMemoryCredentialStore: new () => unknown };
+    const sdk = piSdk as unknown as {
+      ModelRuntime: { create(o: Record<string, unknown>): Promise<{ registerNativeProvider(p: unknown): void; setRuntimeApiKey(id: string, key: string): Promise<void>; unregisterProvider(id: string): void }> };
+    };
+    const handle = ai.fauxProvider(options);
+    const modelRuntime = await sdk.ModelRuntime.create({
+      credentials: new ai.InMemoryCredentialStore(),
+      authPath: join(agentDir, "auth.json"),
+      modelsPath: null,
+      allowModelNetwork: false,
+      refreshOnCreate: false,
+    });
+    modelRuntime.registerNativeProvider(handle.provider);
+    await modelRuntime.setRuntimeApiKey(handle.provider.id, "faux-key");
+    const faux = Object.assign(handle, { unregister: () => modelRuntime.unregisterProvider(handle.provider.id) });
+    return { faux, sessionOptions: { modelRuntime }, afterReload: () => {}, unregister: faux.unregister };
+  }
+  const faux = piAi.registerFauxProvider(options);
+  const authStorage = piSdk.AuthStorage.inMemory();
+  authStorage.setRuntimeApiKey(faux.getModel().provider, "faux-key");
+  const modelRegistry = piSdk.ModelRegistry.inMemory(authStorage);
+  // `/reload` resets pi-ai's API registry, which holds the faux provider's stream functions.
+  const apiProvider = piAi.getApiProvider(faux.getModel().api);
+  return {
+    faux,
+    sessionOptions: { authStorage, modelRegistry },
+    afterReload: () => {
+      if (apiProvider && !piAi.getApiProvider(faux.getModel().api)) piAi.registerApiProvider(apiProvider as never);
+    },
+    unregister: () => faux.unregister(),
+  };
+}
+
 /** A real pi AgentSessionRuntime (what pi's modes use for /new, /resume, /fork) with the faux model. */
 export interface PiTestRuntime {
-  runtime: AgentSessionRuntime;
+  runtime: piSdk.AgentSessionRuntime;
   faux: FauxProviderRegistration;
   agentDir: string;
   /** Where session files go (one folder for every cwd, so a switch can resume any of them). */
@@ -174,25 +221,22 @@ export interface PiTestRuntime {
 export async function startPiRuntime(options: { extensions: ExtensionFactory[]; cwd: string; responses?: FauxResponseStep[] }): Promise<PiTestRuntime> {
   const agentDir = mkdtempSync(join(tmpdir(), "pigov-agent-"));
   const sessionDir = join(agentDir, "sessions");
-  const faux = registerFauxProvider({ models: [{ id: "faux-1", contextWindow: 200_000, maxTokens: 4096 }], tokensPerSecond: 1e9 });
+  const model = await fauxModel({ models: [{ id: "faux-1", contextWindow: 200_000, maxTokens: 4096 }], tokensPerSecond: 1e9 }, agentDir);
+  const { faux } = model;
   if (options.responses) faux.setResponses(options.responses);
-  const authStorage = AuthStorage.inMemory();
-  authStorage.setRuntimeApiKey(faux.getModel().provider, "faux-key");
-  const modelRegistry = ModelRegistry.inMemory(authStorage);
   const ui: RecordingUi = { notifications: [], statuses: new Map(), confirms: [] };
-  const createRuntime: CreateAgentSessionRuntimeFactory = async ({ cwd, sessionManager, sessionStartEvent }) => {
-    const services = await createAgentSessionServices({
+  const createRuntime: piSdk.CreateAgentSessionRuntimeFactory = async ({ cwd, sessionManager, sessionStartEvent }) => {
+    const services = await piSdk.createAgentSessionServices({
       cwd,
       agentDir,
-      authStorage,
-      modelRegistry,
-      settingsManager: SettingsManager.inMemory({ compaction: { enabled: false }, retry: { enabled: false } }),
+      ...(model.sessionOptions as object),
+      settingsManager: piSdk.SettingsManager.inMemory({ compaction: { enabled: false }, retry: { enabled: false } }),
       resourceLoaderOptions: { extensionFactories: options.extensions, noSkills: true, noPromptTemplates: true, noThemes: true, noContextFiles: true, systemPrompt: "You are a test assistant." },
     });
-    const created = await createAgentSessionFromServices({ services, sessionManager, model: faux.getModel(), thinkingLevel: "off", ...(sessionStartEvent ? { sessionStartEvent } : {}) });
+    const created = await piSdk.createAgentSessionFromServices({ services, sessionManager, model: faux.getModel(), thinkingLevel: "off", ...(sessionStartEvent ? { sessionStartEvent } : {}) });
     return { ...created, services, diagnostics: services.diagnostics };
   };
-  const runtime = await createAgentSessionRuntime(createRuntime, { cwd: options.cwd, agentDir, sessionManager: SessionManager.create(options.cwd, sessionDir) });
+  const runtime = await piSdk.createAgentSessionRuntime(createRuntime, { cwd: options.cwd, agentDir, sessionManager: piSdk.SessionManager.create(options.cwd, sessionDir) });
   const bind = (session: AgentSession) => session.bindExtensions({ uiContext: recordingUiContext(ui, true) as never });
   runtime.setRebindSession(bind);
   await bind(runtime.session);
@@ -206,7 +250,7 @@ export async function startPiRuntime(options: { extensions: ExtensionFactory[]; 
       try {
         await runtime.dispose();
       } finally {
-        faux.unregister();
+        model.unregister();
         rmSync(agentDir, { recursive: true, force: true });
       }
     },

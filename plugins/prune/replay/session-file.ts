@@ -38,6 +38,9 @@ function entryMessage(e: Entry): AgentMessageLike | undefined {
     case "message": {
       const m = e.message as { role?: unknown; excludeFromContext?: unknown } | undefined;
       if (!m || typeof m !== "object" || typeof m.role !== "string") return undefined;
+      // pi 0.74+ records the system prompt and tool declarations as `system` messages; the
+      // `context` event (what pruning transforms) never carries them.
+      if (m.role === "system") return undefined;
       // `!!` commands are recorded but never sent to the model.
       return m.role === "bashExecution" && m.excludeFromContext === true ? undefined : (m as AgentMessageLike);
     }

@@ -26,6 +26,19 @@ describe("session file reader", () => {
     expect(JSON.stringify(s.requests[1]!.messages)).not.toContain("abandoned");
   });
 
+  it("leaves out pi 0.74+ system messages (prompt and tool declarations), as pi's context event does", () => {
+    const text = [
+      line({ type: "session", version: 3, id: "s", timestamp: "", cwd: "/" }),
+      line({ type: "model_change", id: "0", parentId: null, timestamp: "2026-01-01T00:00:00.000Z", provider: "p", modelId: "m" }),
+      msg("1", "0", { role: "system", content: "", sections: { preamble: "You are..." }, toolsAdded: [{ name: "read" }], timestamp: 1 }),
+      msg("2", "1", user("q")),
+      msg("3", "2", assistant("a")),
+    ].join("\n");
+    const s = parseSession(text);
+    expect(s.problems).toEqual([]);
+    expect(s.requests.map((r) => r.messages.map((m) => m.role))).toEqual([["user"]]);
+  });
+
   it("rebuilds the context at a compaction: summary, then the kept messages", () => {
     const text = [
       msg("1", null, user("old")),
