@@ -34,7 +34,7 @@ export function bigSource(name: string, kb: number): string {
 export async function startKotaSession(options: { responses?: FauxResponseStep[]; config?: Record<string, unknown>; files?: Record<string, string>; ui?: boolean; confirmAnswer?: boolean } = {}): Promise<KotaE2e> {
   const repo = createFixtureRepo({ ...FIXTURE_FILES, ...options.files });
   const work = mkdtempSync(join(tmpdir(), "kota-e2e-"));
-  const data = deepMerge({ kota: standinKotaConfig({}), blobs: { dir: join(work, "blobs") } }, options.config ?? {}) as Record<string, unknown>;
+  const data = deepMerge({ kota: standinKotaConfig({}), blobs: { dir: join(work, "blobs") }, autoContext: { timeoutMs: 30_000 } }, options.config ?? {}) as Record<string, unknown>;
   let governor: Governor | undefined;
   const extension = createExtension(kotaPreset, {
     presets: [leanPreset],

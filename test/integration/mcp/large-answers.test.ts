@@ -92,7 +92,7 @@ describe("large answers", () => {
       cwd: root,
       agentDir: join(root, "agent"),
       env: {},
-      layers: [{ kind: "global", source: "test", data: { blobs: { dir: join(root, "blobs") }, mcp: { servers: { big: { command: fixture.command, args: fixture.args, env: fixture.env } } } } }],
+      layers: [{ kind: "global", source: "test", data: { blobs: { dir: join(root, "blobs") }, mcp: { servers: { big: { command: fixture.command, args: fixture.args, env: fixture.env, heartbeatTimeoutMs: 15_000 } } } } }],
     });
     cleanups.push(async () => {
       await gov.pipeline.hooks.sessionShutdown.run({ sessionId: "s", cwd: root, reason: "quit" });

@@ -23,7 +23,8 @@ function expectLockSurvived(r: LockScenarioResult): void {
   // The old busy wait held the loop for the whole lock (up to 2,000 ms per attempt); now a few ms
   // per attempt, retried from a timer with backoff.
   expect(r.busyAttempts).toBeGreaterThanOrEqual(2);
-  expect(r.maxWhileLockedMs).toBeLessThan(50);
+  // Each attempt waits 5 ms; the bound leaves room for a loaded machine (before: 1-2 s per lock).
+  expect(r.maxWhileLockedMs).toBeLessThan(250);
   // Whole-process figures: include the one-time open/migration (fsync-bound), GC and machine noise.
   expect(r.maxCallbackMs).toBeLessThan(500);
   expect(r.loopMaxMs).toBeLessThan(500);
