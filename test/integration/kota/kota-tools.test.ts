@@ -7,35 +7,12 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { contentText, createGovernor, definePreset, type Governor, type UiBridge } from "../../../core/index.ts";
+import { contentText, createGovernor, definePreset, type Governor } from "../../../core/index.ts";
 import { kota } from "../../../plugins/kota/index.ts";
+import { recordingUi } from "./harness.ts";
 import { createFixtureRepo, type FixtureRepo } from "../../fixtures/kota-repo.ts";
 import { REAL_KOTADB } from "../../fixtures/kotadb-standin/command.ts";
 import { callLogIn, standinCalls, standinKotaConfig } from "../../helpers/kota-standin.ts";
-
-interface RecordingBridge extends UiBridge {
-  notes: string[];
-  statuses: Map<string, string | undefined>;
-  confirms: string[];
-}
-
-function recordingUi(answer: boolean, hasUI = true): RecordingBridge {
-  const notes: string[] = [];
-  const statuses = new Map<string, string | undefined>();
-  const confirms: string[] = [];
-  return {
-    hasUI,
-    notes,
-    statuses,
-    confirms,
-    notify: (m) => void notes.push(m),
-    setStatus: (k, t) => void statuses.set(k, t),
-    confirm: async (t, m) => {
-      confirms.push(`${t} ${m}`);
-      return answer;
-    },
-  };
-}
 
 let repo: FixtureRepo;
 let work: string;
