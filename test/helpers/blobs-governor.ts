@@ -1,26 +1,18 @@
-import { Type } from "typebox";
-import { z } from "zod";
-import { createGovernor, definePlugin, definePreset, textContent, type ContentBlock, type Governor, type ToolResultValue, type UiBridge } from "../../core/index.ts";
+import { createGovernor, definePreset, textContent, type ContentBlock, type Governor, type ToolResultValue, type UiBridge } from "../../core/index.ts";
 import { blobs } from "../../plugins/blobs/index.ts";
 import { budget } from "../../plugins/budget/index.ts";
+import { oneToolPlugin } from "./tool-plugin.ts";
 
 /** A tool plugin whose `emit` tool answers with whatever text the test puts in `outputs`. */
 export function emitterPlugin(outputs: { text: string; details?: Record<string, unknown> }) {
-  return definePlugin({
-    name: "test:emitter",
-    configKey: "emitter",
-    description: "answers with the test's text",
-    schema: z.object({}),
-    defaults: {},
-    apply(pipeline) {
-      pipeline.registerTool("test:emitter", {
-        name: "emit",
-        description: "returns the configured text",
-        parameters: Type.Object({}),
-        execute: async () => ({ content: textContent(outputs.text), ...(outputs.details ? { details: outputs.details } : {}) }),
-      });
+  return oneToolPlugin(
+    {
+      name: "emit",
+      description: "returns the configured text",
+      execute: async () => ({ content: textContent(outputs.text), ...(outputs.details ? { details: outputs.details } : {}) }),
     },
-  });
+    { name: "test:emitter", configKey: "emitter", description: "answers with the test's text" },
+  );
 }
 
 /** A UI that records notifications and answers confirmations with `answer`. */

@@ -6,11 +6,10 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { join, resolve } from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { createInterface } from "node:readline";
-import { Type } from "typebox";
-import { z } from "zod";
-import { createGovernor, definePlugin, definePreset, systemClock, textContent, type Clock, type UiBridge } from "../../core/index.ts";
+import { createGovernor, definePreset, systemClock, textContent, type Clock, type UiBridge } from "../../core/index.ts";
 import { openDatabase, probeSqlite } from "../../lib/sqlite/index.ts";
 import { executionLog } from "../../plugins/execution-log/index.ts";
+import { oneToolPlugin } from "./tool-plugin.ts";
 
 const HOLDER = resolve(import.meta.dirname, "../fixtures/sqlite/lock-holder.mjs");
 /** How long the other process holds the lock by default, in ms. */
@@ -18,16 +17,7 @@ export const HOLD_MS = 1_200;
 
 let holder: ChildProcess | undefined;
 
-const tools = definePlugin({
-  name: "test:tools",
-  configKey: "testTools",
-  description: "test tools",
-  schema: z.object({}),
-  defaults: {},
-  apply(pipeline) {
-    pipeline.registerTool("test:tools", { name: "echo", description: "", parameters: Type.Object({}), execute: async () => ({ content: textContent("ok") }) });
-  },
-});
+const tools = oneToolPlugin({ name: "echo", execute: async () => ({ content: textContent("ok") }) });
 
 /** The real clock, timing every timer callback (start and duration, ms): how long the writer held the event loop. */
 function timedClock(): Clock & { callbacks: Array<{ at: number; ms: number }> } {

@@ -9,13 +9,13 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { Type } from "typebox";
 import { afterEach, expect } from "vitest";
-import { z } from "zod";
-import { type ContentBlock, createGovernor, deepMerge, definePlugin, definePreset, type Governor, type ToolAnnotations } from "../../core/index.ts";
+import { type ContentBlock, createGovernor, deepMerge, definePreset, type Governor, type ToolAnnotations } from "../../core/index.ts";
 import { liveChildCount, ManagedMcpServer, type ManagedMcpServerConfig } from "../../lib/mcp/index.ts";
 import { breaker } from "../../plugins/circuit-breaker/index.ts";
 import { executionLog } from "../../plugins/execution-log/index.ts";
 import { retry } from "../../plugins/retry/index.ts";
 import { timeout } from "../../plugins/timeout/index.ts";
+import { toolsPlugin } from "./tool-plugin.ts";
 
 const cleanups: Array<() => Promise<void> | void> = [];
 
@@ -46,31 +46,23 @@ export async function governedStack(serverConfig: ManagedMcpServerConfig, tools:
   const server = new ManagedMcpServer({ connectTimeoutMs: 15_000, ...serverConfig });
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
   cleanups.push(() => server.close());
-  const mcpTools = definePlugin({
-    name: "test:mcp-tools",
-    configKey: "testMcpTools",
-    description: "MCP tools for the resilience tests",
-    schema: z.object({}),
-    defaults: {},
-    apply(pipeline) {
-      for (const t of tools) {
-        pipeline.registerTool("test:mcp-tools", {
-          name: t.name,
-          description: t.name,
-          parameters: Type.Object({}, { additionalProperties: true }),
-          ...(t.annotations ? { annotations: t.annotations } : {}),
-          tags: ["mcp", `server:${serverConfig.name}`],
-          async execute(call) {
-            // call.signal is the timeout plugin's per-attempt signal, linked to the caller's.
-            const result = await server.callTool(t.name, { ...call.args }, { signal: call.signal });
-            // An isError result becomes a thrown value the pipeline classifies (transient text -> network/rate_limit).
-            if (result.isError) throw { isError: true, content: result.content };
-            return { content: result.content.filter((b): b is ContentBlock => b.type === "text" || b.type === "image") as ContentBlock[] };
-          },
-        });
-      }
-    },
-  });
+  const mcpTools = toolsPlugin(
+    tools.map((t) => ({
+      name: t.name,
+      description: t.name,
+      parameters: Type.Object({}, { additionalProperties: true }),
+      ...(t.annotations ? { annotations: t.annotations } : {}),
+      tags: ["mcp", `server:${serverConfig.name}`],
+      async execute(call) {
+        // call.signal is the timeout plugin's per-attempt signal, linked to the caller's.
+        const result = await server.callTool(t.name, { ...call.args }, { signal: call.signal });
+        // An isError result becomes a thrown value the pipeline classifies (transient text -> network/rate_limit).
+        if (result.isError) throw { isError: true, content: result.content };
+        return { content: result.content.filter((b): b is ContentBlock => b.type === "text" || b.type === "image") as ContentBlock[] };
+      },
+    })),
+    { name: "test:mcp-tools", configKey: "testMcpTools", description: "MCP tools for the resilience tests" },
+  );
   const dbPath = join(dir, "executions.db");
   const preset = definePreset({ name: "resilience-test", description: "", plugins: () => [executionLog(), breaker(), retry(), timeout(), mcpTools()] });
   const gov = await createGovernor({ preset, cwd: dir, agentDir: dir, env: {}, layers: [], overrides: deepMerge({ executionLog: { dbPath } }, overrides) });

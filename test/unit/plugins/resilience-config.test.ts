@@ -1,15 +1,14 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Type } from "typebox";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { z } from "zod";
-import { type ConfigLayer, createGovernor, definePlugin, definePreset } from "../../../core/index.ts";
+import { type ConfigLayer, createGovernor, definePreset } from "../../../core/index.ts";
 import { breaker } from "../../../plugins/circuit-breaker/index.ts";
 import { executionLog } from "../../../plugins/execution-log/index.ts";
 import { retry } from "../../../plugins/retry/index.ts";
 import { timeout } from "../../../plugins/timeout/index.ts";
 import { ManualClock } from "../../helpers/manual-clock.ts";
+import { toolsPlugin } from "../../helpers/tool-plugin.ts";
 import { never, sysError } from "../../helpers/wrapper-pipeline.ts";
 
 let dir: string;
@@ -19,25 +18,16 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 let attempts = 0;
-const tools = definePlugin({
-  name: "test:tools",
-  configKey: "testTools",
-  description: "",
-  schema: z.object({}),
-  defaults: {},
-  apply(pipeline) {
-    pipeline.registerTool("test:tools", { name: "hang", description: "", parameters: Type.Object({}), annotations: { readOnlyHint: true }, execute: () => never() });
-    pipeline.registerTool("test:tools", {
-      name: "flaky",
-      description: "",
-      parameters: Type.Object({}),
-      execute: async () => {
-        attempts++;
-        throw sysError("ECONNRESET");
-      },
-    });
+const tools = toolsPlugin([
+  { name: "hang", annotations: { readOnlyHint: true }, execute: () => never() },
+  {
+    name: "flaky",
+    execute: async () => {
+      attempts++;
+      throw sysError("ECONNRESET");
+    },
   },
-});
+]);
 
 async function governor(data: Record<string, unknown>) {
   attempts = 0;

@@ -8,11 +8,11 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { Type } from "typebox";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { z } from "zod";
-import { createGovernor, definePlugin, definePreset, type ContentBlock, type Governor, type ToolResultValue } from "../../../../core/index.ts";
+import { createGovernor, definePreset, type ContentBlock, type Governor, type ToolResultValue } from "../../../../core/index.ts";
 import { ManagedMcpServer } from "../../../../lib/mcp/index.ts";
 import { BLOB_MARKER_PATTERN, blobs } from "../../../../plugins/blobs/index.ts";
 import { budget } from "../../../../plugins/budget/index.ts";
+import { toolsPlugin, type TestTool } from "../../../helpers/tool-plugin.ts";
 
 const require = createRequire(import.meta.url);
 const entry = (pkg: string) => join(dirname(require.resolve(`${pkg}/package.json`)), "dist", "index.js");
@@ -37,29 +37,18 @@ afterAll(async () => {
 });
 
 /** Governed tools over the two servers; the raw MCP result's structuredContent goes into details, as a naive adapter would. */
-const mcpTools = definePlugin({
-  name: "test:mcp-tools",
-  configKey: "mcpTools",
-  description: "",
-  schema: z.object({}),
-  defaults: {},
-  apply(pipeline) {
-    const tool = (name: string, server: () => ManagedMcpServer, remote: string) =>
-      pipeline.registerTool("test:mcp-tools", {
-        name,
-        description: remote,
-        parameters: Type.Object({}, { additionalProperties: true }),
-        tags: ["mcp"],
-        execute: async (call) => {
-          const result = await server().callTool(remote, { ...call.args }, { signal: call.signal });
-          if (result.isError) throw new Error(JSON.stringify(result.content));
-          return { content: result.content as ContentBlock[], details: result.structuredContent ? { structuredContent: result.structuredContent } : {} };
-        },
-      });
-    tool("fs_read", () => fsServer, "read_text_file");
-    tool("echo", () => everything, "echo");
+const mcpTool = (name: string, server: () => ManagedMcpServer, remote: string): TestTool => ({
+  name,
+  description: remote,
+  parameters: Type.Object({}, { additionalProperties: true }),
+  tags: ["mcp"],
+  execute: async (call) => {
+    const result = await server().callTool(remote, { ...call.args }, { signal: call.signal });
+    if (result.isError) throw new Error(JSON.stringify(result.content));
+    return { content: result.content as ContentBlock[], details: result.structuredContent ? { structuredContent: result.structuredContent } : {} };
   },
 });
+const mcpTools = toolsPlugin([mcpTool("fs_read", () => fsServer, "read_text_file"), mcpTool("echo", () => everything, "echo")], { name: "test:mcp-tools", configKey: "mcpTools" });
 
 async function governor(config: Record<string, unknown> = {}): Promise<Governor> {
   const preset = definePreset({ name: "int", description: "", plugins: () => [budget(), blobs(), mcpTools()] });

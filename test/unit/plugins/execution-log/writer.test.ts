@@ -2,12 +2,11 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createGovernor, definePlugin, definePreset, textContent, type UiBridge } from "../../../../core/index.ts";
-import { Type } from "typebox";
-import { z } from "zod";
+import { createGovernor, definePreset, textContent, type UiBridge } from "../../../../core/index.ts";
 import { openDatabase, type SqliteDatabase } from "../../../../lib/sqlite/index.ts";
 import { executionLog, ExecutionLogWriter, migrate, SCHEMA_VERSION } from "../../../../plugins/execution-log/index.ts";
 import { ManualClock } from "../../../helpers/manual-clock.ts";
+import { toolsPlugin } from "../../../helpers/tool-plugin.ts";
 
 let dir: string;
 beforeEach(() => {
@@ -16,17 +15,10 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 /** A tiny plugin contributing tools that succeed, fail or report a rate limit. */
-const tools = definePlugin({
-  name: "test:tools",
-  configKey: "testTools",
-  description: "test tools",
-  schema: z.object({}),
-  defaults: {},
-  apply(pipeline) {
-    pipeline.registerTool("test:tools", { name: "echo", description: "", parameters: Type.Object({}), execute: async (call) => ({ content: textContent(String(call.args.text ?? "")) }) });
-    pipeline.registerTool("test:tools", { name: "broken", description: "", parameters: Type.Object({}), execute: async () => { throw Object.assign(new Error("reset"), { code: "ECONNRESET" }); } });
-  },
-});
+const tools = toolsPlugin([
+  { name: "echo", execute: async (call) => ({ content: textContent(String(call.args.text ?? "")) }) },
+  { name: "broken", execute: async () => { throw Object.assign(new Error("reset"), { code: "ECONNRESET" }); } },
+]);
 
 async function governor(dbPath: string, clock = new ManualClock()) {
   const preset = definePreset({ name: "t", description: "", plugins: () => [executionLog(), tools()] });
