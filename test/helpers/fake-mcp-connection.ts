@@ -5,6 +5,7 @@
 import type { Clock } from "../../core/services.ts";
 import type { ConnectRequest, Connector, ExitInfo, McpTool, McpToolResult, ServerConnection } from "../../lib/mcp/index.ts";
 import { McpError as SdkMcpError } from "@modelcontextprotocol/sdk/types.js";
+export { rejection } from "./rejection.ts";
 
 /** A clock over the global timers, which vi.useFakeTimers() replaces. */
 export const timerClock: Clock = {
@@ -115,14 +116,4 @@ export function fakeConnector(plan: Array<"ok" | Error | number> = []): Connecto
     { starts, connections, tools: TOOLS, autoAnswer: true },
   );
   return connector;
-}
-
-/** The rejection of `promise`. */
-export async function rejection(promise: Promise<unknown>): Promise<any> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected a rejection");
 }

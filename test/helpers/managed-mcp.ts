@@ -2,6 +2,7 @@
 import { afterEach, expect } from "vitest";
 import { type ManagedMcpServerConfig, ManagedMcpServer, type ManagedServerEvent } from "../../lib/mcp/index.ts";
 import { type FaultyOptions, type FaultyServer, faultyServer, waitGone } from "../fixtures/faulty-mcp/command.ts";
+export { rejection } from "./rejection.ts";
 
 const open: Array<{ server: ManagedMcpServer; faulty: FaultyServer }> = [];
 
@@ -46,14 +47,4 @@ export function reach(server: ManagedMcpServer, state: string, ms = 5_000): Prom
       }
     });
   });
-}
-
-/** The rejection of `promise` (fails the test when it resolves). */
-export async function rejection(promise: Promise<unknown>): Promise<any> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected a rejection, got a result");
 }
