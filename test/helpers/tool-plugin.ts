@@ -1,6 +1,7 @@
 /**
  * Test plugins that only contribute tools: the plugin a test needs so that a governor has something to
- * call, without writing the `definePlugin` boilerplate (empty config schema, one owner) each time.
+ * call, without writing the `definePlugin` boilerplate (empty config schema, one owner) each time; and
+ * `testTool` for tests that register a tool on a bare Pipeline.
  */
 import { Type } from "typebox";
 import { z } from "zod";
@@ -8,6 +9,11 @@ import { definePlugin, type GovernedToolDefinition } from "../../core/index.ts";
 
 /** A tool for a test plugin: `name` and `execute` are required; `description` defaults to "", `parameters` to an empty object. */
 export type TestTool = Omit<GovernedToolDefinition, "description" | "parameters"> & Partial<Pick<GovernedToolDefinition, "description" | "parameters">>;
+
+/** A full tool definition from a {@link TestTool}: empty description and no parameters unless given. */
+export function testTool(tool: TestTool): GovernedToolDefinition {
+  return { description: "", parameters: Type.Object({}), ...tool };
+}
 
 /** Who the test plugin is: `name` (scope:name, also the tools' owner; default "test:tools"), its config key (default "testTools") and description (default ""). */
 export interface ToolPluginIdentity {
@@ -26,7 +32,7 @@ export function toolsPlugin(tools: readonly TestTool[], identity: ToolPluginIden
     schema: z.object({}),
     defaults: {},
     apply(pipeline) {
-      for (const tool of tools) pipeline.registerTool(name, { description: "", parameters: Type.Object({}), ...tool });
+      for (const tool of tools) pipeline.registerTool(name, testTool(tool));
     },
   });
 }
