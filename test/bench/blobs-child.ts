@@ -7,10 +7,9 @@
 import { createHash } from "node:crypto";
 import { open, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { Type } from "typebox";
-import { z } from "zod";
-import { createGovernor, definePlugin, definePreset, textContent, type ToolResultValue } from "../../core/index.ts";
+import { createGovernor, definePreset, textContent, type ToolResultValue } from "../../core/index.ts";
 import { blobs } from "../../plugins/blobs/index.ts";
+import { oneToolPlugin } from "../helpers/tool-plugin.ts";
 
 const [mode = "governed", mb = "1", dir = "/tmp/pigov-bench-blobs"] = process.argv.slice(2);
 const bytes = Number(mb) * 1024 * 1024;
@@ -26,14 +25,7 @@ function output(run: number, size = bytes): string {
   return text;
 }
 
-const tool = definePlugin({
-  name: "bench:tool",
-  configKey: "benchTool",
-  description: "",
-  schema: z.object({}),
-  defaults: {},
-  apply: (p) => p.registerTool("bench:tool", { name: "dump", description: "", parameters: Type.Object({}), execute: async () => ({ content: textContent("") }) }),
-});
+const tool = oneToolPlugin({ name: "dump", execute: async () => ({ content: textContent("") }) }, { name: "bench:tool", configKey: "benchTool" });
 const gov = await createGovernor({
   preset: definePreset({ name: "bench", description: "", plugins: () => [blobs(), tool()] }),
   cwd: dir,

@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ManagedMcpServer, type McpServerState } from "../../lib/mcp/index.ts";
-import { fakeConnector } from "../unit/mcp/fake-connection.ts";
+import { fakeConnector } from "../helpers/fake-mcp-connection.ts";
 import { formatNs, nsPerCall, type BenchSuite } from "./harness.ts";
 
 const EVERYTHING = fileURLToPath(new URL("../../node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url));

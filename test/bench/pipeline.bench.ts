@@ -2,9 +2,9 @@
  * Per-call overhead of a sealed pipeline with N no-op wrap plugins, against calling the same tool
  * function directly, in the same run.
  */
-import { Type } from "typebox";
 import { Pipeline, textContent, type ToolObservation } from "../../core/index.ts";
 import { formatNs, nsPerCall, type BenchSuite } from "./harness.ts";
+import { testTool } from "../helpers/tool-plugin.ts";
 
 const ITERATIONS = 50_000;
 const content = textContent("ok");
@@ -12,7 +12,7 @@ const execute = async () => ({ content });
 
 function sealedWith(wrappers: number): Pipeline {
   const p = new Pipeline();
-  p.registerTool("bench:tool", { name: "noop", description: "", parameters: Type.Object({}), execute });
+  p.registerTool("bench:tool", testTool({ name: "noop", execute }));
   for (let i = 0; i < wrappers; i++) {
     p.hooks.toolCall.tap({ name: `bench:noop-${i}`, stage: i }, (next) => (call) => next(call));
   }

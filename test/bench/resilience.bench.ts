@@ -7,13 +7,13 @@
  * happy path (no failures), which is what every successful tool call pays.
  */
 import { ExponentialBackoff, handleAll, retry as cockatielRetry, timeout as cockatielTimeout, TimeoutStrategy, wrap } from "cockatiel";
-import { Type } from "typebox";
 import { Pipeline, STAGE, systemClock, textContent, type ToolObservation } from "../../core/index.ts";
 import { breakerDefaults, breakerWrapper } from "../../plugins/circuit-breaker/index.ts";
 import { retryDefaults, retryWrapper } from "../../plugins/retry/index.ts";
 import { attemptTimeoutWrapper, TOOL_TIMEOUT_MS } from "../../plugins/timeout/index.ts";
 import { timeoutDefaults } from "../../plugins/timeout/config.ts";
 import { formatNs, nsPerCall, type BenchSuite } from "./harness.ts";
+import { testTool } from "../helpers/tool-plugin.ts";
 
 const ITERATIONS = 50_000;
 const TARGET = 4;
@@ -23,7 +23,7 @@ const work = async () => ({ content });
 
 function governedStack(): Pipeline {
   const p = new Pipeline();
-  p.registerTool("bench:tool", { name: "work", description: "", parameters: Type.Object({}), annotations: { readOnlyHint: true }, execute: work });
+  p.registerTool("bench:tool", testTool({ name: "work", annotations: { readOnlyHint: true }, execute: work }));
   p.hooks.toolCall.tap({ name: "bench:breaker", stage: STAGE.BREAKER }, breakerWrapper(breakerDefaults, { clock: systemClock }).wrapper);
   p.hooks.toolCall.tap({ name: "bench:retry", stage: STAGE.RETRY }, retryWrapper(retryDefaults, { clock: systemClock }));
   p.hooks.toolCall.tap({ name: "bench:timeout", stage: STAGE.ATTEMPT }, attemptTimeoutWrapper(timeoutDefaults, systemClock));
@@ -33,7 +33,7 @@ function governedStack(): Pipeline {
 
 function bareStack(): Pipeline {
   const p = new Pipeline();
-  p.registerTool("bench:tool", { name: "work", description: "", parameters: Type.Object({}), execute: work });
+  p.registerTool("bench:tool", testTool({ name: "work", execute: work }));
   p.seal();
   return p;
 }

@@ -9,34 +9,28 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Type } from "typebox";
 import { afterAll, describe, expect, it } from "vitest";
-import { z } from "zod";
-import { createExtension, definePlugin, definePreset, textContent } from "../../core/index.ts";
+import { createExtension, definePreset, textContent } from "../../core/index.ts";
 import { BLOB_MARKER_PATTERN, blobs } from "../../plugins/blobs/index.ts";
 import { startPiSession } from "../helpers/pi-session.ts";
+import { oneToolPlugin } from "../helpers/tool-plugin.ts";
 
 const CALLS = 3;
 const root = mkdtempSync(join(tmpdir(), "pigov-blob-e2e-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 /** 200 KB answers, different per call, with the answer duplicated in details (as MCP structuredContent is). */
-const bigTool = definePlugin({
-  name: "test:big",
-  configKey: "big",
-  description: "",
-  schema: z.object({}),
-  defaults: {},
-  apply(pipeline) {
-    pipeline.registerTool("test:big", {
-      name: "dump",
-      description: "returns 200 KB",
-      parameters: Type.Object({ n: Type.Number() }),
-      execute: async (call) => {
-        const text = Array.from({ length: 2_500 }, (_, i) => `call ${String(call.args.n)} row ${i} RAWPAYLOAD ${"v".repeat(60)}`).join("\n");
-        return { content: textContent(text), details: { structuredContent: { text } } };
-      },
-    });
+const bigTool = oneToolPlugin(
+  {
+    name: "dump",
+    description: "returns 200 KB",
+    parameters: Type.Object({ n: Type.Number() }),
+    execute: async (call) => {
+      const text = Array.from({ length: 2_500 }, (_, i) => `call ${String(call.args.n)} row ${i} RAWPAYLOAD ${"v".repeat(60)}`).join("\n");
+      return { content: textContent(text), details: { structuredContent: { text } } };
+    },
   },
-});
+  { name: "test:big", configKey: "big" },
+);
 
 async function sessionFileFor(withBlobs: boolean): Promise<{ fileText: string; toolResultBytes: number[]; totalBytes: number; stored: string[] }> {
   const preset = definePreset({ name: "e2e-blobs", description: "", plugins: () => [...(withBlobs ? [blobs()] : []), bigTool()] });

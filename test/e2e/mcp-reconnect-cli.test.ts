@@ -6,7 +6,7 @@
  * tool result and exit 0, and leave no server behind.
  */
 import { describe, expect, it } from "vitest";
-import { faultyServer, waitGone } from "../fixtures/faulty-mcp.ts";
+import { faultyServer, waitGone } from "../fixtures/faulty-mcp/command.ts";
 import { repoRoot, runPiCli } from "../helpers/pi-cli.ts";
 
 describe("pi -p with the mcp preset and a server that dies mid-call", () => {

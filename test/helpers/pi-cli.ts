@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -32,6 +32,26 @@ export interface PiCliOptions {
   timeoutMs?: number;
 }
 
+/** The `pi` arguments that load the scripted provider and the extensions under test, before the prompt. */
+function scriptedArgs(options: PiCliOptions): string[] {
+  return ["-e", scriptedProvider, ...options.extensions.flatMap((e) => ["-e", e]), "--provider", "scripted", "--model", "scripted-1"];
+}
+
+/** Resolves with the child's exit code once it has closed; kills it (SIGKILL) after `timeoutMs` (default 60000). */
+function closed(child: ChildProcess, timeoutMs = 60_000): Promise<number | null> {
+  return new Promise((resolvePromise, reject) => {
+    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+    child.on("error", (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolvePromise(code);
+    });
+  });
+}
+
 /**
  * Runs the real `pi` CLI in print mode (`-p --no-session`) with a throwaway PI_CODING_AGENT_DIR and
  * the scripted provider, the way a user runs `pi -e <path>`. Never touches the user's ~/.pi.
@@ -42,34 +62,25 @@ export async function runPiCli(options: PiCliOptions): Promise<PiCliRun> {
   const scriptPath = join(work, "script.json");
   const logPath = join(work, "calls.jsonl");
   writeFileSync(scriptPath, JSON.stringify(options.script));
-  const args = [piCli, "-p", "--no-session", "-e", scriptedProvider, ...options.extensions.flatMap((e) => ["-e", e]), "--provider", "scripted", "--model", "scripted-1", options.prompt];
+  const args = [piCli, "-p", "--no-session", ...scriptedArgs(options), options.prompt];
   try {
-    return await new Promise<PiCliRun>((resolvePromise, reject) => {
-      const child = spawn(process.execPath, args, {
-        cwd: options.cwd ?? work,
-        env: { ...process.env, PI_CODING_AGENT_DIR: agentDir, SCRIPTED_KEY: "x", PI_GOVERNOR_SCRIPT: scriptPath, PI_GOVERNOR_SCRIPT_LOG: logPath, ...options.env },
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      let stdout = "";
-      let stderr = "";
-      child.stdout.on("data", (d) => (stdout += d));
-      child.stderr.on("data", (d) => (stderr += d));
-      const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 60_000);
-      child.on("error", (e) => {
-        clearTimeout(timer);
-        reject(e);
-      });
-      child.on("close", (code) => {
-        clearTimeout(timer);
-        const calls = existsSync(logPath)
-          ? readFileSync(logPath, "utf8")
-              .split("\n")
-              .filter(Boolean)
-              .map((l) => JSON.parse(l))
-          : [];
-        resolvePromise({ code, stdout, stderr, calls });
-      });
+    const child = spawn(process.execPath, args, {
+      cwd: options.cwd ?? work,
+      env: { ...process.env, PI_CODING_AGENT_DIR: agentDir, SCRIPTED_KEY: "x", PI_GOVERNOR_SCRIPT: scriptPath, PI_GOVERNOR_SCRIPT_LOG: logPath, ...options.env },
+      stdio: ["ignore", "pipe", "pipe"],
     });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    const code = await closed(child, options.timeoutMs);
+    const calls = existsSync(logPath)
+      ? readFileSync(logPath, "utf8")
+          .split("\n")
+          .filter(Boolean)
+          .map((l) => JSON.parse(l))
+      : [];
+    return { code, stdout, stderr, calls };
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
@@ -96,49 +107,40 @@ export async function runPiRpc(options: PiCliOptions & { then?: Array<Record<str
   const work = mkdtempSync(join(tmpdir(), "pigov-rpc-"));
   const scriptPath = join(work, "script.json");
   writeFileSync(scriptPath, JSON.stringify(options.script));
-  const args = [piCli, "--mode", "rpc", "--no-session", "-e", scriptedProvider, ...options.extensions.flatMap((e) => ["-e", e]), "--provider", "scripted", "--model", "scripted-1"];
+  const args = [piCli, "--mode", "rpc", "--no-session", ...scriptedArgs(options)];
   try {
-    return await new Promise<PiRpcRun>((resolvePromise, reject) => {
-      const child = spawn(process.execPath, args, {
-        cwd: options.cwd ?? work,
-        env: { ...process.env, PI_CODING_AGENT_DIR: join(work, "agent"), SCRIPTED_KEY: "x", PI_GOVERNOR_SCRIPT: scriptPath, ...options.env },
-        stdio: ["pipe", "pipe", "pipe"],
-      });
-      const lines: RpcLine[] = [];
-      const later = [...(options.then ?? [])];
-      let sent = 0;
-      let pending = "";
-      let stderr = "";
-      child.stdout.on("data", (d: Buffer) => {
-        pending += d.toString("utf8");
-        // RPC framing: records end with LF only (U+2028 inside JSON strings is not a separator).
-        let end: number;
-        while ((end = pending.indexOf("\n")) >= 0) {
-          const record = pending.slice(0, end).replace(/\r$/, "");
-          pending = pending.slice(end + 1);
-          if (!record.trim()) continue;
-          const line = JSON.parse(record) as RpcLine;
-          lines.push(line);
-          const answered = line.type === "response" && line.id === `then-${sent}`;
-          if ((line.type === "agent_end" && sent === 0) || answered) {
-            const next = later.shift();
-            if (next) child.stdin.write(`${JSON.stringify({ ...next, id: `then-${++sent}` })}\n`);
-            else child.stdin.end();
-          }
-        }
-      });
-      child.stderr.on("data", (d) => (stderr += d));
-      const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 60_000);
-      child.on("error", (e) => {
-        clearTimeout(timer);
-        reject(e);
-      });
-      child.on("close", (code) => {
-        clearTimeout(timer);
-        resolvePromise({ code, lines, stderr });
-      });
-      child.stdin.write(`${JSON.stringify({ id: "req-1", type: "prompt", message: options.prompt })}\n`);
+    const child = spawn(process.execPath, args, {
+      cwd: options.cwd ?? work,
+      env: { ...process.env, PI_CODING_AGENT_DIR: join(work, "agent"), SCRIPTED_KEY: "x", PI_GOVERNOR_SCRIPT: scriptPath, ...options.env },
+      stdio: ["pipe", "pipe", "pipe"],
     });
+    const lines: RpcLine[] = [];
+    const later = [...(options.then ?? [])];
+    let sent = 0;
+    let pending = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => {
+      pending += d.toString("utf8");
+      // RPC framing: records end with LF only (U+2028 inside JSON strings is not a separator).
+      let end: number;
+      while ((end = pending.indexOf("\n")) >= 0) {
+        const record = pending.slice(0, end).replace(/\r$/, "");
+        pending = pending.slice(end + 1);
+        if (!record.trim()) continue;
+        const line = JSON.parse(record) as RpcLine;
+        lines.push(line);
+        const answered = line.type === "response" && line.id === `then-${sent}`;
+        if ((line.type === "agent_end" && sent === 0) || answered) {
+          const next = later.shift();
+          if (next) child.stdin.write(`${JSON.stringify({ ...next, id: `then-${++sent}` })}\n`);
+          else child.stdin.end();
+        }
+      }
+    });
+    child.stderr.on("data", (d) => (stderr += d));
+    const exit = closed(child, options.timeoutMs);
+    child.stdin.write(`${JSON.stringify({ id: "req-1", type: "prompt", message: options.prompt })}\n`);
+    return { code: await exit, lines, stderr };
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

@@ -1,7 +1,7 @@
 import fc from "fast-check";
-import { Type } from "typebox";
 import { describe, it, expect } from "vitest";
 import { Pipeline, textContent } from "../../core/index.ts";
+import { testTool } from "../helpers/tool-plugin.ts";
 
 const tapsArb = fc.array(fc.record({ stage: fc.integer({ min: -3, max: 3 }).map((s) => s * 100) }), { maxLength: 12 });
 
@@ -27,7 +27,7 @@ describe("ordering (property)", () => {
     await fc.assert(
       fc.asyncProperty(tapsArb, async (taps) => {
         const p = new Pipeline();
-        p.registerTool("p:tool", { name: "t", description: "", parameters: Type.Object({}), execute: async () => ({ content: textContent("") }) });
+        p.registerTool("p:tool", testTool({ name: "t", execute: async () => ({ content: textContent("") }) }));
         const enter: number[] = [];
         const exit: number[] = [];
         taps.forEach((t, i) =>

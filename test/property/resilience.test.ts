@@ -9,7 +9,7 @@ import { NEVER_RETRIED, RetryBudget, retryDefaults, retryWrapper, type RetryOpti
 import { attemptTimeoutWrapper, DEADLINE_STAGE, totalDeadlineWrapper } from "../../plugins/timeout/index.ts";
 import { timeoutDefaults } from "../../plugins/timeout/config.ts";
 import { ManualClock } from "../helpers/manual-clock.ts";
-import { ok, pipelineWith } from "../unit/resilience/helpers.ts";
+import { ok, pipelineWith } from "../helpers/wrapper-pipeline.ts";
 
 /** Outcomes a scripted attempt can have. */
 const OUTCOMES = ["success", "network", "connection_lost", "rate_limit", "auth", "invalid_input", "timeout_obs", "mcp"] as const;

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { Type } from "typebox";
 import { Pipeline, STAGE, contentText, success, textContent, type ToolHandler, type ToolObservation } from "../../../core/index.ts";
+import { testTool } from "../../helpers/tool-plugin.ts";
 
 function pipelineWithEcho(): Pipeline {
   const p = new Pipeline();
@@ -80,7 +81,7 @@ describe("tool-call onion", () => {
         throw Object.assign(new Error("socket reset"), { code: "ECONNRESET" });
       },
     });
-    p.registerTool("t:tools", { name: "fine", description: "", parameters: Type.Object({}), execute: async () => ({ content: textContent("ok") }) });
+    p.registerTool("t:tools", testTool({ name: "fine", execute: async () => ({ content: textContent("ok") }) }));
     p.hooks.toolCall.tap("t:explodes", (next, tool) =>
       tool.name === "fine"
         ? async () => {
@@ -97,7 +98,7 @@ describe("tool-call onion", () => {
 
   it("lets a wrapper opt out of a tool at no per-call cost and skips ungoverned tools", async () => {
     const p = pipelineWithEcho();
-    p.registerTool("t:tools", { name: "status", description: "", parameters: Type.Object({}), governed: false, execute: async () => ({ content: textContent("s") }) });
+    p.registerTool("t:tools", testTool({ name: "status", governed: false, execute: async () => ({ content: textContent("s") }) }));
     const seen: string[] = [];
     p.hooks.toolCall.tap("t:only-echo", (next, tool) => (tool.name === "echo" ? (call) => (seen.push(call.toolName), next(call)) : next));
     p.seal();
@@ -108,7 +109,7 @@ describe("tool-call onion", () => {
 
   it("passes a returned observation from execute straight through", async () => {
     const p = new Pipeline();
-    p.registerTool("t:tools", { name: "obs", description: "", parameters: Type.Object({}), execute: async () => success("obs", textContent("made"), { k: 1 }) });
+    p.registerTool("t:tools", testTool({ name: "obs", execute: async () => success("obs", textContent("made"), { k: 1 }) }));
     p.seal();
     const obs = await p.callTool("obs", {});
     expect(obs.details).toEqual({ k: 1 });
@@ -121,7 +122,7 @@ describe("seal", () => {
     p.seal();
     expect(() => p.hooks.context.tap("late:plugin", (m) => m)).toThrow(/late:plugin.*after the pipeline was sealed/);
     expect(() => p.hooks.toolCall.tap("late:plugin", (n) => n)).toThrow(/sealed/);
-    expect(() => p.registerTool("late:plugin", { name: "x", description: "", parameters: Type.Object({}), execute: async () => ({ content: [] }) })).toThrow(/sealed/);
+    expect(() => p.registerTool("late:plugin", testTool({ name: "x", execute: async () => ({ content: [] }) }))).toThrow(/sealed/);
     expect(() => p.registerCommand("late:plugin", "governor late", { description: "", handler: () => {} })).toThrow(/sealed/);
   });
 
@@ -134,7 +135,7 @@ describe("seal", () => {
 
   it("rejects duplicate tools and commands, naming the first owner", () => {
     const p = pipelineWithEcho();
-    expect(() => p.registerTool("other:plugin", { name: "echo", description: "", parameters: Type.Object({}), execute: async () => ({ content: [] }) })).toThrow(/already registered by "test:echo"/);
+    expect(() => p.registerTool("other:plugin", testTool({ name: "echo", execute: async () => ({ content: [] }) }))).toThrow(/already registered by "test:echo"/);
     p.registerCommand("a:one", "kota pin", { description: "", handler: () => {} });
     expect(() => p.registerCommand("b:two", "kota pin", { description: "", handler: () => {} })).toThrow(/already registered by "a:one"/);
     expect(() => p.registerCommand("b:two", "Kota", { description: "", handler: () => {} })).toThrow(/root sub/);

@@ -1,6 +1,6 @@
-import { Type } from "typebox";
 import { describe, expect, it } from "vitest";
 import { contentText, isPluginError, Pipeline, PluginError, STAGE, textContent, type CommandContext, type PipelineEvent } from "../../../core/index.ts";
+import { testTool } from "../../helpers/tool-plugin.ts";
 
 function pipeline(): { p: Pipeline; reported: PluginError[] } {
   const p = new Pipeline();
@@ -8,7 +8,7 @@ function pipeline(): { p: Pipeline; reported: PluginError[] } {
   p.hooks.event.tap({ name: "t:collect", stage: 0 }, (e: PipelineEvent) => {
     if (e.type === "plugin_error") reported.push(e.error);
   });
-  p.registerTool("t:tools", { name: "echo", description: "", parameters: Type.Object({}), execute: async () => ({ content: textContent("ok") }) });
+  p.registerTool("t:tools", testTool({ name: "echo", execute: async () => ({ content: textContent("ok") }) }));
   return { p, reported };
 }
 

@@ -1,25 +1,19 @@
-import { Type } from "typebox";
 import { describe, expect, it } from "vitest";
 import { contentText, createGovernor, definePreset, textContent } from "../../../core/index.ts";
 import { redactSecrets } from "../../../docs/examples/redact-secrets-plugin.ts";
+import { toolsPlugin } from "../../helpers/tool-plugin.ts";
 
 /** The example from docs/plugins.md, loaded the way a team would: in a preset, configured from a file layer. */
 describe("docs/examples/redact-secrets-plugin.ts", () => {
 
   async function build(config: Record<string, unknown>) {
-    const { definePlugin } = await import("../../../core/index.ts");
-    const { z } = await import("zod");
-    const tools = definePlugin({
-      name: "test:tools",
-      configKey: "tools",
-      description: "two tools for the example",
-      schema: z.object({}),
-      defaults: {},
-      apply(pipeline) {
-        pipeline.registerTool("test:tools", { name: "cat_env", description: "", parameters: Type.Object({}), execute: async () => ({ content: textContent("key=AKIAABCDEFGHIJKLMNOP ok") }) });
-        pipeline.registerTool("test:tools", { name: "drop_db", description: "", parameters: Type.Object({}), execute: async () => ({ content: textContent("dropped") }) });
-      },
-    });
+    const tools = toolsPlugin(
+      [
+        { name: "cat_env", execute: async () => ({ content: textContent("key=AKIAABCDEFGHIJKLMNOP ok") }) },
+        { name: "drop_db", execute: async () => ({ content: textContent("dropped") }) },
+      ],
+      { configKey: "tools", description: "two tools for the example" },
+    );
     const preset = definePreset({ name: "team", description: "", plugins: () => [redactSecrets(), tools()] });
     return createGovernor({ preset, cwd: "/", agentDir: "/nonexistent", env: {}, layers: [{ kind: "global", source: "G", data: config }] });
   }

@@ -1,0 +1,144 @@
+import { describe, expect, it } from "vitest";
+import { type AgentMessageLike, memorySessionStore } from "../../../../core/index.ts";
+import { pruneDefaults, type PruneOptions } from "../../../../plugins/prune/config.ts";
+import { isPlaceholder } from "../../../../plugins/prune/placeholder.ts";
+import { SessionPruner } from "../../../../plugins/prune/pruner.ts";
+import { STEP_KIND } from "../../../../plugins/prune/records.ts";
+
+/** A history of `turns` turns, each one `read` of `size` characters. */
+function history(turns: number, size = 4000): AgentMessageLike[] {
+  const out: AgentMessageLike[] = [];
+  for (let t = 0; t < turns; t++) {
+    out.push({ role: "user", content: [{ type: "text", text: `turn ${t}` }], timestamp: 1000 + t * 10 });
+    out.push({ role: "assistant", content: [{ type: "toolCall", id: `c${t}`, name: "read", arguments: { path: `f${t}.ts` } }], timestamp: 1001 + t * 10 });
+    out.push({ role: "toolResult", toolCallId: `c${t}`, toolName: "read", content: [{ type: "text", text: "x".repeat(size) }], isError: false, timestamp: 1002 + t * 10 });
+    out.push({ role: "assistant", content: [{ type: "text", text: `done ${t}` }], timestamp: 1003 + t * 10 });
+  }
+  return out;
+}
+const pruned = (out: AgentMessageLike[]) => out.filter((m) => m.role === "toolResult" && isPlaceholder((m.content as Array<{ text: string }>)[0]!.text)).length;
+const usage = (tokens: number | null, contextWindow = 100_000) => ({ tokens, contextWindow, percent: null });
+const base: PruneOptions = { ...pruneDefaults, adaptive: false, cacheAware: false, minStepTokens: 0 };
+
+describe("SessionPruner", () => {
+  it("prunes prunable results older than the last keepRecentTurns turns", () => {
+    const out = new SessionPruner(base, memorySessionStore).run(history(5), usage(null));
+    expect(pruned(out)).toBe(3);
+    expect(out.slice(-8)).toEqual(history(5).slice(-8));
+  });
+
+  it("moves the boundary only when a step frees at least minStepTokens", () => {
+    const store = memorySessionStore();
+    const p = new SessionPruner({ ...base, minStepTokens: 2500 }, () => store);
+    // 4 turns: 2 old reads of 4,000 chars = ~2,000 tokens freed: below the step size.
+    expect(pruned(p.run(history(4), usage(null)))).toBe(0);
+    // 5 turns: ~3,000 tokens freed: one step covers all three old turns.
+    expect(pruned(p.run(history(5), usage(null)))).toBe(3);
+    expect(store.entries(STEP_KIND)).toHaveLength(1);
+  });
+
+  it("with cacheAware, waits until carrying the prunable output has cost more than one cache rewrite", () => {
+    const p = new SessionPruner({ ...base, cacheAware: true, minStepTokens: 0, forceStepPercent: 1000 }, memorySessionStore);
+    const h = history(6);
+    let calls = 0;
+    while (pruned(p.run(h, usage(null, 1_000_000))) === 0) calls++;
+    // ~4,000 tokens pending at 0.1x per call against a ~1.15 x 2,000-token rewrite: a few calls, not the first.
+    expect(calls).toBeGreaterThan(0);
+    expect(calls).toBeLessThan(20);
+  });
+
+  it("steps regardless of cache cost once the prompt reaches forceStepPercent of the window", () => {
+    const p = new SessionPruner({ ...base, cacheAware: true, minStepTokens: 100_000, forceStepPercent: 10 }, memorySessionStore);
+    expect(pruned(p.run(history(6), usage(null, 20_000)))).toBe(4);
+  });
+
+  it("keeps its boundary across /reload: a new pruner on the same store sends the same context", () => {
+    const store = memorySessionStore();
+    const first = new SessionPruner({ ...base, minStepTokens: 2500 }, () => store).run(history(5), usage(null));
+    const reloaded = new SessionPruner({ ...base, minStepTokens: 1_000_000 }, () => store);
+    expect(reloaded.run(structuredClone(history(5)), usage(null))).toEqual(first);
+    expect(reloaded.run(structuredClone(history(6)), usage(null))).toEqual([...first, ...history(6).slice(-4)]);
+  });
+
+  it("switches to tight mode above the enter threshold and back only below the exit threshold", () => {
+    const p = new SessionPruner({ ...base, adaptive: true, adaptiveEnterPercent: 60, adaptiveExitPercent: 40 }, memorySessionStore);
+    const h = history(3, 100);
+    const modeAt = (tokens: number) => {
+      p.run(h, usage(tokens));
+      return p.mode;
+    };
+    expect(modeAt(10_000)).toBe("normal");
+    expect(modeAt(61_000)).toBe("tight");
+    expect(modeAt(50_000)).toBe("tight"); // between the thresholds: no flip
+    expect(modeAt(39_000)).toBe("normal");
+    expect(modeAt(50_000)).toBe("normal");
+  });
+
+  it("measures usage before pruning: the history's own size keeps tight mode on after pruning shrank the prompt", () => {
+    const p = new SessionPruner({ ...base, adaptive: true, contextWindow: 10_000, adaptiveEnterPercent: 60, adaptiveExitPercent: 40 }, memorySessionStore);
+    const h = history(8, 4000); // ~8,000 tokens of history: 80% of a 10k window
+    for (let i = 0; i < 5; i++) {
+      p.run(h, usage(1000, 10_000)); // pi's figure (the pruned prompt) is low
+      expect(p.mode).toBe("tight");
+    }
+  });
+
+  it("in tight mode keeps fewer turns and cuts smaller results", () => {
+    const options = { ...base, adaptive: true, contextWindow: 1000, maxToolChars: 1200, adaptiveMaxToolChars: 800, pruneTools: [], adaptivePruneTools: [] };
+    const out = new SessionPruner(options, memorySessionStore).run(history(4, 1000), usage(null, 1000));
+    expect(pruned(out)).toBe(3); // 1,000-char results: over 800 (tight), and only the last turn is kept
+    const normal = new SessionPruner({ ...options, adaptive: false }, memorySessionStore).run(history(4, 1000), usage(null, 1000));
+    expect(pruned(normal)).toBe(0); // under 1,200 and not a prunable tool
+  });
+
+  it("reuses its per-message decisions on the next call (fresh copies of the same history)", () => {
+    const p = new SessionPruner(base, memorySessionStore);
+    const first = p.run(structuredClone(history(5)), usage(null));
+    const second = p.run(structuredClone(history(6)), usage(null));
+    // The placeholders of the old turns are the very same objects: built once, not per call.
+    expect(second[2]).toBe(first[2]);
+    expect(second[6]).toBe(first[6]);
+  });
+
+  it("recomputes a message that changed at the same index (a branch switch), keeps the rest", () => {
+    const p = new SessionPruner(base, memorySessionStore);
+    const first = p.run(structuredClone(history(5)), usage(null));
+    const branched = structuredClone(history(5));
+    branched[5] = { role: "assistant", content: [{ type: "toolCall", id: "other", name: "bash", arguments: { command: "ls" } }], timestamp: 5555 };
+    branched[6] = { role: "toolResult", toolCallId: "other", toolName: "bash", content: [{ type: "text", text: "z".repeat(3000) }], isError: false, timestamp: 5556 };
+    const second = p.run(branched, usage(null));
+    expect(JSON.stringify(second[6]!.content)).toContain('(Pruned) bash(command=\\"ls\\")');
+    expect(second[2]).toBe(first[2]);
+  });
+
+  it("keeps results pinned in their details and shows user pins with a marker", () => {
+    const h = history(5);
+    (h[2] as { details?: unknown }).details = { pinned: true };
+    const p = new SessionPruner(base, memorySessionStore);
+    expect(p.pin("c1", "read")).toBe(true);
+    expect(p.pin("c1", "read")).toBe(false);
+    const out = p.run(h, usage(null));
+    expect(out[2]).toBe(h[2]);
+    expect((out[6]!.content as Array<{ text: string }>)[0]!.text).toMatch(/^\[pinned by the user/);
+    expect(isPlaceholder((out[10]!.content as Array<{ text: string }>)[0]!.text)).toBe(true);
+  });
+
+  it("leaves user and assistant messages (text, thinking, tool calls) alone", () => {
+    const h = history(5);
+    h[1] = { role: "assistant", content: [{ type: "thinking", thinking: "t".repeat(5000), thinkingSignature: "sig" }, ...(h[1]!.content as unknown[])] } as AgentMessageLike;
+    const out = new SessionPruner(base, memorySessionStore).run(h, usage(null));
+    out.forEach((m, i) => {
+      if (m.role !== "toolResult") expect(m).toBe(h[i]);
+    });
+  });
+
+  it("records what each step pruned and how much it saved", () => {
+    const p = new SessionPruner(base, memorySessionStore);
+    p.run(history(5), usage(null));
+    expect(p.actions).toHaveLength(1);
+    expect(p.actions[0]!.results).toBe(3);
+    expect(p.actions[0]!.savedChars).toBeGreaterThan(10_000);
+    expect(p.actions[0]!.items[0]).toContain('read(path="f0.ts")');
+    expect(p.lastReport?.placeholders).toBe(3);
+  });
+});

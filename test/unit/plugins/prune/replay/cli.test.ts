@@ -1,0 +1,88 @@
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { run, SAMPLE_SESSION } from "../../../../../plugins/prune/replay/cli.ts";
+
+async function replay(argv: string[]) {
+  let out = "";
+  let err = "";
+  const code = await run(argv, { out: (t) => void (out += t), err: (t) => void (err += t) });
+  return { code, out, err };
+}
+
+const numberIn = (text: string, label: string, column: number) => {
+  const row = text.split("\n").find((l) => l.startsWith(label))!;
+  return Number(row.slice(label.length).trim().split(/\s+/)[column]!.replace(/,/g, ""));
+};
+
+describe("pi-governor replay", () => {
+  it("replays the bundled sample (30+ turns) and shows the per-turn table, chart and totals under both cache models", async () => {
+    const { code, out, err } = await replay([]);
+    expect(err).toBe("");
+    expect(code).toBe(0);
+    expect(out).toContain("bundled sample session");
+    expect(out).toMatch(/3\d turns, \d+ model calls on the active branch/);
+    expect(out).toContain("cost, breakpoint model");
+    expect(out).toContain("█");
+    for (const row of ["tokens sent", "largest prompt", "cache breaks (a) prefix", "cache breaks (b) breakpoint", "cost (a) prefix cache", "cost (b) breakpoint cache"]) expect(out).toContain(row);
+    // The pruned run sends less and costs less under both models.
+    expect(numberIn(out, "tokens sent", 1)).toBeLessThan(numberIn(out, "tokens sent", 0));
+    expect(numberIn(out, "cost (a) prefix cache", 1)).toBeLessThan(numberIn(out, "cost (a) prefix cache", 0));
+    expect(numberIn(out, "cost (b) breakpoint cache", 1)).toBeLessThan(numberIn(out, "cost (b) breakpoint cache", 0));
+  });
+
+  it("names malformed lines, skips them and still replays the rest", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "replay-"));
+    const lines = readFileSync(SAMPLE_SESSION, "utf8").split("\n");
+    lines.splice(5, 0, "{broken json");
+    const file = join(dir, "bad.jsonl");
+    writeFileSync(file, lines.join("\n"));
+    const { code, out, err } = await replay([file, "--no-chart", "--no-turns"]);
+    expect(code).toBe(0);
+    expect(err).toMatch(/bad\.jsonl: line 6: not valid JSON .*skipped/);
+    expect(out).toContain("tokens sent");
+  });
+
+  it("replays every session of a directory with a line each and combined totals", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "replay-"));
+    writeFileSync(join(dir, "a.jsonl"), readFileSync(SAMPLE_SESSION));
+    writeFileSync(join(dir, "b.jsonl"), readFileSync(SAMPLE_SESSION));
+    const { code, out } = await replay([dir]);
+    expect(code).toBe(0);
+    expect(out).toMatch(/a\.jsonl {2}34 turns/);
+    expect(out).toContain("Totals over 2 sessions");
+  });
+
+  it("fails clearly on a missing path, an empty file and a bad option", async () => {
+    const missing = await replay(["/nonexistent/session.jsonl"]);
+    expect(missing.code).toBe(2);
+    expect(missing.err).toContain("no such file or directory: /nonexistent/session.jsonl");
+    const dir = mkdtempSync(join(tmpdir(), "replay-"));
+    writeFileSync(join(dir, "empty.jsonl"), "");
+    const empty = await replay([join(dir, "empty.jsonl")]);
+    expect(empty.code).toBe(1);
+    expect(empty.err).toContain("no model calls on the active branch");
+    const bad = await replay(["--window"]);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain("--window needs a value");
+  });
+
+  it("uses the prune section of --config", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "replay-"));
+    const config = join(dir, "pi-governor.json");
+    writeFileSync(config, JSON.stringify({ prune: { enabled: false } }));
+    const { out } = await replay(["--config", config, "--no-chart", "--no-turns"]);
+    expect(out).toContain(`pruning config: ${config}`);
+    expect(numberIn(out, "tokens sent", 1)).toBe(numberIn(out, "tokens sent", 0));
+  });
+
+  it("names bad prune settings in --config and replays with the valid parts", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "replay-"));
+    const config = join(dir, "pi-governor.json");
+    writeFileSync(config, JSON.stringify({ prune: { keepRecentTurns: 0 } }));
+    const { code, err } = await replay(["--config", config, "--no-chart", "--no-turns"]);
+    expect(code).toBe(0);
+    expect(err).toContain("prune.keepRecentTurns");
+  });
+});

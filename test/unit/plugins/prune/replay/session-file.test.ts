@@ -1,0 +1,67 @@
+import { describe, expect, it } from "vitest";
+import { parseSession } from "../../../../../plugins/prune/replay/session-file.ts";
+
+const line = (o: Record<string, unknown>) => JSON.stringify(o);
+const msg = (id: string, parentId: string | null, message: Record<string, unknown>) => line({ type: "message", id, parentId, timestamp: "2026-01-01T00:00:00.000Z", message });
+const user = (text: string) => ({ role: "user", content: text, timestamp: 1 });
+const assistant = (text: string) => ({ role: "assistant", content: [{ type: "text", text }], timestamp: 1 });
+
+describe("session file reader", () => {
+  it("follows the active branch (leaf = newest entry) via parentId and makes one request per assistant message", () => {
+    const text = [
+      line({ type: "session", version: 3, id: "s", timestamp: "", cwd: "/" }),
+      msg("1", null, user("first")),
+      msg("2", "1", assistant("a1")),
+      msg("3", "2", user("abandoned")),
+      msg("4", "3", assistant("a-abandoned")),
+      line({ type: "branch_summary", id: "5", parentId: "2", timestamp: "2026-01-01T00:00:00.000Z", fromId: "4", summary: "tried X" }),
+      msg("6", "5", user("second")),
+      msg("7", "6", assistant("a2")),
+    ].join("\n");
+    const s = parseSession(text);
+    expect(s.problems).toEqual([]);
+    expect(s.requests).toHaveLength(2);
+    expect(s.requests[1]!.turn).toBe(2);
+    expect(s.requests[1]!.messages.map((m) => m.role)).toEqual(["user", "assistant", "branchSummary", "user"]);
+    expect(JSON.stringify(s.requests[1]!.messages)).not.toContain("abandoned");
+  });
+
+  it("leaves out pi 0.74+ system messages (prompt and tool declarations), as pi's context event does", () => {
+    const text = [
+      line({ type: "session", version: 3, id: "s", timestamp: "", cwd: "/" }),
+      line({ type: "model_change", id: "0", parentId: null, timestamp: "2026-01-01T00:00:00.000Z", provider: "p", modelId: "m" }),
+      msg("1", "0", { role: "system", content: "", sections: { preamble: "You are..." }, toolsAdded: [{ name: "read" }], timestamp: 1 }),
+      msg("2", "1", user("q")),
+      msg("3", "2", assistant("a")),
+    ].join("\n");
+    const s = parseSession(text);
+    expect(s.problems).toEqual([]);
+    expect(s.requests.map((r) => r.messages.map((m) => m.role))).toEqual([["user"]]);
+  });
+
+  it("rebuilds the context at a compaction: summary, then the kept messages", () => {
+    const text = [
+      msg("1", null, user("old")),
+      msg("2", "1", assistant("a1")),
+      msg("3", "2", user("kept")),
+      msg("4", "3", assistant("a2")),
+      line({ type: "compaction", id: "5", parentId: "4", timestamp: "2026-01-01T00:00:00.000Z", summary: "S", firstKeptEntryId: "3", tokensBefore: 100 }),
+      msg("6", "5", user("new")),
+      msg("7", "6", assistant("a3")),
+    ].join("\n");
+    const s = parseSession(text);
+    expect(s.requests.at(-1)!.messages.map((m) => m.role)).toEqual(["compactionSummary", "user", "assistant", "user"]);
+    expect(s.problems[0]).toMatch(/no session header/);
+  });
+
+  it("reports malformed lines by number, skips them and goes on", () => {
+    const text = [line({ type: "session", version: 3, id: "s" }), msg("1", null, user("q")), "{not json", "[1,2]", line({ type: "message", parentId: "1" }), msg("2", "1", assistant("a"))].join("\n");
+    const s = parseSession(text, "x.jsonl");
+    expect(s.problems).toEqual([
+      expect.stringMatching(/^line 3: not valid JSON/),
+      "line 4: expected a JSON object; skipped",
+      "line 5: entry without an id (type message); skipped",
+    ]);
+    expect(s.requests).toHaveLength(1);
+  });
+});
