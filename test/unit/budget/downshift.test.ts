@@ -2,7 +2,8 @@ import { Type } from "typebox";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createGovernor, definePlugin, definePreset, STAGE, textContent, type ToolCallContext } from "../../../core/index.ts";
-import { applyRung, budget, clampArgs, KOTA_BUDGET_TOOLS } from "../../../plugins/budget/index.ts";
+import { applyRung, budget, clampArgs } from "../../../plugins/budget/index.ts";
+import { KOTA_BUDGET_TOOLS } from "../../../presets/kota/budget-policy.ts";
 
 /** A search tool whose answer size the test decides per argument set; records every call it gets. */
 function searchTool(sizeOf: (args: Record<string, unknown>) => number | Error, seen: Array<Record<string, unknown>>, contexts: ToolCallContext[], tags: string[] = []) {
@@ -39,7 +40,7 @@ function searchTool(sizeOf: (args: Record<string, unknown>) => number | Error, s
 async function build(config: Record<string, unknown>, sizeOf: (args: Record<string, unknown>) => number | Error, tags: string[] = []) {
   const seen: Array<Record<string, unknown>> = [];
   const contexts: ToolCallContext[] = [];
-  const preset = definePreset({ name: "t", description: "", plugins: () => [budget({ tools: KOTA_BUDGET_TOOLS }), searchTool(sizeOf, seen, contexts, tags)()] });
+  const preset = definePreset({ name: "t", description: "", plugins: () => [budget({ perTool: KOTA_BUDGET_TOOLS }), searchTool(sizeOf, seen, contexts, tags)()] });
   const gov = await createGovernor({ preset, cwd: "/", agentDir: "/nonexistent", env: {}, layers: [{ kind: "global", source: "t", data: config }] });
   expect(gov.problems()).toEqual([]);
   return { gov, seen, contexts };
