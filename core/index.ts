@@ -15,6 +15,7 @@ export { definePlugin, definePreset, type CrossFieldProblem, type GovernorPlugin
 export * from "./services.ts";
 export { deepMerge, type DeepPartial } from "./config/merge.ts";
 export { resolveConfig, formatProblems, ALLOW_PROJECT_LINE, type ConfigLayer, type ConfigProblem, type IgnoredTrustedKey, type ResolvedConfig } from "./config/resolve.ts";
+export type { RenamedKey, RenamedKeys } from "./config/renamed.ts";
 export { loadConfigLayers, agentDirFrom, CONFIG_FILE } from "./config/layers.ts";
 export { createGovernor, type Governor, type GovernorOptions } from "./host.ts";
 export { createExtension, bindGovernor, type ExtensionOptions } from "./pi/extension.ts";

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { Pipeline } from "./pipeline.ts";
 import type { GovernorServices } from "./services.ts";
 import { deepMerge, type DeepPartial } from "./config/merge.ts";
+import type { RenamedKeys } from "./config/renamed.ts";
 
 /** Every plugin's config has an `enabled` switch, added by {@link definePlugin}. */
 export type WithEnabled<C> = C & { enabled: boolean };
@@ -34,6 +35,11 @@ export interface PluginSpec<S extends z.ZodObject> {
    * against the file that set them and puts those keys back to their defaults. The defaults must pass.
    */
   check?(config: z.infer<S>): ReadonlyArray<CrossFieldProblem>;
+  /**
+   * Old spellings of top-level keys, still read from config files: each is moved to its new key
+   * (converted when its shape changed) and reported as "renamed; use <section>.<new>". Default none.
+   */
+  renamedKeys?: RenamedKeys;
   /** Taps hooks and registers tools and commands. Runs once, before the pipeline is sealed. */
   apply(pipeline: Pipeline, config: WithEnabled<z.infer<S>>, services: GovernorServices): void | Promise<void>;
 }
@@ -55,6 +61,8 @@ export interface GovernorPlugin<C = Record<string, unknown>> {
   /** Defaults after the factory's overrides, `enabled` included. */
   readonly defaults: WithEnabled<C>;
   readonly trustedKeys: readonly string[];
+  /** Old key spellings config files may still use ({@link PluginSpec.renamedKeys}). */
+  readonly renamedKeys?: RenamedKeys;
   /** Cross-key rules ({@link PluginSpec.check}); none when the spec has none. */
   check(config: Record<string, unknown>): ReadonlyArray<CrossFieldProblem>;
   apply(pipeline: Pipeline, config: WithEnabled<C>, services: GovernorServices): void | Promise<void>;
@@ -94,6 +102,7 @@ export function definePlugin<S extends z.ZodObject>(spec: PluginSpec<S>): Plugin
       schema,
       defaults: parsed.data as WithEnabled<C>,
       trustedKeys: Object.freeze([...(spec.trustedKeys ?? [])]),
+      renamedKeys: spec.renamedKeys ?? {},
       check,
       apply: spec.apply as GovernorPlugin<C>["apply"],
     });

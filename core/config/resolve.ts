@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { GovernorPlugin } from "../plugin.ts";
 import { deepMerge, isPlainObject, withoutUnsafeKeys } from "./merge.ts";
+import { upgradeRenamedKeys } from "./renamed.ts";
 import { parseSalvaging } from "./salvage.ts";
 
 /** Where a layer came from; later kinds override earlier ones. */
@@ -116,8 +117,11 @@ export function resolveConfig(
         problems.push({ source: layer.source, path: key, message: `unknown section; known: ${[...byKey.keys()].join(", ")}` });
         continue;
       }
+      // Old spellings first, so a file written for an older release still applies.
+      const upgraded = upgradeRenamedKeys(key, value, plugin.renamedKeys ?? {});
+      for (const r of upgraded.renamed) problems.push({ source: layer.source, path: `${key}.${r.key}`, message: r.message });
       // A bad value drops only its key (at any depth); the section's other keys still apply.
-      const parsed = parseSalvaging(partials.get(key)!, value);
+      const parsed = parseSalvaging(partials.get(key)!, upgraded.section);
       for (const issue of parsed.issues) problems.push({ source: layer.source, path: [key, issue.path].filter(Boolean).join("."), message: issue.message });
       if (!parsed.data) continue; // not an object at all: earlier layers stay in force
       const section = { ...parsed.data };

@@ -4,6 +4,10 @@
  * SDK adds one per request and never removes it) and removes them all when the call ends, so a reused
  * child carries nothing from earlier calls: aborting it can only cancel the call it serves now. A child
  * that was aborted is never reused.
+ *
+ * Why not lib/resilience/caller-links.ts (one listener per caller signal, members notified by
+ * callback): the SDK needs a real AbortSignal per call, and a finished call must leave the parent
+ * exactly as it found it (its listener removed at `unlink`), so the pool links each child itself.
  */
 
 type Listener = Parameters<AbortSignal["addEventListener"]>[1];

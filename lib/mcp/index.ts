@@ -9,7 +9,6 @@ export { MCP_SERVER_DEFAULTS, resolveServerConfig, type ManagedMcpServerConfig, 
 export type { ConnectRequest, Connector, ConnectionCallOptions, ExitInfo, McpTool, McpToolResult, ServerConnection, ToolCaller } from "./connection-types.ts";
 export { SERVER_CONNECTION_LOST, ServerConnectionLostError, type ReconnectStatus } from "./errors.ts";
 export { formatDuration, formatServerStatus, type ManagedServerEvent, type ManagedServerListener, type ManagedServerStatus, type McpServerState, type ReconnectRecord } from "./server-status.ts";
-export { backoffDelay } from "./backoff.ts";
 export { ChildSignalPool } from "./child-signal-pool.ts";
 export { openStdioConnection } from "./stdio-connection.ts";
 export { liveChildCount } from "./child-registry.ts";

@@ -7,7 +7,8 @@ import { classifyError } from "../../core/classify.ts";
 import { type GovernorError, isErrorCategory } from "../../core/errors.ts";
 import { formatSeconds } from "../../core/observation.ts";
 import { type Clock, type Logger, sleep, systemClock } from "../../core/services.ts";
-import { backoffDelay } from "./backoff.ts";
+import { isSafeToRepeat } from "../resilience/safe-to-repeat.ts";
+import { scheduledBackoffMs } from "../resilience/backoff.ts";
 import { type ManagedMcpServerConfig, type ResolvedServerConfig, resolveServerConfig } from "./config.ts";
 import type { Connector, ExitInfo, McpTool, McpToolResult, ServerConnection } from "./connection-types.ts";
 import * as fail from "./failure-messages.ts";
@@ -16,7 +17,6 @@ import { KeepAlive } from "./keep-alive.ts";
 import { type AttemptContext, attemptCall, type InFlight, Lost, type McpCallOptions } from "./call-attempt.ts";
 import { ChildSignalPool } from "./child-signal-pool.ts";
 import { RecoveryQueue } from "./recovery-queue.ts";
-import { isSafeToRepeat } from "./replay-policy.ts";
 import type { ManagedServerEvent, ManagedServerListener, ManagedServerStatus, McpServerState, ReconnectRecord } from "./server-status.ts";
 import { diffSnapshots, type ServerSnapshot, snapshotOf } from "./state-cache.ts";
 import { startServer } from "./server-start.ts";
@@ -153,7 +153,7 @@ export class ManagedMcpServer {
 
   /** True when `tool` may be held and repeated across a reconnect (annotations or `replayTools`). */
   isSafeToRepeat(tool: string): boolean {
-    return isSafeToRepeat(tool, this.toolMap, this.allowlist);
+    return isSafeToRepeat(this.toolMap.get(tool)?.annotations, this.allowlist.has(tool));
   }
 
   /**
@@ -456,7 +456,7 @@ export class ManagedMcpServer {
     for (let attempt = 1; attempt <= this.config.maxReconnectAttempts; attempt++) {
       this.attempts = attempt;
       try {
-        await sleep(this.clock, backoffDelay(attempt, this.config.backoffMs), wake.signal);
+        await sleep(this.clock, scheduledBackoffMs(attempt, this.config.backoffMs), wake.signal);
       } catch {
         return; // restart or close took over
       }

@@ -25,7 +25,7 @@ export const blobsSchema = z.object({
     .describe("Results larger than this many UTF-8 bytes are stored whole and cut to an excerpt (a budget plugin's per-tool maxBytes takes precedence). Default 16384"),
   excerptBytes: z.number().int().min(256).max(MAX_RESULT_BYTES).describe("Size limit of the excerpt the model sees, marker included, in UTF-8 bytes. Default 6144"),
   builtinTools: z.array(z.string()).describe("pi's own tools (read, bash, grep, find, ls, ...) whose large results are cut too; empty: governed tools only"),
-  tools: z.record(z.string(), toolShapeSchema).describe("Per-tool thresholdBytes / excerptBytes"),
+  perTool: z.record(z.string().min(1), toolShapeSchema).describe("Per-tool thresholdBytes / excerptBytes, by tool name (formerly `tools`). Default {}"),
   maxDetailsBytes: z.number().int().min(256).max(MAX_RESULT_BYTES).describe("Result details larger than this (JSON bytes) lose their largest keys, so pi never persists a second raw copy. Default 2048"),
   readMaxBytes: z.number().int().min(512).max(MAX_RESULT_BYTES).describe("Most UTF-8 bytes one blob_read answer returns. Default 12288"),
   sweepIntervalMinutes: z.number().min(0).max(1_440).describe("Retention runs at the session's first prompt and then every this many minutes (0: only at the first prompt; at most 1440, one day). Default 30"),
@@ -33,19 +33,22 @@ export const blobsSchema = z.object({
 });
 
 /** The blobs plugin's options. */
-export type BlobsConfig = z.infer<typeof blobsSchema>;
+export type BlobsOptions = z.infer<typeof blobsSchema>;
 
 /** Defaults: the one place they live. */
-export const BLOBS_DEFAULTS: BlobsConfig = {
+export const blobsDefaults: BlobsOptions = {
   dir: DEFAULT_BLOB_DIR,
   maxBytes: DEFAULT_BLOB_MAX_BYTES,
   maxAgeDays: DEFAULT_BLOB_MAX_AGE_DAYS,
   thresholdBytes: 16_384,
   excerptBytes: 6_144,
   builtinTools: [],
-  tools: {},
+  perTool: {},
   maxDetailsBytes: 2_048,
   readMaxBytes: 12_288,
   sweepIntervalMinutes: 30,
   jsonOutlineMaxBytes: 8 * 1024 * 1024,
 };
+
+/** Old spellings of blobs keys, still read from config files (with a "renamed" problem). */
+export const blobsRenamedKeys = { tools: { to: "perTool" } } as const;

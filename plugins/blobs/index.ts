@@ -6,11 +6,11 @@
 import { BlobStore, isBlobId, resolveBlobDir } from "../../lib/blobs/index.ts";
 import { definePlugin, errorText, STAGE } from "../../core/index.ts";
 import { listBlobsCommand, purgeBlobsCommand } from "./commands.ts";
-import { BLOBS_DEFAULTS, blobsSchema } from "./config.ts";
+import { blobsDefaults, blobsRenamedKeys, blobsSchema } from "./config.ts";
 import { blobReadTool } from "./read-tool.ts";
 import { createShaper } from "./shape.ts";
 
-export { BLOBS_DEFAULTS, blobsSchema, type BlobsConfig } from "./config.ts";
+export { blobsDefaults, blobsSchema, type BlobsOptions } from "./config.ts";
 export { BLOB_MARKER_PATTERN, BLOB_READ_TOOL, blobMarker } from "./marker.ts";
 export { buildExcerpt, type Excerpt, type ExcerptOptions } from "./excerpt.ts";
 export { jsonOutline } from "./json-outline.ts";
@@ -25,7 +25,8 @@ export const blobs = definePlugin({
   configKey: "blobs",
   description: "Stores large tool outputs whole in a private content-addressed cache and shows the model a bounded excerpt with a pointer",
   schema: blobsSchema,
-  defaults: BLOBS_DEFAULTS,
+  defaults: blobsDefaults,
+  renamedKeys: blobsRenamedKeys,
   // Where files are written, and how long the cache every project shares keeps them, is the user's
   // choice, not a cloned repository's (a project's maxBytes: 0 would delete every project's outputs).
   trustedKeys: ["dir", "maxBytes", "maxAgeDays"],

@@ -3,7 +3,7 @@ import { homedir } from "node:os";
 import { isAbsolute, join } from "node:path";
 import type { BlobStore, WrittenBlob } from "../../lib/blobs/index.ts";
 import { contentText, errorText, type ContentBlock, type GovernorServices, type ToolResultInfo, type ToolResultValue } from "../../core/index.ts";
-import type { BlobsConfig } from "./config.ts";
+import type { BlobsOptions } from "./config.ts";
 import { boundDetails } from "./details.ts";
 import { buildExcerpt } from "./excerpt.ts";
 import { jsonOutline } from "./json-outline.ts";
@@ -34,7 +34,7 @@ export interface TruncationDetails {
  * rehydration tools or to pi's `read` of a file inside the cache (no recovery loops). A cache that
  * cannot be written degrades to an excerpt without a pointer and one warning.
  */
-export function createShaper(store: BlobStore, config: BlobsConfig, services: Pick<GovernorServices, "cwd" | "logger" | "ui">) {
+export function createShaper(store: BlobStore, config: BlobsOptions, services: Pick<GovernorServices, "cwd" | "logger" | "ui">) {
   const builtins = new Set(config.builtinTools);
   let warned = false;
 
@@ -55,7 +55,7 @@ export function createShaper(store: BlobStore, config: BlobsConfig, services: Pi
     if (!applies(value, info)) return undefined;
     if (value.details?.truncated === true && typeof value.details.blobId === "string") return undefined;
 
-    const perTool = config.tools[value.toolName] ?? {};
+    const perTool = config.perTool[value.toolName] ?? {};
     const budgetMax = (value.details?.budget as { maxBytes?: unknown } | undefined)?.maxBytes;
     const threshold = perTool.thresholdBytes ?? (typeof budgetMax === "number" && budgetMax > 0 ? budgetMax : config.thresholdBytes);
     const excerptBudget = Math.min(perTool.excerptBytes ?? config.excerptBytes, threshold);

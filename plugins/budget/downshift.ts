@@ -1,6 +1,6 @@
 import { textContent, type ToolHandler, type ToolInfo, type ToolObservation, type ToolWrapper } from "../../core/index.ts";
 import { applyRung, clampArgs, describePatch } from "./args.ts";
-import type { BudgetConfig } from "./config.ts";
+import type { BudgetOptions } from "./config.ts";
 import { byteLimit, fits, measure, type AnswerSize, type Budget } from "./measure.ts";
 import { clampNote, downshiftNote, type Attempted } from "./note.ts";
 
@@ -14,10 +14,10 @@ const REHYDRATION_TAG = "rehydration";
  * stage then stores it whole and cuts it). Each re-issue passes a new call context to `next`.
  * `details.budget.maxBytes` tells later stages the byte budget.
  */
-export function budgetWrapper(config: BudgetConfig): ToolWrapper {
+export function budgetWrapper(config: BudgetOptions): ToolWrapper {
   return (next: ToolHandler, tool: ToolInfo): ToolHandler => {
     if (tool.tags.includes(REHYDRATION_TAG)) return next;
-    const own = config.tools[tool.name] ?? {};
+    const own = config.perTool[tool.name] ?? {};
     const budget: Budget = { maxBytes: own.maxBytes ?? config.maxBytes, maxTokens: own.maxTokens ?? config.maxTokens };
     const limit = byteLimit(budget);
     const ladder = own.ladder ?? [];

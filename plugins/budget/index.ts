@@ -3,23 +3,24 @@
  * measured downshift ladder. Wraps each governed call at `STAGE.BUDGET` (inside one attempt).
  */
 import { definePlugin, STAGE } from "../../core/index.ts";
-import { BUDGET_DEFAULTS, budgetSchema } from "./config.ts";
+import { budgetDefaults, budgetRenamedKeys, budgetSchema } from "./config.ts";
 import { budgetWrapper } from "./downshift.ts";
 
-export { BUDGET_DEFAULTS, budgetSchema, KOTA_BUDGET_TOOLS, toolBudgetSchema, type BudgetConfig, type ToolBudget } from "./config.ts";
+export { budgetDefaults, budgetSchema, toolBudgetSchema, type BudgetOptions, type ToolBudget } from "./config.ts";
 export { applyRung, clampArgs, type Clamp } from "./args.ts";
 export { fits, measure, type AnswerSize, type Budget } from "./measure.ts";
 
 /** Plugin name, as taps, logs and errors show it. */
 export const BUDGET_PLUGIN = "governor:budget";
 
-/** The budget plugin factory: `budget()` or `budget({ tools: KOTA_BUDGET_TOOLS })`. */
+/** The budget plugin factory: `budget()` or `budget({ perTool: { my_tool: { maxBytes: 8000 } } })`. */
 export const budget = definePlugin({
   name: BUDGET_PLUGIN,
   configKey: "budget",
   description: "Per-tool output budgets: clamps capped arguments and re-issues oversized requests cheaper, measuring each answer",
   schema: budgetSchema,
-  defaults: BUDGET_DEFAULTS,
+  defaults: budgetDefaults,
+  renamedKeys: budgetRenamedKeys,
   apply(pipeline, config) {
     pipeline.hooks.toolCall.tap({ name: BUDGET_PLUGIN, stage: STAGE.BUDGET }, budgetWrapper(config));
   },

@@ -1,32 +1,9 @@
 /**
- * The kota_* tools' parameters as pi expects them (TypeBox), with KotaDB's defaults and hard caps
- * (kota_search limit <= 50, context_lines <= 5; kota_deps depth <= 3). The caps are in the schemas (pi validates) and enforced again in {@link clampInt} for calls
- * that reach the pipeline another way.
+ * The kota_* tools' parameters as pi expects them (TypeBox), with KotaDB's defaults and hard caps.
+ * Integer bounds come from the caps table (caps.ts), which also drives the clamps and the budget caps.
  */
 import { Type } from "typebox";
-
-/** Seed 002 hard caps and defaults. */
-export const KOTA_LIMITS = Object.freeze({
-  /** kota_search limit: default 15, at most 50. */
-  searchLimitDefault: 15,
-  searchLimitMax: 50,
-  /** kota_search context_lines: default 1, at most 5. */
-  contextLinesDefault: 1,
-  contextLinesMax: 5,
-  /** kota_deps depth: default 1, at most 3 (KotaDB allows 5). */
-  depthDefault: 1,
-  depthMax: 3,
-  /** kota_task_context max_impacted_files: default 20, at most 50; files: at most 20. */
-  maxImpactedDefault: 20,
-  maxImpactedMax: 50,
-  taskFilesMax: 20,
-});
-
-/** An integer argument clamped into [min, max], or `fallback` when absent or not a number. */
-export function clampInt(value: unknown, min: number, max: number, fallback: number): number {
-  const n = typeof value === "number" && Number.isFinite(value) ? Math.floor(value) : fallback;
-  return Math.min(max, Math.max(min, n));
-}
+import { capSchema, KOTA_TASK_FILES_MAX } from "./caps.ts";
 
 const path = (description: string) => Type.String({ minLength: 1, description });
 const paths = (description: string, maxItems = 50) => Type.Array(Type.String({ minLength: 1 }), { maxItems, description });
@@ -42,8 +19,8 @@ export const searchParams = Type.Object({
   query: Type.String({ minLength: 1, description: "Search term or phrase." }),
   scope: Type.Optional(Type.Array(Type.Union([Type.Literal("code"), Type.Literal("symbols"), Type.Literal("decisions"), Type.Literal("patterns"), Type.Literal("failures")]), { minItems: 1, maxItems: 5, description: 'Scopes to search. Default ["code"].' })),
   output: Type.Optional(Type.Union([Type.Literal("paths"), Type.Literal("compact"), Type.Literal("snippet")], { description: 'paths: file paths only; compact: path and match count (default); snippet: matching lines with context.' })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: KOTA_LIMITS.searchLimitMax, description: "Max results per scope. Default 15, at most 50." })),
-  context_lines: Type.Optional(Type.Integer({ minimum: 0, maximum: KOTA_LIMITS.contextLinesMax, description: "Context lines around snippet matches. Default 1, at most 5 (0 is sent as 1: KotaDB treats 0 as 3)." })),
+  limit: Type.Optional(capSchema("kota_search", "limit", "Max results per scope.")),
+  context_lines: Type.Optional(capSchema("kota_search", "context_lines", "Context lines around snippet matches.")),
   filters: Type.Optional(
     Type.Object({
       glob: Type.Optional(Type.String({ description: "File path glob (code scope), e.g. src/**/*.ts." })),
@@ -59,7 +36,7 @@ export const searchParams = Type.Object({
 export const depsParams = Type.Object({
   file_path: path("File path relative to the repository root, e.g. src/auth/context.ts."),
   direction: Type.Optional(Type.Union([Type.Literal("dependents"), Type.Literal("dependencies"), Type.Literal("both")], { description: 'dependents: files importing it; dependencies: files it imports; both (default).' })),
-  depth: Type.Optional(Type.Integer({ minimum: 1, maximum: KOTA_LIMITS.depthMax, description: "Traversal depth. Default 1, at most 3." })),
+  depth: Type.Optional(capSchema("kota_deps", "depth", "Traversal depth.")),
   include_tests: Type.Optional(Type.Boolean({ description: "Include test files. Default false." })),
 });
 
@@ -82,8 +59,8 @@ export const impactParams = Type.Object({
 
 /** kota_task_context */
 export const taskContextParams = Type.Object({
-  files: Type.Array(Type.String({ minLength: 1 }), { minItems: 1, maxItems: KOTA_LIMITS.taskFilesMax, description: "Files the task is about (relative paths), at most 20." }),
+  files: Type.Array(Type.String({ minLength: 1 }), { minItems: 1, maxItems: KOTA_TASK_FILES_MAX, description: `Files the task is about (relative paths), at most ${KOTA_TASK_FILES_MAX}.` }),
   include_tests: Type.Optional(Type.Boolean({ description: "Find test files. Default true." })),
   include_symbols: Type.Optional(Type.Boolean({ description: "Include symbols per file. Default false." })),
-  max_impacted_files: Type.Optional(Type.Integer({ minimum: 1, maximum: KOTA_LIMITS.maxImpactedMax, description: "Most impacted files returned. Default 20, at most 50." })),
+  max_impacted_files: Type.Optional(capSchema("kota_task_context", "max_impacted_files", "Most impacted files returned.")),
 });

@@ -7,7 +7,8 @@ import { isAbsolute, relative } from "node:path";
 import type { TSchema } from "typebox";
 import { type GovernedToolDefinition, InvalidInputError, textContent, type ToolCallContext } from "../../core/index.ts";
 import type { Indexer } from "./index-flow.ts";
-import { clampInt, depsParams, impactParams, indexParams, KOTA_LIMITS, searchParams, taskContextParams, usagesParams } from "./params.ts";
+import { clampArg, KOTA_TASK_FILES_MAX } from "./caps.ts";
+import { depsParams, impactParams, indexParams, searchParams, taskContextParams, usagesParams } from "./params.ts";
 import { renderDeps } from "./render/deps.ts";
 import { renderImpact } from "./render/impact.ts";
 import { renderSearch } from "./render/search.ts";
@@ -108,10 +109,9 @@ export function kotaTools(runtime: KotaRuntime, indexer: Indexer): GovernedToolD
           query: a.query,
           scope: Array.isArray(a.scope) && a.scope.length ? a.scope : ["code"],
           output: typeof a.output === "string" ? a.output : "compact",
-          limit: clampInt(a.limit, 1, KOTA_LIMITS.searchLimitMax, KOTA_LIMITS.searchLimitDefault),
+          limit: clampArg("kota_search", "limit", a.limit),
         };
-        // KotaDB treats context_lines 0 as 3, so the smallest honest request is 1.
-        if (out.output === "snippet") out.context_lines = clampInt(a.context_lines, 1, KOTA_LIMITS.contextLinesMax, KOTA_LIMITS.contextLinesDefault);
+        if (out.output === "snippet") out.context_lines = clampArg("kota_search", "context_lines", a.context_lines);
         if (a.filters && typeof a.filters === "object") out.filters = a.filters;
         return out;
       },
@@ -127,7 +127,7 @@ export function kotaTools(runtime: KotaRuntime, indexer: Indexer): GovernedToolD
       mapArgs: (a, root) => ({
         file_path: repoRelative(root, String(a.file_path ?? "")),
         direction: typeof a.direction === "string" ? a.direction : "both",
-        depth: clampInt(a.depth, 1, KOTA_LIMITS.depthMax, KOTA_LIMITS.depthDefault),
+        depth: clampArg("kota_deps", "depth", a.depth),
         include_tests: bool(a.include_tests, false),
       }),
       render: (answer) => renderDeps(answer),
@@ -169,10 +169,10 @@ export function kotaTools(runtime: KotaRuntime, indexer: Indexer): GovernedToolD
       parameters: taskContextParams,
       kotaTool: "generate_task_context",
       mapArgs: (a, root) => ({
-        files: (list(a.files, root) ?? []).slice(0, KOTA_LIMITS.taskFilesMax),
+        files: (list(a.files, root) ?? []).slice(0, KOTA_TASK_FILES_MAX),
         include_tests: bool(a.include_tests, true),
         include_symbols: bool(a.include_symbols, false),
-        max_impacted_files: clampInt(a.max_impacted_files, 1, KOTA_LIMITS.maxImpactedMax, KOTA_LIMITS.maxImpactedDefault),
+        max_impacted_files: clampArg("kota_task_context", "max_impacted_files", a.max_impacted_files),
       }),
       render: (answer, args) => renderTaskContext(answer, Number(args.max_impacted_files)),
     }),

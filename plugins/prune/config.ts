@@ -6,14 +6,26 @@ import { z } from "zod";
 
 const toolList = z.array(z.string().min(1));
 
+/** How the placeholder of one tool's pruned result reads. */
+export const placeholderHintSchema = z
+  .object({
+    argOrder: z.array(z.string().min(1).max(64)).max(10).optional().describe("Arguments shown first in the placeholder's call, in this order; the others follow in call order."),
+    rehydrate: z.string().min(1).max(300).optional().describe("How to get the result back when no blob holds it, one sentence for the model. Default: re-run the tool with narrower arguments."),
+  })
+  .strict();
+
+/** How the placeholder of one tool's pruned result reads. */
+export type PlaceholderHint = z.infer<typeof placeholderHintSchema>;
+
 /** The schema of the `prune` section (without `enabled`, which definePlugin adds). */
 export const pruneSchema = z.object({
   keepRecentTurns: z.number().int().min(1).max(100).describe("Turns at the end of the context kept byte-identical. A turn is a user message and everything up to the next one. Default 2."),
   maxToolChars: z.number().int().min(0).max(10_000_000).describe("In older turns, any tool result longer than this (characters) is pruned. Default 1200."),
   adaptive: z.boolean().describe("Above adaptiveEnterPercent of the context window, keep fewer turns and cut tighter. Default true."),
-  pinImpactSummaries: z.boolean().describe("Pin kota_impact results (never pruned). Default true."),
+  pinImpactSummaries: z.boolean().describe("Pin the results of the impactTools when they arrive (never pruned). Default true."),
+  impactTools: toolList.describe("Tools that summarise the impact of a planned change: pinned on arrival while pinImpactSummaries is on. Default []."),
   pruneTools: toolList.describe('Tools whose results are pruned in older turns whatever their size.'),
-  snippetTools: toolList.describe('Search tools whose results are pruned when called with output "snippet". Default ["kota_search"].'),
+  snippetTools: toolList.describe('Search tools whose results are pruned when called with output "snippet". Default [].'),
   neverPruneTools: toolList.describe("Tools whose results are never pruned (status tools, small summaries). Default []."),
   pinTools: toolList.describe("Tools whose results are pinned when they arrive. Default []."),
   pinSkipTools: toolList.describe('Tools the pin command skips when looking for the last meaning-bearing result. Default ["blob_read"].'),
@@ -26,6 +38,7 @@ export const pruneSchema = z.object({
   minStepTokens: z.number().int().min(0).max(100_000_000).describe("The pruning boundary moves only when the step frees at least this many estimated tokens (chars/4). Default 2000."),
   cacheAware: z.boolean().describe("Move the boundary only when the cached-input cost of carrying the prunable output has exceeded the cost of rewriting the prompt cache once (ski-rental rule). false: move as soon as minStepTokens would be freed. Default true."),
   forceStepPercent: z.number().min(1).max(1000).describe("When the prompt that would be sent reaches this percent of the window, move the boundary whenever a turn leaves the protected window, regardless of cache cost (at most one step per turn). Default 25."),
+  perTool: z.record(z.string().min(1), placeholderHintSchema).describe("Per-tool placeholder text by tool name: argOrder (arguments shown first) and rehydrate (how to get the result back). Default: pi's read, bash, grep, find and ls, and blob_read."),
 });
 
 /** The `prune` options (without `enabled`). */
@@ -37,8 +50,9 @@ export const pruneDefaults: PruneOptions = {
   maxToolChars: 1200,
   adaptive: true,
   pinImpactSummaries: true,
+  impactTools: [],
   pruneTools: ["read", "bash"],
-  snippetTools: ["kota_search"],
+  snippetTools: [],
   neverPruneTools: [],
   pinTools: [],
   pinSkipTools: ["blob_read"],
@@ -51,6 +65,14 @@ export const pruneDefaults: PruneOptions = {
   minStepTokens: 2_000,
   cacheAware: true,
   forceStepPercent: 25,
+  perTool: {
+    read: { argOrder: ["path", "offset", "limit"], rehydrate: "Re-run read on the same path (use offset/limit for just the lines you need) to rehydrate." },
+    bash: { argOrder: ["command"], rehydrate: "Re-run the command, narrowed (grep/head/tail), to rehydrate." },
+    grep: { argOrder: ["pattern", "path", "glob"], rehydrate: "Re-run with a narrower pattern/glob to rehydrate." },
+    find: { argOrder: ["pattern", "path"] },
+    ls: { argOrder: ["path"] },
+    blob_read: { argOrder: ["blobId", "offset", "limit", "grep"] },
+  },
 };
 
 /** Rules across prune keys: adaptive mode needs a gap between its exit and enter thresholds. */
@@ -90,6 +112,8 @@ export interface ModeRules {
   neverPruneTools: ReadonlySet<string>;
   /** Placeholder style: short in tight mode, where every character repeats on every call. */
   placeholderStyle: "full" | "short";
+  /** Placeholder text per tool name (`perTool`). */
+  placeholderHints: Readonly<Record<string, PlaceholderHint>>;
 }
 
 /** The rules of `mode` under `options`. */
@@ -103,5 +127,6 @@ export function rulesFor(options: PruneOptions, mode: PruneMode): ModeRules {
     snippetTools: new Set(options.snippetTools),
     neverPruneTools: new Set(options.neverPruneTools),
     placeholderStyle: tight ? "short" : "full",
+    placeholderHints: options.perTool,
   };
 }

@@ -74,6 +74,7 @@ export function decide(message: AgentMessageLike, rules: ModeRules, calls: Reado
     isError: m.isError === true,
     blobId: details && typeof details.blobId === "string" ? details.blobId : undefined,
     style: rules.placeholderStyle,
+    hint: rules.placeholderHints[m.toolName],
   });
   if (text.length >= chars) return KEEP;
   return { replacement: { ...m, content: [{ type: "text", text }] }, savedChars: chars - text.length, summary: text };

@@ -1,6 +1,6 @@
 /**
  * How the model sees that a result is pinned: one short text line in front of the result's content.
- * Results pinned when they arrive (config pin list, kota_impact) get it in the stored result itself;
+ * Results pinned when they arrive (`pinTools`, and the `impactTools`) get it in the stored result itself;
  * results pinned later with the pin command get it in the outgoing context once the pruning boundary
  * passes them (that is the moment the pin makes a difference, and the prompt changes there anyway).
  */

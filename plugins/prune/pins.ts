@@ -1,6 +1,6 @@
 /**
  * Pinning: results that are never pruned.
- * - On arrival (`toolResult` tap at STAGE.PIN): tools in `pinTools`, and `kota_impact` when
+ * - On arrival (`toolResult` tap at STAGE.PIN): tools in `pinTools`, and the `impactTools` when
  *   `pinImpactSummaries`, get `details.pinned = true` and a visible marker line.
  * - By the user: `/<root> pin` pins the last meaning-bearing result of the current context (the
  *   newest successful tool result that is not a rehydration/status read and not already a
@@ -12,9 +12,9 @@ import { isPinnedInMessage } from "./decide.ts";
 import { markContent } from "./pin-marker.ts";
 import { isPlaceholder } from "./placeholder.ts";
 
-/** The pin list in force: config `pinTools`, plus `kota_impact` when `pinImpactSummaries`. */
-export function pinOnArrival(options: PruneOptions): ReadonlySet<string> {
-  return new Set([...options.pinTools, ...(options.pinImpactSummaries ? ["kota_impact"] : [])]);
+/** The pin list in force: config `pinTools`, plus the `impactTools` when `pinImpactSummaries`. */
+export function pinOnArrival(options: Pick<PruneOptions, "pinTools" | "pinImpactSummaries" | "impactTools">): ReadonlySet<string> {
+  return new Set([...options.pinTools, ...(options.pinImpactSummaries ? options.impactTools : [])]);
 }
 
 /** The toolResult transform: pins results of tools in `pinned`; leaves every other result alone. */

@@ -1,5 +1,6 @@
 /** Text of `/<root> pruning`: the effective settings and what the pruner did lately. */
 import type { PruneOptions } from "./config.ts";
+import { pinOnArrival } from "./pins.ts";
 import type { SessionPruner } from "./pruner.ts";
 import { tokensOf } from "./size.ts";
 
@@ -10,7 +11,7 @@ export function pruningStatus(options: PruneOptions & { enabled: boolean }, prun
   const lines = [
     `Pruning: ${options.enabled ? "on" : "off"}`,
     `  keep the last ${options.keepRecentTurns} turn(s); prune ${options.pruneTools.join(", ") || "no tools"} by tool, ${options.snippetTools.join(", ") || "none"} in snippet mode, anything over ${n(options.maxToolChars)} chars`,
-    `  never prune: ${options.neverPruneTools.join(", ") || "-"}; pin on arrival: ${[...options.pinTools, ...(options.pinImpactSummaries ? ["kota_impact"] : [])].join(", ") || "-"}`,
+    `  never prune: ${options.neverPruneTools.join(", ") || "-"}; pin on arrival: ${[...pinOnArrival(options)].join(", ") || "-"}`,
     options.adaptive
       ? `  adaptive: at ${options.adaptiveEnterPercent}% of the window keep ${options.adaptiveKeepRecentTurns} turn(s), cut at ${n(options.adaptiveMaxToolChars)} chars, also prune ${options.adaptivePruneTools.join(", ")}; back below ${options.adaptiveExitPercent}%`
       : "  adaptive: off",

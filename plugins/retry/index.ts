@@ -12,14 +12,13 @@
  * - The observation's `retries` (and the error's `retried`) say how many retries ran.
  */
 import { definePlugin, sleep, STAGE, type Clock, type ToolObservation, type ToolWrapper } from "../../core/index.ts";
-import { backoffDelay } from "./backoff.ts";
+import { jitteredBackoffMs } from "../../lib/resilience/backoff.ts";
 import { RetryBudget } from "./budget.ts";
 import { retryDefaults, type RetryOptions, retrySchema, settingsFor } from "./config.ts";
 import { isRetriedTool, isTransient, retryAfterOf } from "./retryable.ts";
 
 export { retryDefaults, retrySchema, type RetryOptions, RETRYABLE_CATEGORIES } from "./config.ts";
 export { RetryBudget, type RetryBudgetOptions } from "./budget.ts";
-export { backoffDelay } from "./backoff.ts";
 export { NEVER_RETRIED } from "./retryable.ts";
 
 /** Plugin name, as taps, logs and errors show it. */
@@ -72,7 +71,7 @@ export function retryWrapper(options: RetryOptions, deps: RetryDeps): ToolWrappe
           stoppedBy = "retry_after_too_long";
           break;
         }
-        const delayMs = backoffDelay({ retry: attempt, baseDelayMs: settings.baseDelayMs, maxDelayMs: settings.maxDelayMs, retryAfterMs, random });
+        const delayMs = jitteredBackoffMs({ retry: attempt, baseDelayMs: settings.baseDelayMs, maxDelayMs: settings.maxDelayMs, retryAfterMs, random });
         const now = clock.now();
         // Sleeping up to (or past) the deadline leaves nothing for the attempt: stop now instead.
         if (call.deadline !== undefined && now + delayMs >= call.deadline) {

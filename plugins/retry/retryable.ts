@@ -2,6 +2,7 @@
  * What retry may repeat: which tools (safe to repeat) and which outcomes (transient failures).
  */
 import type { ToolInfo, ToolObservation } from "../../core/index.ts";
+import { isSafeToRepeat } from "../../lib/resilience/safe-to-repeat.ts";
 import type { RetryOptions, ToolRetrySettings } from "./config.ts";
 
 /** Categories no configuration can make retryable: repeating them cannot help or is unsafe. */
@@ -15,7 +16,7 @@ export function isRetriedTool(options: RetryOptions, tool: ToolInfo): boolean {
   const own = options.perTool[tool.name]?.enabled;
   if (own !== undefined) return own;
   if (!options.onlySafeTools) return true;
-  return tool.annotations.readOnlyHint === true || tool.annotations.idempotentHint === true || options.tools.includes(tool.name);
+  return isSafeToRepeat(tool.annotations, options.tools.includes(tool.name));
 }
 
 /** Whether this outcome is transient under `settings`: a thrown error and an `isError` result both arrive here as ERROR. */

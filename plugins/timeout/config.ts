@@ -20,6 +20,9 @@ export const timeoutSchema = z.object({
     .min(0)
     .max(24 * 3_600_000)
     .describe("Total deadline of a call across all attempts and retry backoff, in milliseconds; 0 = none. Retry never sleeps past it. Default 0."),
+  // A second per-tool map rather than objects under perTool: perTool's values are plain numbers (the
+  // attempt limit) in every config file written so far, and a number-or-object union would turn the
+  // clear "use a number" message for a bad value into a vague one.
   perToolTotalMs: z.record(z.string().min(1), z.number().int().min(0).max(24 * 3_600_000)).describe("Per-tool total deadlines in milliseconds (0 = none), by tool name. Default {}."),
 });
 

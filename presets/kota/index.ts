@@ -10,26 +10,23 @@
 import { definePreset } from "../../core/index.ts";
 import { autoContext } from "../../plugins/auto-context/index.ts";
 import { blobs } from "../../plugins/blobs/index.ts";
-import { budget, KOTA_BUDGET_TOOLS } from "../../plugins/budget/index.ts";
+import { budget } from "../../plugins/budget/index.ts";
 import { breaker } from "../../plugins/circuit-breaker/index.ts";
 import { executionLog } from "../../plugins/execution-log/index.ts";
 import { kota } from "../../plugins/kota/index.ts";
-import { prune } from "../../plugins/prune/index.ts";
 import { retry } from "../../plugins/retry/index.ts";
 import { timeout } from "../../plugins/timeout/index.ts";
+import { KOTA_BUDGET_TOOLS } from "./budget-policy.ts";
+import { kotaPrune } from "./prune-policy.ts";
+
+export { KOTA_BUDGET_TOOLS } from "./budget-policy.ts";
+export { KOTA_PRUNE_TOOLS, kotaPlaceholderText, kotaPrune, kotaPruneDefaults, kotaPruneOverrides } from "./prune-policy.ts";
 
 /** Attempt limit of kota_index, in milliseconds (first indexing of a large repo is slow). Default 600000. */
 export const KOTA_INDEX_TIMEOUT_MS = 600_000;
 
 /** pi's built-in tools whose large output goes to the blob cache in the kota and lean presets. */
 export const BUILTIN_BLOB_TOOLS: readonly string[] = Object.freeze(["read", "bash"]);
-
-/**
- * Tools whose results the kota preset prunes in older turns whatever their size: pi's read/bash
- * and KotaDB's navigation answers, which re-run in milliseconds from the index and whose
- * placeholders name the exact call. kota_impact is not here: it is pinned.
- */
-export const KOTA_PRUNE_TOOLS: readonly string[] = Object.freeze(["read", "bash", "kota_search", "kota_deps", "kota_usages", "kota_task_context"]);
 
 /** The default preset. */
 export const kotaPreset = definePreset({
@@ -41,10 +38,10 @@ export const kotaPreset = definePreset({
     breaker(),
     retry(),
     timeout({ perTool: { kota_index: KOTA_INDEX_TIMEOUT_MS } }),
-    budget({ tools: { ...KOTA_BUDGET_TOOLS } }),
+    budget({ perTool: { ...KOTA_BUDGET_TOOLS } }),
     kota(),
     autoContext(),
     blobs({ builtinTools: [...BUILTIN_BLOB_TOOLS] }),
-    prune({ pruneTools: [...KOTA_PRUNE_TOOLS] }),
+    kotaPrune(),
   ],
 });

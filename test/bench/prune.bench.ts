@@ -6,7 +6,7 @@
  */
 import type { AgentMessageLike } from "../../core/index.ts";
 import { memorySessionStore } from "../../core/index.ts";
-import { pruneDefaults } from "../../plugins/prune/config.ts";
+import { kotaPrune, kotaPruneDefaults as pruneDefaults } from "../../presets/kota/prune-policy.ts";
 import { SessionPruner } from "../../plugins/prune/pruner.ts";
 import { clearOldToolResults, governorPolicy, keepLastTurnsEveryRequest, noPruning, type Policy } from "../../plugins/prune/replay/policies.ts";
 import { generateSession } from "../../plugins/prune/replay/sample/generate.ts";
@@ -66,7 +66,7 @@ const suite: BenchSuite = async (report) => {
     report({ name: `one more turn (+${c.added} messages) on ${k(c.messages)}`, value: `${formatNs(c.oneTurn)}/call`, ratio: c.oneTurn / c.cold, note: "x cold call on the history (target < 0.5)", pass: c.oneTurn / c.cold < 0.5 });
   }
 
-  const policies: Policy[] = [noPruning, keepLastTurnsEveryRequest(2), clearOldToolResults(100_000, 3, SYSTEM_TOKENS), governorPolicy({ name: "pi-governor prune (defaults)" })];
+  const policies: Policy[] = [noPruning, keepLastTurnsEveryRequest(2), clearOldToolResults(100_000, 3, SYSTEM_TOKENS), governorPolicy({ name: "pi-governor prune (defaults)", plugin: () => kotaPrune() })];
   const labels = ["(i) none", "(ii) keep-2 every turn", "(iii) clear>100k keep 3", "(iv) pi-governor"];
   for (const turns of [30, 100, 300]) {
     const session = parseSession(generateSession({ turns, seed: 1000 + turns }).map((l) => JSON.stringify(l)).join("\n"));

@@ -7,7 +7,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { CliCommand, CliIO } from "../../../cli/main.ts";
-import { agentDirFrom, type ConfigLayer, formatProblems, loadConfigLayers, resolveConfig } from "../../../core/index.ts";
+import { agentDirFrom, type ConfigLayer, formatProblems, type GovernorPlugin, loadConfigLayers, resolveConfig } from "../../../core/index.ts";
 import { prune } from "../index.ts";
 import { governorPolicy, noPruning } from "./policies.ts";
 import { addTotals, fileLine, promptChart, totalsTable, turnTable, ZERO_TOTALS } from "./report.ts";
@@ -117,8 +117,15 @@ function reportProblems(io: CliIO, session: ParsedSession): void {
   if (session.problems.length > 10) io.err(`${session.path}: ... and ${session.problems.length - 10} more problem(s)\n`);
 }
 
-/** The `replay` command. */
-export const run: CliCommand = async (argv, io) => {
+/** The `replay` command over `plugin`: the prune plugin with a preset's defaults (default: the generic ones). */
+export function replayCommand(plugin: () => GovernorPlugin<any> = () => prune()): CliCommand {
+  return (argv, io) => replay(argv, io, plugin);
+}
+
+/** The `replay` command with the prune plugin's own defaults. */
+export const run: CliCommand = replayCommand();
+
+async function replay(argv: string[], io: CliIO, plugin: () => GovernorPlugin<any>): Promise<number> {
   const args = parseArgs(argv);
   if (typeof args === "string") {
     (args === USAGE ? io.out : io.err)(args);
@@ -134,8 +141,8 @@ export const run: CliCommand = async (argv, io) => {
     io.err(`pi-governor replay: ${(error as Error).message}\n`);
     return 2;
   }
-  for (const problem of formatProblems(resolveConfig([prune()], config.layers).problems)) io.err(`pi-governor replay: config ${problem} (using the valid parts)\n`);
-  const policy = governorPolicy({ layers: config.layers, contextWindow: args.window });
+  for (const problem of formatProblems(resolveConfig([plugin()], config.layers).problems)) io.err(`pi-governor replay: config ${problem} (using the valid parts)\n`);
+  const policy = governorPolicy({ layers: config.layers, contextWindow: args.window, plugin });
   const sim = { systemTokens: args.systemTokens, contextWindow: args.window };
   const single = files.length === 1;
   let base = ZERO_TOTALS;
@@ -178,4 +185,4 @@ export const run: CliCommand = async (argv, io) => {
   io.out(`Totals${single ? "" : ` over ${replayed} sessions`}\n${totalsTable(base, pruned, ["no pruning", "pi-governor"], args.price)}\n`);
   io.out(`  cost in fresh-input token equivalents (cached 0.1x, cache writes 1.25x); $ at ${args.price}/M input tokens; output tokens are the same either way and not counted\n`);
   return 0;
-};
+}

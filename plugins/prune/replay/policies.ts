@@ -2,7 +2,7 @@
  * Context policies the replay CLI and the bench compare. The governor's policy is the real prune
  * plugin run through a real pipeline (createGovernor), never a reimplementation.
  */
-import { type ConfigLayer, createGovernor, definePreset, type AgentMessageLike } from "../../../core/index.ts";
+import { type ConfigLayer, createGovernor, definePreset, type AgentMessageLike, type GovernorPlugin } from "../../../core/index.ts";
 import { prune } from "../index.ts";
 import { messagesChars, tokensOf } from "../size.ts";
 
@@ -26,11 +26,13 @@ export interface GovernorPolicyOptions {
   prune?: Record<string, unknown>;
   /** Context window in tokens reported to the pipeline. Default 200000. */
   contextWindow?: number;
+  /** The prune plugin with a preset's defaults (the kota preset's: `kotaPrune`). Default `prune()`. */
+  plugin?: () => GovernorPlugin<any>;
 }
 
 /** The configured context pipeline with the prune plugin, as pi would run it. */
 export function governorPolicy(options: GovernorPolicyOptions = {}): Policy {
-  const preset = definePreset({ name: "replay", description: "The prune plugin alone", plugins: () => [prune()] });
+  const preset = definePreset({ name: "replay", description: "The prune plugin alone", plugins: () => [(options.plugin ?? prune)()] });
   const layers = (options.layers ?? []).filter((l) => l.data.prune !== undefined).map((l) => ({ ...l, data: { prune: l.data.prune } }));
   return {
     name: options.name ?? "pi-governor prune",

@@ -124,7 +124,7 @@ describe("blobs through real MCP servers", () => {
     const content = Array.from({ length: 3_000 }, (_, i) => `line ${i + 1} ${"z".repeat(30)}`).join("\n");
     const path = join(files, "budget.txt");
     writeFileSync(path, content);
-    const gov = await governor({ budget: { tools: { fs_read: { maxBytes: 8_000, ladder: [{ head: 1_000 }, { head: 100 }], hint: "read a range with head or tail" } } } });
+    const gov = await governor({ budget: { perTool: { fs_read: { maxBytes: 8_000, ladder: [{ head: 1_000 }, { head: 100 }], hint: "read a range with head or tail" } } } });
     const out = await callShaped(gov, "fs_read", { path });
     const text = textOf(out.content);
     expect(text).toMatch(/^\[budget: fs_read's answer was [\d,]+ bytes, over its 8,000-byte budget; re-issued cheaper: head=1000 -> [\d,]+ bytes; head=100 -> [\d,]+ bytes \(shown\)\. To get more: read a range with head or tail\.\]/);

@@ -1,7 +1,8 @@
 /** Pure pieces of the MCP manager: backoff schedule, linked signals, state diff, config defaults, error shape. */
 import { getEventListeners } from "node:events";
 import { describe, expect, it } from "vitest";
-import { backoffDelay, MCP_SERVER_DEFAULTS, resolveServerConfig, ServerConnectionLostError, formatServerStatus } from "../../../../lib/mcp/index.ts";
+import { scheduledBackoffMs as backoffDelay } from "../../../../lib/resilience/backoff.ts";
+import { MCP_SERVER_DEFAULTS, resolveServerConfig, ServerConnectionLostError, formatServerStatus } from "../../../../lib/mcp/index.ts";
 import { diffSnapshots } from "../../../../lib/mcp/state-cache.ts";
 import { ChildSignalPool } from "../../../../lib/mcp/child-signal-pool.ts";
 import { isErrorCategory, isGovernorError } from "../../../../core/errors.ts";

@@ -2,7 +2,8 @@ import { Type } from "typebox";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createGovernor, definePlugin, definePreset, STAGE, textContent, type ToolCallContext } from "../../../../core/index.ts";
-import { applyRung, budget, clampArgs, KOTA_BUDGET_TOOLS } from "../../../../plugins/budget/index.ts";
+import { applyRung, budget, clampArgs } from "../../../../plugins/budget/index.ts";
+import { KOTA_BUDGET_TOOLS } from "../../../../presets/kota/budget-policy.ts";
 
 /** A search tool whose answer size the test decides per argument set; records every call it gets. */
 function searchTool(sizeOf: (args: Record<string, unknown>) => number | Error, seen: Array<Record<string, unknown>>, contexts: ToolCallContext[], tags: string[] = []) {
@@ -39,7 +40,7 @@ function searchTool(sizeOf: (args: Record<string, unknown>) => number | Error, s
 async function build(config: Record<string, unknown>, sizeOf: (args: Record<string, unknown>) => number | Error, tags: string[] = []) {
   const seen: Array<Record<string, unknown>> = [];
   const contexts: ToolCallContext[] = [];
-  const preset = definePreset({ name: "t", description: "", plugins: () => [budget({ tools: KOTA_BUDGET_TOOLS }), searchTool(sizeOf, seen, contexts, tags)()] });
+  const preset = definePreset({ name: "t", description: "", plugins: () => [budget({ perTool: KOTA_BUDGET_TOOLS }), searchTool(sizeOf, seen, contexts, tags)()] });
   const gov = await createGovernor({ preset, cwd: "/", agentDir: "/nonexistent", env: {}, layers: [{ kind: "global", source: "t", data: config }] });
   expect(gov.problems()).toEqual([]);
   return { gov, seen, contexts };
@@ -67,7 +68,7 @@ describe("budget plugin", () => {
   it("measures every cheaper answer instead of assuming an order, and picks the first that fits", async () => {
     // Like KotaDB: fewer context lines can give a LARGER answer; a lower limit then fits.
     const sizes = (a: Record<string, unknown>) => (a.output === "paths" ? 500 : a.limit === 10 ? 9_000 : a.context_lines === 1 ? 80_000 : 50_000);
-    const { gov, seen, contexts } = await build({ budget: { tools: { kota_search: { maxBytes: 10_000 } } } }, sizes);
+    const { gov, seen, contexts } = await build({ budget: { perTool: { kota_search: { maxBytes: 10_000 } } } }, sizes);
     const obs = await gov.pipeline.callTool("kota_search", { query: "q", output: "snippet", limit: 30, context_lines: 3 });
     expect(seen).toEqual([
       { query: "q", output: "snippet", limit: 30, context_lines: 3 },
@@ -86,7 +87,7 @@ describe("budget plugin", () => {
 
   it("shows the smallest answer seen when nothing fits, and the blobs stage gets its budget", async () => {
     const sizes = (a: Record<string, unknown>) => (a.output === "paths" ? 30_000 : a.limit === 10 ? 20_000 : 40_000);
-    const { gov } = await build({ budget: { tools: { kota_search: { maxBytes: 10_000 } } } }, sizes);
+    const { gov } = await build({ budget: { perTool: { kota_search: { maxBytes: 10_000 } } } }, sizes);
     const obs = await gov.pipeline.callTool("kota_search", { query: "q" });
     const out = text(obs.content);
     expect(out.endsWith(`\n${"x".repeat(20_000)}`)).toBe(true);

@@ -11,7 +11,7 @@ import { renderSearch } from "../../../../plugins/kota/render/search.ts";
 import { renderTaskContext } from "../../../../plugins/kota/render/task-context.ts";
 import { renderUsages } from "../../../../plugins/kota/render/usages.ts";
 import { argsWithToolset } from "../../../../plugins/kota/config.ts";
-import { clampInt } from "../../../../plugins/kota/params.ts";
+import { clampInt } from "../../../../plugins/kota/caps.ts";
 import { repoRelative } from "../../../../plugins/kota/tools.ts";
 import { commandExists, kotaStartHint, missingCommandText } from "../../../../plugins/kota/runtime-check.ts";
 

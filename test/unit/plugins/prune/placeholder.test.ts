@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { formatCall, isPlaceholder, placeholderText } from "../../../../plugins/prune/placeholder.ts";
+import { isPlaceholder } from "../../../../plugins/prune/placeholder.ts";
+import { kotaFormatCall as formatCall, kotaPlaceholderText as placeholderText } from "../../../../presets/kota/prune-policy.ts";
 
 describe("placeholders", () => {
   it("render a kota_search placeholder: tool, key arguments, and how to re-run narrower", () => {

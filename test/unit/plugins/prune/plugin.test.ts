@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type AgentMessageLike, createGovernor, definePreset, memorySessionStore, type UiBridge } from "../../../../core/index.ts";
-import { prune } from "../../../../plugins/prune/index.ts";
+import { kotaPrune as prune } from "../../../../presets/kota/prune-policy.ts";
 import { PIN_MARKER } from "../../../../plugins/prune/pin-marker.ts";
 import { lastMeaningBearing } from "../../../../plugins/prune/pins.ts";
 import { PIN_KIND } from "../../../../plugins/prune/records.ts";

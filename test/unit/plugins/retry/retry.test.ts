@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { BudgetError, STAGE, textContent, timedOut, type ToolAnnotations, type ToolObservation } from "../../../../core/index.ts";
-import { backoffDelay, retry, retryDefaults, retryWrapper, RetryBudget, type RetryOptions } from "../../../../plugins/retry/index.ts";
+import { jitteredBackoffMs as backoffDelay } from "../../../../lib/resilience/backoff.ts";
+import { retry, retryDefaults, retryWrapper, RetryBudget, type RetryOptions } from "../../../../plugins/retry/index.ts";
 import { attemptTimeoutWrapper, DEADLINE_STAGE, totalDeadlineWrapper } from "../../../../plugins/timeout/index.ts";
 import { timeoutDefaults } from "../../../../plugins/timeout/config.ts";
 import { flush, ManualClock } from "../../../helpers/manual-clock.ts";

@@ -2,7 +2,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { run, SAMPLE_SESSION } from "../../../../../plugins/prune/replay/cli.ts";
+import { SAMPLE_SESSION } from "../../../../../plugins/prune/replay/cli.ts";
+import { run } from "../../../../../presets/kota/replay-cli.ts";
 
 async function replay(argv: string[]) {
   let out = "";

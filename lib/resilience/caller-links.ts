@@ -4,9 +4,13 @@
  *
  * Why not `addEventListener` per attempt: a long-lived signal shared by many calls is exactly what
  * pi passes (one per agent turn), and per-call add/remove costs ~0.3 us while a forgotten remove
- * grows the listener list without bound (the MCP SDK's own bug this plugin works around). Here the
- * first attempt under a signal installs a single `once` listener; later attempts join a Set. The
+ * grows the listener list without bound (the MCP SDK's own bug the timeout plugin works around). Here
+ * the first attempt under a signal installs a single `once` listener; later attempts join a Set. The
  * WeakMap lets the entry die with the signal.
+ *
+ * Not the same job as lib/mcp/child-signal-pool.ts: that one hands the MCP SDK a real AbortSignal per
+ * call (the SDK adds listeners to it) and must leave the parent with no listener once the call ends;
+ * here nothing needs a signal of its own, only a callback, so one listener per parent suffices.
  */
 
 /** Something that wants to hear when its caller's signal aborts. */
