@@ -81,7 +81,7 @@ describe("reconnecting", () => {
   });
 
   it("a queued call fails when its deadline passes", async () => {
-    const { server, faulty } = managed({ mode: "hang-at-start" }, { backoffMs: [50], maxReconnectAttempts: 1, connectTimeoutMs: 1_500, queueDeadlineMs: 200 });
+    const { server, faulty } = managed({ mode: "hang-at-start" }, { backoffMs: [50], maxReconnectAttempts: 1, connectTimeoutMs: 5_000, queueDeadlineMs: 200 });
     faulty.heal();
     await server.start();
     faulty.sicken();
