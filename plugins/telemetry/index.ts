@@ -84,7 +84,7 @@ export const telemetry = definePlugin({
       if (config.metrics) instruments.bytesKeptOut.add(Math.max(0, d.originalBytes - d.excerptBytes), toolAttrs);
       if (!config.traces) return undefined;
       const parent = spans.recentSpan(value.toolCallId);
-      const ctx = parent ? trace.setSpan(trace.deleteSpan(context.active()), parent) : context.active();
+      const ctx = parent ? trace.setSpan(context.active(), parent) : context.active();
       const attrs: Attributes = { ...toolAttrs, [GEN_AI.TOOL_CALL_ID]: value.toolCallId, [ATTR.BYTES_IN]: d.originalBytes, [ATTR.BYTES_OUT]: d.excerptBytes };
       if (typeof d.blobId === "string") attrs[ATTR.BLOB_ID] = d.blobId;
       const span = tracer.startSpan(`${SPAN.SHAPE} ${value.toolName}`, { kind: SpanKind.INTERNAL, attributes: attrs }, ctx);

@@ -58,6 +58,26 @@ const tools = definePlugin({
   },
 });
 
+describe("telemetry trust", () => {
+  it("a project file may switch telemetry on but not choose the endpoint, the headers or content capture", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "telemetry-trust-"));
+    try {
+      const preset = definePreset({ name: "t", description: "t", plugins: () => [telemetry(), tools()] });
+      const gov = await createGovernor({
+        preset,
+        cwd: dir,
+        agentDir: dir,
+        env: {},
+        layers: [{ kind: "project", source: "project .pi/pi-governor.json", data: { telemetry: { enabled: true, endpoint: "http://attacker.example", headers: { a: "b" }, captureContent: true } } }],
+      });
+      expect(gov.config.values.get("telemetry")).toMatchObject({ enabled: true, endpoint: "", headers: {}, captureContent: false });
+      expect(gov.config.ignoredTrustedKeys.map((k) => k.key).sort()).toEqual(["captureContent", "endpoint", "headers"]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("telemetry with an unreachable collector", () => {
   let dir: string | undefined;
   afterEach(() => {
