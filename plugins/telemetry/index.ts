@@ -59,17 +59,28 @@ export const telemetry = definePlugin({
     if (!config.traces && !config.metrics) return;
     const version = packageVersion();
     let running: RunningExport | undefined;
-    if (config.export) {
+    let exportFailed = false;
+    const apiTracer = trace.getTracer("pi-governor", version);
+    const apiInstruments = createInstruments(metrics.getMeter("pi-governor", version));
+    let tracer = apiTracer;
+    let instruments = apiInstruments;
+    const spans = new ToolSpans(tracer, instruments, services.clock, config);
+    /** Starts the exporter (again after a session shutdown stopped it); a failure is one warning, then API-only. */
+    const startExporting = async (): Promise<void> => {
+      if (!config.export || running || exportFailed) return;
       try {
         running = await startExport(config as TelemetryOptions, services.env, version);
         logger.info(`telemetry: exporting over OTLP/HTTP to ${running.target.tracesUrl}`);
       } catch (error) {
+        exportFailed = true;
         logger.warn(`telemetry: export is off: ${(error as Error).message}`);
+        return;
       }
-    }
-    const tracer = running?.tracer ?? trace.getTracer("pi-governor", version);
-    const instruments = createInstruments(running?.meter ?? metrics.getMeter("pi-governor", version));
-    const spans = new ToolSpans(tracer, instruments, services.clock, config);
+      tracer = running.tracer;
+      instruments = createInstruments(running.meter);
+      spans.retarget(tracer, instruments);
+    };
+    await startExporting();
 
     pipeline.hooks.toolCall.tap({ name: TELEMETRY_PLUGIN, stage: TELEMETRY_CALL_STAGE }, spans.callWrapper);
     pipeline.hooks.toolCall.tap({ name: TELEMETRY_PLUGIN, stage: TELEMETRY_ATTEMPT_STAGE }, spans.attemptWrapper);
@@ -121,7 +132,17 @@ export const telemetry = definePlugin({
       return undefined;
     });
 
-    pipeline.hooks.sessionShutdown.tap({ name: TELEMETRY_PLUGIN, stage: STAGE.OBSERVE }, () => running?.flush(config.flushTimeoutMs));
+    // Shutdown sends what is buffered (bounded) and stops the exporters' timers: a governor that pi
+    // discards (reload, another cwd) leaves nothing running. A session that starts again re-exports.
+    pipeline.hooks.sessionShutdown.tap({ name: TELEMETRY_PLUGIN, stage: STAGE.OBSERVE }, async () => {
+      const stopping = running;
+      running = undefined;
+      tracer = apiTracer;
+      instruments = apiInstruments;
+      spans.retarget(tracer, instruments);
+      await stopping?.shutdown(config.flushTimeoutMs);
+    });
+    pipeline.hooks.sessionStart.tap({ name: TELEMETRY_PLUGIN, stage: STAGE.OBSERVE }, () => startExporting());
 
     function onEvent(event: PipelineEvent): void {
       if (event.type !== "custom") return;

@@ -56,11 +56,17 @@ export class ToolSpans {
   private readonly recent = new Map<string, Span>();
 
   constructor(
-    private readonly tracer: Tracer,
-    private readonly instruments: Instruments,
+    private tracer: Tracer,
+    private instruments: Instruments,
     private readonly clock: Clock,
     private readonly options: ToolSpanOptions,
   ) {}
+
+  /** Records with `tracer` and `instruments` from now on (the exporter started or stopped). */
+  retarget(tracer: Tracer, instruments: Instruments): void {
+    this.tracer = tracer;
+    this.instruments = instruments;
+  }
 
   private static key(call: ToolCallContext): string {
     return `${call.toolCallId}\u0000${call.startedAt}`;

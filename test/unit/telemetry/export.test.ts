@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createGovernor, definePlugin, definePreset, textContent, type Governor } from "../../../core/index.ts";
 import { parseOtlpHeaders, resolveExportTarget, telemetry } from "../../../plugins/telemetry/index.ts";
-import { closedPort, startBlackhole } from "../../helpers/otlp-receiver.ts";
+import { closedPort, startBlackhole, startOtlpReceiver } from "../../helpers/otlp-receiver.ts";
 
 const base = { endpoint: "", headers: {}, serviceName: "" };
 
@@ -130,6 +130,27 @@ describe("telemetry with an unreachable collector", () => {
     expect(shutdownMs).toBeLessThan(5_000);
     expect(gov.logs.filter((r) => r.level === "error")).toEqual([]);
   }, 20_000);
+
+  it("session shutdown sends what is buffered and stops the exporter; a session that starts again exports again", async () => {
+    const receiver = await startOtlpReceiver();
+    try {
+      const gov = await governorFor(receiver.url, { flushTimeoutMs: 5_000, exportTimeoutMs: 5_000 });
+      await gov.pipeline.callTool("echo", { text: "one" }, { toolCallId: "first" });
+      await gov.pipeline.hooks.sessionShutdown.run({ sessionId: "s1", cwd: dir!, reason: "new" });
+      expect(receiver.spans.map((s) => s.attributes["gen_ai.tool.call.id"])).toEqual(["first"]);
+      // Stopped means stopped: the 1 s metric interval exports nothing more after shutdown.
+      const requests = receiver.requests.length;
+      await new Promise((r) => setTimeout(r, 1_300));
+      expect(receiver.requests.length).toBe(requests);
+      await gov.pipeline.hooks.sessionStart.run({ sessionId: "s2", cwd: dir!, reason: "new" });
+      await gov.pipeline.callTool("echo", { text: "two" }, { toolCallId: "second" });
+      await gov.pipeline.hooks.sessionShutdown.run({ sessionId: "s2", cwd: dir!, reason: "quit" });
+      expect(receiver.spans.map((s) => s.attributes["gen_ai.tool.call.id"])).toEqual(["first", "second"]);
+      expect(receiver.metricSums().get("pi_governor.tool.calls")).toBe(1);
+    } finally {
+      await receiver.close();
+    }
+  });
 
   it("a bad endpoint leaves the session running with one warning that says what to fix", async () => {
     const gov = await governorFor("ftp://collector");
