@@ -94,6 +94,12 @@ export class ToolSpans {
       if (this.options.captureContent) attributes[GEN_AI.TOOL_ARGUMENTS] = boundText(jsonText(call.args), this.options.maxContentChars);
       const parent = context.active();
       const span = this.tracer.startSpan(`${EXECUTE_TOOL} ${tool.name}`, { kind: SpanKind.INTERNAL, attributes }, parent);
+      // No SDK registered (the API's no-op tracer): nothing to record or propagate, skip the bookkeeping.
+      if (!span.isRecording() && !trace.isSpanContextValid(span.spanContext())) {
+        const obs = await next(call);
+        if (metrics) this.recordMetrics(obs, this.clock.now() - call.startedAt, toolAttrs);
+        return obs;
+      }
       const key = ToolSpans.key(call);
       this.inFlight.set(key, { span, toolName: tool.name, lastAttemptEnd: undefined });
       let obs: ToolObservation;
