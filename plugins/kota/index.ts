@@ -31,7 +31,11 @@ export const kota = definePlugin({
   defaults: kotaDefaults,
   trustedKeys: ["command", "args", "env", "cwd"],
   apply(pipeline, config, services) {
-    const connect: ConnectionFactory = (launch) => managedKotaConnection(launch, services.logger, `/${services.commandRoot} restart`);
+    const connect: ConnectionFactory = (launch) => {
+      const connection = managedKotaConnection(launch, services.logger, `/${services.commandRoot} restart`);
+      connection.onStateChange((to) => pipeline.emit({ type: "custom", source: KOTA_PLUGIN, name: "mcp_state", data: { server: "kota", to } }));
+      return connection;
+    };
     const runtime = new KotaRuntime(config, services, connect, {
       read: (root) => readIndexRecord(services.agentDir, root),
       write: (root, head, repositoryId, stats) => writeIndexRecord(services.agentDir, root, { head, repositoryId, indexedAt: Date.now(), ...(stats ? { stats } : {}) }),

@@ -71,6 +71,7 @@ export const mcpServers = definePlugin({
     if (servers.length) registerStatusTool(pipeline, MCP_SERVERS_PLUGIN, servers);
     registerServerCommands(pipeline, MCP_SERVERS_PLUGIN, services.commandRoot, servers);
     trackFooter(servers, services);
+    for (const s of servers) s.subscribe((e) => pipeline.emit({ type: "custom", source: MCP_SERVERS_PLUGIN, name: `mcp_${e.type}`, data: e.type === "degraded" ? { server: e.server, attempts: e.attempts, category: e.error.category } : { ...e } }));
     // The UI exists only once the session starts: show the footer then.
     pipeline.hooks.sessionStart.tap({ name: MCP_SERVERS_PLUGIN }, () => services.ui().setStatus("mcp", footerText(servers)));
   },

@@ -55,7 +55,9 @@ export const prune = definePlugin({
     if (pinned.size) pipeline.hooks.toolResult.tap({ name: PRUNE_PLUGIN, stage: STAGE.PIN }, (value) => pinResult(value, pinned));
 
     pipeline.hooks.context.tap({ name: PRUNE_PLUGIN, stage: STAGE.PRUNE }, (messages, info) => {
-      const out = pruner(info.sessionId).run(messages, info.usage);
+      const p = pruner(info.sessionId);
+      const out = p.run(messages, info.usage);
+      pipeline.emit({ type: "custom", source: PRUNE_PLUGIN, name: "context_pruned", data: { ...p.lastReport } });
       return out === messages ? undefined : out;
     });
 

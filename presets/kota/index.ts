@@ -5,7 +5,7 @@
  * `/kota`: status, index, restart (kota), pruning, pin (prune), blobs, purge-blobs (blobs).
  *
  * Plugin order (apply order; run order comes from stages): execution-log, breaker, retry, timeout,
- * budget, kota, auto-context, blobs, prune. autoContext must come after kota (it uses kota's runtime).
+ * budget, kota, auto-context, blobs, prune, telemetry (off by default). autoContext must come after kota (it uses kota's runtime).
  */
 import { definePreset } from "../../core/index.ts";
 import { autoContext } from "../../plugins/auto-context/index.ts";
@@ -14,6 +14,7 @@ import { budget } from "../../plugins/budget/index.ts";
 import { breaker } from "../../plugins/circuit-breaker/index.ts";
 import { executionLog } from "../../plugins/execution-log/index.ts";
 import { kota } from "../../plugins/kota/index.ts";
+import { telemetry } from "../../plugins/telemetry/index.ts";
 import { retry } from "../../plugins/retry/index.ts";
 import { timeout } from "../../plugins/timeout/index.ts";
 import { KOTA_BUDGET_TOOLS } from "./budget-policy.ts";
@@ -43,5 +44,6 @@ export const kotaPreset = definePreset({
     autoContext(),
     blobs({ builtinTools: [...BUILTIN_BLOB_TOOLS] }),
     kotaPrune(),
+    telemetry(),
   ],
 });

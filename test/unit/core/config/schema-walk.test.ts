@@ -105,7 +105,7 @@ describe("every shipped plugin's options", () => {
     const presets = await shippedPresets();
     expect(presets.map((p) => p.name).sort()).toEqual(expect.arrayContaining(["kota", "lean", "mcp"]));
     const keys = new Set(presets.flatMap((p) => p.plugins().map((plugin) => plugin.configKey)));
-    for (const key of ["executionLog", "blobs", "budget", "prune", "kota", "mcp", "retry", "timeout", "breaker", "autoContext"]) expect(keys).toContain(key);
+    for (const key of ["executionLog", "blobs", "budget", "prune", "kota", "mcp", "retry", "timeout", "breaker", "autoContext", "telemetry"]) expect(keys).toContain(key);
   });
 
   it("trust paths, programs and endpoints, and bound every number and duration", async () => {

@@ -1,0 +1,67 @@
+/**
+ * An MCP reconnect seen by telemetry: server-everything (inside the fault wrapper) crashes in the
+ * middle of a call; the managed connection restarts it, and the call's execute_tool span carries the
+ * reconnect as pi_governor.mcp events, the reconnect metric counts it. Spans go to an in-memory SDK
+ * registered globally, as an embedder's would.
+ */
+import { metrics, trace } from "@opentelemetry/api";
+import { AggregationTemporality, MeterProvider, MetricReader, type ResourceMetrics } from "@opentelemetry/sdk-metrics";
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
+import { afterAll, describe, expect, it } from "vitest";
+import { createGovernor, definePreset } from "../../../../core/index.ts";
+import { liveChildCount } from "../../../../lib/mcp/index.ts";
+import { mcpServers } from "../../../../plugins/mcp-servers/index.ts";
+import { retry } from "../../../../plugins/retry/index.ts";
+import { ATTR, EVENT, METRIC, telemetry } from "../../../../plugins/telemetry/index.ts";
+import { timeout } from "../../../../plugins/timeout/index.ts";
+import { faultyServer } from "../../../fixtures/faulty-mcp/command.ts";
+
+class PullReader extends MetricReader {
+  constructor() {
+    super({ aggregationTemporalitySelector: () => AggregationTemporality.CUMULATIVE });
+  }
+  protected override async onForceFlush(): Promise<void> {}
+  protected override async onShutdown(): Promise<void> {}
+}
+
+const exporter = new InMemorySpanExporter();
+const reader = new PullReader();
+const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+const meterProvider = new MeterProvider({ readers: [reader] });
+trace.setGlobalTracerProvider(tracerProvider);
+metrics.setGlobalMeterProvider(meterProvider);
+afterAll(async () => {
+  trace.disable();
+  metrics.disable();
+  await tracerProvider.shutdown();
+  await meterProvider.shutdown();
+});
+
+describe("telemetry: MCP reconnect", () => {
+  it("puts the reconnect of the server on the span of the call in flight and counts it", async () => {
+    const faulty = faultyServer({ mode: "crash-mid-call", tool: "echo", times: 1 });
+    const preset = definePreset({ name: "mcp", description: "", plugins: () => [telemetry(), retry({ baseDelayMs: 10, maxDelayMs: 40 }), timeout(), mcpServers()] });
+    const gov = await createGovernor({
+      preset,
+      cwd: process.cwd(),
+      agentDir: "/nonexistent",
+      env: {},
+      layers: [{ kind: "global", source: "global", data: { telemetry: { enabled: true }, mcp: { servers: { everything: { command: faulty.command, args: faulty.args, env: faulty.env } } } } }],
+    });
+    try {
+      const obs = await gov.pipeline.callTool("everything_echo", { message: "through a crash" }, { toolCallId: "c1" });
+      expect(obs.status).toBe("SUCCESS");
+      const span = exporter.getFinishedSpans().find((s) => s.name === "execute_tool everything_echo")!;
+      const mcp = span.events.filter((e) => e.name === EVENT.MCP).map((e) => e.attributes![ATTR.MCP_EVENT]);
+      expect(mcp, JSON.stringify(span.events)).toContain("recovered");
+      expect(span.events.find((e) => e.name === EVENT.MCP)!.attributes![ATTR.MCP_SERVER]).toBe("everything");
+      const { resourceMetrics } = (await reader.collect()) as { resourceMetrics: ResourceMetrics };
+      const reconnects = resourceMetrics.scopeMetrics.flatMap((s) => s.metrics).find((m) => m.descriptor.name === METRIC.MCP_RECONNECTS);
+      expect(reconnects?.dataPoints.map((p) => [p.attributes[ATTR.MCP_SERVER], p.value])).toEqual([["everything", 1]]);
+    } finally {
+      await gov.pipeline.hooks.sessionShutdown.run({ sessionId: "s", cwd: process.cwd(), reason: "quit" });
+      faulty.cleanup();
+    }
+    expect(liveChildCount()).toBe(0);
+  }, 60_000);
+});
