@@ -2,7 +2,16 @@
  * What the host hands every plugin. Plugins never write to the console, call process.exit, or read
  * the wall clock directly: they go through these, so tests can inject fakes.
  */
-import type { IgnoredTrustedKey } from "./config/resolve.ts";
+
+/** A trusted key a project file set and that was ignored, because the global file does not allow it. */
+export interface IgnoredTrustedKey {
+  /** The project file that set it. */
+  source: string;
+  /** Plugin config key, e.g. `kota`. */
+  section: string;
+  /** Top-level key of the section, e.g. `command`. */
+  key: string;
+}
 
 /** Time source and timers; inject a fake in tests. */
 export interface Clock {

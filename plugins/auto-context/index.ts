@@ -7,7 +7,7 @@
  */
 import { definePlugin, errorText, type Injection, STAGE } from "../../core/index.ts";
 import { kotaRuntimeOf } from "../kota/index.ts";
-import { gitHead } from "../kota/git.ts";
+import { gitHead } from "../../lib/git/index.ts";
 import { gatherFacts, renderBriefing } from "./briefing.ts";
 import { withinDeadline } from "./bounded.ts";
 import { autoContextDefaults, autoContextSchema } from "./config.ts";

@@ -9,7 +9,7 @@ import { basename, join } from "node:path";
 import { classifyError, contentBytes, contentText, type GovernorError, type GovernorServices, isGovernorError, SpawnError } from "../../core/index.ts";
 import { argsWithToolset, type KotaOptions } from "./config.ts";
 import type { KotaConnection, KotaLaunch, KotaServerState } from "./connection.ts";
-import { gitHead, gitRoot } from "./git.ts";
+import { gitHead, gitRoot } from "../../lib/git/index.ts";
 import { Indexer } from "./index-flow.ts";
 import { BUN_INSTALL_HINT, commandExists, ignoredProjectLaunchNote, kotaStartHint, missingCommandText } from "./runtime-check.ts";
 
