@@ -4,9 +4,28 @@
  * indexing) waits for the same outcome.
  */
 import { resolve, relative, isAbsolute } from "node:path";
-import { InvalidInputError, type UiBridge } from "../../core/index.ts";
+import { InvalidInputError, type Clock, type UiBridge } from "../../core/index.ts";
+import type { KotaOptions } from "./config.ts";
 import { renderIndexRun } from "./render/index-stats.ts";
-import type { KotaRuntime } from "./runtime.ts";
+
+/** Whether the repository is indexed, as the status line shows it. */
+export type IndexedState = "no" | "yes" | "stale";
+
+/**
+ * What the indexer needs from the kota runtime (runtime.ts implements it). An interface, so this file
+ * and the runtime that owns an indexer do not import each other.
+ */
+export interface IndexTarget {
+  readonly config: Pick<KotaOptions, "confirmIndex" | "indexWithoutUi">;
+  readonly services: { readonly clock: Clock };
+  /** HEAD the index was built at (undefined: unknown). */
+  readonly indexHead: string | undefined;
+  root(): Promise<string>;
+  probe(signal?: AbortSignal): Promise<void>;
+  indexState(): Promise<IndexedState>;
+  call(tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<{ json: Record<string, unknown> }>;
+  markIndexed(repositoryId: string | undefined, stats: Record<string, unknown> | undefined): Promise<void>;
+}
 
 /** How an index request ended. */
 export type IndexOutcome =
@@ -38,7 +57,7 @@ export const DECLINED =
 export class Indexer {
   private running: Promise<IndexOutcome> | undefined;
 
-  constructor(private readonly runtime: KotaRuntime) {}
+  constructor(private readonly runtime: IndexTarget) {}
 
   /** Whether an index request (asking or indexing) is in progress. */
   get busy(): boolean {
