@@ -12,6 +12,11 @@ export type { TapOptions, TapRecord } from "./hooks.ts";
 export { Pipeline, type CallOptions, type SealedTool } from "./pipeline.ts";
 export * from "./tool-types.ts";
 export { definePlugin, definePreset, type CrossFieldProblem, type GovernorPlugin, type PluginFactory, type PluginSpec, type Preset, type WithEnabled } from "./plugin.ts";
+/**
+ * Services: what the host hands a plugin's `apply` (logger, clock, cwd, UI, session store) and the typed
+ * services plugins offer each other (`defineService`, `ServiceKey`, `services.need/maybe/provide`; a
+ * plugin declares them in `provides`, `requires` and `optional`).
+ */
 export * from "./services.ts";
 export { deepMerge, type DeepPartial } from "./config/merge.ts";
 export { resolveConfig, formatProblems, ALLOW_PROJECT_LINE, type ConfigLayer, type ConfigProblem, type ResolvedConfig } from "./config/resolve.ts";
