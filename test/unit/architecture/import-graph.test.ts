@@ -76,6 +76,7 @@ describe("the checker itself", () => {
       edge("plugins/execution-log/stats-cli.ts", "cli/main.ts"),
       edge("presets/lean/index.ts", "presets/kota/extension.ts"),
       edge("presets/kota/extension.ts", "core/pi/extension.ts"),
+      edge("plugins/blobs/excerpt.ts", "lib/blobs/read-lines.ts"),
     ]);
     expect(broken).toEqual([
       "core/host.ts:1 imports lib/mcp/index.ts: core imports only core (the kernel depends on nothing above it)",
@@ -85,6 +86,7 @@ describe("the checker itself", () => {
       "plugins/execution-log/stats-cli.ts:1 imports cli/main.ts: a plugin imports no preset and no cli",
       "presets/lean/index.ts:1 imports presets/kota/extension.ts: another preset's internals; import presets/kota/index.ts (or use a service)",
       "presets/kota/extension.ts:1 imports core/pi/extension.ts: outside core, import the kernel from core/index.ts",
+      "plugins/blobs/excerpt.ts:1 imports lib/blobs/read-lines.ts: a library's internals; import lib/blobs/index.ts",
     ]);
   });
 

@@ -179,6 +179,7 @@ export const CORE_ENTRY = "core/index.ts";
  * - lib, plugins and presets reach core only through core/index.ts;
  * - plugins import no preset and no cli, and another plugin only through its index.ts;
  * - presets import no cli, and another preset or a plugin only through its index.ts;
+ * - code outside a library imports it only through its index.ts (lib/<name>/index.ts);
  * - every relative import names a file that exists (when `exists` is given).
  */
 export function ruleViolations(edges: readonly ImportEdge[], exists?: (file: string) => boolean): string[] {
@@ -194,6 +195,7 @@ export function ruleViolations(edges: readonly ImportEdge[], exists?: (file: str
     if (from.layer === "plugins" && (to.layer === "presets" || to.layer === "cli")) out.push(`${where}: a plugin imports no preset and no cli`);
     if (from.layer === "presets" && to.layer === "cli") out.push(`${where}: a preset imports no cli`);
     const crossUnit = (from.layer === "plugins" || from.layer === "presets") && (to.layer === "plugins" || to.layer === "presets") && from.unit !== to.unit;
+    if (to.layer === "lib" && from.unit !== to.unit && e.to !== `${to.unit}/index.ts` && from.layer !== "cli" && from.layer !== "bin") out.push(`${where}: a library's internals; import ${to.unit}/index.ts`);
     if (crossUnit && e.to !== `${to.unit}/index.ts`) out.push(`${where}: another ${to.layer === "plugins" ? "plugin" : "preset"}'s internals; import ${to.unit}/index.ts (or use a service)`);
   }
   return out;
