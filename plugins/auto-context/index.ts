@@ -7,7 +7,7 @@
  * plugin in the preset; the host applies it first); with the kota plugin off, autoContext is off too.
  */
 import { definePlugin, errorText, type Injection, STAGE } from "../../core/index.ts";
-import { KOTA_RUNTIME, type KotaRuntime } from "../kota/index.ts";
+import { KOTA_RUNTIME } from "../kota/index.ts";
 import { gitHead } from "../../lib/git/index.ts";
 import { gatherFacts, renderBriefing } from "./briefing.ts";
 import { withinDeadline } from "./bounded.ts";
@@ -43,14 +43,14 @@ export const autoContext = definePlugin({
         }
         if (files.length === 0) {
           if (mode !== "always") return undefined;
-          return await overview(runtime, injections, info.sessionId, root);
+          return await overview(injections, info.sessionId, root);
         }
         const head = (await gitHead(root)) ?? "no-head";
         const key = `${head}\u0000${[...files].sort().join("\u0000")}`;
         const cached = cache.get(key);
         if (cached) return [...injections, { source: AUTO_CONTEXT_PLUGIN, text: cached }];
 
-        if (!(await ensureIndex(runtime, info.signal))) return undefined;
+        if (!(await ensureIndex(info.signal))) return undefined;
         const facts = await withinDeadline(services.clock, config.timeoutMs, info.signal, (signal) => gatherFacts(runtime, files, signal));
         if (!facts) {
           logger.info("autoContext: no briefing (KotaDB did not answer in time or failed)", { files, timeoutMs: config.timeoutMs });
@@ -69,7 +69,7 @@ export const autoContext = definePlugin({
     });
 
     /** Indexed (or stale) now, or after an index run this prompt may wait for. */
-    async function ensureIndex(runtime: KotaRuntime, signal: AbortSignal | undefined): Promise<boolean> {
+    async function ensureIndex(signal: AbortSignal | undefined): Promise<boolean> {
       const probed = await withinDeadline(services.clock, config.timeoutMs, signal, async (s) => {
         await runtime.probe(s);
         return true;
@@ -82,7 +82,7 @@ export const autoContext = definePlugin({
     }
 
     /** "always" without paths: one line about the index, once per session and HEAD. */
-    async function overview(runtime: KotaRuntime, injections: Injection[], sessionId: string, root: string): Promise<Injection[] | undefined> {
+    async function overview(injections: Injection[], sessionId: string, root: string): Promise<Injection[] | undefined> {
       const key = `${sessionId}\u0000${(await gitHead(root)) ?? ""}`;
       if (overviewShown.has(key)) return undefined;
       overviewShown.add(key);

@@ -8,6 +8,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, posix, relative } from "node:path";
+import { fileURLToPath } from "node:url";
 import ts from "typescript";
 
 /** Top-level folders whose files form the graph (tests are outside it). */
@@ -205,4 +206,4 @@ export function ruleViolations(edges: readonly ImportEdge[], exists?: (file: str
 export const fileExistsUnder = (root: string) => (file: string) => existsSync(join(root, file));
 
 /** The repository root (this file is test/unit/architecture/import-graph.ts). */
-export const REPO_ROOT = join(dirname(new URL(import.meta.url).pathname), "..", "..", "..");
+export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
