@@ -3,14 +3,9 @@
  * to and is loaded only when asked for, so `pi-governor stats` never loads the pruning code.
  */
 
-/** A CLI command: parses its own argv, writes to the given streams, returns an exit code. */
-export type CliCommand = (argv: string[], io: CliIO) => Promise<number>;
+import type { CliCommand, CliIO } from "../core/index.ts";
 
-/** Output streams, injectable for tests. */
-export interface CliIO {
-  out(text: string): void;
-  err(text: string): void;
-}
+export type { CliCommand, CliIO };
 
 const commands: Record<string, { summary: string; load: () => Promise<{ run: CliCommand }> }> = {
   replay: { summary: "replay <session.jsonl|dir>  simulate pruning on real pi sessions (no argument: bundled sample)", load: () => import("../presets/kota/replay-cli.ts") },

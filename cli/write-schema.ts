@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { CliCommand } from "./main.ts";
+import type { CliCommand } from "../core/index.ts";
 import { configMarkdown } from "./config-doc.ts";
 import { configJsonSchema } from "../core/config/json-schema.ts";
 

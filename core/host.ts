@@ -3,7 +3,8 @@ import { loadConfigLayers } from "./config/layers.ts";
 import { type ConfigLayer, type ConfigProblem, formatProblems, type ResolvedConfig, resolveConfig } from "./config/resolve.ts";
 import { Pipeline } from "./pipeline.ts";
 import type { GovernorPlugin, Preset } from "./plugin.ts";
-import { type Clock, createLogger, type GovernorServices, type LogRecord, memorySessionStore, type SessionStore, silentUi, systemClock, type UiBridge } from "./services.ts";
+import { planApplyOrder } from "./plugin-order.ts";
+import { type Clock, createLogger, type GovernorServices, type LogRecord, memorySessionStore, type ServiceKey, type SessionStore, silentUi, systemClock, type UiBridge } from "./services.ts";
 
 /** How to build a governor outside or inside pi. */
 export interface GovernorOptions {
@@ -25,7 +26,17 @@ export interface Governor {
   readonly pipeline: Pipeline;
   readonly preset: Preset;
   readonly config: ResolvedConfig;
-  readonly plugins: ReadonlyArray<{ plugin: GovernorPlugin<any>; enabled: boolean; failed?: string }>;
+  /**
+   * The preset's plugins in preset order. `failed` says why one that should run is not applied;
+   * `offBecause` why one enabled in the config is off anyway (a service it needs comes from a plugin that is off).
+   */
+  readonly plugins: ReadonlyArray<{ plugin: GovernorPlugin<any>; enabled: boolean; failed?: string; offBecause?: string }>;
+  /** The order plugins were applied in: providers of services before their users, preset order otherwise. */
+  readonly applyOrder: readonly string[];
+  /**
+   * The host's services. `need` and `maybe` read any provided service here (for tests and tools
+   * around the governor); `provide` throws: only a plugin's `apply` provides.
+   */
   readonly services: GovernorServices;
   /** Recent log records (newest last, at most 200). */
   readonly logs: readonly LogRecord[];
@@ -45,8 +56,10 @@ export interface Governor {
 const LOG_CAPACITY = 200;
 
 /**
- * Loads config, picks the preset, applies every enabled plugin in preset order and seals the
- * pipeline. A plugin whose apply throws is reported and left out; the others still run.
+ * Loads config, picks the preset, applies every enabled plugin (providers of a service before the
+ * plugins that declare they need or use it, preset order otherwise) and seals the pipeline. A plugin
+ * whose apply throws, whose required service has no provider, or that is in a service cycle is
+ * reported and left out; the others still run.
  */
 export async function createGovernor(options: GovernorOptions): Promise<Governor> {
   const env = options.env ?? process.env;
@@ -81,6 +94,8 @@ export async function createGovernor(options: GovernorOptions): Promise<Governor
     if (loading && (record.level === "warn" || record.level === "error")) loadWarnings.push(`${record.source}: ${record.message}`);
     pipeline.emit({ type: "log", record });
   });
+  const provided = new Map<string, { value: unknown; by: string }>();
+  const read = (key: ServiceKey<any>) => provided.get(key.name)?.value;
   const services: GovernorServices = {
     logger,
     clock,
@@ -92,6 +107,38 @@ export async function createGovernor(options: GovernorOptions): Promise<Governor
     store: () => store,
     commandRoot: preset.commandRoot ?? "governor",
     ignoredTrustedKeys: config.ignoredTrustedKeys,
+    need: <T>(key: ServiceKey<T>): T => {
+      if (!provided.has(key.name)) throw new Error(`service "${key.name}" is not provided in this governor (preset "${preset.name}")`);
+      return read(key) as T;
+    },
+    maybe: <T>(key: ServiceKey<T>) => read(key) as T | undefined,
+    provide: (key) => {
+      throw new Error(`service "${key.name}" can only be provided by a plugin's apply (list it in the plugin's provides)`);
+    },
+  };
+  /** The services one plugin gets: its own logger, and only the services it declared. */
+  const servicesFor = (plugin: GovernorPlugin<any>): GovernorServices => {
+    const declared = (keys: ReadonlyArray<ServiceKey<any>>, key: ServiceKey<any>) => keys.some((k) => k.name === key.name);
+    const undeclared = (key: ServiceKey<any>, list: string) => new Error(`plugin "${plugin.name}" uses service "${key.name}" without declaring it; add it to the plugin's ${list}`);
+    return {
+      ...services,
+      logger: logger.child(plugin.name),
+      need: <T>(key: ServiceKey<T>): T => {
+        if (!declared(plugin.requires, key)) throw undeclared(key, "requires");
+        if (!provided.has(key.name)) throw new Error(`plugin "${plugin.name}" needs service "${key.name}", which is not provided`);
+        return read(key) as T;
+      },
+      maybe: <T>(key: ServiceKey<T>) => {
+        if (!declared(plugin.requires, key) && !declared(plugin.optional, key)) throw undeclared(key, "optional (or requires)");
+        return read(key) as T | undefined;
+      },
+      provide: (key, value) => {
+        if (!declared(plugin.provides, key)) throw undeclared(key, "provides");
+        const other = provided.get(key.name);
+        if (other && other.by !== plugin.name) throw new Error(`service "${key.name}" is provided by ${other.by} already`);
+        provided.set(key.name, { value, by: plugin.name });
+      },
+    };
   };
 
   const pluginErrors: string[] = [];
@@ -102,22 +149,35 @@ export async function createGovernor(options: GovernorOptions): Promise<Governor
     }
   });
 
-  const applied: Array<{ plugin: GovernorPlugin<any>; enabled: boolean; failed?: string }> = [];
-  for (const plugin of plugins) {
-    const pluginConfig = config.values.get(plugin.configKey)!;
-    if (!pluginConfig.enabled) {
-      applied.push({ plugin, enabled: false });
+  const entries = plugins.map((plugin) => ({ plugin, enabled: config.values.get(plugin.configKey)!.enabled === true }));
+  const plan = planApplyOrder(entries, preset.name);
+  const failures = new Map(plan.failed);
+  for (const [plugin, why] of plan.failed) pluginErrors.push(`plugin "${plugin.name}" is not applied: ${why}`);
+  for (const [plugin, why] of plan.off) logger.info(`${plugin.name} is off: it ${why}`);
+  for (const plugin of plan.order) {
+    // A provider that failed while applying leaves its dependents without the service.
+    const lost = plugin.requires.find((key) => !provided.has(key.name));
+    if (lost) {
+      const provider = plan.providers.get(lost.name)!;
+      const why = `it needs service "${lost.name}" from ${provider.name}, which failed to apply`;
+      failures.set(plugin, why);
+      pluginErrors.push(`plugin "${plugin.name}" is not applied: ${why}`);
       continue;
     }
     try {
-      await plugin.apply(pipeline, pluginConfig, { ...services, logger: logger.child(plugin.name) });
-      applied.push({ plugin, enabled: true });
+      await plugin.apply(pipeline, config.values.get(plugin.configKey)!, servicesFor(plugin));
+      const unprovided = plugin.provides.filter((key) => provided.get(key.name)?.by !== plugin.name);
+      if (unprovided.length) throw new Error(`it declares provides ${unprovided.map((k) => `"${k.name}"`).join(", ")} but its apply did not call services.provide for it`);
     } catch (error) {
-      const failure = new PluginError(plugin.name, "apply", error);
-      applied.push({ plugin, enabled: false, failed: errorText(error) });
-      pluginErrors.push(failure.message);
+      for (const [name, entry] of provided) if (entry.by === plugin.name) provided.delete(name);
+      failures.set(plugin, errorText(error));
+      pluginErrors.push(new PluginError(plugin.name, "apply", error).message);
     }
   }
+  const applied = entries.map(({ plugin, enabled }) =>
+    failures.has(plugin) ? { plugin, enabled: false, failed: failures.get(plugin)! } : plan.off.has(plugin) ? { plugin, enabled: false, offBecause: plan.off.get(plugin)! } : { plugin, enabled },
+  );
+  const applyOrder = plan.order.filter((p) => !failures.has(p)).map((p) => p.name);
   pipeline.seal();
   loading = false;
 
@@ -127,6 +187,7 @@ export async function createGovernor(options: GovernorOptions): Promise<Governor
     preset,
     config,
     plugins: applied,
+    applyOrder,
     services,
     logs,
     problems,
@@ -143,7 +204,9 @@ export async function createGovernor(options: GovernorOptions): Promise<Governor
         if (own.length) lines.push(`  ${hook}: ${own.map((t) => `${t.name}@${t.stage}`).join(" > ")}`);
       }
       lines.push("Plugins:");
-      for (const a of applied) lines.push(`  ${a.plugin.name} [${a.plugin.configKey}]: ${a.failed ? `FAILED (${a.failed})` : a.enabled ? "on" : "off"}`);
+      for (const a of applied) lines.push(`  ${a.plugin.name} [${a.plugin.configKey}]: ${a.failed ? `FAILED (${a.failed})` : a.offBecause ? `off (${a.offBecause})` : a.enabled ? "on" : "off"}${serviceNote(a.plugin, plan.providers)}`);
+      const presetOrder = applied.filter((a) => a.enabled).map((a) => a.plugin.name);
+      if (applyOrder.join() !== presetOrder.join()) lines.push(`Apply order (providers first): ${applyOrder.join(" > ")}`);
       const tools = [...pipeline.tools.keys()];
       lines.push(`Tools: ${tools.length ? tools.join(", ") : "none"}`);
       lines.push(`Config sources: ${config.sources.join(" <- ")}`);
@@ -154,4 +217,14 @@ export async function createGovernor(options: GovernorOptions): Promise<Governor
       return lines.join("\n");
     },
   };
+}
+
+/** ` · provides "x" · needs "y" (governor:p)`: a plugin's declared services for the status text. */
+function serviceNote(plugin: GovernorPlugin<any>, providers: ReadonlyMap<string, GovernorPlugin<any>>): string {
+  const from = (key: ServiceKey<any>) => `"${key.name}"${providers.get(key.name) ? ` (${providers.get(key.name)!.name})` : ""}`;
+  const parts: string[] = [];
+  if (plugin.provides.length) parts.push(`provides ${plugin.provides.map((k) => `"${k.name}"`).join(", ")}`);
+  if (plugin.requires.length) parts.push(`needs ${plugin.requires.map(from).join(", ")}`);
+  if (plugin.optional.length) parts.push(`uses ${plugin.optional.map(from).join(", ")}`);
+  return parts.map((p) => ` · ${p}`).join("");
 }

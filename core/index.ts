@@ -12,10 +12,16 @@ export type { TapOptions, TapRecord } from "./hooks.ts";
 export { Pipeline, type CallOptions, type SealedTool } from "./pipeline.ts";
 export * from "./tool-types.ts";
 export { definePlugin, definePreset, type CrossFieldProblem, type GovernorPlugin, type PluginFactory, type PluginSpec, type Preset, type WithEnabled } from "./plugin.ts";
+/**
+ * Services: what the host hands a plugin's `apply` (logger, clock, cwd, UI, session store) and the typed
+ * services plugins offer each other (`defineService`, `ServiceKey`, `services.need/maybe/provide`; a
+ * plugin declares them in `provides`, `requires` and `optional`).
+ */
 export * from "./services.ts";
 export { deepMerge, type DeepPartial } from "./config/merge.ts";
-export { resolveConfig, formatProblems, ALLOW_PROJECT_LINE, type ConfigLayer, type ConfigProblem, type IgnoredTrustedKey, type ResolvedConfig } from "./config/resolve.ts";
+export { resolveConfig, formatProblems, ALLOW_PROJECT_LINE, type ConfigLayer, type ConfigProblem, type ResolvedConfig } from "./config/resolve.ts";
 export type { RenamedKey, RenamedKeys } from "./config/renamed.ts";
 export { loadConfigLayers, agentDirFrom, CONFIG_FILE } from "./config/layers.ts";
+export type { CliCommand, CliIO } from "./cli-command.ts";
 export { createGovernor, type Governor, type GovernorOptions } from "./host.ts";
 export { createExtension, bindGovernor, type ExtensionOptions } from "./pi/extension.ts";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Pipeline } from "./pipeline.ts";
-import type { GovernorServices } from "./services.ts";
+import type { GovernorServices, ServiceKey } from "./services.ts";
 import { deepMerge, type DeepPartial } from "./config/merge.ts";
 import type { RenamedKeys } from "./config/renamed.ts";
 
@@ -40,6 +40,15 @@ export interface PluginSpec<S extends z.ZodObject> {
    * (converted when its shape changed) and reported as "renamed; use <section>.<new>". Default none.
    */
   renamedKeys?: RenamedKeys;
+  /** Services this plugin offers: its `apply` calls `services.provide(key, value)` for each. */
+  provides?: ReadonlyArray<ServiceKey<any>>;
+  /**
+   * Services this plugin cannot work without (`services.need(key)`). The host applies their providers
+   * first; without an enabled provider in the preset the plugin is not applied and the reason is listed.
+   */
+  requires?: ReadonlyArray<ServiceKey<any>>;
+  /** Services this plugin uses when present (`services.maybe(key)`); their providers are applied first. */
+  optional?: ReadonlyArray<ServiceKey<any>>;
   /** Taps hooks and registers tools and commands. Runs once, before the pipeline is sealed. */
   apply(pipeline: Pipeline, config: WithEnabled<z.infer<S>>, services: GovernorServices): void | Promise<void>;
 }
@@ -65,6 +74,10 @@ export interface GovernorPlugin<C = Record<string, unknown>> {
   readonly renamedKeys?: RenamedKeys;
   /** Cross-key rules ({@link PluginSpec.check}); none when the spec has none. */
   check(config: Record<string, unknown>): ReadonlyArray<CrossFieldProblem>;
+  /** Services offered, needed and used when present ({@link PluginSpec.provides}); empty when none. */
+  readonly provides: ReadonlyArray<ServiceKey<any>>;
+  readonly requires: ReadonlyArray<ServiceKey<any>>;
+  readonly optional: ReadonlyArray<ServiceKey<any>>;
   apply(pipeline: Pipeline, config: WithEnabled<C>, services: GovernorServices): void | Promise<void>;
 }
 
@@ -104,6 +117,9 @@ export function definePlugin<S extends z.ZodObject>(spec: PluginSpec<S>): Plugin
       trustedKeys: Object.freeze([...(spec.trustedKeys ?? [])]),
       renamedKeys: spec.renamedKeys ?? {},
       check,
+      provides: Object.freeze([...(spec.provides ?? [])]),
+      requires: Object.freeze([...(spec.requires ?? [])]),
+      optional: Object.freeze([...(spec.optional ?? [])]),
       apply: spec.apply as GovernorPlugin<C>["apply"],
     });
   };

@@ -2,7 +2,16 @@
  * What the host hands every plugin. Plugins never write to the console, call process.exit, or read
  * the wall clock directly: they go through these, so tests can inject fakes.
  */
-import type { IgnoredTrustedKey } from "./config/resolve.ts";
+
+/** A trusted key a project file set and that was ignored, because the global file does not allow it. */
+export interface IgnoredTrustedKey {
+  /** The project file that set it. */
+  source: string;
+  /** Plugin config key, e.g. `kota`. */
+  section: string;
+  /** Top-level key of the section, e.g. `command`. */
+  key: string;
+}
 
 /** Time source and timers; inject a fake in tests. */
 export interface Clock {
@@ -118,6 +127,31 @@ export function memorySessionStore(): SessionStore {
   };
 }
 
+/**
+ * A typed name for a value one plugin offers the others (a connection, a runtime, an index). Made by
+ * {@link defineService}; the type parameter is what `services.need(key)` returns.
+ */
+export interface ServiceKey<T> {
+  /** Namespaced name, `scope:name` (`kota:runtime`). Two keys with one name are the same service. */
+  readonly name: string;
+  /** Who provides it, for the message when no plugin in the preset does (`governor:kota`). */
+  readonly providedBy?: string;
+  /** Type carrier only, never set: keeps `ServiceKey<A>` and `ServiceKey<B>` apart. */
+  readonly __value?: (value: T) => T;
+}
+
+/**
+ * Defines a service key. The providing plugin lists it in `provides` and calls
+ * `services.provide(key, value)` in its `apply`; a plugin that uses it lists it in `requires` (or
+ * `optional`) and reads it with `services.need(key)` (or `services.maybe(key)`). The host applies
+ * providers before their dependents. `providedBy` names the plugin that provides it, for the message
+ * a preset without that plugin gets.
+ */
+export function defineService<T>(name: string, options: { providedBy?: string } = {}): ServiceKey<T> {
+  if (!/^[a-z0-9-]+:[a-z0-9-_.]+$/i.test(name)) throw new Error(`service name "${name}" must be namespaced as scope:name, e.g. "acme:index"`);
+  return Object.freeze({ name, ...(options.providedBy ? { providedBy: options.providedBy } : {}) });
+}
+
 /** Everything a plugin's `apply` may use. */
 export interface GovernorServices {
   readonly logger: Logger;
@@ -147,4 +181,16 @@ export interface GovernorServices {
    * plugin can say why the project's program or path is not in force. Empty or absent when none.
    */
   readonly ignoredTrustedKeys?: readonly IgnoredTrustedKey[];
+  /**
+   * The value of a service this plugin lists in `requires`. The host applied its provider first, so
+   * in `apply` and later it is there; throws when the key is not declared in `requires`.
+   */
+  need<T>(key: ServiceKey<T>): T;
+  /**
+   * The value of a service this plugin lists in `requires` or `optional`, or undefined when no enabled
+   * plugin provides it; throws when the key is not declared.
+   */
+  maybe<T>(key: ServiceKey<T>): T | undefined;
+  /** Offers the value of a service this plugin lists in `provides`; call it in `apply`. Throws for an undeclared key. */
+  provide<T>(key: ServiceKey<T>, value: T): void;
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { GovernorPlugin } from "../plugin.ts";
+import type { IgnoredTrustedKey } from "../services.ts";
 import { deepMerge, isPlainObject, withoutUnsafeKeys } from "./merge.ts";
 import { upgradeRenamedKeys } from "./renamed.ts";
 import { parseSalvaging } from "./salvage.ts";
@@ -23,15 +24,8 @@ export interface ConfigProblem {
   message: string;
 }
 
-/** A trusted key a project file set and that was ignored, because the global file does not allow it. */
-export interface IgnoredTrustedKey {
-  /** The project file that set it. */
-  source: string;
-  /** Plugin config key, e.g. `kota`. */
-  section: string;
-  /** Top-level key of the section, e.g. `command`. */
-  key: string;
-}
+// Defined beside the services that hand it to plugins, so services.ts needs nothing from config/.
+export type { IgnoredTrustedKey };
 
 /** The outcome: per-plugin config, which sources contributed, and what was rejected. */
 export interface ResolvedConfig {

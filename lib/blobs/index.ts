@@ -6,6 +6,7 @@ export { BLOB_ID_PATTERN, assertBlobId, isBlobId, shortId } from "./blob-id.ts";
 export { DEFAULT_BLOB_DIR, isInsideDir, resolveBlobDir } from "./paths.ts";
 export { writeBlobAtomically, WRITE_CHUNK_CHARS, type WrittenBlob } from "./atomic-write.ts";
 export { readBytePage, readRange, type BytePage } from "./read-bytes.ts";
+export { cutUtf8 } from "./read-lines.ts";
 export { grepBlob, readLinePage, type GrepMatch, type GrepResult, type LinePage } from "./read-pages.ts";
 export { listBlobs, purgeBlobs, sweepBlobs, type BlobEntry, type RetentionPolicy, type SweepReport } from "./retention.ts";
 export { BlobStore, DEFAULT_BLOB_MAX_AGE_DAYS, DEFAULT_BLOB_MAX_BYTES, DEFAULT_TEMP_GRACE_MS, type BlobStoreOptions } from "./store.ts";

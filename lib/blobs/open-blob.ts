@@ -1,6 +1,6 @@
 import { constants } from "node:fs";
 import { open, type FileHandle } from "node:fs/promises";
-import { InvalidInputError } from "../../core/errors.ts";
+import { InvalidInputError } from "../../core/index.ts";
 
 /**
  * Flags every blob read opens with: read-only, never through a symbolic link (a planted

@@ -1,6 +1,6 @@
 import { lstat } from "node:fs/promises";
 import { join } from "node:path";
-import { InvalidInputError } from "../../core/errors.ts";
+import { InvalidInputError } from "../../core/index.ts";
 import { writeBlobAtomically, type WrittenBlob } from "./atomic-write.ts";
 import { assertBlobId, shortId } from "./blob-id.ts";
 import { checkBlobDir } from "./cache-dir.ts";

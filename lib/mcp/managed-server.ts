@@ -3,12 +3,8 @@
  * backoff, a degraded mode that fails fast, a recovery queue for calls safe to repeat, a state cache
  * diffed after reconnects, and a clean, idempotent shutdown. See {@link ManagedMcpServer}.
  */
-import { classifyError } from "../../core/classify.ts";
-import { type GovernorError, isErrorCategory } from "../../core/errors.ts";
-import { formatSeconds } from "../../core/observation.ts";
-import { type Clock, type Logger, sleep, systemClock } from "../../core/services.ts";
-import { isSafeToRepeat } from "../resilience/safe-to-repeat.ts";
-import { scheduledBackoffMs } from "../resilience/backoff.ts";
+import { classifyError, type Clock, formatSeconds, type GovernorError, isErrorCategory, type Logger, sleep, systemClock } from "../../core/index.ts";
+import { isSafeToRepeat, scheduledBackoffMs } from "../resilience/index.ts";
 import { type ManagedMcpServerConfig, type ResolvedServerConfig, resolveServerConfig } from "./config.ts";
 import type { Connector, ExitInfo, McpTool, McpToolResult, ServerConnection } from "./connection-types.ts";
 import * as fail from "./failure-messages.ts";

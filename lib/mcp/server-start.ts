@@ -2,9 +2,7 @@
  * One start of a server: spawn and initialize (the connector), then tools/list and the caller's
  * state probe. A start that fails, or is no longer wanted, leaves no child behind.
  */
-import { errorText } from "../../core/errors.ts";
-import { formatSeconds } from "../../core/observation.ts";
-import type { Clock, Logger } from "../../core/services.ts";
+import { type Clock, errorText, formatSeconds, type Logger } from "../../core/index.ts";
 import type { ResolvedServerConfig } from "./config.ts";
 import type { Connector, McpTool, ServerConnection } from "./connection-types.ts";
 

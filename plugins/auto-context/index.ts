@@ -3,11 +3,12 @@
  * before a prompt runs (`beforeAgentStart`, STAGE.INJECT) it finds 1-3 file paths in the prompt and
  * injects a small KotaDB briefing for them. Cached per path set and git HEAD. When the repository is
  * not indexed it asks to index (the kota plugin's confirmation rules apply). Bounded in time; any
- * failure means no briefing, never a broken prompt. Needs the kota plugin earlier in the preset.
+ * failure means no briefing, never a broken prompt. Needs the `kota:runtime` service (the kota
+ * plugin in the preset; the host applies it first); with the kota plugin off, autoContext is off too.
  */
 import { definePlugin, errorText, type Injection, STAGE } from "../../core/index.ts";
-import { kotaRuntimeOf } from "../kota/index.ts";
-import { gitHead } from "../kota/git.ts";
+import { KOTA_RUNTIME } from "../kota/index.ts";
+import { gitHead } from "../../lib/git/index.ts";
 import { gatherFacts, renderBriefing } from "./briefing.ts";
 import { withinDeadline } from "./bounded.ts";
 import { autoContextDefaults, autoContextSchema } from "./config.ts";
@@ -23,14 +24,14 @@ export const autoContext = definePlugin({
   description: "Injects a small KotaDB briefing (dependencies, dependents, tests) when a prompt names 1-3 files; mode from kota.autoContext.",
   schema: autoContextSchema,
   defaults: autoContextDefaults,
+  requires: [KOTA_RUNTIME],
   apply(pipeline, config, services) {
     const logger = services.logger;
+    const runtime = services.need(KOTA_RUNTIME);
     const cache = new Map<string, string>();
     const overviewShown = new Set<string>();
 
     pipeline.hooks.beforeAgentStart.tap({ name: AUTO_CONTEXT_PLUGIN, stage: STAGE.INJECT }, async (injections, info): Promise<Injection[] | undefined> => {
-      const runtime = kotaRuntimeOf(pipeline);
-      if (!runtime) return undefined;
       const mode = config.mode === "inherit" ? runtime.config.autoContext : config.mode;
       if (mode === "off") return undefined;
       try {
@@ -42,14 +43,14 @@ export const autoContext = definePlugin({
         }
         if (files.length === 0) {
           if (mode !== "always") return undefined;
-          return await overview(runtime, injections, info.sessionId, root);
+          return await overview(injections, info.sessionId, root);
         }
         const head = (await gitHead(root)) ?? "no-head";
         const key = `${head}\u0000${[...files].sort().join("\u0000")}`;
         const cached = cache.get(key);
         if (cached) return [...injections, { source: AUTO_CONTEXT_PLUGIN, text: cached }];
 
-        if (!(await ensureIndex(runtime, info.signal))) return undefined;
+        if (!(await ensureIndex(info.signal))) return undefined;
         const facts = await withinDeadline(services.clock, config.timeoutMs, info.signal, (signal) => gatherFacts(runtime, files, signal));
         if (!facts) {
           logger.info("autoContext: no briefing (KotaDB did not answer in time or failed)", { files, timeoutMs: config.timeoutMs });
@@ -68,7 +69,7 @@ export const autoContext = definePlugin({
     });
 
     /** Indexed (or stale) now, or after an index run this prompt may wait for. */
-    async function ensureIndex(runtime: NonNullable<ReturnType<typeof kotaRuntimeOf>>, signal: AbortSignal | undefined): Promise<boolean> {
+    async function ensureIndex(signal: AbortSignal | undefined): Promise<boolean> {
       const probed = await withinDeadline(services.clock, config.timeoutMs, signal, async (s) => {
         await runtime.probe(s);
         return true;
@@ -81,7 +82,7 @@ export const autoContext = definePlugin({
     }
 
     /** "always" without paths: one line about the index, once per session and HEAD. */
-    async function overview(runtime: NonNullable<ReturnType<typeof kotaRuntimeOf>>, injections: Injection[], sessionId: string, root: string): Promise<Injection[] | undefined> {
+    async function overview(injections: Injection[], sessionId: string, root: string): Promise<Injection[] | undefined> {
       const key = `${sessionId}\u0000${(await gitHead(root)) ?? ""}`;
       if (overviewShown.has(key)) return undefined;
       overviewShown.add(key);

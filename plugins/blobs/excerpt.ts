@@ -1,4 +1,4 @@
-import { cutUtf8 } from "../../lib/blobs/read-lines.ts";
+import { cutUtf8 } from "../../lib/blobs/index.ts";
 import { formatBytes } from "./marker.ts";
 
 /** How to build an excerpt. */

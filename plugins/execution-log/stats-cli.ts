@@ -4,9 +4,7 @@
  */
 import { existsSync } from "node:fs";
 import { parseArgs } from "node:util";
-import type { CliCommand } from "../../cli/main.ts";
-import { agentDirFrom } from "../../core/config/layers.ts";
-import { errorText } from "../../core/errors.ts";
+import { agentDirFrom, type CliCommand, errorText } from "../../core/index.ts";
 import { defaultDbPath } from "./config.ts";
 import { openLogForReading } from "./open-db.ts";
 import { formatStats, parseSince, readStats } from "./stats.ts";

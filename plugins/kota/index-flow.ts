@@ -12,9 +12,28 @@
  * with `/kota index` (or the model with kota_index) after reading KotaDB's stderr in `/kota status`.
  */
 import { resolve, relative, isAbsolute } from "node:path";
-import { errorText, type GovernorError, InvalidInputError, isGovernorError, type UiBridge } from "../../core/index.ts";
+import { errorText, type GovernorError, type GovernorServices, InvalidInputError, isGovernorError, type UiBridge } from "../../core/index.ts";
+import type { KotaOptions } from "./config.ts";
 import { renderIndexRun } from "./render/index-stats.ts";
-import type { KotaRuntime } from "./runtime.ts";
+
+/** Whether the repository is indexed, as the status line shows it. */
+export type IndexedState = "no" | "yes" | "stale";
+
+/**
+ * What the indexer needs from the kota runtime (runtime.ts implements it). An interface, so this file
+ * and the runtime that owns an indexer do not import each other.
+ */
+export interface IndexTarget {
+  readonly config: Pick<KotaOptions, "confirmIndex" | "indexWithoutUi">;
+  readonly services: Pick<GovernorServices, "clock" | "ui" | "logger">;
+  /** HEAD the index was built at (undefined: unknown). */
+  readonly indexHead: string | undefined;
+  root(): Promise<string>;
+  probe(signal?: AbortSignal): Promise<void>;
+  indexState(): Promise<IndexedState>;
+  call(tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<{ json: Record<string, unknown> }>;
+  markIndexed(repositoryId: string | undefined, stats: Record<string, unknown> | undefined): Promise<void>;
+}
 
 /** How an index request ended. */
 export type IndexOutcome =
@@ -65,7 +84,7 @@ export class Indexer {
   interruption: IndexInterruption | undefined;
   private autoRerunUsed = false;
 
-  constructor(private readonly runtime: KotaRuntime) {}
+  constructor(private readonly runtime: IndexTarget) {}
 
   /** Whether an index request (asking or indexing) is in progress. */
   get busy(): boolean {

@@ -10,17 +10,22 @@
  * and the user is told once; every other plugin keeps working. Indexing asks first (`confirmIndex`),
  * and in print mode follows `indexWithoutUi`.
  */
-import { definePlugin, STAGE } from "../../core/index.ts";
+import { definePlugin, defineService, STAGE } from "../../core/index.ts";
 import { kotaDefaults, kotaSchema } from "./config.ts";
 import { kotaStatusReport, registerKotaCommands } from "./commands.ts";
-import type { ConnectionFactory } from "./runtime.ts";
 import { readIndexRecord, writeIndexRecord } from "./index-record.ts";
 import { managedKotaConnection } from "./managed-connection.ts";
-import { KotaRuntime, registerKotaRuntime } from "./runtime.ts";
+import { type ConnectionFactory, KotaRuntime } from "./runtime.ts";
 import { kotaStatusTool, kotaTools } from "./tools.ts";
 
 /** Plugin name. */
 export const KOTA_PLUGIN = "governor:kota";
+
+/**
+ * The kota plugin's runtime as a service: the KotaDB connection, index state and indexer of this
+ * governor. A plugin that uses KotaDB lists it in `requires` and reads it with `services.need(KOTA_RUNTIME)`.
+ */
+export const KOTA_RUNTIME = defineService<KotaRuntime>("kota:runtime", { providedBy: `${KOTA_PLUGIN} (kota() from pi-governor/plugins/kota/index.ts)` });
 
 /** The kota plugin factory: `kota()` or `kota({ confirmIndex: false })`. */
 export const kota = definePlugin({
@@ -30,6 +35,7 @@ export const kota = definePlugin({
   schema: kotaSchema,
   defaults: kotaDefaults,
   trustedKeys: ["command", "args", "env", "cwd"],
+  provides: [KOTA_RUNTIME],
   apply(pipeline, config, services) {
     const connect: ConnectionFactory = (launch) => {
       const connection = managedKotaConnection(launch, services.logger, `/${services.commandRoot} restart`);
@@ -40,7 +46,7 @@ export const kota = definePlugin({
       read: (root) => readIndexRecord(services.agentDir, root),
       write: (root, head, repositoryId, stats) => writeIndexRecord(services.agentDir, root, { head, repositoryId, indexedAt: Date.now(), ...(stats ? { stats } : {}) }),
     });
-    registerKotaRuntime(pipeline, runtime);
+    services.provide(KOTA_RUNTIME, runtime);
     const indexer = runtime.indexer;
     for (const tool of kotaTools(runtime, indexer)) pipeline.registerTool(KOTA_PLUGIN, tool);
     pipeline.registerTool(KOTA_PLUGIN, kotaStatusTool(() => kotaStatusReport(runtime)));
@@ -50,6 +56,6 @@ export const kota = definePlugin({
   },
 });
 
-export { kotaRuntimeOf, type KotaRuntime } from "./runtime.ts";
+export type { KotaRuntime } from "./runtime.ts";
 export { Indexer } from "./index-flow.ts";
 export type { KotaOptions } from "./config.ts";

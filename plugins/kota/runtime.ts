@@ -1,21 +1,20 @@
 /**
  * The kota runtime of one governor: the repository root, the KotaDB connection (started lazily on the
  * first kota_* call or /kota status), the index state (`no | yes | stale`) and the status line. Tools,
- * commands and the autoContext plugin all go through it, so there is one connection and one indexing
- * at a time per pipeline.
+ * commands and the autoContext plugin (through the `kota:runtime` service) all go through it, so there
+ * is one connection and one indexing at a time per governor.
  */
 import { existsSync, mkdirSync } from "node:fs";
 import { basename, join } from "node:path";
 import { classifyError, contentBytes, contentText, type GovernorError, type GovernorServices, isGovernorError, SpawnError } from "../../core/index.ts";
 import { argsWithToolset, type KotaOptions } from "./config.ts";
 import type { KotaConnection, KotaLaunch, KotaServerState } from "./connection.ts";
-import { gitHead, gitRoot } from "./git.ts";
-import { Indexer } from "./index-flow.ts";
+import { gitHead, gitRoot } from "../../lib/git/index.ts";
+import { type IndexedState, Indexer, type IndexTarget } from "./index-flow.ts";
 import { kotaDataDir, kotaDataEnv, neutralCwd } from "./isolation.ts";
 import { BUN_INSTALL_HINT, commandExists, ignoredProjectLaunchNote, kotaStartHint, missingCommandText } from "./runtime-check.ts";
 
-/** Whether the repository is indexed, as the status line shows it. */
-export type IndexedState = "no" | "yes" | "stale";
+export type { IndexedState };
 
 /** Builds the connection for a launch spec (the managed MCP server in production). */
 export type ConnectionFactory = (launch: KotaLaunch) => KotaConnection;
@@ -34,7 +33,7 @@ export const STATUS_KEY = "kota";
 const HEAD_CHECK_INTERVAL_MS = 2_000;
 
 /** The runtime; see the module comment. */
-export class KotaRuntime {
+export class KotaRuntime implements IndexTarget {
   private conn: KotaConnection | undefined;
   private rootPromise: Promise<string> | undefined;
   private rootValue: string | undefined;
@@ -280,19 +279,6 @@ export class KotaRuntime {
   get knownRoot(): string | undefined {
     return this.rootValue;
   }
-}
-
-/** Runtimes by pipeline: how the autoContext plugin finds the kota plugin's runtime. */
-const runtimes = new WeakMap<object, KotaRuntime>();
-
-/** Registers the runtime of a pipeline (the kota plugin does, in apply). */
-export function registerKotaRuntime(pipeline: object, runtime: KotaRuntime): void {
-  runtimes.set(pipeline, runtime);
-}
-
-/** The kota runtime of a pipeline, if the kota plugin is enabled in it. */
-export function kotaRuntimeOf(pipeline: object): KotaRuntime | undefined {
-  return runtimes.get(pipeline);
 }
 
 function withNote(text: string, note: string): string {

@@ -12,8 +12,7 @@
  * Also: the `governor_connection_status` tool (ungoverned), `/<root> servers`, `/<root> restart [name]`,
  * a footer entry, and everything closed on session shutdown (SIGTERM, then SIGKILL after 2 s).
  */
-import { definePlugin } from "../../core/plugin.ts";
-import { errorText } from "../../core/errors.ts";
+import { definePlugin, errorText } from "../../core/index.ts";
 import type { ManagedMcpServer, McpTool } from "../../lib/mcp/index.ts";
 import { mcpServersDefaults, mcpServersSchema, type McpServerOptions } from "./config.ts";
 import { manageServer } from "./managed.ts";

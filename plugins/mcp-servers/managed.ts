@@ -4,8 +4,7 @@
  * directly; the mcp-servers plugin uses it per configured server.
  */
 import { type ManagedMcpServerConfig, ManagedMcpServer, formatServerStatus } from "../../lib/mcp/index.ts";
-import type { Pipeline } from "../../core/pipeline.ts";
-import type { GovernorServices } from "../../core/services.ts";
+import type { GovernorServices, Pipeline } from "../../core/index.ts";
 
 /**
  * Creates a managed server (nothing starts until first use) and closes it when the session shuts

@@ -3,10 +3,8 @@
  * it answers when everything else is down), the `/<root> servers` and `/<root> restart [name]`
  * commands, and a footer entry.
  */
-import { errorText } from "../../core/errors.ts";
+import { errorText, type GovernorServices, type Pipeline } from "../../core/index.ts";
 import { formatServerStatus, type ManagedMcpServer } from "../../lib/mcp/index.ts";
-import type { Pipeline } from "../../core/pipeline.ts";
-import type { GovernorServices } from "../../core/services.ts";
 import type { TSchema } from "typebox";
 
 /** Name of the status tool. */

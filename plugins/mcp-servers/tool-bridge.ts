@@ -3,11 +3,8 @@
  * schema passes through (pi validates plain JSON Schema), annotations are carried (the retry and
  * replay policies read them), results become pi content, and `isError` results become errors.
  */
-import { classifyError } from "../../core/classify.ts";
-import type { ContentBlock } from "../../core/content.ts";
+import { classifyError, type ContentBlock, type GovernedToolDefinition, type Pipeline } from "../../core/index.ts";
 import type { ManagedMcpServer, McpTool, McpToolResult } from "../../lib/mcp/index.ts";
-import type { Pipeline } from "../../core/pipeline.ts";
-import type { GovernedToolDefinition } from "../../core/tool-types.ts";
 import type { TSchema } from "typebox";
 import type { DeclaredTool } from "./config.ts";
 

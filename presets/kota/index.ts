@@ -5,7 +5,8 @@
  * `/kota`: status, index, restart (kota), pruning, pin (prune), blobs, purge-blobs (blobs).
  *
  * Plugin order (apply order; run order comes from stages): execution-log, breaker, retry, timeout,
- * budget, kota, auto-context, blobs, prune, telemetry (off by default). autoContext must come after kota (it uses kota's runtime).
+ * budget, kota, auto-context, blobs, prune, telemetry (off by default). autoContext needs kota's
+ * `kota:runtime` service; the host applies kota first wherever it stands.
  */
 import { definePreset } from "../../core/index.ts";
 import { autoContext } from "../../plugins/auto-context/index.ts";

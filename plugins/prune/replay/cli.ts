@@ -6,8 +6,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { CliCommand, CliIO } from "../../../cli/main.ts";
-import { agentDirFrom, type ConfigLayer, formatProblems, type GovernorPlugin, loadConfigLayers, resolveConfig } from "../../../core/index.ts";
+import { agentDirFrom, type CliCommand, type CliIO, type ConfigLayer, formatProblems, type GovernorPlugin, loadConfigLayers, resolveConfig } from "../../../core/index.ts";
 import { prune } from "../index.ts";
 import { governorPolicy, noPruning } from "./policies.ts";
 import { addTotals, fileLine, promptChart, totalsTable, turnTable, ZERO_TOTALS } from "./report.ts";

@@ -1,6 +1,6 @@
 /**
- * The two git facts the kota plugin needs: the repository root (what KotaDB indexes) and HEAD (to tell
- * when an index is stale). Run with execFile and an argument array (never a shell) and a short timeout;
+ * Two git facts: the repository root (what KotaDB indexes) and HEAD (to tell when an index is stale,
+ * and to key caches by commit). Run with execFile and an argument array (never a shell) and a short timeout;
  * any failure answers undefined, so a directory that is not a git repo still works.
  */
 import { execFile } from "node:child_process";

@@ -1,0 +1,114 @@
+import { describe, expect, it } from "vitest";
+import { fileExistsUnder, findCycles, type ImportEdge, listSourceFiles, parseImports, REPO_ROOT, ruleViolations, scanImports } from "./import-graph.ts";
+
+const edge = (from: string, to: string): ImportEdge => ({ from, to, kind: "static", line: 1 });
+
+describe("the import graph of core, lib, cli, plugins, presets and bin", () => {
+  const edges = scanImports(REPO_ROOT);
+
+  it("covers every layer, dynamic imports and the bin loader included", () => {
+    const files = listSourceFiles(REPO_ROOT);
+    for (const dir of ["core/", "lib/", "cli/", "plugins/", "presets/", "bin/"]) expect(files.some((f) => f.startsWith(dir))).toBe(true);
+    expect(files.some((f) => f.startsWith("test/"))).toBe(false);
+    expect(edges).toContainEqual(expect.objectContaining({ from: "bin/pi-governor.mjs", to: "cli/main.ts", kind: "dynamic" }));
+    expect(edges).toContainEqual(expect.objectContaining({ from: "cli/write-schema.ts", to: "presets/index.ts", kind: "dynamic" }));
+    expect(edges.length).toBeGreaterThan(300);
+  });
+
+  it("has no import cycle", () => {
+    expect(findCycles(edges).map((cycle) => cycle.join(" -> "))).toEqual([]);
+  });
+
+  it("keeps the layering rules (core is the kernel; lib, plugins and presets use core/index.ts; no plugin's internals from outside it)", () => {
+    expect(ruleViolations(edges, fileExistsUnder(REPO_ROOT))).toEqual([]);
+  });
+});
+
+describe("the checker itself", () => {
+  it("reads static, type-only, re-export, dynamic and loader imports with their lines, and skips packages", () => {
+    const text = [
+      'import { a } from "./a.ts";',
+      'import type { B } from "../b.ts";',
+      'import { type C } from "./c.ts";',
+      'export * from "./d.ts";',
+      'import z from "zod";',
+      'const e = await import("./e.ts");',
+      'const f = await jiti.import("../f.ts");',
+      'type G = import("./g.ts").G;',
+      '// import { h } from "./h.ts";',
+      'const s = "import(\'./i.ts\')";',
+    ].join("\n");
+    expect(parseImports("x/y.ts", text)).toEqual([
+      { specifier: "./a.ts", kind: "static", line: 1 },
+      { specifier: "../b.ts", kind: "type", line: 2 },
+      { specifier: "./c.ts", kind: "type", line: 3 },
+      { specifier: "./d.ts", kind: "static", line: 4 },
+      { specifier: "./e.ts", kind: "dynamic", line: 6 },
+      { specifier: "../f.ts", kind: "dynamic", line: 7 },
+      { specifier: "./g.ts", kind: "type", line: 8 },
+    ]);
+  });
+
+  it("reports each cycle once, as a path that starts and ends at the same file", () => {
+    const cycles = findCycles([
+      edge("plugins/kota/index-flow.ts", "plugins/kota/runtime.ts"),
+      edge("plugins/kota/runtime.ts", "plugins/kota/index-flow.ts"),
+      edge("core/a.ts", "core/b.ts"),
+      edge("core/b.ts", "core/c.ts"),
+      edge("core/c.ts", "core/a.ts"),
+      edge("core/c.ts", "core/d.ts"),
+      edge("lib/x.ts", "lib/x.ts"),
+    ]);
+    expect(cycles).toEqual([
+      ["core/a.ts", "core/b.ts", "core/c.ts", "core/a.ts"],
+      ["lib/x.ts", "lib/x.ts"],
+      ["plugins/kota/index-flow.ts", "plugins/kota/runtime.ts", "plugins/kota/index-flow.ts"],
+    ]);
+    expect(findCycles([edge("core/a.ts", "core/b.ts"), edge("cli/main.ts", "core/a.ts")])).toEqual([]);
+  });
+
+  it("names each broken rule with the file, line and what to do", () => {
+    const broken = ruleViolations([
+      edge("core/host.ts", "lib/mcp/index.ts"),
+      edge("lib/blobs/store.ts", "core/errors.ts"),
+      edge("lib/mcp/x.ts", "plugins/retry/index.ts"),
+      edge("plugins/auto-context/index.ts", "plugins/kota/git.ts"),
+      edge("plugins/execution-log/stats-cli.ts", "cli/main.ts"),
+      edge("presets/lean/index.ts", "presets/kota/extension.ts"),
+      edge("presets/kota/extension.ts", "core/pi/extension.ts"),
+      edge("plugins/blobs/excerpt.ts", "lib/blobs/read-lines.ts"),
+    ]);
+    expect(broken).toEqual([
+      "core/host.ts:1 imports lib/mcp/index.ts: core imports only core (the kernel depends on nothing above it)",
+      "lib/blobs/store.ts:1 imports core/errors.ts: outside core, import the kernel from core/index.ts",
+      "lib/mcp/x.ts:1 imports plugins/retry/index.ts: lib imports only lib and core/index.ts",
+      "plugins/auto-context/index.ts:1 imports plugins/kota/git.ts: another plugin's internals; import plugins/kota/index.ts (or use a service)",
+      "plugins/execution-log/stats-cli.ts:1 imports cli/main.ts: a plugin imports no preset and no cli",
+      "presets/lean/index.ts:1 imports presets/kota/extension.ts: another preset's internals; import presets/kota/index.ts (or use a service)",
+      "presets/kota/extension.ts:1 imports core/pi/extension.ts: outside core, import the kernel from core/index.ts",
+      "plugins/blobs/excerpt.ts:1 imports lib/blobs/read-lines.ts: a library's internals; import lib/blobs/index.ts",
+    ]);
+  });
+
+  it("allows what the layering allows", () => {
+    expect(
+      ruleViolations([
+        edge("core/pi/extension.ts", "core/host.ts"),
+        edge("lib/mcp/managed-server.ts", "core/index.ts"),
+        edge("lib/mcp/managed-server.ts", "lib/mcp/errors.ts"),
+        edge("plugins/mcp-servers/index.ts", "lib/mcp/index.ts"),
+        edge("plugins/auto-context/index.ts", "plugins/kota/index.ts"),
+        edge("plugins/kota/runtime.ts", "plugins/kota/render/deps.ts"),
+        edge("presets/lean/index.ts", "presets/kota/index.ts"),
+        edge("presets/index.ts", "presets/kota/index.ts"),
+        edge("cli/main.ts", "plugins/prune/replay/cli.ts"),
+        edge("cli/write-schema.ts", "core/config/json-schema.ts"),
+        edge("bin/pi-governor.mjs", "cli/main.ts"),
+      ]),
+    ).toEqual([]);
+  });
+
+  it("flags an import of a file that does not exist", () => {
+    expect(ruleViolations([edge("plugins/kota/index.ts", "plugins/kota/gone.ts")], fileExistsUnder(REPO_ROOT))).toEqual(["plugins/kota/index.ts:1 imports plugins/kota/gone.ts: no such file"]);
+  });
+});
