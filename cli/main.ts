@@ -8,7 +8,7 @@ import type { CliCommand, CliIO } from "../core/index.ts";
 export type { CliCommand, CliIO };
 
 const commands: Record<string, { summary: string; load: () => Promise<{ run: CliCommand }> }> = {
-  replay: { summary: "replay <session.jsonl|dir>  simulate pruning on real pi sessions (no argument: bundled sample)", load: () => import("../presets/kota/replay-cli.ts") },
+  replay: { summary: "replay <session.jsonl|dir>  simulate pruning on real pi sessions (no argument: bundled sample)", load: () => import("./replay.ts") },
   stats: { summary: "stats [--db path]  per-tool counts, latency, timeouts, errors and retries from the execution log", load: () => import("../plugins/execution-log/stats-cli.ts") },
   schema: { summary: "schema [out.json]  write the config JSON Schema", load: () => import("./write-schema.ts") },
 };

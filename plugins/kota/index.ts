@@ -59,3 +59,4 @@ export const kota = definePlugin({
 export type { KotaRuntime } from "./runtime.ts";
 export { Indexer } from "./index-flow.ts";
 export type { KotaOptions } from "./config.ts";
+export { budgetCaps, capSchema, clampArg } from "./caps.ts";

@@ -12,7 +12,7 @@
  * - The observation's `retries` (and the error's `retried`) say how many retries ran.
  */
 import { definePlugin, sleep, STAGE, type Clock, type ToolObservation, type ToolWrapper } from "../../core/index.ts";
-import { jitteredBackoffMs } from "../../lib/resilience/backoff.ts";
+import { jitteredBackoffMs } from "../../lib/resilience/index.ts";
 import { RetryBudget } from "./budget.ts";
 import { retryDefaults, type RetryOptions, retrySchema, settingsFor } from "./config.ts";
 import { isRetriedTool, isTransient, retryAfterOf } from "./retryable.ts";

@@ -2,7 +2,7 @@
  * What retry may repeat: which tools (safe to repeat) and which outcomes (transient failures).
  */
 import type { ToolInfo, ToolObservation } from "../../core/index.ts";
-import { isSafeToRepeat } from "../../lib/resilience/safe-to-repeat.ts";
+import { isSafeToRepeat } from "../../lib/resilience/index.ts";
 import type { RetryOptions, ToolRetrySettings } from "./config.ts";
 
 /** Categories no configuration can make retryable: repeating them cannot help or is unsafe. */

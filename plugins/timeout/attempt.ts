@@ -13,7 +13,7 @@
  */
 import { classifyError, failure, timedOut, TimeoutError, type Clock, type ToolCallContext, type ToolHandler, type TimeoutObservation, type ToolObservation, UnknownError } from "../../core/index.ts";
 import { AttemptCall, type SignalSource } from "./attempt-call.ts";
-import { type CallerAbortListener, type LinkSet, linkCaller, unlinkCaller } from "../../lib/resilience/caller-links.ts";
+import { type CallerAbortListener, type LinkSet, linkCaller, unlinkCaller } from "../../lib/resilience/index.ts";
 
 /** Whether the limit that applies is the attempt's own or what is left of the call's total deadline. */
 export type LimitScope = "attempt" | "total";

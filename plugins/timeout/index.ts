@@ -18,7 +18,7 @@ import { TIMEOUT_PLUGIN } from "./constants.ts";
 
 export { TOOL_TIMEOUT_MS, TIMEOUT_PLUGIN } from "./constants.ts";
 export { timeoutDefaults, timeoutSchema, type TimeoutOptions } from "./config.ts";
-export { linkedCount } from "../../lib/resilience/caller-links.ts";
+export { linkedCount } from "../../lib/resilience/index.ts";
 
 /** Where the total-deadline stamp sits: outside retry, inside the breaker. */
 export const DEADLINE_STAGE = STAGE.RETRY - 50;

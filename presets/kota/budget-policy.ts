@@ -6,8 +6,8 @@
  * own 5,000-byte budget: a snippet search for a common word answers 6-13 KB on a 45-file repository,
  * far more than a navigation answer needs (graph answers are 0.3-2.5 KB).
  */
-import type { ToolBudget } from "../../plugins/budget/config.ts";
-import { budgetCaps } from "../../plugins/kota/caps.ts";
+import type { ToolBudget } from "../../plugins/budget/index.ts";
+import { budgetCaps } from "../../plugins/kota/index.ts";
 
 /** Caps (from the table), downshift ladder and hint, by kota tool name. */
 export const KOTA_BUDGET_TOOLS: Readonly<Record<string, ToolBudget>> = Object.freeze<Record<string, ToolBudget>>({

@@ -3,9 +3,7 @@
  * kota_* tools (which answers re-run cheaply, which are pinned, how their placeholders read).
  */
 import { deepMerge, type DeepPartial } from "../../core/index.ts";
-import { formatCall, type PlaceholderInput, placeholderText } from "../../plugins/prune/placeholder.ts";
-import { pruneDefaults, type PruneOptions } from "../../plugins/prune/config.ts";
-import { prune } from "../../plugins/prune/index.ts";
+import { formatCall, type PlaceholderInput, placeholderText, prune, pruneDefaults, type PruneOptions } from "../../plugins/prune/index.ts";
 
 /**
  * Tools whose results the kota preset prunes in older turns whatever their size: pi's read/bash

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { SAMPLE_SESSION } from "../../../../../plugins/prune/replay/cli.ts";
-import { run } from "../../../../../presets/kota/replay-cli.ts";
+import { run } from "../../../../../cli/replay.ts";
 
 async function replay(argv: string[]) {
   let out = "";
