@@ -4,6 +4,7 @@
  * commands, and a footer entry.
  */
 import { errorText } from "../../core/errors.ts";
+import { MCP_TAG, STATUS_TAG } from "../../core/tags.ts";
 import { formatServerStatus, type ManagedMcpServer } from "../../lib/mcp/index.ts";
 import type { Pipeline } from "../../core/pipeline.ts";
 import type { GovernorServices } from "../../core/services.ts";
@@ -41,7 +42,7 @@ export function registerStatusTool(pipeline: Pipeline, owner: string, servers: r
     description: "State of the MCP server connections: running, reconnecting, degraded; uptime, reconnect history and the last error. Call it when an MCP tool reports a lost connection, before calling that tool again.",
     parameters: { type: "object", properties: { server: { type: "string", description: "Only this server (default: all)." } } } as unknown as TSchema,
     annotations: { readOnlyHint: true },
-    tags: ["status", "mcp"],
+    tags: [STATUS_TAG, MCP_TAG],
     governed: false,
     promptSnippet: `${STATUS_TOOL}: state of the MCP server connections (use after a connection error)`,
     async execute(call) {

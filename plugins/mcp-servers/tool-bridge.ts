@@ -8,6 +8,7 @@ import type { ContentBlock } from "../../core/content.ts";
 import type { ManagedMcpServer, McpTool, McpToolResult } from "../../lib/mcp/index.ts";
 import type { Pipeline } from "../../core/pipeline.ts";
 import type { GovernedToolDefinition } from "../../core/tool-types.ts";
+import { MCP_TAG, mcpServerTag } from "../../core/tags.ts";
 import type { TSchema } from "typebox";
 import type { DeclaredTool } from "./config.ts";
 
@@ -65,7 +66,7 @@ export function mcpToolDefinition(server: ManagedMcpServer, tool: McpTool, tags:
     description: tool.description ?? `${tool.name} (MCP server ${server.name})`,
     parameters: toParameters(tool.inputSchema as Record<string, unknown>),
     annotations,
-    tags: ["mcp", `mcp:${server.name}`, ...tags],
+    tags: [MCP_TAG, mcpServerTag(server.name), ...tags],
     async execute(call) {
       const result = await server.callTool(tool.name, call.args as Record<string, unknown>, { signal: call.signal });
       if (result.isError) throw classifyError({ isError: true, content: result.content }, { subject: name });
