@@ -146,7 +146,7 @@ describe("observationDetails: the adapter's one mapping from an observation to p
     ok.retries = 1;
     expect(observationDetails(ok)).toEqual({ kota: { tool: "search" }, budget: { maxBytes: 24_000 }, retry: { retries: 1 }, governor: { status: "SUCCESS", durationMs: 813, retries: 1 } });
 
-    const failed = failure("kota_search", new NetworkError("reset"));
+    const failed = failure("kota_search", new NetworkError("reset", { agentMessage: "Try again later." }));
     const details = observationDetails(failed);
     expect(details.error).toMatchObject({ category: "network" });
     expect(readMeta(details).call?.status).toBe("ERROR");
