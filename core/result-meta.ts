@@ -99,7 +99,7 @@ export interface ResultMeta {
   timeout?: TimeoutMeta;
 }
 
-/** The details keys the record maps to; every other key belongs to the tool. */
+/** The details JSON keys the record maps to (never dropped to keep details small); every other key belongs to the tool. */
 export const META_DETAILS_KEYS = ["governor", "error", "budget", "truncated", "blobId", "blobPath", "originalBytes", "excerptBytes", "blobError", "pinned", "retry", "circuit", "timeoutMs", "timeoutScope"] as const;
 
 const EMPTY: ResultMeta = Object.freeze({});
@@ -183,17 +183,6 @@ export function withMeta(details: Readonly<Record<string, unknown>> | undefined,
   if (patch.retry) out.retry = defined<Json>({}, patch.retry as unknown as Json);
   if (patch.circuit) out.circuit = { ...patch.circuit };
   if (patch.timeout) defined(out, { timeoutMs: patch.timeout.limitMs, timeoutScope: patch.timeout.scope });
-  return out;
-}
-
-/** Merges two records: `patch`'s fields win, nested records are merged one level deep. */
-export function mergeMeta(base: ResultMeta, patch: ResultMeta): ResultMeta {
-  const out: ResultMeta = { ...base };
-  for (const [k, v] of Object.entries(patch) as Array<[keyof ResultMeta, unknown]>) {
-    if (v === undefined) continue;
-    const prev = out[k];
-    (out as Json)[k] = isObject(prev) && isObject(v) ? { ...prev, ...v } : v;
-  }
   return out;
 }
 
