@@ -78,7 +78,8 @@ export function failure(toolName: string, error: GovernorError, durationMs = 0):
     error,
     message,
     content: textContent(message),
-    details: {},
+    // The error's JSON also in the details, where callers of the pipeline have always found it.
+    details: { error: error.toJSON() },
     meta: {},
   };
 }
