@@ -1,6 +1,7 @@
 /**
- * pi-governor's public API: the pipeline, the plugin contract, observations and errors, config,
- * and the pi adapter. Plugins and presets import from here.
+ * pi-governor's public API: the pipeline, the plugin contract, observations and errors, the typed
+ * result metadata stages hand on (result-meta.ts), the one size measure (size.ts), the shared tool
+ * tags (tags.ts), config, and the pi adapter. Plugins and presets import from here.
  */
 export { STAGE } from "./stages.ts";
 export * from "./content.ts";
