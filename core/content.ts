@@ -28,15 +28,6 @@ export function contentText(content: readonly ContentBlock[]): string {
   return out;
 }
 
-/** Size in UTF-8 bytes of the text blocks plus the base64 length of images. */
-export function contentBytes(content: readonly ContentBlock[]): number {
-  let bytes = 0;
-  for (const block of content) {
-    bytes += block.type === "text" ? Buffer.byteLength(block.text, "utf8") : block.data.length;
-  }
-  return bytes;
-}
-
 /** A one-block text content list. */
 export function textContent(text: string): ContentBlock[] {
   return [{ type: "text", text }];

@@ -1,11 +1,15 @@
 /**
- * pi-governor's public API: the pipeline, the plugin contract, observations and errors, config,
- * and the pi adapter. Plugins and presets import from here.
+ * pi-governor's public API: the pipeline, the plugin contract, observations and errors, the typed
+ * result metadata stages hand on (result-meta.ts), the one size measure (size.ts), the shared tool
+ * tags (tags.ts), config, and the pi adapter. Plugins and presets import from here.
  */
 export { STAGE } from "./stages.ts";
 export * from "./content.ts";
 export * from "./errors.ts";
 export * from "./observation.ts";
+export * from "./result-meta.ts";
+export * from "./size.ts";
+export * from "./tags.ts";
 export { classifyError, tail, type ClassifyContext } from "./classify.ts";
 export type { PipelineEvent } from "./events.ts";
 export type { TapOptions, TapRecord } from "./hooks.ts";

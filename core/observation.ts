@@ -1,6 +1,7 @@
 import type { ContentBlock } from "./content.ts";
 import { textContent } from "./content.ts";
 import type { GovernorError } from "./errors.ts";
+import { withMeta, type ResultMeta } from "./result-meta.ts";
 
 /**
  * How every governed tool call ends. A discriminated union on `status`, switched exhaustively
@@ -17,8 +18,14 @@ interface ObservationBase {
   retries: number;
   /** What goes back to the model. */
   content: ContentBlock[];
-  /** Structured data for the UI, logs and later plugins (persisted by pi: keep it small). */
+  /** The tool's own structured data for the UI and logs (persisted by pi: keep it small). */
   details: Record<string, unknown>;
+  /**
+   * What the stages know about the result (budget, blob, retry, circuit, timeout), typed. Stages
+   * replace it (`obs.meta = { ...obs.meta, retry }`), never mutate it; the pi adapter writes it into
+   * pi's details with {@link observationDetails}.
+   */
+  meta: ResultMeta;
 }
 
 /** The tool answered. */
@@ -57,7 +64,7 @@ export function success(
   details: Record<string, unknown> = {},
   durationMs = 0,
 ): SuccessObservation {
-  return { status: "SUCCESS", toolName, durationMs, retries: 0, content, details };
+  return { status: "SUCCESS", toolName, durationMs, retries: 0, content, details, meta: {} };
 }
 
 /** An ERROR observation whose content is the error's agent-facing message. */
@@ -71,7 +78,9 @@ export function failure(toolName: string, error: GovernorError, durationMs = 0):
     error,
     message,
     content: textContent(message),
+    // The error's JSON also in the details, where callers of the pipeline have always found it.
     details: { error: error.toJSON() },
+    meta: {},
   };
 }
 
@@ -92,16 +101,20 @@ export function timedOut(toolName: string, timeoutMs: number, durationMs = timeo
     timeoutMs,
     message,
     content: textContent(`${toolName}: ${message} Do not repeat the same call unchanged; narrow it or try another approach.`),
-    details: { timeoutMs },
+    details: {},
+    meta: { timeout: { limitMs: timeoutMs } },
   };
 }
 
-/** The details pi stores for a governed result: status, timing and any plugin details. */
+/**
+ * The details pi stores for a governed result: the tool's details plus the observation's
+ * {@link ToolObservation.meta}, its status and timing (`governor`) and its error, in the details
+ * JSON shape ({@link withMeta}). The pi adapter's one mapping from an observation to pi.
+ */
 export function observationDetails(obs: ToolObservation): Record<string, unknown> {
-  const base: Record<string, unknown> = {
-    ...obs.details,
-    governor: { status: obs.status, durationMs: Math.round(obs.durationMs), retries: obs.retries },
-  };
-  if (obs.status === "ERROR") base.error = obs.error.toJSON();
-  return base;
+  return withMeta(obs.details, {
+    ...obs.meta,
+    call: { status: obs.status, durationMs: obs.durationMs, retries: obs.retries },
+    ...(obs.status === "ERROR" ? { error: obs.error.toJSON() } : {}),
+  });
 }

@@ -207,8 +207,9 @@ export class Pipeline {
     return async (call) => {
       try {
         const result = await def.execute(call);
-        if ("status" in result) return result;
-        return { status: "SUCCESS", toolName: def.name, durationMs: 0, retries: 0, content: result.content, details: result.details ?? {} };
+        // An observation built by hand may predate the typed meta record: give it an empty one.
+        if ("status" in result) return (result.meta as typeof result.meta | undefined) ? result : { ...result, meta: {} };
+        return { status: "SUCCESS", toolName: def.name, durationMs: 0, retries: 0, content: result.content, details: result.details ?? {}, meta: result.meta ?? {} };
       } catch (error) {
         return failure(def.name, classifyError(error, { subject: def.name }));
       }

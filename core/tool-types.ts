@@ -1,6 +1,7 @@
 import type { TSchema } from "typebox";
 import type { AgentMessageLike, ContentBlock } from "./content.ts";
 import type { ToolObservation } from "./observation.ts";
+import type { ResultMeta } from "./result-meta.ts";
 import type { UiBridge } from "./services.ts";
 
 /** MCP-style behaviour hints: what may be repeated safely. */
@@ -16,7 +17,10 @@ export interface ToolInfo {
   readonly name: string;
   readonly description: string;
   readonly annotations: Readonly<ToolAnnotations>;
-  /** Free-form labels plugins match on: `mcp`, `rehydration` (never re-blobbed), `status`, `kota`. */
+  /**
+   * Free-form labels plugins match on; the shared ones are constants in core/tags.ts:
+   * `rehydration` (never re-blobbed), `status`, `mcp`, `mcp:<server>`, `server:<name>`, `kota`.
+   */
   readonly tags: readonly string[];
   /** The plugin that registered the tool. */
   readonly owner: string;
@@ -55,8 +59,12 @@ export type ToolHandler = (call: ToolCallContext) => Promise<ToolObservation>;
 /** A tool-call wrapper: receives the inner handler, returns the handler for this layer. */
 export type ToolWrapper = (next: ToolHandler, tool: ToolInfo) => ToolHandler;
 
-/** What a tool's own execute returns: a plain result, or a full observation when it knows better. */
-export type ToolExecuteResult = { content: ContentBlock[]; details?: Record<string, unknown> } | ToolObservation;
+/**
+ * What a tool's own execute returns: a plain result (its own `details`, and `meta` when it has
+ * something to tell the stages, e.g. the blob a page was read from), or a full observation when it
+ * knows better.
+ */
+export type ToolExecuteResult = { content: ContentBlock[]; details?: Record<string, unknown>; meta?: ResultMeta } | ToolObservation;
 
 /** A tool a plugin contributes. pi sees it as a normal tool; every call runs through the wrap hook. */
 export interface GovernedToolDefinition {
@@ -81,7 +89,11 @@ export interface GovernedToolDefinition {
   execute(call: ToolCallContext): Promise<ToolExecuteResult>;
 }
 
-/** The value the `toolResult` waterfall passes along: one finished tool result, any tool's. */
+/**
+ * The value the `toolResult` waterfall passes along: one finished tool result, any tool's.
+ * `details` is pi's JSON as pi persists it; read and write the stages' part of it with the typed
+ * accessors {@link resultMeta} and {@link withResultMeta}, never by its keys.
+ */
 export interface ToolResultValue {
   readonly toolName: string;
   readonly toolCallId: string;

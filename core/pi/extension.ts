@@ -3,6 +3,7 @@ import type { AgentMessageLike } from "../content.ts";
 import { agentDirFrom } from "../config/layers.ts";
 import { createGovernor, type Governor, type GovernorOptions } from "../host.ts";
 import { observationDetails } from "../observation.ts";
+import { resultMeta } from "../result-meta.ts";
 import type { Preset } from "../plugin.ts";
 import type { ToolResultValue } from "../tool-types.ts";
 import type { UiBridge } from "../services.ts";
@@ -180,7 +181,7 @@ export function bindGovernor(pi: ExtensionAPI, governor: Governor, options: Bind
       details: (event.details ?? undefined) as Record<string, unknown> | undefined,
       isError: event.isError,
     };
-    const status = (value.details?.governor as { status?: string } | undefined)?.status;
+    const status = resultMeta(value).call?.status;
     if (governed && status && status !== "SUCCESS") value.isError = true;
     const out = await pipeline.hooks.toolResult.run(value, { tool: governed?.info, sessionId, ...(ctx.signal ? { signal: ctx.signal } : {}) });
     if (out.content === event.content && out.details === event.details && out.isError === event.isError) return undefined;

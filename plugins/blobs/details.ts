@@ -2,9 +2,10 @@
  * Keeps tool-result details small: pi persists them in the session file, so a tool that puts its raw
  * answer in details (MCP structuredContent, say) would store a second copy of every output.
  */
+import { META_DETAILS_KEYS, utf8Bytes } from "../../core/index.ts";
 
-/** Keys never dropped: the governor's own status line. */
-const ALWAYS_KEPT = new Set(["governor", "error", "budget"]);
+/** Keys never dropped: the stages' result meta (status, error, budget, blob, pin, retry, ...). */
+const ALWAYS_KEPT: ReadonlySet<string> = new Set(META_DETAILS_KEYS);
 
 /**
  * Returns `details` unchanged when its JSON is at most `maxBytes`; otherwise a copy without the largest
@@ -30,7 +31,7 @@ export function boundDetails(details: Record<string, unknown> | undefined, maxBy
 
 function sizeOf(value: unknown): number {
   try {
-    return Buffer.byteLength(JSON.stringify(value) ?? "");
+    return utf8Bytes(JSON.stringify(value) ?? "");
   } catch {
     return Number.MAX_SAFE_INTEGER;
   }

@@ -1,3 +1,4 @@
+import { utf8Bytes } from "../../core/index.ts";
 import { cutUtf8 } from "../../lib/blobs/index.ts";
 import { formatBytes } from "./marker.ts";
 
@@ -23,7 +24,7 @@ export interface Excerpt {
 }
 
 // Worst-case size of the omission line with 16-digit numbers, so the budget holds for any input.
-const OMISSION_RESERVE = Buffer.byteLength(`\n… [lines 9,999,999,999,999,999-9,999,999,999,999,999 omitted: 9,999,999,999,999,999 bytes] …\n`);
+const OMISSION_RESERVE = utf8Bytes(`\n… [lines 9,999,999,999,999,999-9,999,999,999,999,999 omitted: 9,999,999,999,999,999 bytes] …\n`);
 // Below this many bytes of text room the outline is dropped in favour of actual output.
 const MIN_TEXT_ROOM = 256;
 
@@ -36,14 +37,14 @@ const MIN_TEXT_ROOM = 256;
  */
 export function buildExcerpt(text: string, options: ExcerptOptions): Excerpt {
   const budget = Math.max(0, Math.floor(options.budgetBytes));
-  const total = Buffer.byteLength(text, "utf8");
+  const total = utf8Bytes(text);
   let header = `${options.marker}\n${options.outline ? `${options.outline}\n` : ""}`;
-  if (total + Buffer.byteLength(header) <= budget) return finish(header + text, budget, 0);
+  if (total + utf8Bytes(header) <= budget) return finish(header + text, budget, 0);
 
-  let room = budget - Buffer.byteLength(header) - OMISSION_RESERVE;
+  let room = budget - utf8Bytes(header) - OMISSION_RESERVE;
   if (options.outline && room < MIN_TEXT_ROOM) {
     header = `${options.marker}\n`;
-    room = budget - Buffer.byteLength(header) - OMISSION_RESERVE;
+    room = budget - utf8Bytes(header) - OMISSION_RESERVE;
   }
   if (room <= 0) return finish(options.marker, budget, total);
 
@@ -69,7 +70,7 @@ function finish(text: string, budget: number, omittedBytes: number): Excerpt {
   let buf: Buffer = Buffer.from(text, "utf8");
   // Belt and braces: the arithmetic above keeps within budget; this makes it impossible not to.
   if (buf.length > budget) buf = cutUtf8(buf, budget);
-  return { text: buf.length === Buffer.byteLength(text) ? text : buf.toString("utf8"), bytes: buf.length, omittedBytes };
+  return { text: buf.length === utf8Bytes(text) ? text : buf.toString("utf8"), bytes: buf.length, omittedBytes };
 }
 
 /** The first at most `max` bytes of `text`, ending at a newline when one lies in the second half. */

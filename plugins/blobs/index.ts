@@ -4,7 +4,7 @@
  * back; `/<root> blobs` and `/<root> purge-blobs` show and clear the cache.
  */
 import { BlobStore, isBlobId, resolveBlobDir } from "../../lib/blobs/index.ts";
-import { definePlugin, errorText, STAGE } from "../../core/index.ts";
+import { definePlugin, errorText, messageMeta, STAGE } from "../../core/index.ts";
 import { listBlobsCommand, purgeBlobsCommand } from "./commands.ts";
 import { blobsDefaults, blobsRenamedKeys, blobsSchema } from "./config.ts";
 import { blobReadTool } from "./read-tool.ts";
@@ -14,7 +14,8 @@ export { blobsDefaults, blobsSchema, type BlobsOptions } from "./config.ts";
 export { BLOB_MARKER_PATTERN, BLOB_READ_TOOL, blobMarker } from "./marker.ts";
 export { buildExcerpt, type Excerpt, type ExcerptOptions } from "./excerpt.ts";
 export { jsonOutline } from "./json-outline.ts";
-export { REHYDRATION_TAG, type TruncationDetails } from "./shape.ts";
+/** The tag of tools never cut into another blob; defined in the core, re-exported for older imports. */
+export { REHYDRATION_TAG } from "../../core/index.ts";
 
 /** Plugin name, as taps, logs and errors show it. */
 export const BLOBS_PLUGIN = "governor:blobs";
@@ -39,7 +40,7 @@ export const blobs = definePlugin({
     // before pruning replaces old results).
     pipeline.hooks.context.tap({ name: BLOBS_PLUGIN, stage: 0 }, (messages) => {
       for (const m of messages) {
-        const id = m.role === "toolResult" ? (m.details as { blobId?: unknown } | undefined)?.blobId : undefined;
+        const id = messageMeta(m).blob?.id;
         if (isBlobId(id)) store.reference(id);
       }
       if (firstSweepPending) {

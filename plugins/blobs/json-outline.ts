@@ -3,6 +3,7 @@
  * `{query, scopes: [1], results: {code: [100 × {path, matches: [2]}]}, counts: {total, code}}`.
  * Put next to a head/tail excerpt it tells the model what the omitted middle holds.
  */
+import { utf8Bytes } from "../../core/index.ts";
 
 /** Outline options. */
 export interface OutlineOptions {
@@ -21,7 +22,7 @@ export function jsonOutline(text: string, options: OutlineOptions = {}): string 
   const first = text.trimStart()[0];
   if (first !== "{" && first !== "[") return undefined;
   // text.length (UTF-16 units) is a lower bound of the byte size: a cheap test before parsing.
-  if (text.length > maxParse || Buffer.byteLength(text) > maxParse) return undefined;
+  if (text.length > maxParse || utf8Bytes(text) > maxParse) return undefined;
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -1,9 +1,8 @@
 import { Type } from "typebox";
 import { shortId, type BlobStore } from "../../lib/blobs/index.ts";
 import { compilePattern } from "../../lib/regex/index.ts";
-import { InvalidInputError, textContent, type GovernedToolDefinition, type ToolExecuteResult } from "../../core/index.ts";
+import { InvalidInputError, REHYDRATION_TAG, textContent, type GovernedToolDefinition, type ToolExecuteResult } from "../../core/index.ts";
 import { BLOB_READ_TOOL, formatBytes } from "./marker.ts";
-import { REHYDRATION_TAG } from "./shape.ts";
 
 /** Default and largest number of lines one blob_read returns. */
 export const BLOB_READ_DEFAULT_LINES = 200;
@@ -54,7 +53,7 @@ export function blobReadTool(store: BlobStore, readMaxBytes: number, grepOptions
         const lines = found.matches.map((m) => `${m.line}: ${m.text}`);
         const more = found.nextLine !== undefined ? `\n[more matches: ${again({ grep: args.grep, offset: found.nextLine })}]` : "\n[no more matches]";
         const summary = `${head} ${found.matches.length} line(s) matching ${JSON.stringify(args.grep)} from line ${from}`;
-        return { content: textContent(`${summary}\n${lines.join("\n")}${more}`), details: { blobId: id, matches: found.matches.length, nextLine: found.nextLine ?? null } };
+        return { content: textContent(`${summary}\n${lines.join("\n")}${more}`), meta: { blob: { truncated: false, id } }, details: { matches: found.matches.length, nextLine: found.nextLine ?? null } };
       }
 
       if (args.unit === "bytes") {
@@ -63,7 +62,8 @@ export function blobReadTool(store: BlobStore, readMaxBytes: number, grepOptions
         const end = page.nextOffset >= page.totalBytes ? "\n[end of blob]" : `\n[next: ${again({ unit: "bytes", offset: page.nextOffset })}]`;
         return {
           content: textContent(`${head} bytes ${page.offset}-${page.nextOffset} of ${page.totalBytes}\n${page.text}${end}`),
-          details: { blobId: id, offset: page.offset, nextOffset: page.nextOffset, totalBytes: page.totalBytes },
+          meta: { blob: { truncated: false, id } },
+          details: { offset: page.offset, nextOffset: page.nextOffset, totalBytes: page.totalBytes },
         };
       }
 
@@ -80,7 +80,8 @@ export function blobReadTool(store: BlobStore, readMaxBytes: number, grepOptions
       const end = page.nextLine !== undefined ? `\n[next: ${again({ offset: page.nextLine })}]` : page.lines.length ? "\n[end of blob]" : "";
       return {
         content: textContent(`${head} ${range}\n${page.lines.join("\n")}${cut}${end}`),
-        details: { blobId: id, firstLine: page.firstLine, nextLine: page.nextLine ?? null },
+        meta: { blob: { truncated: false, id } },
+        details: { firstLine: page.firstLine, nextLine: page.nextLine ?? null },
       };
     },
   };

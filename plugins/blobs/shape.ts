@@ -2,37 +2,21 @@ import { stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { isAbsolute, join } from "node:path";
 import type { BlobStore, WrittenBlob } from "../../lib/blobs/index.ts";
-import { contentText, errorText, type ContentBlock, type GovernorServices, type ToolResultInfo, type ToolResultValue } from "../../core/index.ts";
+import { contentText, errorText, REHYDRATION_TAG, resultMeta, utf8Bytes, withMeta, type BlobMeta, type ContentBlock, type GovernorServices, type ToolResultInfo, type ToolResultValue } from "../../core/index.ts";
 import type { BlobsOptions } from "./config.ts";
 import { boundDetails } from "./details.ts";
 import { buildExcerpt } from "./excerpt.ts";
 import { jsonOutline } from "./json-outline.ts";
 import { blobMarker, unstoredMarker } from "./marker.ts";
 
-/** Tag of tools whose output is a stored output read back: never cut into another blob. */
-export const REHYDRATION_TAG = "rehydration";
-
-/** What the shaper puts in the result details when it cut a result. */
-export interface TruncationDetails {
-  truncated: true;
-  /** sha256 id of the stored full output; absent when storing failed. */
-  blobId?: string;
-  /** Absolute path of the stored full output; absent when storing failed. */
-  blobPath?: string;
-  /** UTF-8 bytes of the full output (for pi's bash: of its full-output file). */
-  originalBytes: number;
-  /** UTF-8 bytes of the excerpt the model sees. */
-  excerptBytes: number;
-  /** Why the full output was not stored, when it was not. */
-  blobError?: string;
-}
-
 /**
  * Builds the `toolResult` transform: a result over its threshold is stored whole (the text exactly
  * as the tool produced it) and replaced by a bounded excerpt whose first line names the blob.
  * Applies to governed tools always and to pi's built-ins listed in `builtinTools`; never to
  * rehydration tools or to pi's `read` of a file inside the cache (no recovery loops). A cache that
- * cannot be written degrades to an excerpt without a pointer and one warning.
+ * cannot be written degrades to an excerpt without a pointer and one warning. The threshold is the
+ * tool's `thresholdBytes`, else the budget stage's `meta.budget.maxBytes`, else `thresholdBytes`;
+ * what was stored goes into the result's `meta.blob`.
  */
 export function createShaper(store: BlobStore, config: BlobsOptions, services: Pick<GovernorServices, "cwd" | "logger" | "ui">) {
   const builtins = new Set(config.builtinTools);
@@ -53,16 +37,17 @@ export function createShaper(store: BlobStore, config: BlobsOptions, services: P
 
   return async (value: ToolResultValue, info: ToolResultInfo): Promise<ToolResultValue | undefined> => {
     if (!applies(value, info)) return undefined;
-    if (value.details?.truncated === true && typeof value.details.blobId === "string") return undefined;
+    const meta = resultMeta(value);
+    if (meta.blob?.truncated && meta.blob.id !== undefined) return undefined;
 
     const perTool = config.perTool[value.toolName] ?? {};
-    const budgetMax = (value.details?.budget as { maxBytes?: unknown } | undefined)?.maxBytes;
-    const threshold = perTool.thresholdBytes ?? (typeof budgetMax === "number" && budgetMax > 0 ? budgetMax : config.thresholdBytes);
+    const budgetMax = meta.budget?.maxBytes;
+    const threshold = perTool.thresholdBytes ?? (budgetMax !== undefined && budgetMax > 0 ? budgetMax : config.thresholdBytes);
     const excerptBudget = Math.min(perTool.excerptBytes ?? config.excerptBytes, threshold);
 
     const textBlocks = value.content.filter((b): b is Extract<ContentBlock, { type: "text" }> => b.type === "text");
     const text = contentText(textBlocks);
-    const originalBytes = Buffer.byteLength(text, "utf8");
+    const originalBytes = utf8Bytes(text);
     const details = boundDetails(value.details, config.maxDetailsBytes);
     if (originalBytes <= threshold) return details === value.details ? undefined : { ...value, details };
 
@@ -84,13 +69,13 @@ export function createShaper(store: BlobStore, config: BlobsOptions, services: P
     const excerpt = buildExcerpt(text, { budgetBytes: excerptBudget, marker, ...(outline ? { outline } : {}) });
 
     const images = value.content.filter((b): b is Exclude<ContentBlock, { type: "text" }> => b.type !== "text");
-    const truncation: TruncationDetails = {
+    const blob: BlobMeta = {
       truncated: true,
-      ...(stored ? { blobId: stored.id, blobPath: stored.path } : { blobError: blobError ?? "unknown error" }),
+      ...(stored ? { id: stored.id, path: stored.path } : { error: blobError ?? "unknown error" }),
       originalBytes: stored?.bytes ?? originalBytes,
       excerptBytes: excerpt.bytes,
     };
-    return { ...value, content: [{ type: "text", text: excerpt.text }, ...images], details: { ...details, ...truncation } };
+    return { ...value, content: [{ type: "text", text: excerpt.text }, ...images], details: withMeta(details, { blob }) };
   };
 }
 

@@ -1,18 +1,16 @@
-import { textContent, type ToolHandler, type ToolInfo, type ToolObservation, type ToolWrapper } from "../../core/index.ts";
+import { REHYDRATION_TAG, textContent, type BudgetMeta, type ToolHandler, type ToolInfo, type ToolObservation, type ToolWrapper } from "../../core/index.ts";
 import { applyRung, clampArgs, describePatch } from "./args.ts";
 import type { BudgetOptions } from "./config.ts";
 import { byteLimit, fits, measure, type AnswerSize, type Budget } from "./measure.ts";
 import { clampNote, downshiftNote, type Attempted } from "./note.ts";
-
-/** Tag of tools that read stored outputs back; they bring their own bounds. */
-const REHYDRATION_TAG = "rehydration";
 
 /**
  * The budget wrapper (stage BUDGET, inside the timeout of one attempt): clamps capped arguments,
  * runs the call, and when the answer is over the tool's budget re-issues it down the tool's ladder,
  * measuring every answer. The first answer that fits is returned, else the smallest seen (the blobs
  * stage then stores it whole and cuts it). Each re-issue passes a new call context to `next`.
- * `details.budget.maxBytes` tells later stages the byte budget.
+ * `meta.budget.maxBytes` tells later stages (the blobs shaper) the byte budget. Tools that read
+ * stored outputs back (tag `rehydration`) bring their own bounds and are skipped.
  */
 export function budgetWrapper(config: BudgetOptions): ToolWrapper {
   return (next: ToolHandler, tool: ToolInfo): ToolHandler => {
@@ -69,13 +67,13 @@ export function budgetWrapper(config: BudgetOptions): ToolWrapper {
   };
 }
 
-/** Prepends the notes as their own text block and records the budget in details (kept small). */
-function withBudget(obs: ToolObservation, maxBytes: number, notes: string[], extra: Record<string, unknown>): ToolObservation {
-  const info: Record<string, unknown> = { maxBytes };
-  for (const [k, v] of Object.entries(extra)) if (v !== undefined) info[k] = v;
+/** Prepends the notes as their own text block and records the budget in the result's meta (kept small). */
+function withBudget(obs: ToolObservation, maxBytes: number, notes: string[], extra: Omit<BudgetMeta, "maxBytes">): ToolObservation {
+  const budget: BudgetMeta = { maxBytes };
+  for (const [k, v] of Object.entries(extra)) if (v !== undefined) (budget as unknown as Record<string, unknown>)[k] = v;
   return {
     ...obs,
     content: notes.length ? [...textContent(notes.join("\n")), ...obs.content] : obs.content,
-    details: { ...obs.details, budget: info },
+    meta: { ...obs.meta, budget },
   };
 }

@@ -1,17 +1,16 @@
-import { contentBytes, type ContentBlock } from "../../core/index.ts";
+import { contentBytes, contentChars, estimateTokens, type ContentBlock } from "../../core/index.ts";
 
-/** Size of an answer: UTF-8 bytes (images count their base64 length) and approximate tokens. */
+/** Size of an answer in the core's one size measure (core/size.ts). */
 export interface AnswerSize {
+  /** UTF-8 bytes of the text, base64 length of images. */
   bytes: number;
-  /** Characters / 4, rounded up: the usual rough token count. */
+  /** Estimated tokens: characters / 4 rounded up, an image a fixed 1,600. */
   tokens: number;
 }
 
 /** Measures an answer's content. */
 export function measure(content: readonly ContentBlock[]): AnswerSize {
-  let chars = 0;
-  for (const block of content) chars += block.type === "text" ? block.text.length : block.data.length;
-  return { bytes: contentBytes(content), tokens: Math.ceil(chars / 4) };
+  return { bytes: contentBytes(content), tokens: estimateTokens(contentChars(content)) };
 }
 
 /** A budget in both units. */
@@ -27,7 +26,7 @@ export function fits(size: AnswerSize, budget: Budget): boolean {
 
 /**
  * The budget as one byte limit, for later stages that only count bytes (the blobs plugin reads it
- * from `details.budget.maxBytes`). Tokens are characters / 4 and a character is at least one byte,
+ * from `meta.budget.maxBytes`). Tokens are characters / 4 and a character is at least one byte,
  * so `4 * maxTokens` bytes never exceeds the token budget's reach.
  */
 export function byteLimit(budget: Budget): number {

@@ -8,7 +8,7 @@
  * cancelled calls and the model's own mistakes (invalid input) say nothing about the server and are
  * neutral.
  */
-import { definePlugin, STAGE, type Clock, type ToolInfo, type ToolObservation, type ToolWrapper } from "../../core/index.ts";
+import { definePlugin, REHYDRATION_TAG, serverOfTags, STAGE, type Clock, type ToolInfo, type ToolObservation, type ToolWrapper } from "../../core/index.ts";
 import { Admission, Circuit, type CircuitSettings } from "./circuit.ts";
 import { breakerDefaults, type BreakerOptions, breakerSchema } from "./config.ts";
 import { circuitOpenObservation } from "./open-error.ts";
@@ -19,17 +19,10 @@ export { Admission, Circuit, type CircuitSettings, type CircuitState } from "./c
 /** Plugin name, as taps, logs and errors show it. */
 export const BREAKER_PLUGIN = "governor:breaker";
 
-/** Tag prefixes that name a tool's server: `server:<name>`, or `mcp:<name>` as the MCP tool bridge tags them. */
-const SERVER_TAG = /^(?:server|mcp):(.+)$/;
-
 /** The circuit key of `tool`: its name, or with scope "server" its server tag (`server:<name>` / `mcp:<name>`) or else its owner plugin. */
 export function circuitKey(options: BreakerOptions, tool: ToolInfo): string {
   if (options.scope === "tool") return tool.name;
-  for (const tag of tool.tags) {
-    const m = SERVER_TAG.exec(tag);
-    if (m) return m[1]!;
-  }
-  return tool.owner;
+  return serverOfTags(tool.tags) ?? tool.owner;
 }
 
 /** What the breaker wrapper needs besides its options. */
@@ -49,7 +42,7 @@ export function breakerWrapper(options: BreakerOptions, deps: BreakerDeps): { wr
     if (own?.enabled === false) return next;
     // A rehydration tool (blob_read) reads a local file: no server whose health a circuit could
     // judge, and it must keep answering while other circuits are open.
-    if (tool.tags.includes("rehydration")) return next;
+    if (tool.tags.includes(REHYDRATION_TAG)) return next;
     const key = circuitKey(options, tool);
     let circuit = circuits.get(key);
     if (!circuit) {

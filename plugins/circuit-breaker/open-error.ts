@@ -18,6 +18,6 @@ export function circuitOpenObservation(toolName: string, circuit: Circuit, now: 
     },
   );
   const obs = failure(toolName, error);
-  obs.details = { ...obs.details, circuit: { key: circuit.key, state: circuit.state, retryInMs: Math.round(waitMs) } };
+  obs.meta = { ...obs.meta, circuit: { key: circuit.key, state: circuit.state, retryInMs: Math.round(waitMs) } };
   return obs;
 }

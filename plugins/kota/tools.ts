@@ -5,7 +5,7 @@
  */
 import { isAbsolute, relative } from "node:path";
 import type { TSchema } from "typebox";
-import { type GovernedToolDefinition, InvalidInputError, textContent, type ToolCallContext } from "../../core/index.ts";
+import { type GovernedToolDefinition, InvalidInputError, KOTA_TAG, MCP_TAG, serverTag, STATUS_TAG, textContent, type ToolCallContext } from "../../core/index.ts";
 import type { Indexer } from "./index-flow.ts";
 import { clampArg, KOTA_TASK_FILES_MAX } from "./caps.ts";
 import { depsParams, impactParams, indexParams, searchParams, taskContextParams, usagesParams } from "./params.ts";
@@ -17,7 +17,7 @@ import { renderUsages } from "./render/usages.ts";
 import type { KotaRuntime } from "./runtime.ts";
 
 /** Labels every kota tool carries (plugins match on them; `server:kota` groups them for a per-server circuit breaker). */
-export const KOTA_TAGS = ["kota", "mcp", "server:kota"];
+export const KOTA_TAGS = [KOTA_TAG, MCP_TAG, serverTag("kota")];
 
 /** A repo-relative path: `./x` and absolute paths inside the root become `x`. */
 export function repoRelative(root: string, path: string): string {
@@ -192,7 +192,7 @@ export function kotaStatusTool(report: () => Promise<string>): GovernedToolDefin
       "State of the KotaDB server (running, reconnecting, degraded), uptime, reconnect history, last error, whether the repository is indexed, index statistics and recently indexed files. Call it after a kota_* tool reports a lost connection, before calling that tool again.",
     parameters: { type: "object", properties: {} } as unknown as TSchema,
     annotations: { readOnlyHint: true },
-    tags: ["status", ...KOTA_TAGS],
+    tags: [STATUS_TAG, ...KOTA_TAGS],
     governed: false,
     promptSnippet: "kota_status: KotaDB server and index state (use after a kota_* connection error)",
     execute: async () => ({ content: textContent(await report()) }),

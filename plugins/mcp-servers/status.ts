@@ -3,7 +3,7 @@
  * it answers when everything else is down), the `/<root> servers` and `/<root> restart [name]`
  * commands, and a footer entry.
  */
-import { errorText, type GovernorServices, type Pipeline } from "../../core/index.ts";
+import { errorText, type GovernorServices, MCP_TAG, type Pipeline, STATUS_TAG } from "../../core/index.ts";
 import { formatServerStatus, type ManagedMcpServer } from "../../lib/mcp/index.ts";
 import type { TSchema } from "typebox";
 
@@ -39,7 +39,7 @@ export function registerStatusTool(pipeline: Pipeline, owner: string, servers: r
     description: "State of the MCP server connections: running, reconnecting, degraded; uptime, reconnect history and the last error. Call it when an MCP tool reports a lost connection, before calling that tool again.",
     parameters: { type: "object", properties: { server: { type: "string", description: "Only this server (default: all)." } } } as unknown as TSchema,
     annotations: { readOnlyHint: true },
-    tags: ["status", "mcp"],
+    tags: [STATUS_TAG, MCP_TAG],
     governed: false,
     promptSnippet: `${STATUS_TOOL}: state of the MCP server connections (use after a connection error)`,
     async execute(call) {

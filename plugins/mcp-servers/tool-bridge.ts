@@ -3,7 +3,7 @@
  * schema passes through (pi validates plain JSON Schema), annotations are carried (the retry and
  * replay policies read them), results become pi content, and `isError` results become errors.
  */
-import { classifyError, type ContentBlock, type GovernedToolDefinition, type Pipeline } from "../../core/index.ts";
+import { classifyError, type ContentBlock, type GovernedToolDefinition, MCP_TAG, mcpServerTag, type Pipeline } from "../../core/index.ts";
 import type { ManagedMcpServer, McpTool, McpToolResult } from "../../lib/mcp/index.ts";
 import type { TSchema } from "typebox";
 import type { DeclaredTool } from "./config.ts";
@@ -62,7 +62,7 @@ export function mcpToolDefinition(server: ManagedMcpServer, tool: McpTool, tags:
     description: tool.description ?? `${tool.name} (MCP server ${server.name})`,
     parameters: toParameters(tool.inputSchema as Record<string, unknown>),
     annotations,
-    tags: ["mcp", `mcp:${server.name}`, ...tags],
+    tags: [MCP_TAG, mcpServerTag(server.name), ...tags],
     async execute(call) {
       const result = await server.callTool(tool.name, call.args as Record<string, unknown>, { signal: call.signal });
       if (result.isError) throw classifyError({ isError: true, content: result.content }, { subject: name });

@@ -12,7 +12,7 @@
  *   not to try again.
  * - A replacement is made only when it is shorter than the original, so pruning never grows a prompt.
  */
-import type { AgentMessageLike } from "../../core/index.ts";
+import { messageMeta, type AgentMessageLike } from "../../core/index.ts";
 import type { ModeRules } from "./config.ts";
 import { isPlaceholder, placeholderText } from "./placeholder.ts";
 import { messageChars } from "./size.ts";
@@ -38,10 +38,9 @@ export const KEEP: Decision = Object.freeze({ replacement: undefined, savedChars
 
 type ToolResultLike = { role: "toolResult"; toolCallId: string; toolName: string; content: unknown; details?: unknown; isError?: boolean };
 
-/** Whether the result's details mark it pinned (`details.pinned === true`). */
+/** Whether the result's meta marks it pinned (pinned on arrival; details JSON `pinned: true`). */
 export function isPinnedInMessage(message: AgentMessageLike): boolean {
-  const details = (message as { details?: unknown }).details;
-  return !!details && typeof details === "object" && (details as { pinned?: unknown }).pinned === true;
+  return messageMeta(message).pinned === true;
 }
 
 /** Why a result is prunable under `rules`, or undefined when it is not. */
@@ -65,14 +64,13 @@ export function decide(message: AgentMessageLike, rules: ModeRules, calls: Reado
   const chars = messageChars(message);
   const call = calls.get(m.toolCallId);
   if (!prunableReason(m, chars, rules, call)) return KEEP;
-  const details = m.details as { blobId?: unknown } | undefined;
   const text = placeholderText({
     toolName: m.toolName,
     args: call?.args,
     chars,
     images: content.filter((b) => b.type === "image").length,
     isError: m.isError === true,
-    blobId: details && typeof details.blobId === "string" ? details.blobId : undefined,
+    blobId: messageMeta(message).blob?.id,
     style: rules.placeholderStyle,
     hint: rules.placeholderHints[m.toolName],
   });

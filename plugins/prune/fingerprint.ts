@@ -8,7 +8,7 @@
  * Neither reads whole texts, so a call on a long session costs O(1) per old message and the real
  * work (sizes, decisions, placeholders) is done once per new message and cached.
  */
-import type { AgentMessageLike } from "../../core/index.ts";
+import { messageMeta, type AgentMessageLike } from "../../core/index.ts";
 
 /** Characters sampled from each end of a text for the fingerprint. */
 const SAMPLE = 24;
@@ -51,8 +51,8 @@ function blockSignature(block: unknown): string {
 export function fingerprint(message: AgentMessageLike): string {
   const m = message as Record<string, unknown>;
   let sig = `${String(m.role)}|${String(m.timestamp ?? "")}|${String(m.toolCallId ?? "")}|${m.isError === true ? "E" : ""}`;
-  const details = m.details as { pinned?: unknown; blobId?: unknown } | undefined;
-  if (details && typeof details === "object") sig += `|${details.pinned === true ? "P" : ""}${typeof details.blobId === "string" ? details.blobId : ""}`;
+  const meta = messageMeta(message);
+  if (meta.pinned || meta.blob?.id !== undefined) sig += `|${meta.pinned ? "P" : ""}${meta.blob?.id ?? ""}`;
   const content = m.content;
   if (typeof content === "string") sig += `|s${content.length}:${textSample(content)}`;
   else if (Array.isArray(content)) for (const block of content) sig += `|${blockSignature(block)}`;

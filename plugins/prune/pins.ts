@@ -1,12 +1,12 @@
 /**
  * Pinning: results that are never pruned.
  * - On arrival (`toolResult` tap at STAGE.PIN): tools in `pinTools`, and the `impactTools` when
- *   `pinImpactSummaries`, get `details.pinned = true` and a visible marker line.
+ *   `pinImpactSummaries`, get `meta.pinned` (details JSON `pinned: true`) and a visible marker line.
  * - By the user: `/<root> pin` pins the last meaning-bearing result of the current context (the
  *   newest successful tool result that is not a rehydration/status read and not already a
  *   placeholder) and persists the pin in the session.
  */
-import type { AgentMessageLike, ToolResultValue } from "../../core/index.ts";
+import { resultMeta, withResultMeta, type AgentMessageLike, type ToolResultValue } from "../../core/index.ts";
 import type { PruneOptions } from "./config.ts";
 import { isPinnedInMessage } from "./decide.ts";
 import { markContent } from "./pin-marker.ts";
@@ -20,8 +20,8 @@ export function pinOnArrival(options: Pick<PruneOptions, "pinTools" | "pinImpact
 /** The toolResult transform: pins results of tools in `pinned`; leaves every other result alone. */
 export function pinResult(value: ToolResultValue, pinned: ReadonlySet<string>): ToolResultValue | undefined {
   if (!pinned.has(value.toolName) || value.isError) return undefined;
-  if (value.details?.pinned === true) return undefined;
-  return { ...value, content: markContent(value.content, "arrival"), details: { ...(value.details ?? {}), pinned: true } };
+  if (resultMeta(value).pinned) return undefined;
+  return withResultMeta({ ...value, content: markContent(value.content, "arrival") }, { pinned: true });
 }
 
 /** The result `/<root> pin` would pin: newest first, skipping errors, skip-listed tools and placeholders. */

@@ -45,7 +45,7 @@ export interface PlaceholderInput {
   /** Image blocks in the original result. */
   images: number;
   isError: boolean;
-  /** `details.blobId` of the result, when the blobs plugin stored the full output. */
+  /** `meta.blob.id` of the result, when the blobs plugin stored the full output. */
   blobId: string | undefined;
   /** "short" (adaptive mode): fewer arguments and a terse way back. Default "full". */
   style?: "full" | "short";

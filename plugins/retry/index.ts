@@ -24,7 +24,7 @@ export { NEVER_RETRIED } from "./retryable.ts";
 /** Plugin name, as taps, logs and errors show it. */
 export const RETRY_PLUGIN = "governor:retry";
 
-/** Why retrying stopped, recorded in `details.retry.stoppedBy` of a failed observation. */
+/** Why retrying stopped, recorded in `meta.retry.stoppedBy` of a failed observation. */
 export type RetryStop = "not_transient" | "max_attempts" | "budget" | "deadline" | "retry_after_too_long" | "aborted";
 
 /** What the retry wrapper needs besides its options. */
@@ -102,7 +102,7 @@ export function retryWrapper(options: RetryOptions, deps: RetryDeps): ToolWrappe
 function recordRetries(obs: ToolObservation, retries: number, stoppedBy: RetryStop | undefined): ToolObservation {
   obs.retries = retries;
   if (obs.status === "ERROR") obs.error.retried = retries;
-  if (retries > 0 || (stoppedBy !== undefined && stoppedBy !== "not_transient")) obs.details = { ...obs.details, retry: { retries, ...(stoppedBy ? { stoppedBy } : {}) } };
+  if (retries > 0 || (stoppedBy !== undefined && stoppedBy !== "not_transient")) obs.meta = { ...obs.meta, retry: { retries, ...(stoppedBy ? { stoppedBy } : {}) } };
   return obs;
 }
 

@@ -115,7 +115,7 @@ class Attempt implements CallerAbortListener, SignalSource {
 /** The `TIMEOUT_EXCEEDED` observation for an expired limit. */
 function expired(toolName: string, limit: AttemptLimit, elapsedMs: number): TimeoutObservation {
   const obs = timedOut(toolName, limit.reportedMs, elapsedMs);
-  obs.details = { ...obs.details, timeoutScope: limit.scope };
+  obs.meta = { ...obs.meta, timeout: { ...obs.meta.timeout, scope: limit.scope } };
   return obs;
 }
 

@@ -1,4 +1,4 @@
-import { createGovernor, definePreset, textContent, type ContentBlock, type Governor, type ToolResultValue, type UiBridge } from "../../core/index.ts";
+import { createGovernor, definePreset, observationDetails, textContent, type ContentBlock, type Governor, type ToolResultValue, type UiBridge } from "../../core/index.ts";
 import { blobs } from "../../plugins/blobs/index.ts";
 import { budget } from "../../plugins/budget/index.ts";
 import { oneToolPlugin } from "./tool-plugin.ts";
@@ -46,7 +46,7 @@ export async function blobsGovernor(config: Record<string, unknown>, outputs: { 
 /** Calls a governed tool and runs the toolResult hook on its answer, as the pi adapter does. */
 export async function callAndShape(gov: Governor, toolName: string, args: Record<string, unknown> = {}): Promise<ToolResultValue> {
   const obs = await gov.pipeline.callTool(toolName, args);
-  return shape(gov, { toolName, toolCallId: "c1", input: args, content: obs.content, details: obs.details, isError: obs.status !== "SUCCESS" });
+  return shape(gov, { toolName, toolCallId: "c1", input: args, content: obs.content, details: observationDetails(obs), isError: obs.status !== "SUCCESS" });
 }
 
 /** Runs the toolResult hook on a result, as the pi adapter does (tool info for governed tools). */

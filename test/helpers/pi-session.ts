@@ -30,6 +30,8 @@ export interface PiTestSessionOptions {
   cwd?: string;
   /** Persist the session to a JSONL file under the agent dir (default: in memory). */
   persist?: boolean;
+  /** Resume this session file (as `pi --session <file>` does) instead of starting a new session. */
+  sessionFile?: string;
   /** Model context window in tokens. Default 200000. */
   contextWindow?: number;
   /** Tool allowlist; default: pi's built-ins plus every extension tool. */
@@ -118,7 +120,11 @@ export async function startPiSession(options: PiTestSessionOptions): Promise<PiT
     ...(model.sessionOptions as object),
     resourceLoader,
     settingsManager,
-    sessionManager: options.persist ? piSdk.SessionManager.create(cwd, join(agentDir, "sessions")) : piSdk.SessionManager.inMemory(cwd),
+    sessionManager: options.sessionFile
+      ? piSdk.SessionManager.open(options.sessionFile, join(agentDir, "sessions"))
+      : options.persist
+        ? piSdk.SessionManager.create(cwd, join(agentDir, "sessions"))
+        : piSdk.SessionManager.inMemory(cwd),
     ...(options.tools ? { tools: options.tools } : {}),
   });
   const ui: RecordingUi = { notifications: [], statuses: new Map(), confirms: [] };

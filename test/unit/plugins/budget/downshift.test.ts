@@ -54,7 +54,7 @@ describe("budget plugin", () => {
     const obs = await gov.pipeline.callTool("kota_search", { query: "q", limit: 500, context_lines: 9 });
     expect(seen).toEqual([{ query: "q", limit: 50, context_lines: 5 }]);
     expect(text(obs.content)).toMatch(/^\[budget: kota_search limit 500 -> 50, context_lines 9 -> 5 \(hard caps\)\]\n/);
-    expect(obs.details.budget).toMatchObject({ maxBytes: 5_000, clamped: [{ arg: "limit", from: 500, to: 50 }, { arg: "context_lines", from: 9, to: 5 }] });
+    expect(obs.meta.budget).toMatchObject({ maxBytes: 5_000, clamped: [{ arg: "limit", from: 500, to: 50 }, { arg: "context_lines", from: 9, to: 5 }] });
   });
 
   it("does nothing but record the budget when the answer fits", async () => {
@@ -62,7 +62,7 @@ describe("budget plugin", () => {
     const obs = await gov.pipeline.callTool("kota_search", { query: "q" });
     expect(seen).toHaveLength(1);
     expect(text(obs.content)).toBe("x".repeat(1_000));
-    expect(obs.details.budget).toEqual({ maxBytes: 5_000 });
+    expect(obs.meta.budget).toEqual({ maxBytes: 5_000 });
   });
 
   it("measures every cheaper answer instead of assuming an order, and picks the first that fits", async () => {
@@ -80,7 +80,7 @@ describe("budget plugin", () => {
     expect(out.endsWith("x".repeat(9_000))).toBe(true);
     expect(out).toContain("[budget: kota_search's answer was 50,000 bytes, over its 10,000-byte budget; re-issued cheaper: context_lines=1 -> 80,000 bytes; limit=10 -> 9,000 bytes (shown).");
     expect(out).toContain("To get more: narrow the query or scope");
-    expect(obs.details.budget).toMatchObject({ fitted: true, shown: 2, downshift: [{ bytes: 50_000 }, { change: "context_lines=1", bytes: 80_000 }, { change: "limit=10", bytes: 9_000 }] });
+    expect(obs.meta.budget).toMatchObject({ fitted: true, shown: 2, downshift: [{ bytes: 50_000 }, { change: "context_lines=1", bytes: 80_000 }, { change: "limit=10", bytes: 9_000 }] });
     // Every request reached the transport with its own call context.
     expect(new Set(contexts).size).toBe(3);
   });
@@ -92,7 +92,7 @@ describe("budget plugin", () => {
     const out = text(obs.content);
     expect(out.endsWith(`\n${"x".repeat(20_000)}`)).toBe(true);
     expect(out).toMatch(/None fit; showing the smallest\./);
-    expect(obs.details.budget).toMatchObject({ maxBytes: 10_000, fitted: false, shown: 2 });
+    expect(obs.meta.budget).toMatchObject({ maxBytes: 10_000, fitted: false, shown: 2 });
   });
 
   it("skips rungs that change nothing, and a failed rung does not end the downshift", async () => {
@@ -116,14 +116,14 @@ describe("budget plugin", () => {
     const rehydration = await build({}, () => 90_000, ["rehydration"]);
     const big = await rehydration.gov.pipeline.callTool("kota_search", { query: "q", limit: 99 });
     expect(rehydration.seen).toEqual([{ query: "q", limit: 99 }]);
-    expect(big.details.budget).toBeUndefined();
+    expect(big.meta.budget).toBeUndefined();
   });
 
   it("counts approximate tokens (characters / 4) as well as bytes", async () => {
     const { gov, seen } = await build({ budget: { maxTokens: 1_000 }, }, (a) => (a.output === "paths" ? 3_000 : 8_000));
     const obs = await gov.pipeline.callTool("kota_search", { query: "q" });
     expect(seen.at(-1)).toMatchObject({ output: "paths" });
-    expect(obs.details.budget).toMatchObject({ maxBytes: 4_000, fitted: true });
+    expect(obs.meta.budget).toMatchObject({ maxBytes: 4_000, fitted: true });
   });
 });
 

@@ -47,7 +47,7 @@ describe("retry: what is retried", () => {
     expect(t.attempts()).toBe(3);
     // random 0.5: 0.5 * 250 * 2^0, then 0.5 * 250 * 2^1.
     expect(t.clock.requested).toEqual([125, 250]);
-    expect(obs.details).toMatchObject({ retry: { retries: 2 } });
+    expect(obs.meta).toMatchObject({ retry: { retries: 2 } });
   });
 
   it("retries connection_lost", async () => {
@@ -83,7 +83,7 @@ describe("retry: what is retried", () => {
     expect(t.attempts()).toBe(3);
     expect(obs.retries).toBe(2);
     if (obs.status === "ERROR") expect(obs.error.retried).toBe(2);
-    expect(obs.details).toMatchObject({ retry: { retries: 2, stoppedBy: "max_attempts" } });
+    expect(obs.meta).toMatchObject({ retry: { retries: 2, stoppedBy: "max_attempts" } });
   });
 
   it("honours a per-tool maxAttempts", async () => {
@@ -148,7 +148,7 @@ describe("retry: stopping", () => {
     caller.abort();
     const obs = await pending;
     expect(obs.status).toBe("ERROR");
-    expect(obs.details).toMatchObject({ retry: { stoppedBy: "aborted" } });
+    expect(obs.meta).toMatchObject({ retry: { stoppedBy: "aborted" } });
     expect(s.attempts()).toBe(1);
     expect(clock.pending).toBe(0);
   });
@@ -168,14 +168,14 @@ describe("retry: stopping", () => {
     );
     const obs = await clock.runUntilSettled(p.callTool("tool", {}));
     expect(obs.status).toBe("ERROR");
-    expect(obs.details).toMatchObject({ retry: { stoppedBy: "deadline" } });
+    expect(obs.meta).toMatchObject({ retry: { stoppedBy: "deadline" } });
     expect(s.attempts()).toBe(1);
   });
 
   it("gives up when the server's retry-after is longer than maxRetryAfterMs", async () => {
     const t = setup([Object.assign(new Error("slow down"), { status: 429, headers: { "retry-after": "120" } })]);
     const obs = await t.call();
-    expect(obs.details).toMatchObject({ retry: { stoppedBy: "retry_after_too_long" } });
+    expect(obs.meta).toMatchObject({ retry: { stoppedBy: "retry_after_too_long" } });
     expect(t.attempts()).toBe(1);
   });
 
@@ -190,7 +190,7 @@ describe("retry: stopping", () => {
     for (let i = 0; i < 5; i++) results.push(await clock.runUntilSettled(p.callTool("tool", {})));
     // 5 calls, 2 retries in the budget: 7 attempts, not 15.
     expect(attempts).toBe(7);
-    expect(results.at(-1)!.details).toMatchObject({ retry: { stoppedBy: "budget" } });
+    expect(results.at(-1)!.meta).toMatchObject({ retry: { stoppedBy: "budget" } });
   });
 });
 

@@ -84,7 +84,7 @@ describe("timeout: one attempt", () => {
     expect(obs.timeoutMs).toBe(300_000);
     expect(obs.message).toBe("Tool exceeded the 300s timeout limit. Reassess strategy.");
     expect(contentText(obs.content)).toMatch(/Reassess strategy/);
-    expect(obs.details).toMatchObject({ timeoutMs: 300_000, timeoutScope: "attempt" });
+    expect(obs.meta).toMatchObject({ timeout: { limitMs: 300_000, scope: "attempt" } });
     // The transport's signal is aborted so the MCP request is cancelled, with a timeout reason.
     expect(signal?.aborted).toBe(true);
     expect((signal?.reason as { category?: string }).category).toBe("timeout");
@@ -239,7 +239,7 @@ describe("timeout: total deadline across attempts", () => {
     const obs = await pending;
     expect(deadline).toBe(start + 1_000);
     expect(obs).toMatchObject({ status: "TIMEOUT_EXCEEDED", timeoutMs: 1_000, message: "Tool exceeded the 1s timeout limit. Reassess strategy." });
-    expect(obs.details).toMatchObject({ timeoutScope: "total" });
+    expect(obs.meta).toMatchObject({ timeout: { scope: "total" } });
   });
 
   it("does not start an attempt once the deadline has passed", async () => {

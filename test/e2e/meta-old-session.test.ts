@@ -1,0 +1,103 @@
+/**
+ * A session file written before the typed result record existed resumes correctly: its results'
+ * details (`pinned`, `truncated`/`blobId`/`blobPath`/...) still pin, still point pruning's
+ * placeholders at the stored output, and still keep that output out of retention. The file is made
+ * by a real pi session and its details are set to what older versions stored; then real pi resumes
+ * it (as `pi --session <file>` does) with the blobs and prune plugins.
+ */
+import { createHash } from "node:crypto";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fauxAssistantMessage, fauxText, fauxToolCall, type FauxResponseStep } from "@mariozechner/pi-ai";
+import { afterEach, describe, expect, it } from "vitest";
+import { type AgentMessageLike, createExtension, definePreset } from "../../core/index.ts";
+import { blobs } from "../../plugins/blobs/index.ts";
+import { prune } from "../../plugins/prune/index.ts";
+import { startPiSession, type PiTestSession } from "../helpers/pi-session.ts";
+
+function readTurns(from: number, to: number): FauxResponseStep[] {
+  const steps: FauxResponseStep[] = [];
+  for (let t = from; t <= to; t++) {
+    steps.push(fauxAssistantMessage([fauxToolCall("read", { path: `m${t}.ts` })], { stopReason: "toolUse" }));
+    steps.push(fauxAssistantMessage([fauxText(`m${t} read.`)]));
+  }
+  return steps;
+}
+
+const text = (m: AgentMessageLike) => JSON.stringify(m.content);
+const sha256 = (s: string) => createHash("sha256").update(s).digest("hex");
+const DAY_MS = 86_400_000;
+
+describe("a session file from an older version resumes with its result details understood", () => {
+  let pi: PiTestSession | undefined;
+  let root: string | undefined;
+  afterEach(async () => {
+    await pi?.dispose();
+    pi = undefined;
+    if (root) rmSync(root, { recursive: true, force: true });
+  });
+
+  it("old pins stay whole, an old blob pointer reaches the placeholder and survives retention", async () => {
+    root = mkdtempSync(join(tmpdir(), "pigov-oldsession-"));
+    const cwd = join(root, "repo");
+    const cache = join(root, "blobs");
+    mkdirSync(cwd);
+    mkdirSync(cache, { mode: 0o700 });
+    for (let t = 1; t <= 6; t++) writeFileSync(join(cwd, `m${t}.ts`), `// module ${t}\n${"export const x = 1;\n".repeat(400)}`);
+
+    // 1. A plain pi session reads m1..m4 and is saved.
+    const first = await startPiSession({ persist: true, cwd, tools: ["read"], extensions: [], responses: readTurns(1, 4) });
+    for (let t = 1; t <= 4; t++) await first.session.prompt(`read m${t}.ts`);
+    const oldFile = join(root, "old-session.jsonl");
+    copyFileSync(first.session.sessionManager.getSessionFile()!, oldFile);
+    await first.dispose();
+
+    // 2. Its results get the details an older pi-governor stored: m1 pinned on arrival, m2 cut
+    //    to an excerpt whose full output is in the cache (written 30 days ago, past maxAgeDays).
+    const full = readFileSync(join(cwd, "m2.ts"), "utf8");
+    const blobId = sha256(full);
+    const blobPath = join(cache, `${blobId}.txt`);
+    writeFileSync(blobPath, full, { mode: 0o600 });
+    const stale = join(cache, `${sha256("nobody points here")}.txt`);
+    writeFileSync(stale, "nobody points here", { mode: 0o600 });
+    const monthAgo = (Date.now() - 30 * DAY_MS) / 1000;
+    for (const f of [blobPath, stale]) utimesSync(f, monthAgo, monthAgo);
+    const oldDetails: Record<string, Record<string, unknown>> = {
+      "m1.ts": { pinned: true, governor: { status: "SUCCESS", durationMs: 3, retries: 0 } },
+      "m2.ts": { truncated: true, blobId, blobPath, originalBytes: Buffer.byteLength(full), excerptBytes: 4_000 },
+    };
+    const calls = new Map<string, string>();
+    const lines = readFileSync(oldFile, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as { message?: Record<string, unknown> });
+    for (const entry of lines) {
+      const m = entry.message;
+      if (m?.role === "assistant") for (const b of m.content as Array<{ type: string; id?: string; arguments?: { path?: string } }>) if (b.type === "toolCall") calls.set(b.id!, b.arguments!.path!);
+      if (m?.role === "toolResult") {
+        const details = oldDetails[calls.get(m.toolCallId as string)!];
+        if (details) m.details = details;
+      }
+    }
+    writeFileSync(oldFile, lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
+
+    // 3. pi resumes it with the governor; two more turns push m1..m4 out of the kept window.
+    const preset = definePreset({ name: "e2e-old-session", description: "", plugins: () => [blobs(), prune()] });
+    const layers = [
+      { kind: "global" as const, source: "test", data: { blobs: { dir: cache, maxAgeDays: 7 } } },
+      { kind: "project" as const, source: "test", data: { prune: { cacheAware: false, minStepTokens: 0, adaptive: false } } },
+    ];
+    pi = await startPiSession({ sessionFile: oldFile, cwd, tools: ["read"], extensions: [createExtension(preset, { governorOptions: { layers, cwd } })], responses: readTurns(5, 6) });
+    for (let t = 5; t <= 6; t++) await pi.session.prompt(`read m${t}.ts`);
+
+    const results = (pi.contexts.at(-1) as AgentMessageLike[]).filter((m) => m.role === "toolResult");
+    expect(results).toHaveLength(6);
+    expect(text(results[0]!)).toContain("// module 1"); // pinned by its old details: kept whole
+    expect(text(results[1]!)).toContain(`blob_read({\\"blobId\\":\\"${blobId}\\"})`); // the old pointer is the way back
+    expect(text(results[2]!)).toContain('(Pruned) read(path=\\"m3.ts\\")');
+    expect(text(results[2]!)).not.toContain("blob_read");
+
+    // Retention ran (the unreferenced month-old blob is gone) and kept the blob the session points to.
+    for (let waited = 0; existsSync(stale) && waited < 5_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
+    expect(existsSync(stale)).toBe(false);
+    expect(existsSync(blobPath)).toBe(true);
+  }, 60_000);
+});
