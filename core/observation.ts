@@ -1,7 +1,7 @@
 import type { ContentBlock } from "./content.ts";
 import { textContent } from "./content.ts";
 import type { GovernorError } from "./errors.ts";
-import { withMeta, type ResultMeta } from "./result-meta.ts";
+import { type ObservationStatus, withMeta, type ResultMeta } from "./result-meta.ts";
 
 /**
  * How every governed tool call ends. A discriminated union on `status`, switched exhaustively
@@ -50,7 +50,7 @@ export interface ErrorObservation extends ObservationBase {
   message: string;
 }
 
-export type ObservationStatus = ToolObservation["status"];
+export type { ObservationStatus };
 
 /** Compile-time exhaustiveness check for switches over {@link ObservationStatus}. */
 export function assertNever(value: never): never {

@@ -12,8 +12,6 @@
  * defensive: details are untrusted JSON, and a field of the wrong shape is ignored, never thrown on.
  */
 import type { AgentMessageLike } from "./content.ts";
-import type { ObservationStatus } from "./observation.ts";
-import type { ToolResultValue } from "./tool-types.ts";
 
 /** How a governed call ended (details key `governor`). */
 export interface CallMeta {
@@ -30,6 +28,9 @@ export interface ClampMeta {
   from: number;
   to: number;
 }
+
+/** How a governed call ended (the `status` of a ToolObservation). */
+export type ObservationStatus = "SUCCESS" | "TIMEOUT_EXCEEDED" | "ERROR";
 
 /** What the budget stage decided (details key `budget`). */
 export interface BudgetMeta {
@@ -186,13 +187,18 @@ export function withMeta(details: Readonly<Record<string, unknown>> | undefined,
   return out;
 }
 
+/** Anything that carries pi's `details` (a ToolResultValue, a tool result message). */
+export interface HasDetails {
+  readonly details: Record<string, unknown> | undefined;
+}
+
 /** The typed record of a `toolResult` value (read from its details; cheap, no cache needed). */
-export function resultMeta(value: Pick<ToolResultValue, "details">): ResultMeta {
+export function resultMeta(value: HasDetails): ResultMeta {
   return readMeta(value.details);
 }
 
 /** A copy of `value` whose details carry `patch` (see {@link withMeta}). */
-export function withResultMeta<V extends Pick<ToolResultValue, "details">>(value: V, patch: ResultMeta): V {
+export function withResultMeta<V extends HasDetails>(value: V, patch: ResultMeta): V {
   return { ...value, details: withMeta(value.details, patch) };
 }
 

@@ -173,14 +173,13 @@ export class ToolSpans {
       span.setAttribute(ATTR.ERROR_TYPE, errorType);
       span.setStatus({ code: SpanStatusCode.ERROR, message: errorType });
     }
-    const details = obs.details as { retry?: { stoppedBy?: unknown }; budget?: { maxBytes?: unknown; downshift?: unknown; fitted?: unknown } };
-    if (typeof details.retry?.stoppedBy === "string") span.setAttribute(ATTR.RETRY_STOPPED_BY, details.retry.stoppedBy);
-    const budget = details.budget;
-    if (budget && typeof budget.maxBytes === "number") span.setAttribute(ATTR.BUDGET_MAX_BYTES, budget.maxBytes);
-    if (budget && Array.isArray(budget.downshift)) {
-      budget.downshift.forEach((step: { change?: unknown; bytes?: unknown }, i: number) => {
-        const attrs: Attributes = { [ATTR.BUDGET_STEP]: i, [ATTR.BUDGET_CHANGE]: typeof step.change === "string" ? step.change : "" };
-        if (typeof step.bytes === "number") attrs[ATTR.BUDGET_BYTES] = step.bytes;
+    const { retry, budget } = obs.meta ?? {};
+    if (retry?.stoppedBy) span.setAttribute(ATTR.RETRY_STOPPED_BY, retry.stoppedBy);
+    if (budget) span.setAttribute(ATTR.BUDGET_MAX_BYTES, budget.maxBytes);
+    if (budget?.downshift) {
+      budget.downshift.forEach((step, i) => {
+        const attrs: Attributes = { [ATTR.BUDGET_STEP]: i, [ATTR.BUDGET_CHANGE]: step.change };
+        if (step.bytes !== null) attrs[ATTR.BUDGET_BYTES] = step.bytes;
         span.addEvent(EVENT.BUDGET_DOWNSHIFT, attrs);
       });
       span.setAttribute(ATTR.BUDGET_FITTED, budget.fitted === true);
