@@ -13,3 +13,4 @@ export { backoffDelay } from "./backoff.ts";
 export { ChildSignalPool } from "./child-signal-pool.ts";
 export { openStdioConnection } from "./stdio-connection.ts";
 export { liveChildCount } from "./child-registry.ts";
+export { announceServerProcess, serverProcessFor, type ServerProcess } from "./server-processes.ts";

@@ -5,11 +5,12 @@
  * `/kota`: status, index, restart (kota), pruning, pin (prune), blobs, purge-blobs (blobs).
  *
  * Plugin order (apply order; run order comes from stages): execution-log, breaker, retry, timeout,
- * budget, kota, auto-context, blobs, prune. autoContext must come after kota (it uses kota's runtime).
+ * budget, kota, auto-context, blobs, prune, chaos (off unless the global config enables it). autoContext must come after kota (it uses kota's runtime).
  */
 import { definePreset } from "../../core/index.ts";
 import { autoContext } from "../../plugins/auto-context/index.ts";
 import { blobs } from "../../plugins/blobs/index.ts";
+import { chaos } from "../../plugins/chaos/index.ts";
 import { budget, KOTA_BUDGET_TOOLS } from "../../plugins/budget/index.ts";
 import { breaker } from "../../plugins/circuit-breaker/index.ts";
 import { executionLog } from "../../plugins/execution-log/index.ts";
@@ -46,5 +47,6 @@ export const kotaPreset = definePreset({
     autoContext(),
     blobs({ builtinTools: [...BUILTIN_BLOB_TOOLS] }),
     prune({ pruneTools: [...KOTA_PRUNE_TOOLS] }),
+    chaos(),
   ],
 });
