@@ -1,19 +1,35 @@
 /**
- * Tool-name globs (`kota_*`, `everything_?cho`, `*`) as anchored regular expressions. `*` becomes
- * `.*` (runs of stars collapse to one) and `?` becomes `.`; everything else is literal. No group and
- * no nested quantifier is ever produced, so a match costs at most (name length x stars), and tool
- * names are at most 64 characters.
+ * Tool-name globs (`kota_*`, `everything_?cho`, `*`): `*` matches any run of characters, `?` one
+ * character, everything else itself. Matched by the greedy two-pointer scan (back to the last star
+ * on a mismatch), never by a backtracking regex: a glob like `*a*a*a*b` against a long name costs
+ * at most (name length x glob length) steps, where a regex `^.*a.*a.*a.*b$` takes exponential time.
  */
-import { escapeRegExp } from "../../lib/regex/index.ts";
 
 /** A predicate for tool names matching `glob`. */
 export function globMatcher(glob: string): (name: string) => boolean {
   if (glob === "*") return () => true;
-  let source = "";
-  for (const part of glob.split(/(\*+|\?)/)) {
-    if (!part) continue;
-    source += part.startsWith("*") ? ".*" : part === "?" ? "." : escapeRegExp(part);
+  if (!/[*?]/.test(glob)) return (name) => name === glob;
+  return (name) => globMatches(glob, name);
+}
+
+/** Whether `name` matches `glob` as a whole. */
+export function globMatches(glob: string, name: string): boolean {
+  let g = 0;
+  let n = 0;
+  let star = -1;
+  let resume = 0;
+  while (n < name.length) {
+    if (g < glob.length && (glob[g] === "?" || (glob[g] !== "*" && glob[g] === name[n]))) {
+      g++;
+      n++;
+    } else if (g < glob.length && glob[g] === "*") {
+      star = g++;
+      resume = n;
+    } else if (star >= 0) {
+      g = star + 1;
+      n = ++resume;
+    } else return false;
   }
-  const re = new RegExp(`^${source}$`, "s");
-  return (name) => re.test(name);
+  while (g < glob.length && glob[g] === "*") g++;
+  return g === glob.length;
 }

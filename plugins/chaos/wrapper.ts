@@ -15,6 +15,7 @@ import {
   sleep,
   STAGE,
   type Clock,
+  type GovernorError,
   type ToolCallContext,
   type ToolHandler,
   type ToolInfo,
@@ -26,7 +27,7 @@ import type { FaultRule } from "./config.ts";
 import { callTrace, type ChaosController, type InjectedFault, type MatchedRule } from "./controller.ts";
 import { globMatcher } from "./glob.ts";
 import { between } from "./random.ts";
-import { fillerText, isErrorResult, transportError } from "./transport-errors.ts";
+import { fillerText, INJECTED_NOTE, isErrorResult, transportError } from "./transport-errors.ts";
 
 /** Where the injector sits: right above the transport. */
 export const CHAOS_STAGE = STAGE.TRANSPORT;
@@ -80,12 +81,12 @@ export function chaosInjector(faults: readonly FaultRule[], deps: InjectorDeps):
     const rule = hit.rule;
     switch (rule.type) {
       case "error": {
-        const obs = failure(tool.name, classifyError(transportError(rule.category, rule.retryAfterMs), { subject: tool.name }));
+        const obs = failure(tool.name, noted(classifyError(transportError(rule.category, rule.retryAfterMs), { subject: tool.name })));
         record({ ...base, type: "error", category: obs.error.category }, obs);
         return Promise.resolve(obs);
       }
       case "isError": {
-        const obs = failure(tool.name, classifyError(isErrorResult(rule.text), { subject: tool.name }));
+        const obs = failure(tool.name, noted(classifyError(isErrorResult(rule.text), { subject: tool.name })));
         record({ ...base, type: "isError", category: obs.error.category }, obs);
         return Promise.resolve(obs);
       }
@@ -145,6 +146,12 @@ export function chaosInjector(faults: readonly FaultRule[], deps: InjectorDeps):
       clock.clearTimeout(handle);
     });
   }
+}
+
+/** Ends the error's message with the injected note (some classified messages drop the raw text). */
+function noted(error: GovernorError): GovernorError {
+  if (!error.message.includes(INJECTED_NOTE)) error.message = `${error.message} ${INJECTED_NOTE}`;
+  return error;
 }
 
 /** The marker wrapper: runs the call with a trace and writes the faults onto the final observation. */
