@@ -4,10 +4,34 @@
  */
 import { Type } from "typebox";
 import { z } from "zod";
-import { createGovernor, definePlugin, definePreset, type ConfigLayer, type Governor, type PipelineEvent, type ToolAnnotations, type ToolCallContext, type ToolExecuteResult } from "../../../core/index.ts";
+import { type Clock, createGovernor, systemClock, definePlugin, definePreset, type ConfigLayer, type Governor, type PipelineEvent, type ToolAnnotations, type ToolCallContext, type ToolExecuteResult } from "../../../core/index.ts";
 import { chaos } from "../../../plugins/chaos/index.ts";
 import { retry } from "../../../plugins/retry/index.ts";
 import { timeout } from "../../../plugins/timeout/index.ts";
+
+/** The real clock, counting timers that are set and neither fired nor cleared (unref'd timers hide from process.getActiveResourcesInfo). */
+export class CountingClock implements Clock {
+  private readonly pending = new Set<unknown>();
+  now(): number {
+    return systemClock.now();
+  }
+  setTimeout(fn: () => void, ms: number): unknown {
+    const handle: unknown = systemClock.setTimeout(() => {
+      this.pending.delete(handle);
+      fn();
+    }, ms);
+    this.pending.add(handle);
+    return handle;
+  }
+  clearTimeout(handle: unknown): void {
+    this.pending.delete(handle);
+    systemClock.clearTimeout(handle);
+  }
+  /** Timers still pending. */
+  get live(): number {
+    return this.pending.size;
+  }
+}
 
 /** One test tool: its name, annotations and body. */
 export interface TestTool {
@@ -20,6 +44,7 @@ export interface TestTool {
 export interface ChaosGovernor {
   gov: Governor;
   executions: Map<string, number>;
+  clock: CountingClock;
   events: PipelineEvent[];
   close(): Promise<void>;
 }
@@ -55,10 +80,12 @@ export async function chaosGovernor(tools: TestTool[], config: Record<string, un
   const preset = definePreset({ name: "chaos-test", description: "chaos test stack", plugins: () => [retry(), timeout(), toolsPlugin(), chaos()] });
   const layers: ConfigLayer[] = [{ kind: "global", source: "global", data: config }];
   if (projectLayer) layers.push({ kind: "project", source: "project", data: projectLayer });
-  const gov = await createGovernor({ preset, cwd: process.cwd(), agentDir: "/nonexistent-agent-dir", layers });
+  const clock = new CountingClock();
+  const gov = await createGovernor({ preset, cwd: process.cwd(), agentDir: "/nonexistent-agent-dir", layers, clock });
   return {
     gov,
     executions,
+    clock,
     events,
     close: () => gov.pipeline.hooks.sessionShutdown.run({ sessionId: "s", cwd: process.cwd(), reason: "quit" }),
   };
