@@ -120,6 +120,8 @@ export interface SoakReport {
   /** Calls whose promise resolved with an observation (SUCCESS, ERROR or TIMEOUT_EXCEEDED). */
   resolved: number;
   byStatus: Record<string, number>;
+  /** ERROR observations by error category (injected and real: a killed server's calls, an open breaker). */
+  errorsByCategory: Record<string, number>;
   /** Calls whose observation carries details.chaos.injected. */
   marked: number;
   /** Faults injected, by type (both stacks). */
@@ -191,6 +193,7 @@ export async function runSoak(options: { calls: number; concurrency?: number; se
     calls: 0,
     resolved: 0,
     byStatus: {},
+    errorsByCategory: {},
     marked: 0,
     injected: {},
     events: 0,
@@ -267,9 +270,13 @@ export async function runSoak(options: { calls: number; concurrency?: number; se
           if (!obs || !["SUCCESS", "ERROR", "TIMEOUT_EXCEEDED"].includes(obs.status)) continue;
           report.resolved++;
           report.byStatus[obs.status] = (report.byStatus[obs.status] ?? 0) + 1;
-          if (obs.status === "ERROR" && process.env.SOAK_DEBUG && report.byStatus.ERROR! < 20) log(`${tool}: ${obs.message.slice(0, 300)}`);
+          if (obs.status === "ERROR") {
+            const key = `${obs.error.category}`;
+            const seen = (report.errorsByCategory[key] = (report.errorsByCategory[key] ?? 0) + 1);
+            if (process.env.SOAK_DEBUG && seen <= 3) log(`${tool}: ${obs.message.slice(0, 400)}`);
+          }
           if ((obs.details.chaos as { injected?: boolean } | undefined)?.injected === true) report.marked++;
-          if (report.calls % 1000 === 0) log(`${report.calls} calls, ${report.resolved} resolved`);
+          if (report.resolved % 1000 === 0) log(`${report.resolved} calls resolved`);
         }
       };
       await Promise.all(Array.from({ length: concurrency }, worker));
