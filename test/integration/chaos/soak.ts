@@ -274,6 +274,9 @@ export async function runSoak(options: { calls: number; concurrency?: number; se
             const key = `${obs.error.category}`;
             const seen = (report.errorsByCategory[key] = (report.errorsByCategory[key] ?? 0) + 1);
             if (process.env.SOAK_DEBUG && seen <= 3) log(`${tool}: ${obs.message.slice(0, 400)}`);
+            // An agent told "paused, do not call again for a moment" moves on; a tight loop would only
+            // count fail-fast answers for the rest of the cool-down.
+            if (obs.error.category === "circuit_open") await new Promise((r) => setTimeout(r, 25));
           }
           if ((obs.details.chaos as { injected?: boolean } | undefined)?.injected === true) report.marked++;
           if (report.resolved % 1000 === 0) log(`${report.resolved} calls resolved`);
