@@ -24,8 +24,8 @@ import { standinKotaConfig } from "../../helpers/kota-standin.ts";
 
 /** Every strategy, with rates that keep a run fast: a kill restarts the server (about a second). */
 export const SOAK_FAULTS = [
-  { type: "kill", probability: 0.006, afterMinMs: 0, afterMaxMs: 20 },
-  { type: "stop", probability: 0.006, afterMinMs: 0, afterMaxMs: 20, stopMs: 300 },
+  { type: "kill", probability: 0.01, afterMinMs: 0, afterMaxMs: 1 },
+  { type: "stop", probability: 0.01, afterMinMs: 0, afterMaxMs: 1, stopMs: 300 },
   { type: "hang", probability: 0.008 },
   { type: "error", probability: 0.03, category: "network" },
   { type: "error", probability: 0.02, category: "rate_limit", retryAfterMs: 20 },
