@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { z } from "zod";
-import { type Clock, createGovernor, definePlugin, definePreset, type Governor, observationDetails, type Preset, STAGE, systemClock, type ToolObservation, type UiBridge } from "../../../core/index.ts";
+import { type Clock, createGovernor, definePlugin, definePreset, type Governor, observationDetails, type Preset, STAGE, systemClock, type ToolHandler, type ToolInfo, type ToolObservation, type UiBridge } from "../../../core/index.ts";
 import { liveChildCount } from "../../../lib/mcp/index.ts";
 import { CHAOS_EVENT, chaosControllerOf } from "../../../plugins/chaos/index.ts";
 import { kotaPreset, mcpPreset } from "../../../presets/index.ts";
@@ -68,8 +68,21 @@ class CountingClock implements Clock {
   }
 }
 
-/** Counts, per call id, how often the transport of a non-idempotent tool ran (right below chaos), and `chaos.injected` events. */
-function transportCounter(counts: Map<string, number>, onChaosEvent: () => void) {
+/** Per call id: attempts that reached the transport as the outer stages see it (chaos included), and real executions below chaos. */
+interface NonIdempotentCounts {
+  attempts: Map<string, number>;
+  executions: Map<string, number>;
+}
+
+/** Counts non-idempotent tools' attempts just above chaos and executions just below it, and `chaos.injected` events. */
+function transportCounter(counts: NonIdempotentCounts, onChaosEvent: () => void) {
+  const counter = (map: Map<string, number>) => (next: ToolHandler, tool: ToolInfo): ToolHandler => {
+    if (tool.annotations.readOnlyHint || tool.annotations.idempotentHint) return next;
+    return (call) => {
+      map.set(call.toolCallId, (map.get(call.toolCallId) ?? 0) + 1);
+      return next(call);
+    };
+  };
   return definePlugin({
     name: "soak:transport-counter",
     configKey: "soakTransportCounter",
@@ -80,18 +93,13 @@ function transportCounter(counts: Map<string, number>, onChaosEvent: () => void)
       pipeline.hooks.event.tap({ name: "soak:transport-counter" }, (event) => {
         if (event.type === "custom" && event.name === CHAOS_EVENT) onChaosEvent();
       });
-      pipeline.hooks.toolCall.tap({ name: "soak:transport-counter", stage: STAGE.TRANSPORT + 50 }, (next, tool) => {
-        if (tool.annotations.readOnlyHint || tool.annotations.idempotentHint) return next;
-        return (call) => {
-          counts.set(call.toolCallId, (counts.get(call.toolCallId) ?? 0) + 1);
-          return next(call);
-        };
-      });
+      pipeline.hooks.toolCall.tap({ name: "soak:transport-counter", stage: STAGE.TRANSPORT - 10 }, counter(counts.attempts));
+      pipeline.hooks.toolCall.tap({ name: "soak:transport-counter", stage: STAGE.TRANSPORT + 10 }, counter(counts.executions));
     },
   });
 }
 
-function withCounter(preset: Preset, counts: Map<string, number>, onChaosEvent: () => void): Preset {
+function withCounter(preset: Preset, counts: NonIdempotentCounts, onChaosEvent: () => void): Preset {
   const counter = transportCounter(counts, onChaosEvent);
   return definePreset({ ...preset, plugins: () => [...preset.plugins(), counter()] });
 }
@@ -138,7 +146,11 @@ export interface SoakReport {
   osChildren: number;
   /** Server pids seen during the run that are still alive. */
   serverPidsAlive: number;
-  /** Calls that reached a non-idempotent tool's transport more than once, and how many reached it. */
+  /**
+   * Calls of a non-idempotent tool that reached its transport more than once, counted both as the
+   * outer stages see it (just above chaos: an injected fault counts as a transport failure) and as
+   * real executions (just below chaos); and how many such calls ran.
+   */
   repeatedNonIdempotent: number;
   nonIdempotentCalls: number;
   heapBeforeMb: number;
@@ -186,7 +198,7 @@ export async function runSoak(options: { calls: number; concurrency?: number; se
   const repo = createFixtureRepo();
   const work = mkdtempSync(join(tmpdir(), "chaos-soak-"));
   const faulty = faultyServer({ mode: "none", server: "everything" });
-  const counts = new Map<string, number>();
+  const counts: NonIdempotentCounts = { attempts: new Map(), executions: new Map() };
   const clocks: CountingClock[] = [];
   const governors: Governor[] = [];
   const report: Omit<SoakReport, "liveTimers" | "extraActiveResources" | "liveChildren" | "osChildren" | "serverPidsAlive" | "heapBeforeMb" | "heapAfterMb" | "durationMs" | "unhandledRejections"> = {
@@ -245,7 +257,8 @@ export async function runSoak(options: { calls: number; concurrency?: number; se
     await kotaGov.pipeline.callTool("kota_index", {}, { toolCallId: "warm-index" });
     for (const [tool, args] of MCP_MIX) await mcpGov.pipeline.callTool(tool, args, { toolCallId: `warm-${tool}` });
     for (const gov of governors) chaosControllerOf(gov.pipeline)!.active = true;
-    counts.clear();
+    counts.attempts.clear();
+    counts.executions.clear();
     let callNo = 0;
     const runStack = async (gov: Governor, mix: Call[], total: number): Promise<void> => {
       let next = 0;
@@ -293,9 +306,9 @@ export async function runSoak(options: { calls: number; concurrency?: number; se
   }
   const pids = faulty.pids();
   await new Promise((r) => setTimeout(r, 300));
-  for (const [, n] of counts) {
-    report.nonIdempotentCalls++;
-    if (n > 1) report.repeatedNonIdempotent++;
+  report.nonIdempotentCalls = counts.attempts.size;
+  for (const id of counts.attempts.keys()) {
+    if ((counts.attempts.get(id) ?? 0) > 1 || (counts.executions.get(id) ?? 0) > 1) report.repeatedNonIdempotent++;
   }
   const resourcesAfter = process.getActiveResourcesInfo();
   const extra = [...resourcesAfter];
