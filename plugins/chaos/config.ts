@@ -93,7 +93,7 @@ export type FaultType = FaultRule["type"];
 export const chaosSchema = z.object({
   seed: z.number().int().min(0).max(4_294_967_295).nullable().describe("Seed of the fault dice: the same seed and call order inject the same faults. null: a new seed per session (logged). Default null."),
   startActive: z.boolean().describe("Inject from the start; false waits for `/<root> chaos on`. Default true."),
-  faults: z.array(faultRuleSchema).max(50).describe("Fault rules, checked in order per attempt; the first whose dice hit fires. Default []."),
+  faults: z.array(faultRuleSchema).max(50).describe("Fault rules (latency, error, isError, hang, oversize, kill, stop; keys in docs/chaos.md), checked in order per attempt; the first whose dice hit fires. Default []."),
 });
 
 /** The `chaos` options (without `enabled`). */
