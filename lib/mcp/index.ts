@@ -12,3 +12,4 @@ export { formatDuration, formatServerStatus, type ManagedServerEvent, type Manag
 export { ChildSignalPool } from "./child-signal-pool.ts";
 export { openStdioConnection } from "./stdio-connection.ts";
 export { liveChildCount } from "./child-registry.ts";
+export { announceServerProcess, serverProcessFor, type ServerProcess } from "./server-processes.ts";

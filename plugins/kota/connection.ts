@@ -28,6 +28,8 @@ export interface KotaConnection {
   restart(): Promise<void>;
   /** Idempotent; kills the child (SIGTERM, then SIGKILL after 2 s). */
   close(): Promise<void>;
+  /** The server child's pid while one runs (fault injection stops or kills it). Optional for test doubles. */
+  pid?(): number | undefined;
   /** Subscribes to state changes; returns an unsubscribe function. */
   onStateChange(listener: (state: KotaServerState) => void): () => void;
 }

@@ -11,6 +11,7 @@
  * and in print mode follows `indexWithoutUi`.
  */
 import { definePlugin, defineService, STAGE } from "../../core/index.ts";
+import { announceServerProcess } from "../../lib/mcp/index.ts";
 import { kotaDefaults, kotaSchema } from "./config.ts";
 import { kotaStatusReport, registerKotaCommands } from "./commands.ts";
 import { readIndexRecord, writeIndexRecord } from "./index-record.ts";
@@ -47,6 +48,8 @@ export const kota = definePlugin({
       write: (root, head, repositoryId, stats) => writeIndexRecord(services.agentDir, root, { head, repositoryId, indexedAt: Date.now(), ...(stats ? { stats } : {}) }),
     });
     services.provide(KOTA_RUNTIME, runtime);
+    // kota_* tools carry the `server:kota` tag; fault injection finds the KotaDB process by it.
+    announceServerProcess(pipeline, "server:kota", { server: "kota", pid: () => runtime.serverPid() });
     const indexer = runtime.indexer;
     for (const tool of kotaTools(runtime, indexer)) pipeline.registerTool(KOTA_PLUGIN, tool);
     pipeline.registerTool(KOTA_PLUGIN, kotaStatusTool(() => kotaStatusReport(runtime)));

@@ -47,6 +47,7 @@ export function managedKotaConnection(launch: KotaLaunch, logger: Logger, restar
     takeNotice: () => server.takeNotice(),
     restart: () => server.restart(),
     close: () => server.close(),
+    pid: () => server.status().pid,
     onStateChange: (listener) => server.subscribe((event) => event.type === "state" && listener(event.to)),
   };
 }

@@ -69,6 +69,11 @@ export class KotaRuntime implements IndexTarget {
     return state === "closed" ? "stopped" : state;
   }
 
+  /** The KotaDB child's pid while one runs (nothing is started to learn it). */
+  serverPid(): number | undefined {
+    return this.conn?.pid?.();
+  }
+
   /** The connection's last error text. */
   lastServerError(): string | undefined {
     return this.conn?.lastError();

@@ -3,7 +3,7 @@
  * command) and closed on session shutdown. Presets that run a single named server (kota) use it
  * directly; the mcp-servers plugin uses it per configured server.
  */
-import { type ManagedMcpServerConfig, ManagedMcpServer, formatServerStatus } from "../../lib/mcp/index.ts";
+import { announceServerProcess, type ManagedMcpServerConfig, ManagedMcpServer, formatServerStatus } from "../../lib/mcp/index.ts";
 import type { GovernorServices, Pipeline } from "../../core/index.ts";
 
 /**
@@ -16,6 +16,8 @@ export function manageServer(pipeline: Pipeline, owner: string, services: Govern
     { clock: services.clock, logger: services.logger.child(`${owner}:${config.name}`) },
   );
   pipeline.hooks.sessionShutdown.tap({ name: owner }, () => server.close());
+  // Its tools carry the `mcp:<name>` tag (tool-bridge.ts); fault injection finds the process by it.
+  announceServerProcess(pipeline, `mcp:${config.name}`, { server: config.name, pid: () => server.status().pid });
   return server;
 }
 

@@ -5,13 +5,15 @@
  * `/kota`: status, index, restart (kota), pruning, pin (prune), blobs, purge-blobs (blobs).
  *
  * Plugin order (apply order; run order comes from stages): execution-log, breaker, retry, timeout,
- * budget, kota, auto-context, blobs, prune, telemetry (off by default). autoContext needs kota's
+ * budget, kota, auto-context, blobs, prune, telemetry (off by default), chaos (off unless
+ * the global config enables it). autoContext needs kota's
  * `kota:runtime` service; the host applies kota first wherever it stands.
  */
 import { definePreset } from "../../core/index.ts";
 import { autoContext } from "../../plugins/auto-context/index.ts";
 import { blobs } from "../../plugins/blobs/index.ts";
 import { budget } from "../../plugins/budget/index.ts";
+import { chaos } from "../../plugins/chaos/index.ts";
 import { breaker } from "../../plugins/circuit-breaker/index.ts";
 import { executionLog } from "../../plugins/execution-log/index.ts";
 import { kota } from "../../plugins/kota/index.ts";
@@ -46,5 +48,6 @@ export const kotaPreset = definePreset({
     blobs({ builtinTools: [...BUILTIN_BLOB_TOOLS] }),
     kotaPrune(),
     telemetry(),
+    chaos(),
   ],
 });

@@ -73,6 +73,7 @@ describe("the default kota preset through the stand-in", () => {
       ["governor:blobs", true],
       ["governor:prune", true],
       ["governor:telemetry", false],
+      ["governor:chaos", false],
     ]);
     expect([...g.pipeline.tools.keys()].sort()).toEqual(["blob_read", "kota_deps", "kota_impact", "kota_index", "kota_search", "kota_status", "kota_task_context", "kota_usages"]);
     expect([...g.pipeline.commands.keys()].sort()).toEqual(["kota blobs", "kota index", "kota pin", "kota pruning", "kota purge-blobs", "kota restart", "kota status"]);
