@@ -11,8 +11,8 @@
  */
 import { openDatabase, type SqliteDatabase } from "../../lib/sqlite/index.ts";
 import { chunkText, DEFAULT_CHUNK_LIMITS, type ChunkLimits } from "./chunk.ts";
-import { identifierWords } from "./identifiers.ts";
-import { matchExpression } from "./query.ts";
+import { identifierWords, splitIdentifier } from "./identifiers.ts";
+import { matchExpression, queryTerms } from "./query.ts";
 
 /** Schema version in `PRAGMA user_version`. */
 export const RECALL_SCHEMA_VERSION = 1;
@@ -172,13 +172,13 @@ export class RecallIndex {
     for (const mode of ["all", "any"] as const) {
       const match = matchExpression(query, mode, this.variant === "trigram");
       if (!match) return { hits: [], relaxed: false };
-      const hits = this.run(match, options, limit);
+      const hits = this.run(match, options, limit, queryTerms(query));
       if (hits.length || mode === "any") return { hits, relaxed: mode === "any" };
     }
     return { hits: [], relaxed: false };
   }
 
-  private run(match: string, options: SearchOptions, limit: number): SearchHit[] {
+  private run(match: string, options: SearchOptions, limit: number, terms: readonly string[]): SearchHit[] {
     const where: string[] = ["chunks MATCH ?"];
     const params: (string | number)[] = [match];
     if (options.sessionId !== undefined) (where.push("o.session_id = ?"), params.push(options.sessionId));
@@ -190,18 +190,22 @@ export class RecallIndex {
       .prepare(
         `SELECT o.id AS outputId, o.session_id AS sessionId, o.project, o.tool, o.args, o.turn, o.at_ms AS atMs, o.tool_call_id AS toolCallId,
                 o.blob_id AS blobId, o.bytes, o.lines, o.is_error AS isError, c.first_line AS firstLine, c.last_line AS lastLine,
-                snippet(chunks, 0, '${HIGHLIGHT[0]}', '${HIGHLIGHT[1]}', '…', 12) AS snippet, ${weights} AS rank
+                snippet(chunks, 0, '${HIGHLIGHT[0]}', '${HIGHLIGHT[1]}', '…', 12) AS snippet, c.body AS body, ${weights} AS rank
            FROM chunks c JOIN outputs o ON o.id = c.rowid / ${CHUNK_SLOTS}
           WHERE ${where.join(" AND ")}
           ORDER BY rank LIMIT ?`,
       )
-      .all(...params, limit * 4) as unknown as SearchHit[];
+      .all(...params, limit * 4) as unknown as Array<SearchHit & { body: string }>;
     const seen = new Set<number>();
     const hits: SearchHit[] = [];
     for (const r of rows) {
       if (seen.has(r.outputId)) continue;
       seen.add(r.outputId);
-      hits.push({ ...r, isError: Boolean(r.isError), firstLine: Number(r.firstLine), lastLine: Number(r.lastLine) });
+      const { body, ...hit } = r;
+      // A match on a part of an identifier is in the words column: FTS5 highlights nothing in the
+      // text, so mark the part where it stands.
+      const snippet = r.snippet.includes(HIGHLIGHT[0]) ? r.snippet : partSnippet(body, terms) ?? r.snippet;
+      hits.push({ ...hit, snippet, isError: Boolean(r.isError), firstLine: Number(r.firstLine), lastLine: Number(r.lastLine) });
       if (hits.length >= limit) break;
     }
     return hits;
@@ -270,4 +274,24 @@ export class RecallIndex {
   close(): void {
     this.db.close();
   }
+}
+
+/** Characters of context shown each side of a part match. */
+const PART_CONTEXT = 60;
+
+/**
+ * The text around the first case-insensitive occurrence of a term (or a word of a camelCase term) in
+ * `body`, with the occurrence highlighted; undefined when none occurs.
+ */
+export function partSnippet(body: string, terms: readonly string[]): string | undefined {
+  const lower = body.toLowerCase();
+  const needles = terms.flatMap((t) => [t, ...(/^[A-Za-z0-9]+$/.test(t) ? splitIdentifier(t) : [])]).filter((t) => t.length >= 2);
+  for (const needle of needles.sort((a, b) => b.length - a.length)) {
+    const at = lower.indexOf(needle.toLowerCase());
+    if (at < 0) continue;
+    const start = Math.max(0, at - PART_CONTEXT);
+    const end = Math.min(body.length, at + needle.length + PART_CONTEXT);
+    return `${start > 0 ? "…" : ""}${body.slice(start, at)}${HIGHLIGHT[0]}${body.slice(at, at + needle.length)}${HIGHLIGHT[1]}${body.slice(at + needle.length, end)}${end < body.length ? "…" : ""}`;
+  }
+  return undefined;
 }
