@@ -116,11 +116,14 @@ export class RecallIndex {
 
   constructor(
     readonly db: SqliteDatabase,
-    options: { variant?: TokenizerVariant; chunk?: Partial<ChunkLimits> } = {},
+    options: { variant?: TokenizerVariant; chunk?: Partial<ChunkLimits>; readonly?: boolean } = {},
   ) {
     this.variant = options.variant ?? "words";
     this.limits = { ...DEFAULT_CHUNK_LIMITS, ...options.chunk, maxChunks: Math.min(options.chunk?.maxChunks ?? DEFAULT_CHUNK_LIMITS.maxChunks, CHUNK_SLOTS) };
-    createRecallSchema(db, this.variant);
+    if (options.readonly) {
+      const version = Number(db.pragma("user_version") ?? 0);
+      if (version !== RECALL_SCHEMA_VERSION) throw new Error(`${db.path} is not a recall index of this pi-governor (schema version ${version}, expected ${RECALL_SCHEMA_VERSION}).`);
+    } else createRecallSchema(db, this.variant);
   }
 
   /** Opens (creating: dir 0700, file 0600, links refused) the index at `path`. Throws when it cannot. */

@@ -8,8 +8,11 @@ import type { RecallIndex, SearchHit, SearchOptions } from "./index-store.ts";
 /** Where to search: this session, this project (the session's cwd), or everything indexed. */
 export type SearchScope = "session" | "project" | "all";
 
-/** Hits whose blob still exists, best first; rows of missing blobs are removed from the index. */
-export async function searchLive(index: RecallIndex, store: Pick<BlobStore, "locate">, query: string, options: SearchOptions): Promise<{ hits: SearchHit[]; relaxed: boolean }> {
+/**
+ * Hits whose blob still exists, best first; rows of missing blobs are removed from the index (unless
+ * `removeGone` is false: a read-only reader).
+ */
+export async function searchLive(index: RecallIndex, store: Pick<BlobStore, "locate">, query: string, options: SearchOptions, removeGone = true): Promise<{ hits: SearchHit[]; relaxed: boolean }> {
   const limit = options.limit ?? 5;
   const { hits, relaxed } = index.search(query, { ...options, limit: limit + 5 });
   const live: SearchHit[] = [];
@@ -19,7 +22,7 @@ export async function searchLive(index: RecallIndex, store: Pick<BlobStore, "loc
       () => false,
     );
     if (exists) live.push(hit);
-    else index.removeBlob(hit.blobId);
+    else if (removeGone) index.removeBlob(hit.blobId);
     if (live.length >= limit) break;
   }
   return { hits: live, relaxed };
