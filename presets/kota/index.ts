@@ -15,6 +15,7 @@ import { breaker } from "../../plugins/circuit-breaker/index.ts";
 import { executionLog } from "../../plugins/execution-log/index.ts";
 import { kota } from "../../plugins/kota/index.ts";
 import { prune } from "../../plugins/prune/index.ts";
+import { recall } from "../../plugins/recall/index.ts";
 import { retry } from "../../plugins/retry/index.ts";
 import { timeout } from "../../plugins/timeout/index.ts";
 
@@ -46,5 +47,6 @@ export const kotaPreset = definePreset({
     autoContext(),
     blobs({ builtinTools: [...BUILTIN_BLOB_TOOLS] }),
     prune({ pruneTools: [...KOTA_PRUNE_TOOLS] }),
+    recall(),
   ],
 });

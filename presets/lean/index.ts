@@ -6,11 +6,12 @@
 import { definePreset } from "../../core/index.ts";
 import { blobs } from "../../plugins/blobs/index.ts";
 import { prune } from "../../plugins/prune/index.ts";
+import { recall } from "../../plugins/recall/index.ts";
 import { BUILTIN_BLOB_TOOLS } from "../kota/index.ts";
 
 /** The lean preset. */
 export const leanPreset = definePreset({
   name: "lean",
   description: "No MCP server: blobs for pi's read/bash output and pruning of old tool output.",
-  plugins: () => [blobs({ builtinTools: [...BUILTIN_BLOB_TOOLS] }), prune()],
+  plugins: () => [blobs({ builtinTools: [...BUILTIN_BLOB_TOOLS] }), prune(), recall()],
 });
