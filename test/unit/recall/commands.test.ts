@@ -69,3 +69,31 @@ describe.skipIf(!fts)("recall for the user", () => {
     expect(yes.notes.at(-1)).toMatch(/Indexed in this session: 0 output/);
   });
 });
+
+describe.skipIf(!fts)("recall retention", () => {
+  it("the session's first model call removes rows whose blob is gone", async () => {
+    const h = await recallHarness();
+    try {
+      const kept = await h.result("bash", "c1", "heronKept output", { command: "a" });
+      const gone = await h.result("bash", "c2", "heronGone output", { command: "b" });
+      await h.call("context_search", { query: "heron" }); // flush
+      const { rmSync } = await import("node:fs");
+      rmSync(`${h.blobDir}/${gone.details!.blobId}.txt`);
+      const { RecallIndex } = await import("../../../plugins/recall/index-store.ts");
+      const count = () => {
+        const index = RecallIndex.open(h.dbPath, { readonly: true });
+        try {
+          return index.blobIds();
+        } finally {
+          index.close();
+        }
+      };
+      expect(count().sort()).toEqual([kept.details!.blobId, gone.details!.blobId].sort());
+      await h.gov.pipeline.hooks.context.run([{ role: "user", content: "hi", timestamp: 1 } as never], { sessionId: "session-1" });
+      for (let i = 0; i < 50 && count().length > 1; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(count()).toEqual([kept.details!.blobId]);
+    } finally {
+      await h.dispose();
+    }
+  });
+});
