@@ -8,6 +8,7 @@
  * footer and `/<root> recall`. See README.md.
  */
 import { createHash } from "node:crypto";
+import { dirname } from "node:path";
 import { contentText, definePlugin, errorText, STAGE, type ContentBlock } from "../../core/index.ts";
 import { BlobStore, isBlobId, resolveBlobDir } from "../../lib/blobs/index.ts";
 import { formatCall } from "../prune/placeholder.ts";
@@ -55,6 +56,15 @@ export const recall = definePlugin({
     const savings = new SavingsTracker();
     const exclude = new Set([...config.exclude, CONTEXT_SEARCH_TOOL]);
     let turn = 0;
+    // blob_read reads the blobs plugin's directory: recall's copies must land there too.
+    let cacheChecked = false;
+    const checkSameCache = (blobPath: unknown) => {
+      if (cacheChecked || typeof blobPath !== "string") return;
+      cacheChecked = true;
+      if (dirname(blobPath) === store.dir) return;
+      services.logger.warn("recall.blobDir differs from blobs.dir", { recall: store.dir, blobs: dirname(blobPath) });
+      services.ui().notify(`pi-governor recall: outputs are stored in ${store.dir} but blob_read reads ${dirname(blobPath)}; set recall.blobDir to "${dirname(blobPath)}" so every placeholder's blob_read works.`, "warning");
+    };
 
     pipeline.hooks.toolResult.tap({ name: RECALL_PLUGIN, stage: RECALL_STAGE }, (value, info) => {
       if (exclude.has(value.toolName) || info.tool?.tags.includes("rehydration")) return undefined;
@@ -72,9 +82,13 @@ export const recall = definePlugin({
       const cut = value.details?.blobId;
       if (isBlobId(cut)) {
         // The blobs plugin stored the full output: index that, read from the blob off the hot path.
+        checkSameCache(value.details?.blobPath);
         writer.add({ ...base, blobId: cut });
         return undefined;
       }
+      // Cut without a stored copy (the blob cache failed): the text is an excerpt, and naming it as
+      // the output would be a lie. Nothing to index byte-exact.
+      if (value.details?.truncated === true) return undefined;
       savings.remember(value.toolCallId, text.length);
       if (!config.storeBlobs || text.length === 0) return undefined;
       // Same id the blob store will compute from the same UTF-8 bytes: the result names its blob now,
