@@ -9,7 +9,7 @@
  */
 import { createHash } from "node:crypto";
 import { dirname } from "node:path";
-import { contentText, definePlugin, errorText, STAGE, type ContentBlock } from "../../core/index.ts";
+import { contentText, definePlugin, errorText, STAGE, type AgentMessageLike, type ContentBlock } from "../../core/index.ts";
 import { BlobStore, isBlobId, resolveBlobDir } from "../../lib/blobs/index.ts";
 import { formatCall } from "../prune/placeholder.ts";
 import { purgeIndexCommand, recallStatusCommand, searchCommand } from "./commands.ts";
@@ -27,6 +27,26 @@ export { CONTEXT_SEARCH_TOOL } from "./search-tool.ts";
 export const RECALL_PLUGIN = "governor:recall";
 /** toolResult stage: after blobs cut the result (so its blob id is known), before pins. */
 export const RECALL_STAGE = STAGE.SHAPE + 50;
+/** User turns remembered per session for turn numbers (a bound, far above any real session). */
+const MAX_TURNS_TRACKED = 100_000;
+
+/** Appended to pi's compaction summary in what the model gets (request-only; the session keeps the original). */
+export const COMPACTION_POINTER = "Tool outputs from before this summary are still searchable: context_search finds them and names the blob_read call that reads them back exactly.";
+
+/**
+ * The message list with the pointer appended to each compaction summary, or undefined when there is
+ * none. The same input always gives the same bytes, so the provider's prompt cache keeps matching.
+ */
+export function withCompactionPointer(messages: AgentMessageLike[]): AgentMessageLike[] | undefined {
+  let out: AgentMessageLike[] | undefined;
+  messages.forEach((m, i) => {
+    if (m.role !== "compactionSummary" || typeof m.summary !== "string" || m.summary.endsWith(COMPACTION_POINTER)) return;
+    out ??= [...messages];
+    out[i] = { ...m, summary: `${m.summary}\n\n${COMPACTION_POINTER}` };
+  });
+  return out;
+}
+
 /** Footer status key. */
 export const RECALL_STATUS_KEY = "governor-recall";
 
@@ -56,6 +76,7 @@ export const recall = definePlugin({
     const savings = new SavingsTracker();
     const exclude = new Set([...config.exclude, CONTEXT_SEARCH_TOOL]);
     let turn = 0;
+    const userTurns = new Set<number>();
     // blob_read reads the blobs plugin's directory: recall's copies must land there too.
     let cacheChecked = false;
     const checkSameCache = (blobPath: unknown) => {
@@ -100,13 +121,16 @@ export const recall = definePlugin({
 
     pipeline.hooks.context.tap({ name: RECALL_PLUGIN, stage: STAGE.PRUNE + 50 }, (messages) => {
       const report = savings.measure(messages);
-      turn = report.turn;
+      // Turns stay monotonic across compaction (which removes old user messages): count each user
+      // message once, by its timestamp.
+      for (const m of messages) if (m.role === "user" && typeof m.timestamp === "number" && userTurns.size < MAX_TURNS_TRACKED) userTurns.add(m.timestamp);
+      turn = Math.max(report.turn, userTurns.size);
       if (config.status) services.ui().setStatus(RECALL_STATUS_KEY, statusText(report, writer.indexed));
       if (sweepPending) {
         sweepPending = false;
         void sweep();
       }
-      return undefined;
+      return withCompactionPointer(messages);
     });
 
     // Retention: no row outlives its content. Rows whose blob is gone are removed at the first model
@@ -144,6 +168,7 @@ export const recall = definePlugin({
       running = true;
       sweepPending = true;
       turn = 0;
+      userTurns.clear();
       schedule();
     });
     pipeline.hooks.sessionShutdown.tap({ name: RECALL_PLUGIN }, async () => {

@@ -110,4 +110,38 @@ describe.skipIf(!probeSqlite().fts5)("recall with the real pi SDK", () => {
     expect(pi.ui.statuses.get("governor-recall")).toMatch(/^recall: ~[\d,]+ tokens kept out, \d+ outputs searchable$/);
     rmSync(cache, { recursive: true, force: true });
   });
+
+  it("after a compaction the summary the model gets says earlier outputs are searchable, and the hit names its turn", async () => {
+    cwd = workspace();
+    const cache = mkdtempSync(join(tmpdir(), "pigov-recall-cache-"));
+    const blobDir = join(cache, "blobs");
+    const preset = definePreset({ name: "e2e-recall", description: "", plugins: () => [blobs({ builtinTools: ["read"] }), recall(), prune()] });
+    const extension = createExtension(preset, { governorOptions: { layers: [] }, overrides: { blobs: { dir: blobDir }, recall: { dbPath: join(cache, "recall", "index.db"), blobDir } } });
+    const seen: { search?: string } = {};
+    const steps: FauxResponseStep[] = [
+      fauxAssistantMessage([fauxToolCall("read", { path: "early.ts" })], { stopReason: "toolUse" }),
+      fauxAssistantMessage([fauxText("read it")]),
+      fauxAssistantMessage([fauxText("Second answer.")]),
+      fauxAssistantMessage([fauxText("## Summary\nThe user read early.ts.")]), // the compaction summary
+      fauxAssistantMessage([fauxToolCall("read", { path: "later1.ts" })], { stopReason: "toolUse" }),
+      fauxAssistantMessage([fauxToolCall("context_search", { query: "later1_5" })], { stopReason: "toolUse" }),
+      (context) => {
+        seen.search = textOf((context.messages as Msg[]).at(-1));
+        return fauxAssistantMessage([fauxText("done")]);
+      },
+    ];
+    pi = await startPiSession({ extensions: [extension], responses: steps, cwd, tools: ["read", "context_search", "blob_read"] });
+    await pi.session.prompt("Read early.ts.");
+    await pi.session.prompt("Anything else?");
+    await pi.session.compact();
+    await pi.session.prompt("Read later1.ts.");
+    const last = JSON.stringify(pi.contexts.at(-1));
+    expect(last).toContain("The user read early.ts.");
+    expect(last).toContain("context_search finds them and names the blob_read call");
+    // The session file keeps pi's summary as it was: the pointer is request-only.
+    expect(JSON.stringify(pi.session.messages)).not.toContain("context_search finds them");
+    // Third prompt: turn 3.
+    expect(seen.search).toMatch(/read\(path="later1\.ts"\) · turn 3 ·/);
+    rmSync(cache, { recursive: true, force: true });
+  });
 });

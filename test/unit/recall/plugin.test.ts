@@ -104,3 +104,23 @@ describe.skipIf(!fts)("recall and the blobs plugin's cache", () => {
     }
   });
 });
+
+describe.skipIf(!fts)("recall turns and compaction", () => {
+  it("turn numbers keep counting when compaction drops old user messages; the pointer is added once", async () => {
+    const h = await recallHarness();
+    try {
+      const ctx = (messages: unknown[]) => h.gov.pipeline.hooks.context.run(messages as never, { sessionId: "session-1" });
+      await ctx([{ role: "user", content: "a", timestamp: 1 }, { role: "user", content: "b", timestamp: 2 }]);
+      const summary = { role: "compactionSummary", summary: "Earlier: a and b.", tokensBefore: 10, timestamp: 3 };
+      const sent = await ctx([summary, { role: "user", content: "c", timestamp: 4 }]);
+      expect((sent[0] as unknown as { summary: string }).summary).toBe("Earlier: a and b.\n\nTool outputs from before this summary are still searchable: context_search finds them and names the blob_read call that reads them back exactly.");
+      expect(summary.summary).toBe("Earlier: a and b."); // the input copy is untouched
+      const again = await ctx([sent[0], { role: "user", content: "c", timestamp: 4 }]);
+      expect(again[0]).toBe(sent[0]); // already carries the pointer: unchanged
+      await h.result("bash", "t1", "osprey nest count", { command: "count" });
+      expect(await h.call("context_search", { query: "osprey" })).toMatch(/ · turn 3 · /);
+    } finally {
+      await h.dispose();
+    }
+  });
+});
