@@ -21,7 +21,7 @@ export const recallSchema = z.object({
   maxOutputs: z.number().int().min(100).max(10_000_000).describe("Outputs the index keeps (the oldest go first); shared by every project. Default 100000."),
   batchSize: z.number().int().min(1).max(10_000).describe("Outputs queued before a write is scheduled at once. Default 20."),
   flushIntervalMs: z.number().int().min(10).max(600_000).describe("Longest time an output waits in the queue, in milliseconds (the timer never keeps the process alive). Default 250."),
-  maxQueued: z.number().int().min(1).max(100_000).describe("Outputs kept in memory while the index is busy; more are dropped (one warning). Default 2000."),
+  maxQueued: z.number().int().min(1).max(100_000).describe("Outputs waiting for a locked index; beyond this the oldest lose their index row (one warning; their blob is kept). Default 2000."),
   answerBytes: z.number().int().min(512).max(16_384).describe("Most UTF-8 bytes of one context_search answer. Default 2048."),
   defaultLimit: z.number().int().min(1).max(50).describe("Hits per search when the caller does not say. Default 5."),
   sweepIntervalMinutes: z.number().min(0).max(1_440).describe("Rows whose blob is gone are removed at the session's first model call and then every this many minutes (0: only the first). Default 30."),

@@ -66,7 +66,15 @@ export class RecallWriter {
   /** Queues one output; never throws. */
   add(output: PendingOutput): void {
     if (this.queue.length >= this.options.maxQueued) {
-      this.queue.shift();
+      // Drop the oldest output whose blob is already stored (only its index row is lost). One that
+      // still carries its text is never dropped: its result already names the blob.
+      const victim = this.queue.findIndex((p) => p.text === undefined);
+      if (victim < 0) {
+        this.queue.push(output);
+        this.schedule(0);
+        return;
+      }
+      this.queue.splice(victim, 1);
       if (!this.dropWarned) {
         this.dropWarned = true;
         this.deps.logger.warn("recall queue full; oldest outputs not indexed", { maxQueued: this.options.maxQueued });
@@ -118,7 +126,11 @@ export class RecallWriter {
   }
 
   private schedule(ms: number): void {
-    if (this.timer !== undefined || this.flushing) return;
+    if (this.flushing) return;
+    if (this.timer !== undefined) {
+      if (ms > 0) return;
+      this.deps.clock.clearTimeout(this.timer); // a full batch goes now, not at the interval
+    }
     this.timer = this.deps.clock.setTimeout(() => {
       this.timer = undefined;
       void this.flush();

@@ -100,4 +100,15 @@ describe.skipIf(!fts)("recall writer degrades", () => {
     expect(t.writer.index()!.count()).toBe(0);
     await t.writer.close();
   });
+
+  it("a full queue never drops an output whose blob is not written yet", async () => {
+    const t = setup();
+    const small = new RecallWriter({ ...t.writer.options, maxQueued: 2, batchSize: 100 }, { clock: systemClock, logger: createLogger("t", () => {}), notify: () => {}, store: t.store });
+    const texts = Array.from({ length: 6 }, (_, i) => `queued output ${i} cormorant`);
+    texts.forEach((text, i) => small.add(output(text, i)));
+    await small.flush();
+    for (const text of texts) expect((await t.store.readBytes(createHash("sha256").update(text).digest("hex"), 0, 100)).toString()).toBe(text);
+    expect(small.index()!.search("cormorant", { limit: 10 }).hits).toHaveLength(6);
+    await small.close();
+  });
 });
