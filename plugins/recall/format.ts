@@ -34,20 +34,17 @@ export function formatHit(hit: SearchHit, index: number, nowMs: number, showSess
 
 /** The whole answer, at most `maxBytes` UTF-8 bytes (the header always fits). */
 export function formatHits(query: string, hits: readonly SearchHit[], options: { nowMs: number; maxBytes: number; relaxed: boolean; scope: string; showSession?: boolean }): string {
-  if (!hits.length) return `No earlier output matches ${JSON.stringify(query)} (scope: ${options.scope}). Try other words, a part of an identifier, or scope "project".`;
-  const head = `${hits.length} output(s) match ${JSON.stringify(query)}${options.relaxed ? " (not every word matched)" : ""}, best first (scope: ${options.scope}):`;
+  const shownQuery = JSON.stringify(query.length > 100 ? `${query.slice(0, 99)}…` : query);
+  if (!hits.length) return `No earlier output matches ${shownQuery} (scope: ${options.scope}). Try other words, a part of an identifier, or scope "project".`;
+  const head = `${hits.length} output(s) match ${shownQuery}${options.relaxed ? " (not every word matched)" : ""}, best first (scope: ${options.scope}):`;
   let out = head;
-  let shown = 0;
+  const more = (n: number) => `\n[${n} more not shown: narrow the query or pass tool]`;
   for (const [i, hit] of hits.entries()) {
     const block = `\n${formatHit(hit, i + 1, options.nowMs, options.showSession ?? false)}`;
     const rest = hits.length - i - 1;
-    const tail = rest ? `\n[${rest + 1} more not shown: narrow the query]` : "";
-    if (Buffer.byteLength(out + block, "utf8") + (rest ? Buffer.byteLength(tail, "utf8") : 0) > options.maxBytes && shown > 0) {
-      out += `\n[${hits.length - shown} more not shown: narrow the query or raise the answer size]`;
-      return out;
-    }
+    // Room for this hit and, when more follow, for the line that says so.
+    if (i > 0 && Buffer.byteLength(out + block + (rest ? more(rest) : ""), "utf8") > options.maxBytes) return out + more(hits.length - i);
     out += block;
-    shown++;
   }
   return out;
 }

@@ -25,3 +25,17 @@ describe("recall savings", () => {
     expect(savingsLines(report)[1]).toMatch(/^ {2}kota_search: 1 result\(s\), ~8,500 tokens$/);
   });
 });
+
+describe("recall answer format", () => {
+  it("stays within the byte budget whatever the hits and query, and says how many were left out", async () => {
+    const { formatHits } = await import("../../../plugins/recall/format.ts");
+    const hit = (i: number) => ({ outputId: i, sessionId: "s", project: "/p", tool: "read", args: `read(path="${"dir/".repeat(18)}f${i}.ts")`, turn: i, atMs: 0, toolCallId: `c${i}`, blobId: "a".repeat(64), bytes: 10, lines: 400, isError: false, firstLine: 41, lastLine: 80, snippet: `…${"ü".repeat(300)} «match» ${"x".repeat(300)}`, rank: -i });
+    for (const n of [1, 2, 5, 13, 50]) {
+      const text = formatHits("q".repeat(5_000), Array.from({ length: n }, (_, i) => hit(i)), { nowMs: 90_000, maxBytes: 2_048, relaxed: false, scope: "session" });
+      expect(Buffer.byteLength(text)).toBeLessThanOrEqual(2_048);
+      const shown = (text.match(/^\d+\. /gm) ?? []).length;
+      if (shown < n) expect(text).toContain(`[${n - shown} more not shown`);
+      expect(text).toContain('blob_read({"blobId":"' + "a".repeat(64) + '","offset":41,"limit":40})');
+    }
+  });
+});
