@@ -10,6 +10,7 @@ export type { CliCommand, CliIO };
 const commands: Record<string, { summary: string; load: () => Promise<{ run: CliCommand }> }> = {
   replay: { summary: "replay <session.jsonl|dir>  simulate pruning on real pi sessions (no argument: bundled sample)", load: () => import("./replay.ts") },
   stats: { summary: "stats [--db path]  per-tool counts, latency, timeouts, errors and retries from the execution log", load: () => import("../plugins/execution-log/stats-cli.ts") },
+  search: { summary: "search <words> [--session id] [--tool name] [--json]  find earlier tool outputs in the recall index", load: () => import("../plugins/recall/search-cli.ts") },
   schema: { summary: "schema [out.json]  write the config JSON Schema", load: () => import("./write-schema.ts") },
 };
 

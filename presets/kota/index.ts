@@ -17,6 +17,7 @@ import { chaos } from "../../plugins/chaos/index.ts";
 import { breaker } from "../../plugins/circuit-breaker/index.ts";
 import { executionLog } from "../../plugins/execution-log/index.ts";
 import { kota } from "../../plugins/kota/index.ts";
+import { recall } from "../../plugins/recall/index.ts";
 import { telemetry } from "../../plugins/telemetry/index.ts";
 import { retry } from "../../plugins/retry/index.ts";
 import { timeout } from "../../plugins/timeout/index.ts";
@@ -47,6 +48,7 @@ export const kotaPreset = definePreset({
     autoContext(),
     blobs({ builtinTools: [...BUILTIN_BLOB_TOOLS] }),
     kotaPrune(),
+    recall(),
     telemetry(),
     chaos(),
   ],

@@ -72,11 +72,12 @@ describe("the default kota preset through the stand-in", () => {
       ["governor:auto-context", true],
       ["governor:blobs", true],
       ["governor:prune", true],
+      ["governor:recall", true],
       ["governor:telemetry", false],
       ["governor:chaos", false],
     ]);
-    expect([...g.pipeline.tools.keys()].sort()).toEqual(["blob_read", "kota_deps", "kota_impact", "kota_index", "kota_search", "kota_status", "kota_task_context", "kota_usages"]);
-    expect([...g.pipeline.commands.keys()].sort()).toEqual(["kota blobs", "kota index", "kota pin", "kota pruning", "kota purge-blobs", "kota restart", "kota status"]);
+    expect([...g.pipeline.tools.keys()].sort()).toEqual(["blob_read", "context_search", "kota_deps", "kota_impact", "kota_index", "kota_search", "kota_status", "kota_task_context", "kota_usages"]);
+    expect([...g.pipeline.commands.keys()].sort()).toEqual(["kota blobs", "kota index", "kota pin", "kota pruning", "kota purge-blobs", "kota purge-index", "kota recall", "kota restart", "kota search", "kota status"]);
     const wrapOrder = g.pipeline.describe().toolCall!.map((t) => t.name);
     expect(wrapOrder.indexOf("governor:breaker")).toBeLessThan(wrapOrder.indexOf("governor:retry"));
     expect(wrapOrder.indexOf("governor:retry")).toBeLessThan(wrapOrder.indexOf("governor:budget"));
@@ -149,7 +150,7 @@ describe("the default kota preset through the stand-in", () => {
   it("a config file can switch to the lean preset", async () => {
     governor = await createGovernor({ preset: kotaPreset, presets: [leanPreset], cwd: repo.root, agentDir: join(work, "agent"), layers: [{ kind: "global", source: "g", data: { preset: "lean", blobs: { dir: join(work, "blobs") } } }] });
     expect(governor.preset.name).toBe("lean");
-    expect([...governor.pipeline.tools.keys()]).toEqual(["blob_read"]);
+    expect([...governor.pipeline.tools.keys()]).toEqual(["blob_read", "context_search"]);
     expect(governor.problems()).toEqual([]);
   });
 

@@ -1,0 +1,188 @@
+/**
+ * `governor:recall` (config key `recall`): nothing the session produced is ever lost. Every tool
+ * output (governed tools and pi's built-ins) is indexed as it passes (toolResult, after blobs SHAPE)
+ * into an SQLite FTS5 index ranked by BM25, chunked so a hit names a line range; outputs the blobs
+ * plugin did not store are stored in the blob cache too and named in `details.blobId`, so every
+ * pruned placeholder carries a byte-exact `blob_read` way back. The model searches with
+ * `context_search`; the user with `/<root> search`, `pi-governor search`, and sees the savings in the
+ * footer and `/<root> recall`. See README.md.
+ */
+import { createHash } from "node:crypto";
+import { dirname } from "node:path";
+import { contentText, definePlugin, errorText, hasTag, REHYDRATION_TAG, resultMeta, STAGE, withResultMeta, type AgentMessageLike, type ContentBlock } from "../../core/index.ts";
+import { BlobStore, isBlobId, resolveBlobDir } from "../../lib/blobs/index.ts";
+import { formatCall } from "../prune/index.ts";
+import { purgeIndexCommand, recallStatusCommand, searchCommand } from "./commands.ts";
+import { DEFAULT_RECALL_BLOB_DIR, defaultIndexPath, recallDefaults, recallSchema } from "./config.ts";
+import { SavingsTracker, statusText } from "./savings.ts";
+import { contextSearchTool, CONTEXT_SEARCH_TOOL } from "./search-tool.ts";
+import { RecallWriter } from "./writer.ts";
+
+export { recallDefaults, recallSchema, defaultIndexPath, type RecallOptions } from "./config.ts";
+export { RecallIndex, type OutputRecord, type SearchHit } from "./index-store.ts";
+export { RecallWriter } from "./writer.ts";
+export { CONTEXT_SEARCH_TOOL } from "./search-tool.ts";
+
+/** Plugin name, as taps, logs and errors show it. */
+export const RECALL_PLUGIN = "governor:recall";
+/** toolResult stage: after blobs cut the result (so its blob id is known), before pins. */
+export const RECALL_STAGE = STAGE.SHAPE + 50;
+/** User turns remembered per session for turn numbers (a bound, far above any real session). */
+const MAX_TURNS_TRACKED = 100_000;
+
+/** Appended to pi's compaction summary in what the model gets (request-only; the session keeps the original). */
+export const COMPACTION_POINTER = "Tool outputs from before this summary are still searchable: context_search finds them and names the blob_read call that reads them back exactly.";
+
+/**
+ * The message list with the pointer appended to each compaction summary, or undefined when there is
+ * none. The same input always gives the same bytes, so the provider's prompt cache keeps matching.
+ */
+export function withCompactionPointer(messages: AgentMessageLike[]): AgentMessageLike[] | undefined {
+  let out: AgentMessageLike[] | undefined;
+  messages.forEach((m, i) => {
+    if (m.role !== "compactionSummary" || typeof m.summary !== "string" || m.summary.endsWith(COMPACTION_POINTER)) return;
+    out ??= [...messages];
+    out[i] = { ...m, summary: `${m.summary}\n\n${COMPACTION_POINTER}` };
+  });
+  return out;
+}
+
+/** Footer status key. */
+export const RECALL_STATUS_KEY = "governor-recall";
+
+/** The recall plugin factory: `recall()` or `recall({ dbPath: "/tmp/recall.db" })`. */
+export const recall = definePlugin({
+  name: RECALL_PLUGIN,
+  configKey: "recall",
+  description: "Indexes every tool output (FTS5, BM25) so anything pruned or cut can be found with context_search and read back byte-exact with blob_read.",
+  schema: recallSchema,
+  defaults: recallDefaults,
+  // Where files are written, and how many rows the index every project shares keeps, is the user's choice.
+  trustedKeys: ["dbPath", "blobDir", "maxOutputs"],
+  apply(pipeline, config, services) {
+    const store = new BlobStore({ dir: resolveBlobDir(config.blobDir || DEFAULT_RECALL_BLOB_DIR, { cwd: services.cwd }) });
+    const writer = new RecallWriter(
+      {
+        path: config.dbPath ? resolveBlobDir(config.dbPath, { cwd: services.cwd }) : defaultIndexPath(),
+        chunk: { maxLines: config.chunkLines, maxBytes: config.chunkBytes },
+        batchSize: config.batchSize,
+        flushIntervalMs: config.flushIntervalMs,
+        maxQueued: config.maxQueued,
+        maxIndexBytes: config.maxIndexBytes,
+        maxOutputs: config.maxOutputs,
+      },
+      { clock: services.clock, logger: services.logger, notify: (m, l) => services.ui().notify(m, l), store },
+    );
+    const savings = new SavingsTracker();
+    const exclude = new Set([...config.exclude, CONTEXT_SEARCH_TOOL]);
+    let turn = 0;
+    const userTurns = new Set<number>();
+    // blob_read reads the blobs plugin's directory: recall's copies must land there too.
+    let cacheChecked = false;
+    const checkSameCache = (blobPath: unknown) => {
+      if (cacheChecked || typeof blobPath !== "string") return;
+      cacheChecked = true;
+      if (dirname(blobPath) === store.dir) return;
+      services.logger.warn("recall.blobDir differs from blobs.dir", { recall: store.dir, blobs: dirname(blobPath) });
+      services.ui().notify(`pi-governor recall: outputs are stored in ${store.dir} but blob_read reads ${dirname(blobPath)}; set recall.blobDir to "${dirname(blobPath)}" so every placeholder's blob_read works.`, "warning");
+    };
+
+    pipeline.hooks.toolResult.tap({ name: RECALL_PLUGIN, stage: RECALL_STAGE }, (value, info) => {
+      if (exclude.has(value.toolName) || hasTag(info.tool, REHYDRATION_TAG)) return undefined;
+      const text = contentText(value.content.filter((b): b is Extract<ContentBlock, { type: "text" }> => b.type === "text"));
+      const base = {
+        sessionId: info.sessionId,
+        project: services.cwd,
+        tool: value.toolName,
+        args: formatCall(value.toolName, value.input, [], 3, 80),
+        turn,
+        atMs: Date.now(),
+        toolCallId: value.toolCallId,
+        isError: value.isError,
+      };
+      const blob = resultMeta(value).blob;
+      const cut = blob?.id;
+      if (isBlobId(cut)) {
+        // The blobs plugin stored the full output: index that, read from the blob off the hot path.
+        checkSameCache(blob?.path);
+        writer.add({ ...base, blobId: cut });
+        return undefined;
+      }
+      // Cut without a stored copy (the blob cache failed): the text is an excerpt, and naming it as
+      // the output would be a lie. Nothing to index byte-exact.
+      if (blob?.truncated) return undefined;
+      savings.remember(value.toolCallId, text.length);
+      if (!config.storeBlobs || text.length === 0) return undefined;
+      // Same id the blob store will compute from the same UTF-8 bytes: the result names its blob now,
+      // the write happens in the queue (a failed write leaves the output unindexed and warns once).
+      const blobId = createHash("sha256").update(text, "utf8").digest("hex");
+      writer.add({ ...base, blobId, text });
+      return withResultMeta(value, { blob: { truncated: false, id: blobId } });
+    });
+
+    pipeline.hooks.context.tap({ name: RECALL_PLUGIN, stage: STAGE.PRUNE + 50 }, (messages) => {
+      const report = savings.measure(messages);
+      // Turns stay monotonic across compaction (which removes old user messages): count each user
+      // message once, by its timestamp.
+      for (const m of messages) if (m.role === "user" && typeof m.timestamp === "number" && userTurns.size < MAX_TURNS_TRACKED) userTurns.add(m.timestamp);
+      turn = Math.max(report.turn, userTurns.size);
+      if (config.status) services.ui().setStatus(RECALL_STATUS_KEY, statusText(report, writer.indexed));
+      if (sweepPending) {
+        sweepPending = false;
+        void sweep();
+      }
+      return withCompactionPointer(messages);
+    });
+
+    // Retention: no row outlives its content. Rows whose blob is gone are removed at the first model
+    // call of a session and then on an unref'd timer.
+    let sweepPending = false;
+    let timer: unknown;
+    let running = false;
+    const sweep = async () => {
+      try {
+        await writer.flush();
+        const index = writer.index();
+        if (!index) return;
+        let removed = 0;
+        for (const id of index.blobIds()) {
+          const exists = await store.locate(id).then(
+            () => true,
+            () => false,
+          );
+          if (!exists) removed += index.removeBlob(id);
+        }
+        if (removed) services.logger.info("recall retention", { removed });
+      } catch (error) {
+        services.logger.warn("recall retention failed", { error: errorText(error) });
+      }
+    };
+    const schedule = () => {
+      if (!running || config.sweepIntervalMinutes <= 0) return;
+      timer = services.clock.setTimeout(() => {
+        timer = undefined;
+        void sweep().finally(schedule);
+      }, config.sweepIntervalMinutes * 60_000);
+    };
+    pipeline.hooks.sessionStart.tap({ name: RECALL_PLUGIN }, () => {
+      if (timer !== undefined) services.clock.clearTimeout(timer);
+      running = true;
+      sweepPending = true;
+      turn = 0;
+      userTurns.clear();
+      schedule();
+    });
+    pipeline.hooks.sessionShutdown.tap({ name: RECALL_PLUGIN }, async () => {
+      running = false;
+      if (timer !== undefined) services.clock.clearTimeout(timer);
+      timer = undefined;
+      await writer.close();
+    });
+
+    pipeline.registerTool(RECALL_PLUGIN, contextSearchTool({ writer, store, cwd: services.cwd, answerBytes: config.answerBytes, defaultLimit: config.defaultLimit }));
+    const root = services.commandRoot;
+    pipeline.registerCommand(RECALL_PLUGIN, `${root} search`, searchCommand(writer, store, root));
+    pipeline.registerCommand(RECALL_PLUGIN, `${root} purge-index`, purgeIndexCommand(writer, root));
+    pipeline.registerCommand(RECALL_PLUGIN, `${root} recall`, recallStatusCommand(writer, savings));
+  },
+});

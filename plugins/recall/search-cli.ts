@@ -1,0 +1,72 @@
+/**
+ * `pi-governor search <query> [--session id] [--project dir] [--tool name] [--limit n] [--json]
+ * [--db path] [--blobs dir]`: searches the recall index from a shell, read-only (pi may be writing it
+ * at the same time). Hits whose blob is gone are left out.
+ */
+import { existsSync } from "node:fs";
+import { parseArgs } from "node:util";
+import type { CliCommand } from "../../core/index.ts";
+import { BlobStore, resolveBlobDir } from "../../lib/blobs/index.ts";
+import { DEFAULT_RECALL_BLOB_DIR, defaultIndexPath } from "./config.ts";
+import { formatHits } from "./format.ts";
+import { RecallIndex } from "./index-store.ts";
+import { searchLive } from "./search.ts";
+
+const USAGE = "usage: pi-governor search <words...> [--session id] [--project dir] [--tool name] [--limit n] [--json] [--db path] [--blobs dir]\n";
+
+/** How long the CLI waits for pi's write lock, in ms (nothing else runs on its thread). */
+const READER_BUSY_TIMEOUT_MS = 2_000;
+
+export const run: CliCommand = async (argv, io) => {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        session: { type: "string" },
+        project: { type: "string" },
+        tool: { type: "string" },
+        limit: { type: "string" },
+        json: { type: "boolean" },
+        db: { type: "string" },
+        blobs: { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
+    });
+  } catch (error) {
+    io.err(`pi-governor search: ${(error as Error).message}\n${USAGE}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    io.out(USAGE);
+    return 0;
+  }
+  const query = positionals.join(" ").trim();
+  if (!query) {
+    io.err(`pi-governor search: give the words to find.\n${USAGE}`);
+    return 2;
+  }
+  const limit = values.limit === undefined ? 10 : Number(values.limit);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 100) {
+    io.err(`pi-governor search: --limit must be a whole number from 1 to 100, got ${JSON.stringify(values.limit)}.\n`);
+    return 2;
+  }
+  const path = values.db ? resolveBlobDir(values.db) : defaultIndexPath();
+  if (!existsSync(path)) {
+    io.err(`pi-governor search: no recall index at ${path} yet (the recall plugin creates it when pi runs a tool; pass --db for another file).\n`);
+    return 1;
+  }
+  const index = RecallIndex.open(path, { readonly: true, busyTimeoutMs: READER_BUSY_TIMEOUT_MS });
+  try {
+    const store = new BlobStore({ dir: resolveBlobDir(values.blobs ?? DEFAULT_RECALL_BLOB_DIR) });
+    const filter = { ...(values.session ? { sessionId: values.session } : {}), ...(values.project ? { project: resolveBlobDir(values.project) } : {}), ...(values.tool ? { tool: values.tool } : {}), limit };
+    const { hits, relaxed } = await searchLive(index, store, query, filter, false);
+    if (values.json) io.out(`${JSON.stringify({ query, relaxed, hits }, null, 2)}\n`);
+    else io.out(`${formatHits(query, hits, { nowMs: Date.now(), maxBytes: 64 * 1024, relaxed, scope: values.session ? `session ${values.session}` : "all", showSession: !values.session })}\n`);
+    return hits.length ? 0 : 1;
+  } finally {
+    index.close();
+  }
+};

@@ -1,0 +1,56 @@
+import { Type } from "typebox";
+import { InvalidInputError, REHYDRATION_TAG, textContent, type GovernedToolDefinition, type ToolExecuteResult } from "../../core/index.ts";
+import type { BlobStore } from "../../lib/blobs/index.ts";
+import { formatHits } from "./format.ts";
+import { scopeFilter, searchLive, type SearchScope } from "./search.ts";
+import type { RecallWriter } from "./writer.ts";
+
+/** The model's search tool name. */
+export const CONTEXT_SEARCH_TOOL = "context_search";
+
+const parameters = Type.Object({
+  query: Type.String({ description: "Words to find in earlier tool outputs: identifiers (or a part of one, e.g. Store for BlobStore), paths, error text" }),
+  tool: Type.Optional(Type.String({ description: "Only outputs of this tool (read, bash, kota_search, ...)" })),
+  scope: Type.Optional(Type.Union([Type.Literal("session"), Type.Literal("project"), Type.Literal("all")], { description: 'session (default): this session; project: every session in this directory; all: everything indexed' })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, description: "Most hits (default 5)" })),
+});
+
+/**
+ * `context_search`: full-text search (BM25) over every tool output of the session, including those
+ * pruned from the context or cut to an excerpt. Each hit names the exact `blob_read` call that opens
+ * its lines byte-exact. Tagged `rehydration`: its answers are never cut into a blob, pruned by size
+ * rules, or counted by the budget and breaker.
+ */
+export function contextSearchTool(deps: { writer: RecallWriter; store: BlobStore; cwd: string; answerBytes: number; defaultLimit: number; now?: () => number }): GovernedToolDefinition {
+  return {
+    name: CONTEXT_SEARCH_TOOL,
+    label: "Search earlier output",
+    description:
+      "Search every earlier tool output of this session (also those pruned from your context or cut to an excerpt) by words, identifiers or a part of one. Returns the best matches with their line range and the exact blob_read call that reads them back byte-exact.",
+    promptSnippet: "context_search: find something an earlier tool output contained (even if pruned), then open it with the blob_read call it gives",
+    parameters,
+    tags: [REHYDRATION_TAG],
+    annotations: { readOnlyHint: true, idempotentHint: true },
+    async execute(call): Promise<ToolExecuteResult> {
+      const args = call.args as { query?: unknown; tool?: unknown; scope?: unknown; limit?: unknown };
+      const query = typeof args.query === "string" ? args.query.trim() : "";
+      if (!query) throw new InvalidInputError("context_search needs a non-empty query", { agentMessage: 'Pass query: the words to find, e.g. {"query": "BlobStore put"}.' });
+      const scope = (args.scope ?? "session") as SearchScope;
+      if (scope !== "session" && scope !== "project" && scope !== "all") {
+        throw new InvalidInputError(`scope must be "session", "project" or "all", got ${JSON.stringify(args.scope)}`, { agentMessage: 'Use scope "session" (default), "project" or "all".' });
+      }
+      const limit = typeof args.limit === "number" && Number.isFinite(args.limit) ? Math.max(1, Math.min(50, Math.floor(args.limit))) : deps.defaultLimit;
+      await deps.writer.flush();
+      const index = deps.writer.index();
+      if (!index) {
+        throw new InvalidInputError(`the search index is unavailable${deps.writer.broken ? ` (${deps.writer.broken})` : " (busy)"}`, {
+          agentMessage: "Search is unavailable; use blob_read with a blobId from a placeholder, or re-run the original tool call narrowed.",
+        });
+      }
+      const filter = { ...scopeFilter(scope, call.sessionId, deps.cwd), ...(typeof args.tool === "string" && args.tool ? { tool: args.tool } : {}), limit };
+      const { hits, relaxed } = await searchLive(index, deps.store, query, filter);
+      const text = formatHits(query, hits, { nowMs: (deps.now ?? Date.now)(), maxBytes: deps.answerBytes, relaxed, scope, showSession: scope !== "session" });
+      return { content: textContent(text), details: { hits: hits.length, scope } };
+    },
+  };
+}

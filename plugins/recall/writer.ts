@@ -1,0 +1,218 @@
+/**
+ * The recall writer: tool outputs are queued on the result path and written later, in batches, from
+ * an unref'd timer, so indexing never delays or fails a tool call.
+ *
+ * Per batch: outputs that were not cut to a blob are stored in the blob cache first (their id was
+ * computed on the result path from the same bytes), outputs that were cut are read back from their
+ * blob (the full text, up to maxIndexBytes), then all rows go into the index in one transaction.
+ * An output whose blob could not be written is never indexed: no row points at missing content.
+ *
+ * Degrading: a locked index keeps its rows and retries on the next tick; an index that cannot be
+ * opened or written gives ONE warning and indexing stops for this process (blobs are still stored,
+ * so every placeholder keeps its way back); a blob cache that cannot be written gives one warning too.
+ */
+import { errorText, type Clock, type Logger } from "../../core/index.ts";
+import type { BlobStore } from "../../lib/blobs/index.ts";
+import { isTransientSqliteError } from "../../lib/sqlite/index.ts";
+import type { ChunkLimits } from "./chunk.ts";
+import { RecallIndex, type OutputRecord } from "./index-store.ts";
+
+/** An output waiting to be written. `text` set: store it as blob `blobId`; absent: read blob `blobId`. */
+export type PendingOutput = Omit<OutputRecord, "text"> & { text?: string };
+
+/** Writer settings (see config.ts for meaning and bounds). */
+export interface RecallWriterOptions {
+  path: string;
+  chunk: Partial<ChunkLimits>;
+  batchSize: number;
+  flushIntervalMs: number;
+  maxQueued: number;
+  maxIndexBytes: number;
+  maxOutputs: number;
+}
+
+/** What the writer reports through. */
+export interface RecallWriterDeps {
+  clock: Clock;
+  logger: Logger;
+  notify(message: string, level: "info" | "warning" | "error"): void;
+  store: BlobStore;
+  /** Opens the index; default RecallIndex.open (tests inject failures). */
+  open?: (path: string) => RecallIndex;
+}
+
+export class RecallWriter {
+  private queue: PendingOutput[] = [];
+  private timer: unknown;
+  private flushing: Promise<void> | undefined;
+  private opened: RecallIndex | undefined;
+  /** Why the index is off for this process, once it failed for good. */
+  private brokenReason: string | undefined;
+  private blobWarned = false;
+  private dropWarned = false;
+  /** Outputs written to the index by this writer. */
+  indexed = 0;
+
+  constructor(
+    readonly options: RecallWriterOptions,
+    private readonly deps: RecallWriterDeps,
+  ) {}
+
+  /** Why indexing is off, or undefined while it works. */
+  get broken(): string | undefined {
+    return this.brokenReason;
+  }
+
+  /** Queues one output; never throws. */
+  add(output: PendingOutput): void {
+    if (this.queue.length >= this.options.maxQueued) {
+      // Drop the oldest output whose blob is already stored (only its index row is lost). One that
+      // still carries its text is never dropped: its result already names the blob.
+      const victim = this.queue.findIndex((p) => p.text === undefined);
+      if (victim < 0) {
+        this.queue.push(output);
+        this.schedule(0);
+        return;
+      }
+      this.queue.splice(victim, 1);
+      if (!this.dropWarned) {
+        this.dropWarned = true;
+        this.deps.logger.warn("recall queue full; oldest outputs not indexed", { maxQueued: this.options.maxQueued });
+      }
+    }
+    this.queue.push(output);
+    this.schedule(this.queue.length >= this.options.batchSize ? 0 : this.options.flushIntervalMs);
+  }
+
+  /** Outputs waiting. */
+  get pending(): number {
+    return this.queue.length;
+  }
+
+  /** Writes everything queued now (searches call it first, so the newest outputs are found). */
+  flush(): Promise<void> {
+    if (this.timer !== undefined) this.deps.clock.clearTimeout(this.timer);
+    this.timer = undefined;
+    this.flushing ??= this.drain().finally(() => {
+      this.flushing = undefined;
+    });
+    return this.flushing;
+  }
+
+  /**
+   * The open index for reading, opening it if needed; undefined (with the one warning) when it
+   * cannot be opened.
+   */
+  index(): RecallIndex | undefined {
+    if (this.brokenReason) return undefined;
+    if (this.opened?.db.isOpen) return this.opened;
+    try {
+      this.opened = (this.deps.open ?? ((p) => RecallIndex.open(p, { chunk: this.options.chunk })))(this.options.path);
+      return this.opened;
+    } catch (error) {
+      if (isTransientSqliteError(error)) return undefined;
+      this.fail(error);
+      return undefined;
+    }
+  }
+
+  /** Flushes and closes the index. */
+  async close(): Promise<void> {
+    await this.flush();
+    if (this.timer !== undefined) this.deps.clock.clearTimeout(this.timer);
+    this.timer = undefined;
+    this.opened?.close();
+    this.opened = undefined;
+  }
+
+  private schedule(ms: number): void {
+    if (this.flushing) return;
+    if (this.timer !== undefined) {
+      if (ms > 0) return;
+      this.deps.clock.clearTimeout(this.timer); // a full batch goes now, not at the interval
+    }
+    this.timer = this.deps.clock.setTimeout(() => {
+      this.timer = undefined;
+      void this.flush();
+    }, ms);
+  }
+
+  private async drain(): Promise<void> {
+    while (this.queue.length) {
+      const batch = this.queue.splice(0, Math.max(this.options.batchSize, 1));
+      const records: OutputRecord[] = [];
+      for (const p of batch) {
+        const text = await this.contentOf(p);
+        if (text !== undefined) records.push({ ...p, text });
+      }
+      if (this.brokenReason || !records.length) continue;
+      const index = this.index();
+      if (!index) {
+        if (this.brokenReason) return;
+        this.requeue(batch, records); // locked while opening: try again later
+        return;
+      }
+      try {
+        index.addAll(records);
+        this.indexed += records.length;
+      } catch (error) {
+        if (isTransientSqliteError(error)) {
+          this.requeue(batch, records);
+          return;
+        }
+        this.fail(error);
+        return;
+      }
+    }
+    // Keep the index bounded; cheap (one indexed lookup) when under the bound.
+    try {
+      this.opened?.keepNewest(this.options.maxOutputs);
+    } catch (error) {
+      if (!isTransientSqliteError(error)) this.deps.logger.warn("recall index bound not applied", { error: errorText(error) });
+    }
+  }
+
+  /** Puts the batch's outputs back (blob already stored: as text to read from the blob) and retries later. */
+  private requeue(batch: PendingOutput[], records: OutputRecord[]): void {
+    const kept = new Set(records.map((r) => r.toolCallId + r.blobId));
+    this.queue.unshift(...batch.filter((p) => kept.has(p.toolCallId + p.blobId)).map(({ text: _text, ...rest }) => rest));
+    this.schedule(Math.max(this.options.flushIntervalMs, 100));
+  }
+
+  /** The text to index: stored first when it came inline, else read from its blob. Undefined: skip. */
+  private async contentOf(p: PendingOutput): Promise<string | undefined> {
+    try {
+      if (p.text !== undefined) {
+        const written = await this.deps.store.put(p.text);
+        if (written.id !== p.blobId) throw new Error(`blob id mismatch (${written.id} stored, ${p.blobId} announced)`);
+        return p.text;
+      }
+      const bytes = await this.deps.store.readBytes(p.blobId, 0, this.options.maxIndexBytes);
+      return bytes.toString("utf8");
+    } catch (error) {
+      this.deps.logger.warn("recall: output not indexed, its blob is not available", { tool: p.tool, blobId: p.blobId, error: errorText(error) });
+      if (p.text !== undefined && !this.blobWarned) {
+        this.blobWarned = true;
+        this.deps.notify(`pi-governor recall: cannot write the blob cache ${this.deps.store.dir} (${errorText(error)}). Outputs are not indexed and pruned ones must be re-run; fix the directory or set recall.blobDir.`, "warning");
+      }
+      return undefined;
+    }
+  }
+
+  private fail(error: unknown): void {
+    if (this.brokenReason) return;
+    this.brokenReason = errorText(error);
+    this.queue = [];
+    try {
+      this.opened?.close();
+    } catch {
+      // already unusable
+    }
+    this.opened = undefined;
+    this.deps.logger.warn("recall index unavailable", { path: this.options.path, error: this.brokenReason });
+    this.deps.notify(
+      `pi-governor recall: the search index ${this.options.path} cannot be used (${this.brokenReason}). Tool outputs are not indexed in this session (everything else works); remove or move the file, or set recall.dbPath.`,
+      "warning",
+    );
+  }
+}
