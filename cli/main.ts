@@ -16,6 +16,7 @@ const commands: Record<string, { summary: string; load: () => Promise<{ run: Cli
   replay: { summary: "replay <session.jsonl|dir>  simulate pruning on real pi sessions (no argument: bundled sample)", load: () => import("../plugins/prune/replay/cli.ts") },
   stats: { summary: "stats [--db path]  per-tool counts, latency, timeouts, errors and retries from the execution log", load: () => import("../plugins/execution-log/stats-cli.ts") },
   schema: { summary: "schema [out.json]  write the config JSON Schema", load: () => import("./write-schema.ts") },
+  doctor: { summary: "doctor [--cwd dir]  check Node, pi, Bun/KotaDB, SQLite, the blob cache, config and preset; print each fix", load: () => import("../plugins/doctor/cli.ts") },
 };
 
 const stdio: CliIO = { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) };

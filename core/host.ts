@@ -44,6 +44,14 @@ export interface Governor {
 
 const LOG_CAPACITY = 200;
 
+/** Governors by their pipeline, so a plugin's command can describe the governor it runs in. */
+const governorsByPipeline = new WeakMap<object, Governor>();
+
+/** The governor `pipeline` belongs to (undefined while its plugins are still being applied). */
+export function governorOf(pipeline: object): Governor | undefined {
+  return governorsByPipeline.get(pipeline);
+}
+
 /**
  * Loads config, picks the preset, applies every enabled plugin in preset order and seals the
  * pipeline. A plugin whose apply throws is reported and left out; the others still run.
@@ -122,7 +130,7 @@ export async function createGovernor(options: GovernorOptions): Promise<Governor
   loading = false;
 
   const problems = () => [...formatProblems(config.problems), ...pluginErrors];
-  return {
+  const governor: Governor = {
     pipeline,
     preset,
     config,
@@ -154,4 +162,6 @@ export async function createGovernor(options: GovernorOptions): Promise<Governor
       return lines.join("\n");
     },
   };
+  governorsByPipeline.set(pipeline, governor);
+  return governor;
 }

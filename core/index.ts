@@ -16,5 +16,5 @@ export * from "./services.ts";
 export { deepMerge, type DeepPartial } from "./config/merge.ts";
 export { resolveConfig, formatProblems, ALLOW_PROJECT_LINE, type ConfigLayer, type ConfigProblem, type IgnoredTrustedKey, type ResolvedConfig } from "./config/resolve.ts";
 export { loadConfigLayers, agentDirFrom, CONFIG_FILE } from "./config/layers.ts";
-export { createGovernor, type Governor, type GovernorOptions } from "./host.ts";
+export { createGovernor, governorOf, type Governor, type GovernorOptions } from "./host.ts";
 export { createExtension, bindGovernor, type ExtensionOptions } from "./pi/extension.ts";

@@ -2,16 +2,18 @@
  * The default preset, `kota`: pi + KotaDB. Six bounded kota_* tools behind the full resilience stack,
  * output budgets with downshift, blobs (kota results and pi's read/bash), pruning with the impact
  * summary pinned, and autoContext (off until `kota.autoContext` says otherwise). Commands hang under
- * `/kota`: status, index, restart (kota), pruning, pin (prune), blobs, purge-blobs (blobs).
+ * `/kota`: status, index, restart (kota), pruning, pin (prune), blobs, purge-blobs (blobs), doctor
+ * (doctor, also as `/governor doctor`).
  *
  * Plugin order (apply order; run order comes from stages): execution-log, breaker, retry, timeout,
- * budget, kota, auto-context, blobs, prune. autoContext must come after kota (it uses kota's runtime).
+ * budget, kota, auto-context, blobs, prune, doctor. autoContext must come after kota (it uses kota's runtime).
  */
 import { definePreset } from "../../core/index.ts";
 import { autoContext } from "../../plugins/auto-context/index.ts";
 import { blobs } from "../../plugins/blobs/index.ts";
 import { budget, KOTA_BUDGET_TOOLS } from "../../plugins/budget/index.ts";
 import { breaker } from "../../plugins/circuit-breaker/index.ts";
+import { doctor } from "../../plugins/doctor/index.ts";
 import { executionLog } from "../../plugins/execution-log/index.ts";
 import { kota } from "../../plugins/kota/index.ts";
 import { prune } from "../../plugins/prune/index.ts";
@@ -46,5 +48,6 @@ export const kotaPreset = definePreset({
     autoContext(),
     blobs({ builtinTools: [...BUILTIN_BLOB_TOOLS] }),
     prune({ pruneTools: [...KOTA_PRUNE_TOOLS] }),
+    doctor(),
   ],
 });

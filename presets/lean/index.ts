@@ -5,6 +5,7 @@
  */
 import { definePreset } from "../../core/index.ts";
 import { blobs } from "../../plugins/blobs/index.ts";
+import { doctor } from "../../plugins/doctor/index.ts";
 import { prune } from "../../plugins/prune/index.ts";
 import { BUILTIN_BLOB_TOOLS } from "../kota/index.ts";
 
@@ -12,5 +13,5 @@ import { BUILTIN_BLOB_TOOLS } from "../kota/index.ts";
 export const leanPreset = definePreset({
   name: "lean",
   description: "No MCP server: blobs for pi's read/bash output and pruning of old tool output.",
-  plugins: () => [blobs({ builtinTools: [...BUILTIN_BLOB_TOOLS] }), prune()],
+  plugins: () => [blobs({ builtinTools: [...BUILTIN_BLOB_TOOLS] }), prune(), doctor()],
 });
