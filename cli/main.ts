@@ -15,7 +15,7 @@ export interface CliIO {
 const commands: Record<string, { summary: string; load: () => Promise<{ run: CliCommand }> }> = {
   replay: { summary: "replay <session.jsonl|dir>  simulate pruning on real pi sessions (no argument: bundled sample)", load: () => import("../plugins/prune/replay/cli.ts") },
   stats: { summary: "stats [--db path]  per-tool counts, latency, timeouts, errors and retries from the execution log", load: () => import("../plugins/execution-log/stats-cli.ts") },
-  schema: { summary: "schema [out.json]  write the config JSON Schema", load: () => import("./write-schema.ts") },
+  schema: { summary: "schema [out.json] [--doc file]  print (or write) the config JSON Schema", load: () => import("./write-schema.ts") },
   doctor: { summary: "doctor [--cwd dir]  check Node, pi, Bun/KotaDB, SQLite, the blob cache, config and preset; print each fix", load: () => import("../plugins/doctor/cli.ts") },
 };
 

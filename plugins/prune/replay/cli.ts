@@ -6,6 +6,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import { parseCommandArgs, USAGE_EXIT } from "../../../cli/args.ts";
 import type { CliCommand, CliIO } from "../../../cli/main.ts";
 import { agentDirFrom, type ConfigLayer, formatProblems, loadConfigLayers, resolveConfig } from "../../../core/index.ts";
 import { prune } from "../index.ts";
@@ -43,35 +44,39 @@ interface Args {
   turns: boolean;
 }
 
-function parseArgs(argv: string[]): Args | string {
-  const args: Args = { paths: [], systemTokens: 4000, window: 200_000, price: 3, chart: true, turns: true };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    const value = () => {
-      const v = argv[++i];
-      if (v === undefined) throw new Error(`${a} needs a value`);
-      return v;
-    };
-    const number = () => {
-      const v = Number(value());
-      if (!Number.isFinite(v) || v < 0) throw new Error(`${a} needs a non-negative number`);
-      return v;
-    };
-    try {
-      if (a === "--help" || a === "-h") return USAGE;
-      else if (a === "--config") args.config = value();
-      else if (a === "--system-tokens") args.systemTokens = number();
-      else if (a === "--window") args.window = number();
-      else if (a === "--price") args.price = number();
-      else if (a === "--no-chart") args.chart = false;
-      else if (a === "--no-turns") args.turns = false;
-      else if (a.startsWith("--")) return `unknown option ${a}\n\n${USAGE}`;
-      else args.paths.push(a);
-    } catch (error) {
-      return `${(error as Error).message}\n\n${USAGE}`;
-    }
+/** Parses the command line; an exit code when the command is done (--help, or a usage error). */
+function parseReplayArgs(argv: string[], io: CliIO): Args | number {
+  const parsed = parseCommandArgs(
+    argv,
+    { config: { type: "string" }, "system-tokens": { type: "string" }, window: { type: "string" }, price: { type: "string" }, "no-chart": { type: "boolean" }, "no-turns": { type: "boolean" } },
+    USAGE,
+    io,
+  );
+  if (typeof parsed === "number") return parsed;
+  const { values } = parsed;
+  const number = (name: "system-tokens" | "window" | "price", fallback: number): number | string => {
+    const raw = values[name];
+    if (raw === undefined) return fallback;
+    const v = Number(raw);
+    return raw.trim() !== "" && Number.isFinite(v) && v >= 0 ? v : `--${name} needs a non-negative number, got "${raw}"`;
+  };
+  const systemTokens = number("system-tokens", 4000);
+  const window = number("window", 200_000);
+  const price = number("price", 3);
+  const bad = [systemTokens, window, price].find((v) => typeof v === "string");
+  if (bad !== undefined) {
+    io.err(`${bad}\n\n${USAGE}`);
+    return USAGE_EXIT;
   }
-  return args;
+  return {
+    paths: parsed.positionals,
+    ...(values.config !== undefined ? { config: values.config } : {}),
+    systemTokens: systemTokens as number,
+    window: window as number,
+    price: price as number,
+    chart: !values["no-chart"],
+    turns: !values["no-turns"],
+  };
 }
 
 /** Session files under `path`: the file itself, or every .jsonl file up to 3 folders deep. */
@@ -119,11 +124,8 @@ function reportProblems(io: CliIO, session: ParsedSession): void {
 
 /** The `replay` command. */
 export const run: CliCommand = async (argv, io) => {
-  const args = parseArgs(argv);
-  if (typeof args === "string") {
-    (args === USAGE ? io.out : io.err)(args);
-    return args === USAGE ? 0 : 2;
-  }
+  const args = parseReplayArgs(argv, io);
+  if (typeof args === "number") return args;
   const paths = args.paths.length ? args.paths : [SAMPLE_SESSION];
   let files: string[];
   let config: ReturnType<typeof configLayers>;

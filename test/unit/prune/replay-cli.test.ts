@@ -1,8 +1,19 @@
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { run, SAMPLE_SESSION } from "../../../plugins/prune/replay/cli.ts";
+
+/** Temporary folders of this file, removed after it (each holds copies of the 572 KB sample). */
+const made: string[] = [];
+afterAll(() => {
+  for (const d of made) rmSync(d, { recursive: true, force: true });
+});
+const tempDir = () => {
+  const d = mkdtempSync(join(tmpdir(), "replay-"));
+  made.push(d);
+  return d;
+};
 
 async function replay(argv: string[]) {
   let out = "";
@@ -33,7 +44,7 @@ describe("pi-governor replay", () => {
   });
 
   it("names malformed lines, skips them and still replays the rest", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "replay-"));
+    const dir = tempDir();
     const lines = readFileSync(SAMPLE_SESSION, "utf8").split("\n");
     lines.splice(5, 0, "{broken json");
     const file = join(dir, "bad.jsonl");
@@ -45,7 +56,7 @@ describe("pi-governor replay", () => {
   });
 
   it("replays every session of a directory with a line each and combined totals", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "replay-"));
+    const dir = tempDir();
     writeFileSync(join(dir, "a.jsonl"), readFileSync(SAMPLE_SESSION));
     writeFileSync(join(dir, "b.jsonl"), readFileSync(SAMPLE_SESSION));
     const { code, out } = await replay([dir]);
@@ -58,18 +69,18 @@ describe("pi-governor replay", () => {
     const missing = await replay(["/nonexistent/session.jsonl"]);
     expect(missing.code).toBe(2);
     expect(missing.err).toContain("no such file or directory: /nonexistent/session.jsonl");
-    const dir = mkdtempSync(join(tmpdir(), "replay-"));
+    const dir = tempDir();
     writeFileSync(join(dir, "empty.jsonl"), "");
     const empty = await replay([join(dir, "empty.jsonl")]);
     expect(empty.code).toBe(1);
     expect(empty.err).toContain("no model calls on the active branch");
     const bad = await replay(["--window"]);
     expect(bad.code).toBe(2);
-    expect(bad.err).toContain("--window needs a value");
+    expect(bad.err).toContain("Option '--window <value>' argument missing");
   });
 
   it("uses the prune section of --config", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "replay-"));
+    const dir = tempDir();
     const config = join(dir, "pi-governor.json");
     writeFileSync(config, JSON.stringify({ prune: { enabled: false } }));
     const { out } = await replay(["--config", config, "--no-chart", "--no-turns"]);
@@ -78,7 +89,7 @@ describe("pi-governor replay", () => {
   });
 
   it("names bad prune settings in --config and replays with the valid parts", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "replay-"));
+    const dir = tempDir();
     const config = join(dir, "pi-governor.json");
     writeFileSync(config, JSON.stringify({ prune: { keepRecentTurns: 0 } }));
     const { code, err } = await replay(["--config", config, "--no-chart", "--no-turns"]);
