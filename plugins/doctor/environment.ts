@@ -82,7 +82,7 @@ export function defaultDoctorEnvironment(options: {
         rmSync(dir, { recursive: true, force: true });
       }
     },
-    blobDir: (setting) => resolveBlobDir(setting, { cwd }),
+    blobDir: (setting) => resolveBlobDir(setting, { cwd, agentDir }),
     checkBlobDir: (dir) => checkBlobDir(dir, { create: false }),
   };
 }

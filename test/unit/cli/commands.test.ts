@@ -88,6 +88,8 @@ describe("pi-governor subcommands", () => {
       const { results } = JSON.parse(r.out) as { results: Array<{ name: string; status: string; detail: string }> };
       expect(results.find((x) => x.name === "preset")!.detail).toMatch(/"lean" \(chosen by config\)/);
       expect(results.find((x) => x.name === "kotadb")!.status).toBe("skip");
+      // The blob cache follows PI_CODING_AGENT_DIR like the config file does.
+      expect(results.find((x) => x.name === "blob cache")!.detail).toContain(join(agentDir, "cache", "pi-governor", "blobs"));
       expect(results.filter((x) => x.name === "config").map((x) => x.detail).join("\n")).toMatch(/prune\.keepRecentTurns/);
       expect(r.code).toBe(1);
     } finally {
