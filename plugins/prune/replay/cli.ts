@@ -8,8 +8,9 @@ import { basename, dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseCommandArgs, USAGE_EXIT } from "../../../cli/args.ts";
 import type { CliCommand, CliIO } from "../../../cli/main.ts";
-import { agentDirFrom, type ConfigLayer, formatProblems, loadConfigLayers, resolveConfig } from "../../../core/index.ts";
-import { prune } from "../index.ts";
+import { agentDirFrom } from "../../../core/index.ts";
+import { loadPiSessionFormat } from "./pi-session-format.ts";
+import { type ReplayConfig, replayConfig } from "./replay-config.ts";
 import { governorPolicy, noPruning } from "./policies.ts";
 import { addTotals, fileLine, promptChart, totalsTable, turnTable, ZERO_TOTALS } from "./report.ts";
 import { type ParsedSession, readSessionFile } from "./session-file.ts";
@@ -18,15 +19,20 @@ import { simulate } from "./simulate.ts";
 /** The bundled sample session. */
 export const SAMPLE_SESSION = join(dirname(fileURLToPath(import.meta.url)), "sample", "session.jsonl");
 
+/** How many of the user's sessions a run without arguments replays (the most recent ones). */
+export const RECENT_SESSIONS = 5;
+
 const USAGE = `usage: pi-governor replay [session.jsonl | dir ...] [options]
 
 Replays every model call of pi session files with and without the configured pruning and prints
 tokens sent, the largest prompt, prompt-cache breaks and cache-weighted cost (cached input 0.1x,
 cache writes 1.25x) under two cache models: (a) any unchanged message prefix is cached; (b) only up to
-a breakpoint an earlier call wrote (Anthropic, as pi marks them). No argument: the bundled sample.
+a breakpoint an earlier call wrote (Anthropic, as pi marks them). The pruning simulated is yours:
+the preset and prune settings your pi-governor config picks. No argument: your ${RECENT_SESSIONS} most recent
+sessions in ~/.pi/agent/sessions (PI_CODING_AGENT_DIR/sessions), or the bundled sample when you have none.
 
 options:
-  --config <file>        take the "prune" section from this JSON file (default: your pi-governor config)
+  --config <file>        read the config from this JSON file alone (default: your pi-governor config files)
   --system-tokens <n>    tokens of system prompt + tool definitions per call (default 4000)
   --window <n>           model context window in tokens (default 200000)
   --price <usd>          dollars per million fresh input tokens, for the cost column (default 3)
@@ -101,20 +107,27 @@ function sessionFiles(path: string): string[] {
   return out;
 }
 
-function configLayers(args: Args): { layers: ConfigLayer[]; source: string } {
-  if (args.config) {
-    let data: unknown;
-    try {
-      data = JSON.parse(readFileSync(args.config, "utf8"));
-    } catch (error) {
-      throw new Error(`cannot use --config ${args.config}: ${(error as Error).message}`);
-    }
-    if (!data || typeof data !== "object" || Array.isArray(data)) throw new Error(`--config ${args.config}: expected a JSON object like { "prune": { ... } }`);
-    return { layers: [{ kind: "env", source: args.config, data: data as Record<string, unknown> }], source: args.config };
+/** The user's most recent pi sessions (`<agentDir>/sessions`, newest first), or [] when there are none. */
+export function recentSessions(agentDir: string, count = RECENT_SESSIONS): string[] {
+  const dir = join(agentDir, "sessions");
+  let files: string[];
+  try {
+    files = sessionFiles(dir);
+  } catch {
+    return [];
   }
-  const { layers } = loadConfigLayers({ cwd: process.cwd(), agentDir: agentDirFrom(process.env), env: process.env });
-  const used = layers.filter((l) => l.data.prune !== undefined);
-  return { layers: used, source: used.length ? used.map((l) => l.source).join(" <- ") : "prune defaults" };
+  const mtime = (f: string) => {
+    try {
+      return statSync(f).mtimeMs;
+    } catch {
+      return 0;
+    }
+  };
+  return files
+    .map((f) => ({ f, t: mtime(f) }))
+    .sort((x, y) => y.t - x.t)
+    .slice(0, count)
+    .map((x) => x.f);
 }
 
 function reportProblems(io: CliIO, session: ParsedSession): void {
@@ -122,33 +135,59 @@ function reportProblems(io: CliIO, session: ParsedSession): void {
   if (session.problems.length > 10) io.err(`${session.path}: ... and ${session.problems.length - 10} more problem(s)\n`);
 }
 
+/** What the per-turn table's columns mean, printed under it. */
+export const TURN_TABLE_LEGEND = `How to read this table:
+  turn         one user prompt and all the model calls the agent made to answer it
+  calls        model calls in the turn (one per assistant reply, tool-using steps included)
+  last prompt  tokens sent with the turn's last model call, without and with pruning (tokens = characters / 4)
+  input cost   what the turn's input cost, in thousands of token-equivalents: fresh input counts 1x,
+               input read from the provider's prompt cache 0.1x, input written to it 1.25x (cache model b)
+  cache breaks calls whose prompt could not reuse the cache, under two cache models:
+               a = any unchanged start of the prompt is cached (OpenAI-style automatic caching);
+               b = only the part up to a cache breakpoint an earlier call set is cached (Anthropic, as pi sets them).
+               "ab" means both models broke on that call.`;
+
 /** The `replay` command. */
 export const run: CliCommand = async (argv, io) => {
   const args = parseReplayArgs(argv, io);
   if (typeof args === "number") return args;
-  const paths = args.paths.length ? args.paths : [SAMPLE_SESSION];
+  const env = process.env;
+  const sessionsDir = join(agentDirFrom(env), "sessions");
+  const recent = args.paths.length ? [] : recentSessions(agentDirFrom(env));
+  const sample = !args.paths.length && !recent.length;
+  const paths = args.paths.length ? args.paths : recent.length ? recent : [SAMPLE_SESSION];
   let files: string[];
-  let config: ReturnType<typeof configLayers>;
+  let config: ReplayConfig;
   try {
     files = paths.flatMap(sessionFiles);
-    config = configLayers(args);
+    config = await replayConfig({ ...(args.config ? { configFile: args.config } : {}), cwd: process.cwd(), env });
   } catch (error) {
     io.err(`pi-governor replay: ${(error as Error).message}\n`);
     return 2;
   }
-  for (const problem of formatProblems(resolveConfig([prune()], config.layers).problems)) io.err(`pi-governor replay: config ${problem} (using the valid parts)\n`);
-  const policy = governorPolicy({ layers: config.layers, contextWindow: args.window });
+  for (const problem of config.problems) io.err(`pi-governor replay: config ${problem} (using the valid parts)\n`);
+  const format = await loadPiSessionFormat(process.cwd(), env.PATH);
+  const policy = governorPolicy({ prune: config.prune, contextWindow: args.window });
   const sim = { systemTokens: args.systemTokens, contextWindow: args.window };
   const single = files.length === 1;
   let base = ZERO_TOTALS;
   let pruned = ZERO_TOTALS;
   let replayed = 0;
-  io.out(`pi-governor replay${args.paths.length ? "" : " (bundled sample session)"}: ${single ? relative(process.cwd(), files[0]!) || files[0] : `${files.length} session files`}\n`);
-  io.out(`  pruning config: ${config.source}; system prompt + tools: ${args.systemTokens.toLocaleString("en-US")} tokens per call; window ${args.window.toLocaleString("en-US")}; tokens = chars/4\n\n`);
+  const what = sample
+    ? `the bundled sample session, generated by plugins/prune/replay/sample/generate.ts (not a real recording: you have no sessions in ${sessionsDir} yet)`
+    : recent.length
+      ? `your ${recent.length === 1 ? "most recent session" : `${recent.length} most recent sessions`} in ${sessionsDir}`
+      : single
+        ? relative(process.cwd(), files[0]!) || files[0]!
+        : `${files.length} session files`;
+  io.out(`pi-governor replay: ${what}\n`);
+  io.out(`  simulating your pruning: preset "${config.preset}", prune ${config.prune.enabled === false ? "off" : "on"} (config: ${config.sources})\n`);
+  io.out(`  sessions read with ${format ? `pi ${format.pi.version}'s session reader (${format.pi.scope})` : "pi-governor's own reader (pi not found: sessions older than format version 2 are skipped)"}\n`);
+  io.out(`  assumed: ${args.systemTokens.toLocaleString("en-US")} tokens of system prompt + tool definitions per call; ${args.window.toLocaleString("en-US")}-token context window; tokens = characters / 4\n\n`);
   for (const file of files) {
     let session: ParsedSession;
     try {
-      session = readSessionFile(file);
+      session = readSessionFile(file, format?.migrate);
     } catch (error) {
       io.err(`pi-governor replay: ${(error as Error).message}; skipped\n`);
       continue;
@@ -168,8 +207,8 @@ export const run: CliCommand = async (argv, io) => {
       io.out(`${fileLine(basename(file), turns, a.totals, b.totals)}\n`);
       continue;
     }
-    io.out(`${turns} turns, ${session.requests.length} model calls on the active branch (${session.branchEntries} of ${session.entries} entries)\n\n`);
-    if (args.turns) io.out(`${turnTable(a, b)}\n  breaks: a = prefix model, b = breakpoint model (calls of the turn that did not reuse the previous prompt)\n\n`);
+    io.out(`${turns} turns, ${session.requests.length} model calls on the active branch (${session.branchEntries} of ${session.entries} entries; the active branch is the path to the session's latest entry, branches left by /tree or /fork are not replayed)\n\n`);
+    if (args.turns) io.out(`${turnTable(a, b)}\n\n${TURN_TABLE_LEGEND}\n\n`);
     if (args.chart) io.out(`Prompt tokens per model call (█ sent with pruning, ░ removed by pruning)\n${promptChart(a.requests, b.requests)}\n\n`);
   }
   if (!replayed) {
@@ -178,6 +217,6 @@ export const run: CliCommand = async (argv, io) => {
   }
   if (!single) io.out("\n");
   io.out(`Totals${single ? "" : ` over ${replayed} sessions`}\n${totalsTable(base, pruned, ["no pruning", "pi-governor"], args.price)}\n`);
-  io.out(`  cost in fresh-input token equivalents (cached 0.1x, cache writes 1.25x); $ at ${args.price}/M input tokens; output tokens are the same either way and not counted\n`);
+  io.out(`  costs are input token-equivalents (cached input 0.1x, cache writes 1.25x; a = prefix cache model, b = breakpoint model); $ at ${args.price} per million input tokens; output tokens are the same either way and not counted\n`);
   return 0;
 };

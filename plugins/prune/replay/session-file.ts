@@ -56,13 +56,23 @@ function entryMessage(e: Entry): AgentMessageLike | undefined {
   }
 }
 
-/** Parses session text. `path` only names the source in problems. */
-export function parseSession(text: string, path = "<session>"): ParsedSession {
+/**
+ * Brings parsed entries (header included, in file order) to the current session format in place:
+ * pi's own `migrateSessionEntries` when pi is installed (it gives version 1 entries their ids and
+ * parent links, and renames old roles). See pi-session-format.ts.
+ */
+export type SessionMigration = (entries: object[]) => void;
+
+/**
+ * Parses session text. `path` only names the source in problems. `migrate` (pi's migration) lets
+ * older session versions replay; without it, entries lacking an id are reported and skipped.
+ */
+export function parseSession(text: string, path = "<session>", migrate?: SessionMigration): ParsedSession {
   const problems: string[] = [];
   const byId = new Map<string, Entry>();
   const order: string[] = [];
   const lines = text.split("\n");
-  let sawHeader = false;
+  const parsed: Array<{ line: number; entry: Entry }> = [];
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!.trim();
     if (!line) continue;
@@ -77,17 +87,29 @@ export function parseSession(text: string, path = "<session>"): ParsedSession {
       problems.push(`line ${i + 1}: expected a JSON object; skipped`);
       continue;
     }
-    const e = value as Entry;
+    parsed.push({ line: i + 1, entry: value as Entry });
+  }
+  if (migrate) {
+    try {
+      migrate(parsed.map((p) => p.entry));
+    } catch (error) {
+      problems.push(`pi could not migrate this session to the current format (${printable((error as Error).message)}); reading it as it is`);
+    }
+  }
+  let sawHeader = false;
+  const header = parsed.find((p) => p.entry.type === "session")?.entry;
+  const oldFormat = !migrate && !(Number(header?.version ?? 1) >= 2);
+  for (const { line, entry: e } of parsed) {
     if (e.type === "session") {
       sawHeader = true;
       continue;
     }
     if (typeof e.id !== "string") {
-      problems.push(`line ${i + 1}: entry without an id (type ${String(e.type)}); skipped`);
+      problems.push(`line ${line}: entry without an id (type ${String(e.type)}); skipped${oldFormat ? " (a session format before version 2: install pi so replay can use its migration)" : ""}`);
       continue;
     }
     if (e.type === "message" && typeof (e.message as { role?: unknown } | undefined)?.role !== "string") {
-      problems.push(`line ${i + 1}: message entry without a message role; skipped`);
+      problems.push(`line ${line}: message entry without a message role; skipped`);
       continue;
     }
     byId.set(e.id, e);
@@ -150,7 +172,7 @@ export function binaryReason(bytes: Uint8Array): string | undefined {
 }
 
 /** Reads and parses a session file. Throws with a clear message when the file cannot be read or is binary. */
-export function readSessionFile(path: string): ParsedSession {
+export function readSessionFile(path: string, migrate?: SessionMigration): ParsedSession {
   let bytes: Buffer;
   try {
     bytes = readFileSync(path);
@@ -160,5 +182,5 @@ export function readSessionFile(path: string): ParsedSession {
   }
   const binary = binaryReason(bytes);
   if (binary) throw new Error(`${path} is not a pi session file (${binary}): pass a session .jsonl file, e.g. from ~/.pi/agent/sessions`);
-  return parseSession(bytes.toString("utf8"), path);
+  return parseSession(bytes.toString("utf8"), path, migrate);
 }

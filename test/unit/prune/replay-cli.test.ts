@@ -6,7 +6,13 @@ import { run, SAMPLE_SESSION } from "../../../plugins/prune/replay/cli.ts";
 
 /** Temporary folders of this file, removed after it (each holds copies of the 572 KB sample). */
 const made: string[] = [];
+// An agent dir without sessions or config: a run without arguments replays the bundled sample.
+const previousAgentDir = process.env.PI_CODING_AGENT_DIR;
+process.env.PI_CODING_AGENT_DIR = mkdtempSync(join(tmpdir(), "replay-agent-"));
+made.push(process.env.PI_CODING_AGENT_DIR);
 afterAll(() => {
+  if (previousAgentDir === undefined) delete process.env.PI_CODING_AGENT_DIR;
+  else process.env.PI_CODING_AGENT_DIR = previousAgentDir;
   for (const d of made) rmSync(d, { recursive: true, force: true });
 });
 const tempDir = () => {
@@ -34,7 +40,8 @@ describe("pi-governor replay", () => {
     expect(code).toBe(0);
     expect(out).toContain("bundled sample session");
     expect(out).toMatch(/3\d turns, \d+ model calls on the active branch/);
-    expect(out).toContain("cost, breakpoint model");
+    expect(out).toContain("input cost, k token-eq. (b)");
+    expect(out).toContain("How to read this table:");
     expect(out).toContain("█");
     for (const row of ["tokens sent", "largest prompt", "cache breaks (a) prefix", "cache breaks (b) breakpoint", "cost (a) prefix cache", "cost (b) breakpoint cache"]) expect(out).toContain(row);
     // The pruned run sends less and costs less under both models.
@@ -84,7 +91,7 @@ describe("pi-governor replay", () => {
     const config = join(dir, "pi-governor.json");
     writeFileSync(config, JSON.stringify({ prune: { enabled: false } }));
     const { out } = await replay(["--config", config, "--no-chart", "--no-turns"]);
-    expect(out).toContain(`pruning config: ${config}`);
+    expect(out).toContain(`prune off (config: defaults <- ${config})`);
     expect(numberIn(out, "tokens sent", 1)).toBe(numberIn(out, "tokens sent", 0));
   });
 
