@@ -56,6 +56,23 @@ function transformCosts(count: number) {
   return { cold: median(cold), warm: median(warm), oneTurn: median(oneTurn), messages: before.length, added: history.length - before.length };
 }
 
+/**
+ * Steady state: a warm pruner, then one new message per call (the history grows by one message each
+ * time, as in a session). Each call gets a fresh deep copy, as pi sends (copied outside the timer:
+ * the copy is pi's cost, not the pruner's). Median over the calls, in nanoseconds per call.
+ */
+function steadyCost(count: number, calls = 41): number {
+  const history = historyOf(count + calls);
+  const pruner = new SessionPruner(pruneDefaults, memorySessionStore);
+  pruner.run(structuredClone(history.slice(0, count)), usage);
+  const times: number[] = [];
+  for (let r = 1; r <= calls; r++) {
+    const copy = structuredClone(history.slice(0, count + r));
+    times.push(timeNs(() => pruner.run(copy, usage)));
+  }
+  return median(times);
+}
+
 const k = (v: number) => (v >= 1e6 ? `${(v / 1e6).toFixed(2)}M` : v >= 1e4 ? `${Math.round(v / 1000)}k` : String(Math.round(v)));
 
 const suite: BenchSuite = async (report) => {
@@ -65,6 +82,14 @@ const suite: BenchSuite = async (report) => {
     report({ name: `context transform, ${k(c.messages)} messages, warm`, value: `${formatNs(c.warm / c.messages)}/message (${formatNs(c.warm)}/call)`, ratio: c.warm / c.cold, note: "x cold call (deep copy each call, as pi sends)" });
     report({ name: `one more turn (+${c.added} messages) on ${k(c.messages)}`, value: `${formatNs(c.oneTurn)}/call`, ratio: c.oneTurn / c.cold, note: "x cold call on the history (target < 0.5)", pass: c.oneTurn / c.cold < 0.5 });
   }
+
+  const steady = new Map<number, number>();
+  for (const count of [100, 1000, 10_000]) {
+    steady.set(count, steadyCost(count));
+    report({ name: `steady state, ${k(count)} messages, one new message per call`, value: `${formatNs(steady.get(count)!)}/call` });
+  }
+  const growth = steady.get(10_000)! / steady.get(1000)!;
+  report({ name: "steady state: 10k-message call vs 1k-message call", value: `${growth.toFixed(2)}x`, ratio: growth, note: "x the 1k cost (target < 2: cost follows the new messages, not the history)", pass: growth < 2 });
 
   const policies: Policy[] = [noPruning, keepLastTurnsEveryRequest(2), clearOldToolResults(100_000, 3, SYSTEM_TOKENS), governorPolicy({ name: "pi-governor prune (defaults)" })];
   const labels = ["(i) none", "(ii) keep-2 every turn", "(iii) clear>100k keep 3", "(iv) pi-governor"];
