@@ -93,6 +93,8 @@ export class SessionPruner {
    * when the boundary steps forward, so a call costs in proportion to the new messages, not the history.
    */
   private prefix: RenderedPrefix | undefined;
+  /** The last resolved steps, by the number of steps they were resolved for. */
+  private resolvedCache: { steps: number; resolved: Array<{ index: number; mode: PruneMode }> } | undefined;
   /** Recent steps, newest last. */
   readonly actions: StepAction[] = [];
   lastReport: CallReport | undefined;
@@ -180,6 +182,7 @@ export class SessionPruner {
       if (decision.step) {
         this.step(messages, starts, boundary, candidate, rules.mode, pendingChars);
         resolved = [...resolved, { index: candidate, mode: rules.mode }];
+        this.resolvedCache = { steps: this.steps.length, resolved };
         boundary = candidate;
         stepped = true;
       }
@@ -238,6 +241,15 @@ export class SessionPruner {
   /** Boundary steps mapped to indexes of this message list, ascending. Steps whose turn is gone are skipped. */
   private resolveSteps(starts: readonly number[]): Array<{ index: number; mode: PruneMode }> {
     if (!this.steps.length) return [];
+    // Same steps, and no message up to the last one's turn changed: the same indexes (no pass over every turn).
+    const cached = this.resolvedCache;
+    if (cached && cached.steps === this.steps.length && cached.resolved.length === this.steps.length && this.changedFrom > cached.resolved[cached.resolved.length - 1]!.index) return cached.resolved;
+    const resolved = this.resolveStepsFresh(starts);
+    this.resolvedCache = { steps: this.steps.length, resolved };
+    return resolved;
+  }
+
+  private resolveStepsFresh(starts: readonly number[]): Array<{ index: number; mode: PruneMode }> {
     const byKey = new Map<string, number[]>();
     for (const s of starts) {
       const key = this.facts[s]!.turnKey!;
