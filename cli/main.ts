@@ -11,7 +11,8 @@ const commands: Record<string, { summary: string; load: () => Promise<{ run: Cli
   replay: { summary: "replay <session.jsonl|dir>  simulate pruning on real pi sessions (no argument: bundled sample)", load: () => import("./replay.ts") },
   stats: { summary: "stats [--db path]  per-tool counts, latency, timeouts, errors and retries from the execution log", load: () => import("../plugins/execution-log/stats-cli.ts") },
   search: { summary: "search <words> [--session id] [--tool name] [--json]  find earlier tool outputs in the recall index", load: () => import("../plugins/recall/search-cli.ts") },
-  schema: { summary: "schema [out.json]  write the config JSON Schema", load: () => import("./write-schema.ts") },
+  schema: { summary: "schema [out.json] [--doc file]  print (or write) the config JSON Schema", load: () => import("./write-schema.ts") },
+  doctor: { summary: "doctor [--cwd dir]  check Node, pi, Bun/KotaDB, SQLite, the blob cache, config and preset; print each fix", load: () => import("./doctor.ts") },
 };
 
 const stdio: CliIO = { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) };

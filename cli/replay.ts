@@ -1,10 +1,222 @@
 /**
- * `pi-governor replay` as the default preset prunes: the prune plugin with the kota preset's
- * overrides (kota_* placeholders, kota_search snippets, kota_impact pinned).
+ * `pi-governor replay [session.jsonl | dir ...]`: replays recorded pi sessions through the configured
+ * context pipeline (the real prune plugin) and shows what it would have sent and cost, against
+ * sending the full history. With no argument it replays the bundled sample session.
  */
-import type { CliCommand } from "../core/index.ts";
-import { kotaPrune } from "../presets/kota/index.ts";
-import { replayCommand } from "../plugins/prune/replay/cli.ts";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { basename, dirname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseCommandArgs, USAGE_EXIT } from "../core/index.ts";
+import type { CliCommand, CliIO } from "../core/index.ts";
+import { agentDirFrom } from "../core/index.ts";
+import { loadPiSessionFormat } from "../plugins/prune/replay/pi-session-format.ts";
+import { type ReplayConfig, replayConfig } from "./replay-config.ts";
+import { governorPolicy, noPruning } from "../plugins/prune/replay/policies.ts";
+import { addTotals, fileLine, promptChart, totalsTable, turnTable, ZERO_TOTALS } from "../plugins/prune/replay/report.ts";
+import { type ParsedSession, readSessionFile } from "../plugins/prune/replay/session-file.ts";
+import { simulate } from "../plugins/prune/replay/simulate.ts";
 
-/** The `replay` command with the kota preset's prune defaults. */
-export const run: CliCommand = replayCommand(() => kotaPrune());
+/** The bundled sample session. */
+export const SAMPLE_SESSION = join(dirname(fileURLToPath(import.meta.url)), "../plugins/prune/replay/sample/session.jsonl");
+
+/** How many of the user's sessions a run without arguments replays (the most recent ones). */
+export const RECENT_SESSIONS = 5;
+
+const USAGE = `usage: pi-governor replay [session.jsonl | dir ...] [options]
+
+Replays every model call of pi session files with and without the configured pruning and prints
+tokens sent, the largest prompt, prompt-cache breaks and cache-weighted cost (cached input 0.1x,
+cache writes 1.25x) under two cache models: (a) any unchanged message prefix is cached; (b) only up to
+a breakpoint an earlier call wrote (Anthropic, as pi marks them). The pruning simulated is yours:
+the preset and prune settings your pi-governor config picks. No argument: your ${RECENT_SESSIONS} most recent
+sessions in ~/.pi/agent/sessions (PI_CODING_AGENT_DIR/sessions), or the bundled sample when you have none.
+
+options:
+  --config <file>        read the config from this JSON file alone (default: your pi-governor config files)
+  --system-tokens <n>    tokens of system prompt + tool definitions per call (default 4000)
+  --window <n>           model context window in tokens (default 200000)
+  --price <usd>          dollars per million fresh input tokens, for the cost column (default 3)
+  --no-chart             skip the chart
+  --no-turns             skip the per-turn table
+`;
+
+interface Args {
+  paths: string[];
+  config?: string;
+  systemTokens: number;
+  window: number;
+  price: number;
+  chart: boolean;
+  turns: boolean;
+}
+
+/** Parses the command line; an exit code when the command is done (--help, or a usage error). */
+function parseReplayArgs(argv: string[], io: CliIO): Args | number {
+  const parsed = parseCommandArgs(
+    argv,
+    { config: { type: "string" }, "system-tokens": { type: "string" }, window: { type: "string" }, price: { type: "string" }, "no-chart": { type: "boolean" }, "no-turns": { type: "boolean" } },
+    USAGE,
+    io,
+  );
+  if (typeof parsed === "number") return parsed;
+  const { values } = parsed;
+  const number = (name: "system-tokens" | "window" | "price", fallback: number): number | string => {
+    const raw = values[name];
+    if (raw === undefined) return fallback;
+    const v = Number(raw);
+    return raw.trim() !== "" && Number.isFinite(v) && v >= 0 ? v : `--${name} needs a non-negative number, got "${raw}"`;
+  };
+  const systemTokens = number("system-tokens", 4000);
+  const window = number("window", 200_000);
+  const price = number("price", 3);
+  const bad = [systemTokens, window, price].find((v) => typeof v === "string");
+  if (bad !== undefined) {
+    io.err(`${bad}\n\n${USAGE}`);
+    return USAGE_EXIT;
+  }
+  return {
+    paths: parsed.positionals,
+    ...(values.config !== undefined ? { config: values.config } : {}),
+    systemTokens: systemTokens as number,
+    window: window as number,
+    price: price as number,
+    chart: !values["no-chart"],
+    turns: !values["no-turns"],
+  };
+}
+
+/** Session files under `path`: the file itself, or every .jsonl file up to 3 folders deep. */
+function sessionFiles(path: string): string[] {
+  let stat;
+  try {
+    stat = statSync(path);
+  } catch {
+    throw new Error(`no such file or directory: ${path}`);
+  }
+  if (!stat.isDirectory()) return [path];
+  const out: string[] = [];
+  const walk = (dir: string, depth: number) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      const full = join(dir, entry.name);
+      if (entry.isDirectory() && depth < 3) walk(full, depth + 1);
+      else if (entry.isFile() && entry.name.endsWith(".jsonl")) out.push(full);
+    }
+  };
+  walk(path, 0);
+  if (!out.length) throw new Error(`no .jsonl session files in ${path}`);
+  return out;
+}
+
+/** The user's most recent pi sessions (`<agentDir>/sessions`, newest first), or [] when there are none. */
+export function recentSessions(agentDir: string, count = RECENT_SESSIONS): string[] {
+  const dir = join(agentDir, "sessions");
+  let files: string[];
+  try {
+    files = sessionFiles(dir);
+  } catch {
+    return [];
+  }
+  const mtime = (f: string) => {
+    try {
+      return statSync(f).mtimeMs;
+    } catch {
+      return 0;
+    }
+  };
+  return files
+    .map((f) => ({ f, t: mtime(f) }))
+    .sort((x, y) => y.t - x.t)
+    .slice(0, count)
+    .map((x) => x.f);
+}
+
+function reportProblems(io: CliIO, session: ParsedSession): void {
+  for (const p of session.problems.slice(0, 10)) io.err(`${session.path}: ${p}\n`);
+  if (session.problems.length > 10) io.err(`${session.path}: ... and ${session.problems.length - 10} more problem(s)\n`);
+}
+
+/** What the per-turn table's columns mean, printed under it. */
+export const TURN_TABLE_LEGEND = `How to read this table:
+  turn         one user prompt and all the model calls the agent made to answer it
+  calls        model calls in the turn (one per assistant reply, tool-using steps included)
+  last prompt  tokens sent with the turn's last model call, without and with pruning (tokens = characters / 4)
+  input cost   what the turn's input cost, in thousands of token-equivalents: fresh input counts 1x,
+               input read from the provider's prompt cache 0.1x, input written to it 1.25x (cache model b)
+  cache breaks calls whose prompt could not reuse the cache, under two cache models:
+               a = any unchanged start of the prompt is cached (OpenAI-style automatic caching);
+               b = only the part up to a cache breakpoint an earlier call set is cached (Anthropic, as pi sets them).
+               "ab" means both models broke on that call.`;
+
+/** The `replay` command. */
+export const run: CliCommand = async (argv, io) => {
+  const args = parseReplayArgs(argv, io);
+  if (typeof args === "number") return args;
+  const env = process.env;
+  const sessionsDir = join(agentDirFrom(env), "sessions");
+  const recent = args.paths.length ? [] : recentSessions(agentDirFrom(env));
+  const sample = !args.paths.length && !recent.length;
+  const paths = args.paths.length ? args.paths : recent.length ? recent : [SAMPLE_SESSION];
+  let files: string[];
+  let config: ReplayConfig;
+  try {
+    files = paths.flatMap(sessionFiles);
+    config = await replayConfig({ ...(args.config ? { configFile: args.config } : {}), cwd: process.cwd(), env });
+  } catch (error) {
+    io.err(`pi-governor replay: ${(error as Error).message}\n`);
+    return 2;
+  }
+  for (const problem of config.problems) io.err(`pi-governor replay: config ${problem} (using the valid parts)\n`);
+  const format = await loadPiSessionFormat(process.cwd(), env.PATH);
+  const policy = governorPolicy({ prune: config.prune, contextWindow: args.window });
+  const sim = { systemTokens: args.systemTokens, contextWindow: args.window };
+  const single = files.length === 1;
+  let base = ZERO_TOTALS;
+  let pruned = ZERO_TOTALS;
+  let replayed = 0;
+  const what = sample
+    ? `the bundled sample session, generated by plugins/prune/replay/sample/generate.ts (not a real recording: you have no sessions in ${sessionsDir} yet)`
+    : recent.length
+      ? `your ${recent.length === 1 ? "most recent session" : `${recent.length} most recent sessions`} in ${sessionsDir}`
+      : single
+        ? relative(process.cwd(), files[0]!) || files[0]!
+        : `${files.length} session files`;
+  io.out(`pi-governor replay: ${what}\n`);
+  io.out(`  simulating your pruning: preset "${config.preset}", prune ${config.prune.enabled === false ? "off" : "on"} (config: ${config.sources})\n`);
+  io.out(`  sessions read with ${format ? `pi ${format.pi.version}'s session reader (${format.pi.scope})` : "pi-governor's own reader (pi not found: sessions older than format version 2 are skipped)"}\n`);
+  io.out(`  assumed: ${args.systemTokens.toLocaleString("en-US")} tokens of system prompt + tool definitions per call; ${args.window.toLocaleString("en-US")}-token context window; tokens = characters / 4\n\n`);
+  for (const file of files) {
+    let session: ParsedSession;
+    try {
+      session = readSessionFile(file, format?.migrate);
+    } catch (error) {
+      io.err(`pi-governor replay: ${(error as Error).message}; skipped\n`);
+      continue;
+    }
+    reportProblems(io, session);
+    if (!session.requests.length) {
+      io.err(`${file}: no model calls on the active branch; skipped\n`);
+      continue;
+    }
+    const a = await simulate(session.requests, noPruning, sim);
+    const b = await simulate(session.requests, policy, sim);
+    const turns = session.requests[session.requests.length - 1]!.turn;
+    replayed++;
+    base = addTotals(base, a.totals);
+    pruned = addTotals(pruned, b.totals);
+    if (!single) {
+      io.out(`${fileLine(basename(file), turns, a.totals, b.totals)}\n`);
+      continue;
+    }
+    io.out(`${turns} turns, ${session.requests.length} model calls on the active branch (${session.branchEntries} of ${session.entries} entries; the active branch is the path to the session's latest entry, branches left by /tree or /fork are not replayed)\n\n`);
+    if (args.turns) io.out(`${turnTable(a, b)}\n\n${TURN_TABLE_LEGEND}\n\n`);
+    if (args.chart) io.out(`Prompt tokens per model call (█ sent with pruning, ░ removed by pruning)\n${promptChart(a.requests, b.requests)}\n\n`);
+  }
+  if (!replayed) {
+    io.err("pi-governor replay: nothing to replay\n");
+    return 1;
+  }
+  if (!single) io.out("\n");
+  io.out(`Totals${single ? "" : ` over ${replayed} sessions`}\n${totalsTable(base, pruned, ["no pruning", "pi-governor"], args.price)}\n`);
+  io.out(`  costs are input token-equivalents (cached input 0.1x, cache writes 1.25x; a = prefix cache model, b = breakpoint model); $ at ${args.price} per million input tokens; output tokens are the same either way and not counted\n`);
+  return 0;
+}

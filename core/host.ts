@@ -55,6 +55,14 @@ export interface Governor {
 
 const LOG_CAPACITY = 200;
 
+/** Governors by their pipeline, so a plugin's command can describe the governor it runs in. */
+const governorsByPipeline = new WeakMap<object, Governor>();
+
+/** The governor `pipeline` belongs to (undefined while its plugins are still being applied). */
+export function governorOf(pipeline: object): Governor | undefined {
+  return governorsByPipeline.get(pipeline);
+}
+
 /**
  * Loads config, picks the preset, applies every enabled plugin (providers of a service before the
  * plugins that declare they need or use it, preset order otherwise) and seals the pipeline. A plugin
@@ -182,7 +190,7 @@ export async function createGovernor(options: GovernorOptions): Promise<Governor
   loading = false;
 
   const problems = () => [...formatProblems(config.problems), ...pluginErrors];
-  return {
+  const governor: Governor = {
     pipeline,
     preset,
     config,
@@ -217,6 +225,8 @@ export async function createGovernor(options: GovernorOptions): Promise<Governor
       return lines.join("\n");
     },
   };
+  governorsByPipeline.set(pipeline, governor);
+  return governor;
 }
 
 /** ` · provides "x" · needs "y" (governor:p)`: a plugin's declared services for the status text. */

@@ -27,5 +27,6 @@ export { resolveConfig, formatProblems, ALLOW_PROJECT_LINE, type ConfigLayer, ty
 export type { RenamedKey, RenamedKeys } from "./config/renamed.ts";
 export { loadConfigLayers, agentDirFrom, CONFIG_FILE } from "./config/layers.ts";
 export type { CliCommand, CliIO } from "./cli-command.ts";
-export { createGovernor, type Governor, type GovernorOptions } from "./host.ts";
+export { parseCommandArgs, USAGE_EXIT } from "./cli-args.ts";
+export { createGovernor, governorOf, type Governor, type GovernorOptions } from "./host.ts";
 export { createExtension, bindGovernor, type ExtensionOptions } from "./pi/extension.ts";

@@ -4,6 +4,7 @@
  */
 export { BLOB_ID_PATTERN, assertBlobId, isBlobId, shortId } from "./blob-id.ts";
 export { DEFAULT_BLOB_DIR, isInsideDir, resolveBlobDir } from "./paths.ts";
+export { BlobDirError, checkBlobDir, type BlobDirState } from "./cache-dir.ts";
 export { writeBlobAtomically, WRITE_CHUNK_CHARS, type WrittenBlob } from "./atomic-write.ts";
 export { readBytePage, readRange, type BytePage } from "./read-bytes.ts";
 export { cutUtf8 } from "./read-lines.ts";

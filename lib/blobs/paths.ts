@@ -7,9 +7,17 @@ export const DEFAULT_BLOB_DIR = "~/.pi/cache/pi-governor/blobs";
 /**
  * Resolves a configured blob directory: a leading `~` becomes `home` (default: the OS home
  * directory), a relative path is taken from `cwd`. The result is absolute and normalized.
+ *
+ * The default ({@link DEFAULT_BLOB_DIR}) follows pi's agent directory like the config file and the
+ * execution log do: with `agentDir` set to anything but `~/.pi/agent` (`PI_CODING_AGENT_DIR`), it
+ * becomes `<agentDir>/cache/pi-governor/blobs`, so a separate pi setup (a test, a second profile)
+ * never shares or sweeps the everyday cache. An explicit `blobs.dir` is used as written.
  */
-export function resolveBlobDir(dir: string, options: { home?: string; cwd?: string } = {}): string {
+export function resolveBlobDir(dir: string, options: { home?: string; cwd?: string; agentDir?: string } = {}): string {
   const home = options.home ?? homedir();
+  if (dir === DEFAULT_BLOB_DIR && options.agentDir && resolve(options.agentDir) !== join(home, ".pi", "agent")) {
+    return join(resolve(options.agentDir), "cache", "pi-governor", "blobs");
+  }
   let expanded = dir;
   if (dir === "~") expanded = home;
   else if (dir.startsWith("~/")) expanded = join(home, dir.slice(2));

@@ -14,7 +14,7 @@ const toolShapeSchema = z
 
 /** Options of the blobs plugin (config key `blobs`). */
 export const blobsSchema = z.object({
-  dir: z.string().min(1).describe("Blob cache directory; a leading ~ is the home directory. Default ~/.pi/cache/pi-governor/blobs"),
+  dir: z.string().min(1).describe("Blob cache directory; a leading ~ is the home directory. Default ~/.pi/cache/pi-governor/blobs (<PI_CODING_AGENT_DIR>/cache/pi-governor/blobs when that variable names another agent directory)"),
   maxBytes: z.number().int().min(0).max(1024 ** 4).describe("Retention: total bytes the cache keeps (oldest go first); the cache is shared by every project. Default 262144000 (250 MiB)"),
   maxAgeDays: z.number().min(0).max(3_650).describe("Retention: blobs older than this many days are removed; the cache is shared by every project. Default 14"),
   thresholdBytes: z

@@ -32,7 +32,7 @@ export const blobs = definePlugin({
   // choice, not a cloned repository's (a project's maxBytes: 0 would delete every project's outputs).
   trustedKeys: ["dir", "maxBytes", "maxAgeDays"],
   apply(pipeline, config, services) {
-    const store = new BlobStore({ dir: resolveBlobDir(config.dir, { cwd: services.cwd }), maxBytes: config.maxBytes, maxAgeDays: config.maxAgeDays });
+    const store = new BlobStore({ dir: resolveBlobDir(config.dir, { cwd: services.cwd, agentDir: services.agentDir }), maxBytes: config.maxBytes, maxAgeDays: config.maxAgeDays });
 
     pipeline.hooks.toolResult.tap({ name: BLOBS_PLUGIN, stage: STAGE.SHAPE }, createShaper(store, config, services));
     // A resumed session points to blobs written by an earlier process: every message list the model

@@ -3,8 +3,7 @@
  * p50/p95 latency, timeouts, errors and retries from the execution log.
  */
 import { existsSync } from "node:fs";
-import { parseArgs } from "node:util";
-import { agentDirFrom, type CliCommand, errorText } from "../../core/index.ts";
+import { agentDirFrom, type CliCommand, errorText, parseCommandArgs } from "../../core/index.ts";
 import { defaultDbPath } from "./config.ts";
 import { openLogForReading } from "./open-db.ts";
 import { formatStats, parseSince, readStats } from "./stats.ts";
@@ -21,22 +20,9 @@ Per-tool counts, p50/p95 latency (ms), timeouts, errors and retries from the exe
 
 /** The `stats` command. Exit codes: 0 ok (also when there is no log yet), 1 unreadable log, 2 bad arguments. */
 export const run: CliCommand = async (argv, io) => {
-  let values: { db?: string; since?: string; tool?: string; json?: boolean; help?: boolean };
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: { db: { type: "string" }, since: { type: "string" }, tool: { type: "string" }, json: { type: "boolean" }, help: { type: "boolean", short: "h" } },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (error) {
-    io.err(`pi-governor stats: ${errorText(error)}\n${USAGE}`);
-    return 2;
-  }
-  if (values.help) {
-    io.out(USAGE);
-    return 0;
-  }
+  const parsed = parseCommandArgs(argv, { db: { type: "string" }, since: { type: "string" }, tool: { type: "string" }, json: { type: "boolean" } }, USAGE, io, { maxPositionals: 0 });
+  if (typeof parsed === "number") return parsed;
+  const { values } = parsed;
   const path = values.db ?? defaultDbPath(agentDirFrom(process.env));
   let since: string | undefined;
   if (values.since !== undefined) {
@@ -47,6 +33,11 @@ export const run: CliCommand = async (argv, io) => {
     }
   }
   if (!existsSync(path)) {
+    // --json means JSON on stdout whatever happened, so a script can always parse it.
+    if (values.json) {
+      io.out(`${JSON.stringify({ db: path, since: since ?? null, exists: false, tools: [] }, null, 2)}\n`);
+      return 0;
+    }
     io.out(`No execution log at ${path} yet: it is written once governed tools run (or pass --db).\n`);
     return 0;
   }
@@ -60,7 +51,7 @@ export const run: CliCommand = async (argv, io) => {
   try {
     const stats = readStats(db, { ...(since ? { since } : {}), ...(values.tool ? { tool: values.tool } : {}) });
     if (values.json) {
-      io.out(`${JSON.stringify({ db: path, since: since ?? null, tools: stats }, null, 2)}\n`);
+      io.out(`${JSON.stringify({ db: path, since: since ?? null, exists: true, tools: stats }, null, 2)}\n`);
     } else if (stats.length === 0) {
       io.out(`${path}: no calls recorded${since ? ` since ${since}` : ""}${values.tool ? ` for ${values.tool}` : ""}.\n`);
     } else {

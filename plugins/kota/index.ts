@@ -63,3 +63,6 @@ export type { KotaRuntime } from "./runtime.ts";
 export { Indexer } from "./index-flow.ts";
 export type { KotaOptions } from "./config.ts";
 export { budgetCaps, capSchema, clampArg } from "./caps.ts";
+export type { KotaLaunch } from "./connection.ts";
+export { kotaLaunch } from "./runtime.ts";
+export { commandExists, kotaStartHint, missingCommandText } from "./runtime-check.ts";

@@ -99,28 +99,9 @@ export class KotaRuntime implements IndexTarget {
     return (await this.isStale()) ? "stale" : "yes";
   }
 
-  /**
-   * The start spec from config: cwd defaults to the filesystem root and the database to a private
-   * folder under the agent dir (see isolation.ts: nothing the repository ships runs in KotaDB);
-   * PATH and HOME pass through.
-   */
+  /** The start spec from config: see {@link kotaLaunch}. */
   private async launch(): Promise<KotaLaunch> {
-    const root = await this.root();
-    const env: Record<string, string> = {};
-    for (const key of ["PATH", "HOME", "USER", "LOGNAME", "SHELL", "TERM", "TMPDIR", "LANG", "SystemRoot", "APPDATA", "LOCALAPPDATA", "USERPROFILE"]) {
-      const v = this.services.env[key];
-      if (v !== undefined) env[key] = v;
-    }
-    const data = kotaDataEnv(this.services.agentDir, root);
-    if (!this.config.env.KOTADB_PATH) mkdirSync(kotaDataDir(this.services.agentDir, root), { recursive: true, mode: 0o700 });
-    return {
-      command: this.config.command,
-      args: argsWithToolset(this.config.args, this.config.toolset),
-      cwd: this.config.cwd || neutralCwd(root),
-      env: { ...env, ...data, ...this.config.env },
-      connectTimeoutMs: this.config.connectTimeoutMs,
-      installHint: this.config.command === "bun" ? BUN_INSTALL_HINT : `the "${this.config.command}" command`,
-    };
+    return kotaLaunch(this.config, this.services.env, this.services.agentDir, await this.root());
   }
 
   /** Why the project's command/args/env/cwd are not in force ("" when no project file set them). */
@@ -284,6 +265,33 @@ export class KotaRuntime implements IndexTarget {
   get knownRoot(): string | undefined {
     return this.rootValue;
   }
+}
+
+/** Environment variables passed through to KotaDB (its own `env` config comes on top). */
+const PASSED_ENV = ["PATH", "HOME", "USER", "LOGNAME", "SHELL", "TERM", "TMPDIR", "LANG", "SystemRoot", "APPDATA", "LOCALAPPDATA", "USERPROFILE"];
+
+/**
+ * How KotaDB starts for `config` and the repository `root`: cwd defaults to the filesystem root and
+ * the database to a private folder under `agentDir` (created here; see isolation.ts: nothing the
+ * repository ships runs in KotaDB); PATH, HOME and friends pass through from `env`. Shared by the
+ * runtime and `pi-governor doctor`, so the doctor starts exactly what a session starts.
+ */
+export function kotaLaunch(config: KotaOptions, env: Readonly<Record<string, string | undefined>>, agentDir: string, root: string): KotaLaunch {
+  const passed: Record<string, string> = {};
+  for (const key of PASSED_ENV) {
+    const v = env[key];
+    if (v !== undefined) passed[key] = v;
+  }
+  const data = kotaDataEnv(agentDir, root);
+  if (!config.env.KOTADB_PATH) mkdirSync(kotaDataDir(agentDir, root), { recursive: true, mode: 0o700 });
+  return {
+    command: config.command,
+    args: argsWithToolset(config.args, config.toolset),
+    cwd: config.cwd || neutralCwd(root),
+    env: { ...passed, ...data, ...config.env },
+    connectTimeoutMs: config.connectTimeoutMs,
+    installHint: config.command === "bun" ? BUN_INSTALL_HINT : `the "${config.command}" command`,
+  };
 }
 
 function withNote(text: string, note: string): string {

@@ -83,6 +83,18 @@ export class SessionPruner {
   private carry = 0;
   private requests = 0;
   private last: readonly AgentMessageLike[] = [];
+  /** Lowest index whose facts were (re)built in the current call (n when none). */
+  private changedFrom = 0;
+  /** Bumped by every pin: a rendered prefix depends on the pins. */
+  private pinsVersion = 0;
+  /**
+   * The rendered pruned prefix of the last call: what `render` and `savedBefore` would compute for
+   * [0, boundary). Reused while no message before the boundary changed, and extended (not rebuilt)
+   * when the boundary steps forward, so a call costs in proportion to the new messages, not the history.
+   */
+  private prefix: RenderedPrefix | undefined;
+  /** The last resolved steps, by the number of steps they were resolved for. */
+  private resolvedCache: { steps: number; resolved: Array<{ index: number; mode: PruneMode }> } | undefined;
   /** Recent steps, newest last. */
   readonly actions: StepAction[] = [];
   lastReport: CallReport | undefined;
@@ -123,6 +135,7 @@ export class SessionPruner {
     if (this.pins.has(toolCallId)) return false;
     const record = { toolCallId, toolName };
     this.pins.set(toolCallId, record);
+    this.pinsVersion++;
     this.store().append(PIN_KIND, { ...record });
     return true;
   }
@@ -134,6 +147,7 @@ export class SessionPruner {
     const n = messages.length;
     const starts: number[] = [];
     let rawChars = 0;
+    this.changedFrom = n;
     for (let i = 0; i < n; i++) {
       const f = this.factsAt(i, messages[i]!);
       rawChars += f.chars;
@@ -161,13 +175,14 @@ export class SessionPruner {
         if (saved > 0 && firstChange < 0) firstChange = i;
         pendingChars += saved;
       }
-      const savedBefore = this.savedBefore(messages, resolved, boundary);
+      const savedBefore = this.renderPrefix(messages, resolved, boundary).savedChars;
       const rewrite = firstChange < 0 ? 0 : rewriteTokens(this.facts, firstChange, rawChars - savedBefore - pendingChars, pendingChars);
       const decision = decideStep({ pending: tokensOf(pendingChars), sent: tokensOf(rawChars - savedBefore), rewrite, window, carry: this.carry }, this.options);
       this.carry = decision.carry;
       if (decision.step) {
         this.step(messages, starts, boundary, candidate, rules.mode, pendingChars);
         resolved = [...resolved, { index: candidate, mode: rules.mode }];
+        this.resolvedCache = { steps: this.steps.length, resolved };
         boundary = candidate;
         stepped = true;
       }
@@ -192,15 +207,15 @@ export class SessionPruner {
 
   private factsAt(i: number, m: AgentMessageLike): Facts {
     const old = this.facts[i];
-    if (old && (old.ref === m || matchesQuickKey(m, old.quick))) {
-      old.ref = m;
-      return old;
-    }
+    // Not re-pointed at `m` on a quick-key match: pi sends a fresh deep copy every call, and
+    // storing each copy in long-lived facts costs a GC write barrier and a promotion per message.
+    if (old && (old.ref === m || matchesQuickKey(m, old.quick))) return old;
     const fp = fingerprint(m);
     if (old && old.fp === fp) {
       old.ref = m;
       return old;
     }
+    if (i < this.changedFrom) this.changedFrom = i;
     if (m.role === "assistant" && Array.isArray(m.content)) {
       for (const b of m.content as Array<{ type?: string; id?: unknown; name?: unknown; arguments?: unknown }>) {
         if (b.type === "toolCall" && typeof b.id === "string") this.calls.set(b.id, { name: String(b.name), args: (b.arguments as Record<string, unknown>) ?? {} });
@@ -226,6 +241,15 @@ export class SessionPruner {
   /** Boundary steps mapped to indexes of this message list, ascending. Steps whose turn is gone are skipped. */
   private resolveSteps(starts: readonly number[]): Array<{ index: number; mode: PruneMode }> {
     if (!this.steps.length) return [];
+    // Same steps, and no message up to the last one's turn changed: the same indexes (no pass over every turn).
+    const cached = this.resolvedCache;
+    if (cached && cached.steps === this.steps.length && cached.resolved.length === this.steps.length && this.changedFrom > cached.resolved[cached.resolved.length - 1]!.index) return cached.resolved;
+    const resolved = this.resolveStepsFresh(starts);
+    this.resolvedCache = { steps: this.steps.length, resolved };
+    return resolved;
+  }
+
+  private resolveStepsFresh(starts: readonly number[]): Array<{ index: number; mode: PruneMode }> {
     const byKey = new Map<string, number[]>();
     for (const s of starts) {
       const key = this.facts[s]!.turnKey!;
@@ -250,16 +274,6 @@ export class SessionPruner {
     return (f.decisions[mode] ??= decide(m, this.rules[mode], this.calls));
   }
 
-  private savedBefore(messages: readonly AgentMessageLike[], resolved: ReadonlyArray<{ index: number; mode: PruneMode }>, boundary: number): number {
-    let saved = 0;
-    let s = 0;
-    for (let i = 0; i < boundary; i++) {
-      while (resolved[s]!.index <= i) s++;
-      saved += this.applied(i, messages[i]!, resolved[s]!.mode).savedChars;
-    }
-    return saved;
-  }
-
   private step(messages: readonly AgentMessageLike[], starts: readonly number[], from: number, to: number, mode: PruneMode, pendingChars: number): void {
     const record: StepRecord = { key: this.facts[to]!.turnKey!, mode, turn: starts.indexOf(to) + 1, freedTokens: tokensOf(pendingChars) };
     this.steps.push(record);
@@ -278,11 +292,32 @@ export class SessionPruner {
   }
 
   private render(messages: readonly AgentMessageLike[], resolved: ReadonlyArray<{ index: number; mode: PruneMode }>, boundary: number) {
-    let out: AgentMessageLike[] | undefined;
-    let placeholders = 0;
-    let savedChars = 0;
+    const prefix = this.renderPrefix(messages, resolved, boundary);
+    if (!prefix.replaced.length) return { out: undefined, placeholders: 0, savedChars: 0 };
+    const out = messages.slice();
+    for (const [i, next] of prefix.replaced) out[i] = next;
+    return { out, placeholders: prefix.placeholders, savedChars: prefix.savedChars };
+  }
+
+  /**
+   * The pruned prefix [0, boundary): replacements, placeholders and chars saved. Cached: reused when
+   * nothing before the boundary changed, extended over [old boundary, boundary) when the boundary
+   * moved forward and the earlier steps are the same; rebuilt otherwise (a pin, an edited history).
+   */
+  private renderPrefix(messages: readonly AgentMessageLike[], resolved: ReadonlyArray<{ index: number; mode: PruneMode }>, boundary: number): RenderedPrefix {
+    const key = resolved.map((r) => `${r.index}:${r.mode}`);
+    const cached = this.prefix;
+    let from = 0;
+    let into: RenderedPrefix = { boundary: 0, key: [], pinsVersion: this.pinsVersion, replaced: [], placeholders: 0, savedChars: 0 };
+    if (cached && cached.pinsVersion === this.pinsVersion && this.changedFrom >= Math.min(cached.boundary, boundary) && cached.boundary <= boundary && cached.key.length <= key.length && cached.key.every((k, j) => k === key[j])) {
+      // The messages before the cached boundary are the same, and so are the steps covering them.
+      if (cached.boundary === boundary && cached.key.length === key.length) return cached;
+      from = cached.boundary;
+      into = { ...cached, boundary, key, replaced: cached.replaced.slice() };
+    }
     let s = 0;
-    for (let i = 0; i < boundary; i++) {
+    while (s < resolved.length && resolved[s]!.index <= from) s++;
+    for (let i = from; i < boundary; i++) {
       while (resolved[s]!.index <= i) s++;
       const m = messages[i]!;
       if (m.role !== "toolResult") continue;
@@ -297,14 +332,29 @@ export class SessionPruner {
         const d = this.applied(i, m, resolved[s]!.mode);
         if (d.replacement) {
           next = d.replacement;
-          placeholders++;
-          savedChars += d.savedChars;
+          into.placeholders++;
+          into.savedChars += d.savedChars;
         }
       }
-      if (next !== m) (out ??= messages.slice())[i] = next;
+      if (next !== m) into.replaced.push([i, next]);
     }
-    return { out, placeholders, savedChars };
+    into.boundary = boundary;
+    into.key = key;
+    this.prefix = into;
+    return into;
   }
+}
+
+/** The pruned prefix of a message list up to a boundary (see `renderPrefix`). */
+interface RenderedPrefix {
+  boundary: number;
+  /** The resolved steps (`index:mode`) it was rendered with. */
+  key: string[];
+  pinsVersion: number;
+  /** Replaced messages by index, ascending. */
+  replaced: Array<[number, AgentMessageLike]>;
+  placeholders: number;
+  savedChars: number;
 }
 
 const NO_CHANGE: Decision = Object.freeze({ replacement: undefined, savedChars: 0 });

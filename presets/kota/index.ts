@@ -2,11 +2,12 @@
  * The default preset, `kota`: pi + KotaDB. Six bounded kota_* tools behind the full resilience stack,
  * output budgets with downshift, blobs (kota results and pi's read/bash), pruning with the impact
  * summary pinned, and autoContext (off until `kota.autoContext` says otherwise). Commands hang under
- * `/kota`: status, index, restart (kota), pruning, pin (prune), blobs, purge-blobs (blobs).
+ * `/kota`: status, index, restart (kota), pruning, pin (prune), blobs, purge-blobs (blobs), doctor
+ * (doctor, also as `/governor doctor`).
  *
  * Plugin order (apply order; run order comes from stages): execution-log, breaker, retry, timeout,
  * budget, kota, auto-context, blobs, prune, telemetry (off by default), chaos (off unless
- * the global config enables it). autoContext needs kota's
+ * the global config enables it), doctor. autoContext needs kota's
  * `kota:runtime` service; the host applies kota first wherever it stands.
  */
 import { definePreset } from "../../core/index.ts";
@@ -15,6 +16,7 @@ import { blobs } from "../../plugins/blobs/index.ts";
 import { budget } from "../../plugins/budget/index.ts";
 import { chaos } from "../../plugins/chaos/index.ts";
 import { breaker } from "../../plugins/circuit-breaker/index.ts";
+import { doctor } from "../../plugins/doctor/index.ts";
 import { executionLog } from "../../plugins/execution-log/index.ts";
 import { kota } from "../../plugins/kota/index.ts";
 import { recall } from "../../plugins/recall/index.ts";
@@ -51,5 +53,6 @@ export const kotaPreset = definePreset({
     recall(),
     telemetry(),
     chaos(),
+    doctor(),
   ],
 });

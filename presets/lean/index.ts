@@ -6,6 +6,7 @@
 import { definePreset } from "../../core/index.ts";
 import { blobs } from "../../plugins/blobs/index.ts";
 import { chaos } from "../../plugins/chaos/index.ts";
+import { doctor } from "../../plugins/doctor/index.ts";
 import { prune } from "../../plugins/prune/index.ts";
 import { recall } from "../../plugins/recall/index.ts";
 import { telemetry } from "../../plugins/telemetry/index.ts";
@@ -15,5 +16,5 @@ import { BUILTIN_BLOB_TOOLS } from "../kota/index.ts";
 export const leanPreset = definePreset({
   name: "lean",
   description: "No MCP server: blobs for pi's read/bash output and pruning of old tool output.",
-  plugins: () => [blobs({ builtinTools: [...BUILTIN_BLOB_TOOLS] }), prune(), recall(), telemetry(), chaos()],
+  plugins: () => [blobs({ builtinTools: [...BUILTIN_BLOB_TOOLS] }), prune(), recall(), telemetry(), chaos(), doctor()],
 });

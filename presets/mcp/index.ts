@@ -6,6 +6,7 @@
 import { definePreset } from "../../core/index.ts";
 import { blobs } from "../../plugins/blobs/index.ts";
 import { chaos } from "../../plugins/chaos/index.ts";
+import { doctor } from "../../plugins/doctor/index.ts";
 import { budget } from "../../plugins/budget/index.ts";
 import { breaker } from "../../plugins/circuit-breaker/index.ts";
 import { executionLog } from "../../plugins/execution-log/index.ts";
@@ -21,5 +22,5 @@ import { BUILTIN_BLOB_TOOLS } from "../kota/index.ts";
 export const mcpPreset = definePreset({
   name: "mcp",
   description: "MCP servers from config as governed tools, with resilience, budgets, blobs and pruning.",
-  plugins: () => [executionLog(), breaker(), retry(), timeout(), budget(), mcpServers(), blobs({ builtinTools: [...BUILTIN_BLOB_TOOLS] }), prune(), recall(), telemetry(), chaos()],
+  plugins: () => [executionLog(), breaker(), retry(), timeout(), budget(), mcpServers(), blobs({ builtinTools: [...BUILTIN_BLOB_TOOLS] }), prune(), recall(), telemetry(), chaos(), doctor()],
 });

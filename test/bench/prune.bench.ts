@@ -56,6 +56,25 @@ function transformCosts(count: number) {
   return { cold: median(cold), warm: median(warm), oneTurn: median(oneTurn), messages: before.length, added: history.length - before.length };
 }
 
+/**
+ * Steady state: a warm pruner, then one new message per call (the history grows by one message each
+ * time, as in a session). With `copies`, each call gets a fresh deep copy, as pi's extension runner
+ * sends (copied outside the timer: the copy is pi's cost; reading each copied message once to
+ * recognise it is the pruner's); without, the same message objects plus the new one. Median over the
+ * calls, in nanoseconds per call.
+ */
+function steadyCost(count: number, copies: boolean, calls = 41): number {
+  const history = historyOf(count + calls);
+  const pruner = new SessionPruner(pruneDefaults, memorySessionStore);
+  pruner.run(copies ? structuredClone(history.slice(0, count)) : history.slice(0, count), usage);
+  const times: number[] = [];
+  for (let r = 1; r <= calls; r++) {
+    const copy = copies ? structuredClone(history.slice(0, count + r)) : history.slice(0, count + r);
+    times.push(timeNs(() => pruner.run(copy, usage)));
+  }
+  return median(times);
+}
+
 const k = (v: number) => (v >= 1e6 ? `${(v / 1e6).toFixed(2)}M` : v >= 1e4 ? `${Math.round(v / 1000)}k` : String(Math.round(v)));
 
 const suite: BenchSuite = async (report) => {
@@ -64,6 +83,18 @@ const suite: BenchSuite = async (report) => {
     report({ name: `context transform, ${k(c.messages)} messages, cold`, value: `${formatNs(c.cold / c.messages)}/message (${formatNs(c.cold)}/call)` });
     report({ name: `context transform, ${k(c.messages)} messages, warm`, value: `${formatNs(c.warm / c.messages)}/message (${formatNs(c.warm)}/call)`, ratio: c.warm / c.cold, note: "x cold call (deep copy each call, as pi sends)" });
     report({ name: `one more turn (+${c.added} messages) on ${k(c.messages)}`, value: `${formatNs(c.oneTurn)}/call`, ratio: c.oneTurn / c.cold, note: "x cold call on the history (target < 0.5)", pass: c.oneTurn / c.cold < 0.5 });
+  }
+
+  for (const copies of [false, true]) {
+    const steady = new Map<number, number>();
+    const how = copies ? "deep copies" : "same objects";
+    for (const count of [100, 1000, 10_000]) {
+      steady.set(count, steadyCost(count, copies));
+      report({ name: `steady state, ${k(count)} messages + 1 per call (${how})`, value: `${formatNs(steady.get(count)!)}/call` });
+    }
+    const growth = steady.get(10_000)! / steady.get(1000)!;
+    if (copies) report({ name: `steady state 10k vs 1k (${how})`, value: `${growth.toFixed(2)}x`, ratio: growth, note: "x the 1k cost (reading 10k fresh copies once each; no target)" });
+    else report({ name: `steady state 10k vs 1k (${how})`, value: `${growth.toFixed(2)}x`, ratio: growth, note: "x the 1k cost (target < 2)", pass: growth < 2 });
   }
 
   const policies: Policy[] = [noPruning, keepLastTurnsEveryRequest(2), clearOldToolResults(100_000, 3, SYSTEM_TOKENS), governorPolicy({ name: "pi-governor prune (defaults)", plugin: () => kotaPrune() })];

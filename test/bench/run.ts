@@ -28,18 +28,36 @@ for (const file of files) {
     rows.push({ suite, name: "suite failed", value: (error as Error).stack ?? String(error), pass: false });
   }
 }
-const width = (k: (r: BenchRow) => string) => Math.max(...rows.map((r) => k(r).length), 4);
-const cols: Array<[string, (r: BenchRow) => string]> = [
-  ["suite", (r) => r.suite],
-  ["measure", (r) => r.name],
-  ["value", (r) => r.value],
-  ["ratio", (r) => (r.ratio === undefined ? "" : r.ratio.toFixed(2))],
-  ["target", (r) => (r.pass === undefined ? "" : r.pass ? "met" : "MISSED")],
-  ["note", (r) => r.note ?? ""],
-];
-const widths = cols.map(([h, k]) => Math.max(h.length, width(k)));
-const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join("  ").trimEnd();
-console.log(line(cols.map(([h]) => h)));
-console.log(line(widths.map((w) => "-".repeat(w))));
-for (const r of rows) console.log(line(cols.map(([, k]) => k(r))));
+// The table fits 120 columns: one line per measure (suite, name, ratio, target), then the value and
+// the note on indented lines, wrapped at word boundaries.
+const COLUMNS = 120;
+const suiteWidth = Math.max(5, ...rows.map((r) => r.suite.length));
+const wrap = (text: string, indent: string): string[] => {
+  const out: string[] = [];
+  let line = indent;
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    if (line.trim() && line.length + 1 + word.length > COLUMNS) {
+      out.push(line);
+      line = indent;
+    }
+    line += line.trim() ? ` ${word}` : word;
+  }
+  if (line.trim()) out.push(line);
+  return out;
+};
+const indent = " ".repeat(suiteWidth + 4);
+console.log(`${"suite".padEnd(suiteWidth)}  measure${" ".repeat(Math.max(1, COLUMNS - suiteWidth - 9 - 15))}ratio  target`);
+console.log("-".repeat(COLUMNS));
+for (const r of rows) {
+  const ratio = r.ratio === undefined ? "" : r.ratio.toFixed(2);
+  const target = r.pass === undefined ? "" : r.pass ? "met" : "MISSED";
+  const right = `${ratio.padStart(7)}  ${target.padEnd(6)}`;
+  const head = `${r.suite.padEnd(suiteWidth)}  ${r.name}`;
+  if (head.length + right.length + 1 <= COLUMNS) console.log(`${head.padEnd(COLUMNS - right.length)}${right}`.trimEnd());
+  else {
+    for (const l of wrap(head, "")) console.log(l);
+    console.log(`${" ".repeat(COLUMNS - right.length)}${right}`.trimEnd());
+  }
+  for (const l of wrap(`${r.value}${r.note ? ` (${r.note})` : ""}`, indent)) console.log(l);
+}
 process.exit(0);

@@ -45,7 +45,6 @@ export async function governedStack(serverConfig: ManagedMcpServerConfig, tools:
   const dir = mkdtempSync(join(tmpdir(), "gov-resilience-"));
   const server = new ManagedMcpServer({ connectTimeoutMs: 15_000, ...serverConfig });
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  cleanups.push(() => server.close());
   const mcpTools = toolsPlugin(
     tools.map((t) => ({
       name: t.name,
@@ -66,6 +65,10 @@ export async function governedStack(serverConfig: ManagedMcpServerConfig, tools:
   const dbPath = join(dir, "executions.db");
   const preset = definePreset({ name: "resilience-test", description: "", plugins: () => [executionLog(), breaker(), retry(), timeout(), mcpTools()] });
   const gov = await createGovernor({ preset, cwd: dir, agentDir: dir, env: {}, layers: [], overrides: deepMerge({ executionLog: { dbPath } }, overrides) });
+  // Cleanups run in reverse: the server closes (calls in flight end and log their rows), then the
+  // execution log flushes and closes, then its folder goes; no late write recreates it in the temp dir.
+  cleanups.push(() => gov.pipeline.hooks.sessionShutdown.run({ sessionId: "", cwd: dir, reason: "test end" }));
+  cleanups.push(() => server.close());
   expect(gov.problems()).toEqual([]);
   return {
     gov,

@@ -30,10 +30,16 @@ export function turnTable(base: SimResult, pruned: SimResult): string {
     if (p.prefix.broke || p.breakpoint.broke) row.breaks.push(`${p.prefix.broke ? "a" : ""}${p.breakpoint.broke ? "b" : ""}`);
     byTurn.set(b.turn, row);
   });
-  const widths = [5, 5, 11, 9, 6, 11, 9, 7];
+  const widths = [5, 5, 11, 9, 6, 11, 9, 12];
+  // Group labels over their columns: "last prompt" spans columns 2-4, "input cost" columns 5-6.
+  const at = (col: number) => widths.slice(0, col).reduce((sum, w) => sum + w + 2, 0);
+  const group = (text: string, from: number, to: number, line: string) => {
+    const width = at(to + 1) - 2 - at(from);
+    return line.padEnd(at(from)) + text.padStart(width);
+  };
   const lines = [
-    `${" ".repeat(14)}last prompt (tokens)${" ".repeat(12)}cost, breakpoint model`,
-    pad(["turn", "calls", "no pruning", "pruned", "change", "no pruning", "pruned", "breaks"], widths),
+    group("input cost, k token-eq. (b)", 5, 6, group("last prompt, tokens", 2, 4, "")),
+    pad(["turn", "calls", "no pruning", "pruned", "change", "no pruning", "pruned", "cache breaks"], widths),
   ];
   for (const [turn, r] of byTurn) {
     lines.push(pad([String(turn), String(r.calls), int(r.base.tokens), int(r.pruned.tokens), pct(r.pruned.tokens, r.base.tokens), kilo(r.costBase), kilo(r.costPruned), r.breaks.join(" ")], widths));

@@ -31,6 +31,12 @@ export interface ParsedSession {
   branchEntries: number;
 }
 
+/** `text` with control characters (escape sequences a terminal would act on) shown as `?`. */
+function printable(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, "?");
+}
+
 type Entry = { type?: unknown; id?: unknown; parentId?: unknown; message?: unknown; [k: string]: unknown };
 
 function entryMessage(e: Entry): AgentMessageLike | undefined {
@@ -53,13 +59,23 @@ function entryMessage(e: Entry): AgentMessageLike | undefined {
   }
 }
 
-/** Parses session text. `path` only names the source in problems. */
-export function parseSession(text: string, path = "<session>"): ParsedSession {
+/**
+ * Brings parsed entries (header included, in file order) to the current session format in place:
+ * pi's own `migrateSessionEntries` when pi is installed (it gives version 1 entries their ids and
+ * parent links, and renames old roles). See pi-session-format.ts.
+ */
+export type SessionMigration = (entries: object[]) => void;
+
+/**
+ * Parses session text. `path` only names the source in problems. `migrate` (pi's migration) lets
+ * older session versions replay; without it, entries lacking an id are reported and skipped.
+ */
+export function parseSession(text: string, path = "<session>", migrate?: SessionMigration): ParsedSession {
   const problems: string[] = [];
   const byId = new Map<string, Entry>();
   const order: string[] = [];
   const lines = text.split("\n");
-  let sawHeader = false;
+  const parsed: Array<{ line: number; entry: Entry }> = [];
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!.trim();
     if (!line) continue;
@@ -67,24 +83,36 @@ export function parseSession(text: string, path = "<session>"): ParsedSession {
     try {
       value = JSON.parse(line);
     } catch (error) {
-      problems.push(`line ${i + 1}: not valid JSON (${(error as Error).message}); skipped`);
+      problems.push(`line ${i + 1}: not valid JSON (${printable((error as Error).message)}); skipped`);
       continue;
     }
     if (!value || typeof value !== "object" || Array.isArray(value)) {
       problems.push(`line ${i + 1}: expected a JSON object; skipped`);
       continue;
     }
-    const e = value as Entry;
+    parsed.push({ line: i + 1, entry: value as Entry });
+  }
+  if (migrate) {
+    try {
+      migrate(parsed.map((p) => p.entry));
+    } catch (error) {
+      problems.push(`pi could not migrate this session to the current format (${printable((error as Error).message)}); reading it as it is`);
+    }
+  }
+  let sawHeader = false;
+  const header = parsed.find((p) => p.entry.type === "session")?.entry;
+  const oldFormat = !migrate && !(Number(header?.version ?? 1) >= 2);
+  for (const { line, entry: e } of parsed) {
     if (e.type === "session") {
       sawHeader = true;
       continue;
     }
     if (typeof e.id !== "string") {
-      problems.push(`line ${i + 1}: entry without an id (type ${String(e.type)}); skipped`);
+      problems.push(`line ${line}: entry without an id (type ${String(e.type)}); skipped${oldFormat ? " (a session format before version 2: install pi so replay can use its migration)" : ""}`);
       continue;
     }
     if (e.type === "message" && typeof (e.message as { role?: unknown } | undefined)?.role !== "string") {
-      problems.push(`line ${i + 1}: message entry without a message role; skipped`);
+      problems.push(`line ${line}: message entry without a message role; skipped`);
       continue;
     }
     byId.set(e.id, e);
@@ -127,14 +155,35 @@ export function parseSession(text: string, path = "<session>"): ParsedSession {
   return { path, requests, problems, entries: order.length, branchEntries: branch.length };
 }
 
-/** Reads and parses a session file. Throws with a clear message when the file cannot be read. */
-export function readSessionFile(path: string): ParsedSession {
-  let text: string;
+/** Bytes looked at to tell a binary file from a session (JSONL text). */
+const SNIFF_BYTES = 64 * 1024;
+
+/**
+ * Why `bytes` is not text a session file can hold (a NUL byte, or invalid UTF-8 in the first 64 KiB),
+ * or undefined when it is text. Binary files are refused whole: their bytes never reach the terminal.
+ */
+export function binaryReason(bytes: Uint8Array): string | undefined {
+  const head = bytes.subarray(0, SNIFF_BYTES);
+  if (head.includes(0)) return "it contains NUL bytes";
   try {
-    text = readFileSync(path, "utf8");
+    // A cut multi-byte character at the end of the window is fine: stream mode leaves it pending.
+    new TextDecoder("utf-8", { fatal: true }).decode(head, { stream: head.length < bytes.length });
+  } catch {
+    return "it is not UTF-8 text";
+  }
+  return undefined;
+}
+
+/** Reads and parses a session file. Throws with a clear message when the file cannot be read or is binary. */
+export function readSessionFile(path: string, migrate?: SessionMigration): ParsedSession {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new Error(code === "ENOENT" ? `no such file: ${path}` : code === "EISDIR" ? `${path} is a directory` : `cannot read ${path}: ${(error as Error).message}`);
   }
-  return parseSession(text, path);
+  const binary = binaryReason(bytes);
+  if (binary) throw new Error(`${path} is not a pi session file (${binary}): pass a session .jsonl file, e.g. from ~/.pi/agent/sessions`);
+  return parseSession(bytes.toString("utf8"), path, migrate);
 }

@@ -101,7 +101,7 @@ describe("the checker itself", () => {
         edge("plugins/kota/runtime.ts", "plugins/kota/render/deps.ts"),
         edge("presets/lean/index.ts", "presets/kota/index.ts"),
         edge("presets/index.ts", "presets/kota/index.ts"),
-        edge("cli/main.ts", "plugins/prune/replay/cli.ts"),
+        edge("cli/main.ts", "cli/replay.ts"),
         edge("cli/write-schema.ts", "core/config/json-schema.ts"),
         edge("bin/pi-governor.mjs", "cli/main.ts"),
       ]),

@@ -41,7 +41,7 @@ describe("configJsonSchema", () => {
 });
 
 describe("docs/pi-governor.schema.json", () => {
-  it("is what `pi-governor schema` generates from the shipped presets (run `npm run schema` after changing a plugin's options)", async () => {
+  it("is what `pi-governor schema` generates from the shipped presets (run `npm run schema` after changing a plugin's options: it passes these two paths)", async () => {
     const { readFileSync } = await import("node:fs");
     const { DEFAULT_SCHEMA_PATH, CONFIG_DOC_PATH } = await import("../../../../cli/write-schema.ts");
     const { configMarkdown } = await import("../../../../cli/config-doc.ts");

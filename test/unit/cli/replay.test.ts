@@ -1,9 +1,25 @@
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
-import { SAMPLE_SESSION } from "../../../../../plugins/prune/replay/cli.ts";
-import { run } from "../../../../../cli/replay.ts";
+import { afterAll, describe, expect, it } from "vitest";
+import { run, SAMPLE_SESSION } from "../../../cli/replay.ts";
+
+/** Temporary folders of this file, removed after it (each holds copies of the 572 KB sample). */
+const made: string[] = [];
+// An agent dir without sessions or config: a run without arguments replays the bundled sample.
+const previousAgentDir = process.env.PI_CODING_AGENT_DIR;
+process.env.PI_CODING_AGENT_DIR = mkdtempSync(join(tmpdir(), "replay-agent-"));
+made.push(process.env.PI_CODING_AGENT_DIR);
+afterAll(() => {
+  if (previousAgentDir === undefined) delete process.env.PI_CODING_AGENT_DIR;
+  else process.env.PI_CODING_AGENT_DIR = previousAgentDir;
+  for (const d of made) rmSync(d, { recursive: true, force: true });
+});
+const tempDir = () => {
+  const d = mkdtempSync(join(tmpdir(), "replay-"));
+  made.push(d);
+  return d;
+};
 
 async function replay(argv: string[]) {
   let out = "";
@@ -24,7 +40,8 @@ describe("pi-governor replay", () => {
     expect(code).toBe(0);
     expect(out).toContain("bundled sample session");
     expect(out).toMatch(/3\d turns, \d+ model calls on the active branch/);
-    expect(out).toContain("cost, breakpoint model");
+    expect(out).toContain("input cost, k token-eq. (b)");
+    expect(out).toContain("How to read this table:");
     expect(out).toContain("█");
     for (const row of ["tokens sent", "largest prompt", "cache breaks (a) prefix", "cache breaks (b) breakpoint", "cost (a) prefix cache", "cost (b) breakpoint cache"]) expect(out).toContain(row);
     // The pruned run sends less and costs less under both models.
@@ -34,7 +51,7 @@ describe("pi-governor replay", () => {
   });
 
   it("names malformed lines, skips them and still replays the rest", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "replay-"));
+    const dir = tempDir();
     const lines = readFileSync(SAMPLE_SESSION, "utf8").split("\n");
     lines.splice(5, 0, "{broken json");
     const file = join(dir, "bad.jsonl");
@@ -46,7 +63,7 @@ describe("pi-governor replay", () => {
   });
 
   it("replays every session of a directory with a line each and combined totals", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "replay-"));
+    const dir = tempDir();
     writeFileSync(join(dir, "a.jsonl"), readFileSync(SAMPLE_SESSION));
     writeFileSync(join(dir, "b.jsonl"), readFileSync(SAMPLE_SESSION));
     const { code, out } = await replay([dir]);
@@ -59,27 +76,27 @@ describe("pi-governor replay", () => {
     const missing = await replay(["/nonexistent/session.jsonl"]);
     expect(missing.code).toBe(2);
     expect(missing.err).toContain("no such file or directory: /nonexistent/session.jsonl");
-    const dir = mkdtempSync(join(tmpdir(), "replay-"));
+    const dir = tempDir();
     writeFileSync(join(dir, "empty.jsonl"), "");
     const empty = await replay([join(dir, "empty.jsonl")]);
     expect(empty.code).toBe(1);
     expect(empty.err).toContain("no model calls on the active branch");
     const bad = await replay(["--window"]);
     expect(bad.code).toBe(2);
-    expect(bad.err).toContain("--window needs a value");
+    expect(bad.err).toContain("Option '--window <value>' argument missing");
   });
 
   it("uses the prune section of --config", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "replay-"));
+    const dir = tempDir();
     const config = join(dir, "pi-governor.json");
     writeFileSync(config, JSON.stringify({ prune: { enabled: false } }));
     const { out } = await replay(["--config", config, "--no-chart", "--no-turns"]);
-    expect(out).toContain(`pruning config: ${config}`);
+    expect(out).toContain(`prune off (config: defaults <- ${config})`);
     expect(numberIn(out, "tokens sent", 1)).toBe(numberIn(out, "tokens sent", 0));
   });
 
   it("names bad prune settings in --config and replays with the valid parts", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "replay-"));
+    const dir = tempDir();
     const config = join(dir, "pi-governor.json");
     writeFileSync(config, JSON.stringify({ prune: { keepRecentTurns: 0 } }));
     const { code, err } = await replay(["--config", config, "--no-chart", "--no-turns"]);

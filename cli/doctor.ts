@@ -1,0 +1,35 @@
+/**
+ * `pi-governor doctor [--cwd dir] [--json]`: the doctor's checks outside pi, for the config pi would
+ * load in `--cwd` (default: the current directory). Exits 0 when nothing failed, 1 otherwise.
+ */
+import { resolve } from "node:path";
+import { agentDirFrom, createGovernor } from "../core/index.ts";
+import type { CliCommand } from "../core/index.ts";
+import { parseCommandArgs } from "../core/index.ts";
+import { formatDoctorReport, runDoctor } from "../plugins/doctor/checks.ts";
+import { DEFAULT_KOTA_DEADLINE_MS, defaultDoctorEnvironment } from "../plugins/doctor/environment.ts";
+
+const USAGE = `usage: pi-governor doctor [--cwd dir] [--json]
+
+Checks Node and pi, Bun and a real KotaDB start (at most doctor.kotaStartTimeoutMs, default 15 s),
+SQLite, the blob cache directory, the config files pi-governor reads for --cwd and their problems,
+and which preset and stages are active. Prints the fix for each failed check.
+
+  --cwd dir   the project to check (default: the current directory)
+  --json      print the results as JSON
+  -h, --help  this text
+`;
+
+export const run: CliCommand = async (argv, io) => {
+  const parsed = parseCommandArgs(argv, { cwd: { type: "string" }, json: { type: "boolean" } }, USAGE, io, { maxPositionals: 0 });
+  if (typeof parsed === "number") return parsed;
+  const env = process.env;
+  const cwd = resolve(parsed.values.cwd ?? process.cwd());
+  const agentDir = agentDirFrom(env);
+  const { presets } = await import("../presets/index.ts");
+  const governor = await createGovernor({ preset: presets[0]!, presets: presets.slice(1), cwd, agentDir, env });
+  const deadline = Number(governor.config.values.get("doctor")?.kotaStartTimeoutMs ?? DEFAULT_KOTA_DEADLINE_MS);
+  const results = await runDoctor(defaultDoctorEnvironment({ governor, cwd, agentDir, env, kotaDeadlineMs: deadline }));
+  io.out(parsed.values.json ? `${JSON.stringify({ results }, null, 2)}\n` : formatDoctorReport(results));
+  return results.some((r) => r.status === "fail") ? 1 : 0;
+};

@@ -1,0 +1,94 @@
+/**
+ * Finds which pi is installed, under either npm scope it has been published in: `@mariozechner`
+ * (up to 0.73) and `@earendil-works` (0.74 onwards). Reads package.json files only; never imports pi.
+ */
+import { existsSync, readFileSync, realpathSync } from "node:fs";
+import { delimiter, dirname, join, parse } from "node:path";
+
+/** npm scopes pi has been published under, newest first. */
+export const PI_SCOPES = ["@earendil-works", "@mariozechner"] as const;
+export type PiScope = (typeof PI_SCOPES)[number];
+
+/** One installed pi-coding-agent. */
+export interface PiInstall {
+  scope: PiScope;
+  /** e.g. "0.87.1". */
+  version: string;
+  /** The package folder (holds package.json and dist/). */
+  dir: string;
+}
+
+function readManifest(dir: string): PiInstall | undefined {
+  try {
+    const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name?: string; version?: string };
+    const scope = PI_SCOPES.find((s) => pkg.name === `${s}/pi-coding-agent`);
+    return scope && typeof pkg.version === "string" ? { scope, version: pkg.version, dir } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The pi package a file belongs to (walking up from it), e.g. the running `pi` CLI's dist/cli.js. */
+function packageOf(file: string): PiInstall | undefined {
+  let dir: string;
+  try {
+    dir = dirname(realpathSync(file));
+  } catch {
+    return undefined;
+  }
+  const root = parse(dir).root;
+  for (; dir !== root; dir = dirname(dir)) {
+    if (existsSync(join(dir, "package.json"))) {
+      const found = readManifest(dir);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+/** pi in `<ancestor>/node_modules/<scope>/pi-coding-agent` of `start`, newest scope first. */
+function installedAbove(start: string): PiInstall | undefined {
+  const root = parse(start).root;
+  for (let dir = start; ; dir = dirname(dir)) {
+    for (const scope of PI_SCOPES) {
+      const found = readManifest(join(dir, "node_modules", scope, "pi-coding-agent"));
+      if (found) return found;
+    }
+    if (dir === root) return undefined;
+  }
+}
+
+/** Where to look for pi; every field optional. */
+export interface PiSearch {
+  /** The running program's script (`process.argv[1]`): inside pi, that is pi's own CLI. */
+  script?: string;
+  /** Folders whose node_modules (or an ancestor's) may hold pi: this package, the cwd. */
+  from?: readonly string[];
+  /** PATH, to find a globally installed `pi` command. */
+  pathVar?: string;
+}
+
+/**
+ * The pi that runs (or would run) pi-governor: the package of the running script when it is pi,
+ * else one installed beside this package or the cwd, else the `pi` command on PATH. Undefined when
+ * none is found.
+ */
+export function findPi(search: PiSearch): PiInstall | undefined {
+  if (search.script) {
+    const running = packageOf(search.script);
+    if (running) return running;
+  }
+  for (const dir of search.from ?? []) {
+    const found = installedAbove(dir);
+    if (found) return found;
+  }
+  for (const dir of (search.pathVar ?? "").split(delimiter)) {
+    if (!dir) continue;
+    const bin = join(dir, process.platform === "win32" ? "pi.cmd" : "pi");
+    if (existsSync(bin)) {
+      const found = packageOf(bin);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}

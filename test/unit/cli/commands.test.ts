@@ -1,0 +1,100 @@
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { main } from "../../../cli/main.ts";
+import { DEFAULT_SCHEMA_PATH } from "../../../cli/write-schema.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "gov-cli-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function cli(...argv: string[]) {
+  let out = "";
+  let err = "";
+  const code = await main(argv, { out: (t) => void (out += t), err: (t) => void (err += t) });
+  return { code, out, err };
+}
+
+describe("pi-governor subcommands", () => {
+  it("--help prints the usage on stdout and exits 0 for every command", async () => {
+    for (const name of ["replay", "stats", "schema", "doctor"]) {
+      for (const flag of ["--help", "-h"]) {
+        const r = await cli(name, flag);
+        expect({ name, flag, code: r.code, err: r.err }).toEqual({ name, flag, code: 0, err: "" });
+        expect(r.out).toMatch(new RegExp(`^usage: pi-governor ${name}`));
+      }
+    }
+  });
+
+  it("an unknown option exits 2 with the error and the usage on stderr", async () => {
+    for (const name of ["replay", "stats", "schema", "doctor"]) {
+      const r = await cli(name, "--bogus");
+      expect(r.code).toBe(2);
+      expect(r.err).toMatch(/Unknown option '--bogus'/);
+      expect(r.err).toMatch(new RegExp(`usage: pi-governor ${name}`));
+      expect(r.out).toBe("");
+    }
+    expect((await cli("replay", "--price", "cheap")).err).toMatch(/--price needs a non-negative number, got "cheap"/);
+  });
+
+  it("stats --json prints JSON even when there is no log yet", async () => {
+    const r = await cli("stats", "--db", join(dir, "none.db"), "--json");
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.out)).toEqual({ db: join(dir, "none.db"), since: null, exists: false, tools: [] });
+  });
+
+  it("schema without an argument prints the schema on stdout and writes nothing in the package", async () => {
+    const before = statSync(DEFAULT_SCHEMA_PATH).mtimeMs;
+    const r = await cli("schema");
+    expect(r.code).toBe(0);
+    const schema = JSON.parse(r.out) as { properties: Record<string, unknown> };
+    expect(Object.keys(schema.properties)).toEqual(expect.arrayContaining(["prune", "blobs", "kota", "doctor"]));
+    expect(statSync(DEFAULT_SCHEMA_PATH).mtimeMs).toBe(before);
+  });
+
+  it("schema writes a named file, and the Markdown reference with --doc", async () => {
+    const out = join(dir, "s", "schema.json");
+    const doc = join(dir, "s", "config.md");
+    const r = await cli("schema", out, "--doc", doc);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/wrote .*schema\.json \(\d+ plugin sections\)\nwrote .*config\.md/);
+    expect(JSON.parse(readFileSync(out, "utf8"))).toHaveProperty("properties.prune");
+    expect(readFileSync(doc, "utf8")).toMatch(/prune/);
+    expect((await cli("schema", "a.json", "b.json")).code).toBe(2);
+  });
+
+  it("replay refuses a binary file with a clear message and never echoes its bytes", async () => {
+    const file = join(dir, "image.png");
+    writeFileSync(file, Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x1b]), Buffer.from("[31mred\x07")]));
+    const r = await cli("replay", file);
+    expect(r.err).toMatch(/image\.png is not a pi session file \(it contains NUL bytes\): pass a session \.jsonl file/);
+    expect(r.code).toBe(1);
+    for (const text of [r.out, r.err]) expect(text).not.toMatch(/[\x00\x07\x1b\x89]/);
+    const latin1 = join(dir, "latin1.jsonl");
+    writeFileSync(latin1, Buffer.from([0x7b, 0xe9, 0xe8, 0x7d, 0x0a]));
+    expect((await cli("replay", latin1)).err).toMatch(/not UTF-8 text/);
+  });
+
+  it("doctor --json prints every check as JSON and exits 1 when one failed", async () => {
+    const agentDir = join(dir, "agent");
+    const previous = process.env.PI_CODING_AGENT_DIR;
+    process.env.PI_CODING_AGENT_DIR = agentDir;
+    try {
+      writeFileSync(join(dir, "pi-governor.json"), "");
+      const { mkdirSync } = await import("node:fs");
+      mkdirSync(agentDir, { recursive: true });
+      writeFileSync(join(agentDir, "pi-governor.json"), JSON.stringify({ preset: "lean", prune: { keepRecentTurns: -1 } }));
+      const r = await cli("doctor", "--cwd", dir, "--json");
+      const { results } = JSON.parse(r.out) as { results: Array<{ name: string; status: string; detail: string }> };
+      expect(results.find((x) => x.name === "preset")!.detail).toMatch(/"lean" \(chosen by config\)/);
+      expect(results.find((x) => x.name === "kotadb")!.status).toBe("skip");
+      // The blob cache follows PI_CODING_AGENT_DIR like the config file does.
+      expect(results.find((x) => x.name === "blob cache")!.detail).toContain(join(agentDir, "cache", "pi-governor", "blobs"));
+      expect(results.filter((x) => x.name === "config").map((x) => x.detail).join("\n")).toMatch(/prune\.keepRecentTurns/);
+      expect(r.code).toBe(1);
+    } finally {
+      if (previous === undefined) delete process.env.PI_CODING_AGENT_DIR;
+      else process.env.PI_CODING_AGENT_DIR = previous;
+    }
+  });
+});
