@@ -17,7 +17,9 @@ import { prune } from "../../plugins/prune/index.ts";
 import { recall } from "../../plugins/recall/index.ts";
 import { startPiSession, type PiTestSession } from "../helpers/pi-session.ts";
 
-const LATER_TURNS = 4;
+/** Turns before the early read (so it is turn 3) and after it (a 30+ turn session in all). */
+const WARMUP_TURNS = 2;
+const LATER_TURNS = 30;
 
 function workspace(): string {
   const cwd = mkdtempSync(join(tmpdir(), "pigov-recall-e2e-"));
@@ -35,10 +37,12 @@ type Msg = { role: string; toolName?: string; content?: Array<{ type: string; te
 const textOf = (m: Msg | undefined) => (m?.content ?? []).map((b) => b.text ?? "").join("\n");
 
 function script(seen: { search?: string; read?: string; placeholder?: string }): FauxResponseStep[] {
-  const steps: FauxResponseStep[] = [
+  const steps: FauxResponseStep[] = [];
+  for (let t = 1; t <= WARMUP_TURNS; t++) steps.push(fauxAssistantMessage([fauxText(`Noted (${t}).`)]));
+  steps.push(
     fauxAssistantMessage([fauxToolCall("read", { path: "early.ts" })], { stopReason: "toolUse" }),
     fauxAssistantMessage([fauxText("early.ts holds ledger entries.")]),
-  ];
+  );
   for (let t = 1; t <= LATER_TURNS; t++) {
     steps.push(fauxAssistantMessage([fauxToolCall("read", { path: `later${t}.ts` })], { stopReason: "toolUse" }));
     steps.push(fauxAssistantMessage([fauxText(`later${t}.ts holds constants.`)]));
@@ -86,6 +90,7 @@ describe.skipIf(!probeSqlite().fts5)("recall with the real pi SDK", () => {
     });
     const seen: { search?: string; read?: string; placeholder?: string } = {};
     pi = await startPiSession({ extensions: [extension], responses: script(seen), cwd, tools: ["read", "context_search", "blob_read"], ui: true });
+    for (let t = 1; t <= WARMUP_TURNS; t++) await pi.session.prompt(`Remember note ${t}.`);
     await pi.session.prompt("Read early.ts.");
     for (let t = 1; t <= LATER_TURNS; t++) await pi.session.prompt(`Read later${t}.ts.`);
     await pi.session.prompt("Where was the ledger checksum function?");
@@ -95,7 +100,7 @@ describe.skipIf(!probeSqlite().fts5)("recall with the real pi SDK", () => {
     expect(seen.placeholder).toMatch(/blob_read\(\{"blobId":"[0-9a-f]{64}"\}\)/);
     // The search names the early read, its turn and the lines.
     expect(seen.search).toContain('read(path="early.ts")');
-    expect(seen.search).toContain("turn 1");
+    expect(seen.search).toContain(`turn ${WARMUP_TURNS + 1}`);
     expect(seen.search).toContain("flamingo«LedgerChecksum»");
     // blob_read returns the line.
     expect(seen.read).toContain("export function flamingoLedgerChecksum(entries: number[])");
