@@ -10,4 +10,5 @@ export { readBytePage, readRange, type BytePage } from "./read-bytes.ts";
 export { cutUtf8 } from "./read-lines.ts";
 export { grepBlob, readLinePage, type GrepMatch, type GrepResult, type LinePage } from "./read-pages.ts";
 export { listBlobs, purgeBlobs, sweepBlobs, type BlobEntry, type RetentionPolicy, type SweepReport } from "./retention.ts";
+export { RetentionSchedule } from "./retention-schedule.ts";
 export { BlobStore, DEFAULT_BLOB_MAX_AGE_DAYS, DEFAULT_BLOB_MAX_BYTES, DEFAULT_TEMP_GRACE_MS, type BlobStoreOptions } from "./store.ts";

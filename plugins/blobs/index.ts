@@ -3,7 +3,7 @@
  * cache and replaced by a bounded excerpt whose first line names the blob; `blob_read` reads them
  * back; `/<root> blobs` and `/<root> purge-blobs` show and clear the cache.
  */
-import { BlobStore, isBlobId, resolveBlobDir } from "../../lib/blobs/index.ts";
+import { BlobStore, isBlobId, resolveBlobDir, RetentionSchedule } from "../../lib/blobs/index.ts";
 import { definePlugin, errorText, messageMeta, STAGE } from "../../core/index.ts";
 import { listBlobsCommand, purgeBlobsCommand } from "./commands.ts";
 import { blobsDefaults, blobsRenamedKeys, blobsSchema } from "./config.ts";
@@ -43,10 +43,7 @@ export const blobs = definePlugin({
         const id = messageMeta(m).blob?.id;
         if (isBlobId(id)) store.reference(id);
       }
-      if (firstSweepPending) {
-        firstSweepPending = false;
-        void sweep();
-      }
+      retention.messagesSeen();
       return undefined;
     });
     pipeline.registerTool(BLOBS_PLUGIN, blobReadTool(store, config.readMaxBytes));
@@ -55,9 +52,6 @@ export const blobs = definePlugin({
 
     // Retention: once the session's first message list has named the blobs it points to (a resumed
     // session's blobs may be older than maxAgeDays), then every sweepIntervalMinutes on an unref'd timer.
-    let timer: unknown;
-    let running = false;
-    let firstSweepPending = false;
     const sweep = async () => {
       try {
         const report = await store.sweep();
@@ -66,25 +60,8 @@ export const blobs = definePlugin({
         services.logger.warn("blob retention failed", { dir: store.dir, error: errorText(error) });
       }
     };
-    const schedule = () => {
-      if (!running || config.sweepIntervalMinutes <= 0) return;
-      timer = services.clock.setTimeout(() => {
-        timer = undefined;
-        void sweep().finally(schedule);
-      }, config.sweepIntervalMinutes * 60_000);
-    };
-    pipeline.hooks.sessionStart.tap({ name: BLOBS_PLUGIN }, () => {
-      if (timer !== undefined) services.clock.clearTimeout(timer);
-      timer = undefined;
-      running = true;
-      firstSweepPending = true;
-      schedule();
-    });
-    pipeline.hooks.sessionShutdown.tap({ name: BLOBS_PLUGIN }, () => {
-      running = false;
-      firstSweepPending = false;
-      if (timer !== undefined) services.clock.clearTimeout(timer);
-      timer = undefined;
-    });
+    const retention = new RetentionSchedule(services.clock, config.sweepIntervalMinutes, sweep);
+    pipeline.hooks.sessionStart.tap({ name: BLOBS_PLUGIN }, () => retention.start());
+    pipeline.hooks.sessionShutdown.tap({ name: BLOBS_PLUGIN }, () => retention.stop());
   },
 });

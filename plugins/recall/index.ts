@@ -10,7 +10,7 @@
 import { createHash } from "node:crypto";
 import { dirname } from "node:path";
 import { contentText, definePlugin, errorText, hasTag, REHYDRATION_TAG, resultMeta, STAGE, withResultMeta, type AgentMessageLike, type ContentBlock } from "../../core/index.ts";
-import { BlobStore, isBlobId, resolveBlobDir } from "../../lib/blobs/index.ts";
+import { BlobStore, isBlobId, resolveBlobDir, RetentionSchedule } from "../../lib/blobs/index.ts";
 import { formatCall } from "../prune/index.ts";
 import { purgeIndexCommand, recallStatusCommand, searchCommand } from "./commands.ts";
 import { DEFAULT_RECALL_BLOB_DIR, defaultIndexPath, recallDefaults, recallSchema } from "./config.ts";
@@ -127,18 +127,12 @@ export const recall = definePlugin({
       for (const m of messages) if (m.role === "user" && typeof m.timestamp === "number" && userTurns.size < MAX_TURNS_TRACKED) userTurns.add(m.timestamp);
       turn = Math.max(report.turn, userTurns.size);
       if (config.status) services.ui().setStatus(RECALL_STATUS_KEY, statusText(report, writer.indexed));
-      if (sweepPending) {
-        sweepPending = false;
-        void sweep();
-      }
+      retention.messagesSeen();
       return withCompactionPointer(messages);
     });
 
     // Retention: no row outlives its content. Rows whose blob is gone are removed at the first model
     // call of a session and then on an unref'd timer.
-    let sweepPending = false;
-    let timer: unknown;
-    let running = false;
     const sweep = async () => {
       try {
         await writer.flush();
@@ -157,25 +151,14 @@ export const recall = definePlugin({
         services.logger.warn("recall retention failed", { error: errorText(error) });
       }
     };
-    const schedule = () => {
-      if (!running || config.sweepIntervalMinutes <= 0) return;
-      timer = services.clock.setTimeout(() => {
-        timer = undefined;
-        void sweep().finally(schedule);
-      }, config.sweepIntervalMinutes * 60_000);
-    };
+    const retention = new RetentionSchedule(services.clock, config.sweepIntervalMinutes, sweep);
     pipeline.hooks.sessionStart.tap({ name: RECALL_PLUGIN }, () => {
-      if (timer !== undefined) services.clock.clearTimeout(timer);
-      running = true;
-      sweepPending = true;
+      retention.start();
       turn = 0;
       userTurns.clear();
-      schedule();
     });
     pipeline.hooks.sessionShutdown.tap({ name: RECALL_PLUGIN }, async () => {
-      running = false;
-      if (timer !== undefined) services.clock.clearTimeout(timer);
-      timer = undefined;
+      retention.stop();
       await writer.close();
     });
 
