@@ -15,7 +15,7 @@ describe("/governor doctor in the real pi CLI (print mode)", () => {
       timeoutMs: 90_000,
     });
     expect(run.stderr).toMatch(/pi-governor doctor/);
-    expect(run.stderr).toMatch(/ok {4}pi: @mariozechner\/pi-coding-agent \d+\.\d+\.\d+/);
+    expect(run.stderr).toMatch(/ok {4}pi: @(mariozechner|earendil-works)\/pi-coding-agent \d+\.\d+\.\d+/);
     expect(run.stderr).toMatch(/ok {4}kotadb: started .* \d+ tools/);
     expect(run.stderr).toMatch(/FAIL  config: env PI_GOVERNOR_CONFIG: prune\.keepRecentTurnz: unknown key/);
     expect(run.stderr).toMatch(/ok {4}preset: "kota"/);

@@ -135,7 +135,8 @@ describe.skipIf(!probeSqlite().fts5)("recall with the real pi SDK", () => {
         return fauxAssistantMessage([fauxText("done")]);
       },
     ];
-    pi = await startPiSession({ extensions: [extension], responses: steps, cwd, tools: ["read", "context_search", "blob_read"] });
+    // A small keep-recent window: pi 0.74+ refuses to compact a session whose history all fits in it.
+    pi = await startPiSession({ extensions: [extension], responses: steps, cwd, tools: ["read", "context_search", "blob_read"], keepRecentTokens: 50 });
     await pi.session.prompt("Read early.ts.");
     await pi.session.prompt("Anything else?");
     await pi.session.compact();

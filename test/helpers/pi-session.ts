@@ -30,6 +30,8 @@ export interface PiTestSessionOptions {
   cwd?: string;
   /** Persist the session to a JSONL file under the agent dir (default: in memory). */
   persist?: boolean;
+  /** Tokens of recent history a manual compaction keeps (pi's `compaction.keepRecentTokens`); pi's default when unset. */
+  keepRecentTokens?: number;
   /** Resume this session file (as `pi --session <file>` does) instead of starting a new session. */
   sessionFile?: string;
   /** Model context window in tokens. Default 200000. */
@@ -99,7 +101,8 @@ export async function startPiSession(options: PiTestSessionOptions): Promise<PiT
   faux.appendResponses = (steps) => originalAppend(steps.map(recordContext));
   if (options.responses) faux.setResponses(options.responses);
 
-  const settingsManager = piSdk.SettingsManager.inMemory({ compaction: { enabled: false }, retry: { enabled: false } });
+  const compaction = { enabled: false, ...(options.keepRecentTokens !== undefined ? { keepRecentTokens: options.keepRecentTokens } : {}) };
+  const settingsManager = piSdk.SettingsManager.inMemory({ compaction, retry: { enabled: false } });
   const resourceLoader = new piSdk.DefaultResourceLoader({
     cwd,
     agentDir,
