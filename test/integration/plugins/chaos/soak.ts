@@ -14,9 +14,10 @@ import { join } from "node:path";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { z } from "zod";
-import { type Clock, createGovernor, definePlugin, definePreset, type Governor, observationDetails, type Preset, STAGE, systemClock, type ToolHandler, type ToolInfo, type ToolObservation, type UiBridge } from "../../../../core/index.ts";
+import { createGovernor, definePlugin, definePreset, type Governor, observationDetails, type Preset, STAGE, type ToolHandler, type ToolInfo, type ToolObservation, type UiBridge } from "../../../../core/index.ts";
 import { liveChildCount } from "../../../../lib/mcp/index.ts";
 import { CHAOS_EVENT, chaosControllerOf } from "../../../../plugins/chaos/index.ts";
+import { CountingClock } from "../../../helpers/counting-clock.ts";
 import { kotaPreset, mcpPreset } from "../../../../presets/index.ts";
 import { createFixtureRepo } from "../../../fixtures/kota-repo.ts";
 import { faultyServer, isAlive } from "../../../fixtures/faulty-mcp/command.ts";
@@ -45,28 +46,6 @@ const SOAK_RESILIENCE = {
   breaker: { failureThreshold: 5, cooldownMs: 200 },
 };
 
-/** The real clock, counting timers neither fired nor cleared (Node hides unref'd timers from getActiveResourcesInfo). */
-class CountingClock implements Clock {
-  private readonly pending = new Set<unknown>();
-  now(): number {
-    return systemClock.now();
-  }
-  setTimeout(fn: () => void, ms: number): unknown {
-    const handle: unknown = systemClock.setTimeout(() => {
-      this.pending.delete(handle);
-      fn();
-    }, ms);
-    this.pending.add(handle);
-    return handle;
-  }
-  clearTimeout(handle: unknown): void {
-    this.pending.delete(handle);
-    systemClock.clearTimeout(handle);
-  }
-  get live(): number {
-    return this.pending.size;
-  }
-}
 
 /** Per call id: attempts that reached the transport as the outer stages see it (chaos included), and real executions below chaos. */
 interface NonIdempotentCounts {

@@ -4,34 +4,12 @@
  */
 import { Type } from "typebox";
 import { z } from "zod";
-import { type Clock, createGovernor, systemClock, definePlugin, definePreset, type ConfigLayer, type Governor, type PipelineEvent, type ToolAnnotations, type ToolCallContext, type ToolExecuteResult } from "../../../../core/index.ts";
+import { createGovernor, definePlugin, definePreset, type ConfigLayer, type Governor, type PipelineEvent, type ToolAnnotations, type ToolCallContext, type ToolExecuteResult } from "../../../../core/index.ts";
+import { CountingClock } from "../../../helpers/counting-clock.ts";
 import { chaos } from "../../../../plugins/chaos/index.ts";
 import { retry } from "../../../../plugins/retry/index.ts";
 import { timeout } from "../../../../plugins/timeout/index.ts";
 
-/** The real clock, counting timers that are set and neither fired nor cleared (unref'd timers hide from process.getActiveResourcesInfo). */
-export class CountingClock implements Clock {
-  private readonly pending = new Set<unknown>();
-  now(): number {
-    return systemClock.now();
-  }
-  setTimeout(fn: () => void, ms: number): unknown {
-    const handle: unknown = systemClock.setTimeout(() => {
-      this.pending.delete(handle);
-      fn();
-    }, ms);
-    this.pending.add(handle);
-    return handle;
-  }
-  clearTimeout(handle: unknown): void {
-    this.pending.delete(handle);
-    systemClock.clearTimeout(handle);
-  }
-  /** Timers still pending. */
-  get live(): number {
-    return this.pending.size;
-  }
-}
 
 /** One test tool: its name, annotations and body. */
 export interface TestTool {
