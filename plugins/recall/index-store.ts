@@ -43,19 +43,10 @@ export interface OutputRecord {
 }
 
 /** One search hit: the best chunk of one output. */
-export interface SearchHit {
+export interface SearchHit extends Omit<OutputRecord, "text"> {
   outputId: number;
-  sessionId: string;
-  project: string;
-  tool: string;
-  args: string;
-  turn: number;
-  atMs: number;
-  toolCallId: string;
-  blobId: string;
   bytes: number;
   lines: number;
-  isError: boolean;
   firstLine: number;
   lastLine: number;
   /** Chunk text around the match; matched terms wrapped in `«` `»`. */

@@ -14,7 +14,6 @@ import { join } from "node:path";
 import { createLogger, systemClock } from "../../core/index.ts";
 import { BlobStore } from "../../lib/blobs/index.ts";
 import { probeSqlite } from "../../lib/sqlite/index.ts";
-import { RecallIndex } from "../../plugins/recall/index-store.ts";
 import { RecallWriter, type PendingOutput } from "../../plugins/recall/writer.ts";
 import { formatNs, type BenchSuite } from "./harness.ts";
 import { repoSources } from "./recall-tokenizer.bench.ts";

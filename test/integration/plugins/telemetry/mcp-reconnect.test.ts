@@ -4,9 +4,6 @@
  * reconnect as pi_governor.mcp events, the reconnect metric counts it. Spans go to an in-memory SDK
  * registered globally, as an embedder's would.
  */
-import { metrics, trace } from "@opentelemetry/api";
-import { AggregationTemporality, MeterProvider, MetricReader, type ResourceMetrics } from "@opentelemetry/sdk-metrics";
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { afterAll, describe, expect, it } from "vitest";
 import { createGovernor, definePreset } from "../../../../core/index.ts";
 import { liveChildCount } from "../../../../lib/mcp/index.ts";
@@ -15,27 +12,12 @@ import { retry } from "../../../../plugins/retry/index.ts";
 import { ATTR, EVENT, METRIC, telemetry } from "../../../../plugins/telemetry/index.ts";
 import { timeout } from "../../../../plugins/timeout/index.ts";
 import { faultyServer } from "../../../fixtures/faulty-mcp/command.ts";
+import { OtelRecorder } from "../../../helpers/otel-recorder.ts";
 
-class PullReader extends MetricReader {
-  constructor() {
-    super({ aggregationTemporalitySelector: () => AggregationTemporality.CUMULATIVE });
-  }
-  protected override async onForceFlush(): Promise<void> {}
-  protected override async onShutdown(): Promise<void> {}
-}
-
-const exporter = new InMemorySpanExporter();
-const reader = new PullReader();
-const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-const meterProvider = new MeterProvider({ readers: [reader] });
-trace.setGlobalTracerProvider(tracerProvider);
-metrics.setGlobalMeterProvider(meterProvider);
-afterAll(async () => {
-  trace.disable();
-  metrics.disable();
-  await tracerProvider.shutdown();
-  await meterProvider.shutdown();
-});
+const otel = new OtelRecorder();
+otel.install();
+const exporter = otel.spans;
+afterAll(() => otel.uninstall());
 
 describe("telemetry: MCP reconnect", () => {
   it("puts the reconnect of the server on the span of the call in flight and counts it", async () => {
@@ -55,8 +37,7 @@ describe("telemetry: MCP reconnect", () => {
       const mcp = span.events.filter((e) => e.name === EVENT.MCP).map((e) => e.attributes![ATTR.MCP_EVENT]);
       expect(mcp, JSON.stringify(span.events)).toContain("recovered");
       expect(span.events.find((e) => e.name === EVENT.MCP)!.attributes![ATTR.MCP_SERVER]).toBe("everything");
-      const { resourceMetrics } = (await reader.collect()) as { resourceMetrics: ResourceMetrics };
-      const reconnects = resourceMetrics.scopeMetrics.flatMap((s) => s.metrics).find((m) => m.descriptor.name === METRIC.MCP_RECONNECTS);
+      const reconnects = (await otel.metrics()).scopeMetrics.flatMap((s) => s.metrics).find((m) => m.descriptor.name === METRIC.MCP_RECONNECTS);
       expect(reconnects?.dataPoints.map((p) => [p.attributes[ATTR.MCP_SERVER], p.value])).toEqual([["everything", 1]]);
     } finally {
       await gov.pipeline.hooks.sessionShutdown.run({ sessionId: "s", cwd: process.cwd(), reason: "quit" });

@@ -6,9 +6,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { metrics, trace } from "@opentelemetry/api";
-import { AggregationTemporality, MeterProvider, MetricReader, type ResourceMetrics } from "@opentelemetry/sdk-metrics";
-import { BasicTracerProvider, InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
+import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { Type } from "typebox";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -21,47 +19,13 @@ import { retry } from "../../../../plugins/retry/index.ts";
 import { ATTR, EVENT, GEN_AI, METRIC, SPAN, telemetry } from "../../../../plugins/telemetry/index.ts";
 import { timeout } from "../../../../plugins/timeout/index.ts";
 import { ManualClock } from "../../../helpers/manual-clock.ts";
+import { OtelRecorder } from "../../../helpers/otel-recorder.ts";
 
-class PullReader extends MetricReader {
-  constructor() {
-    super({ aggregationTemporalitySelector: () => AggregationTemporality.CUMULATIVE });
-  }
-  protected override async onForceFlush(): Promise<void> {}
-  protected override async onShutdown(): Promise<void> {}
-}
-
-const spanExporter = new InMemorySpanExporter();
-const reader = new PullReader();
-const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spanExporter)] });
-const meterProvider = new MeterProvider({ readers: [reader] });
-
-beforeAll(() => {
-  trace.setGlobalTracerProvider(tracerProvider);
-  metrics.setGlobalMeterProvider(meterProvider);
-});
-afterAll(async () => {
-  trace.disable();
-  metrics.disable();
-  await tracerProvider.shutdown();
-  await meterProvider.shutdown();
-});
-
-/** Sums a counter's (or a histogram's count's) data points whose attributes include `where`. */
-async function metricSum(name: string, where: Record<string, unknown> = {}): Promise<number> {
-  const { resourceMetrics } = (await reader.collect()) as { resourceMetrics: ResourceMetrics };
-  let sum = 0;
-  for (const scope of resourceMetrics.scopeMetrics) {
-    for (const metric of scope.metrics) {
-      if (metric.descriptor.name !== name) continue;
-      for (const point of metric.dataPoints) {
-        if (!Object.entries(where).every(([k, v]) => point.attributes[k] === v)) continue;
-        const value = point.value as number | { count: number };
-        sum += typeof value === "number" ? value : value.count;
-      }
-    }
-  }
-  return sum;
-}
+const otel = new OtelRecorder();
+const spanExporter = otel.spans;
+const metricSum = (name: string, where: Record<string, unknown> = {}) => otel.sum(name, where);
+beforeAll(() => otel.install());
+afterAll(() => otel.uninstall());
 
 let flakyFailures = 0;
 const tools = definePlugin({
