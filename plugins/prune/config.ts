@@ -39,6 +39,16 @@ export const pruneSchema = z.object({
   cacheAware: z.boolean().describe("Move the boundary only when the cached-input cost of carrying the prunable output has exceeded the cost of rewriting the prompt cache once (ski-rental rule). false: move as soon as minStepTokens would be freed. Default true."),
   forceStepPercent: z.number().min(1).max(1000).describe("When the prompt that would be sent reaches this percent of the window, move the boundary whenever a turn leaves the protected window, regardless of cache cost (at most one step per turn). Default 25."),
   perTool: z.record(z.string().min(1), placeholderHintSchema).describe("Per-tool placeholder text by tool name: argOrder (arguments shown first) and rehydrate (how to get the result back). Default: pi's read, bash, grep, find and ls, and blob_read."),
+  dedup: z.boolean().describe("Past the boundary, the older results of a call repeated later with the same tool and arguments become a placeholder that names the newer call. Default true."),
+  staleReads: z.boolean().describe("Past the boundary, a readTools result of a file that a later writeTools call (or a bash command naming the file) changed becomes a placeholder saying the file changed and how to read it now. Default true."),
+  readTools: toolList.describe('Tools whose result is the text of the file named by their path argument. Default ["read"].'),
+  writeTools: toolList.describe('Tools that change the file named by their path argument. Default ["edit", "write"].'),
+  protectedFilePatterns: z.array(z.string().min(1).max(200)).max(100).describe('Globs of file paths (`**` any folders, `*` any characters but "/", `?` one character; a pattern without "/" matches the file name) whose calls are never pruned, deduplicated, cut or folded. Default [].'),
+  maxArgChars: z.number().int().min(0).max(10_000_000).describe("Past the boundary, a completed call whose arguments are longer than this (characters of their JSON) keeps an excerpt of each long string argument and a way back. 0: never. Default 2000."),
+  argExcerptChars: z.number().int().min(20).max(100_000).describe("Characters kept of each cut string argument (start and end). Default 240."),
+  failedArgsAfterTurns: z.number().int().min(0).max(1000).describe("Past the boundary, the arguments of a call that failed are cut to an excerpt once the call is this many turns old; the error text stays. 0: never. Default 4."),
+  fold: z.boolean().describe("Offer the model the context_fold tool (fold finished turns into its own summary, originals kept) and nudge it when the context nears the adaptive threshold. Default true."),
+  foldNudgePercent: z.number().min(1).max(1000).describe("Nudge the model to fold finished work when the context before pruning reaches this percent of the window. Default 20."),
 });
 
 /** The `prune` options (without `enabled`). */
@@ -73,7 +83,23 @@ export const pruneDefaults: PruneOptions = {
     ls: { argOrder: ["path"] },
     blob_read: { argOrder: ["blobId", "offset", "limit", "grep"] },
   },
+  dedup: true,
+  staleReads: true,
+  readTools: ["read"],
+  writeTools: ["edit", "write"],
+  protectedFilePatterns: [],
+  maxArgChars: 2000,
+  argExcerptChars: 240,
+  failedArgsAfterTurns: 4,
+  fold: true,
+  foldNudgePercent: 20,
 };
+
+/**
+ * The settings of today's plugin before the meaning-based strategies: no dedup, no stale reads, no
+ * argument cuts, no folding. The replay and the bench compare against it.
+ */
+export const RESULT_ONLY_PRUNING: Partial<PruneOptions> = Object.freeze({ dedup: false, staleReads: false, maxArgChars: 0, failedArgsAfterTurns: 0, fold: false });
 
 /** Rules across prune keys: adaptive mode needs a gap between its exit and enter thresholds. */
 export function pruneCrossCheck(options: PruneOptions): Array<{ keys: string[]; message: string }> {
