@@ -4,7 +4,7 @@
  * back; `/<root> blobs` and `/<root> purge-blobs` show and clear the cache.
  */
 import { BlobStore, isBlobId, resolveBlobDir, RetentionSchedule } from "../../lib/blobs/index.ts";
-import { definePlugin, errorText, messageMeta, STAGE } from "../../core/index.ts";
+import { definePlugin, defineService, errorText, messageMeta, STAGE } from "../../core/index.ts";
 import { listBlobsCommand, purgeBlobsCommand } from "./commands.ts";
 import { blobsDefaults, blobsRenamedKeys, blobsSchema } from "./config.ts";
 import { blobReadTool } from "./read-tool.ts";
@@ -20,6 +20,13 @@ export { REHYDRATION_TAG } from "../../core/index.ts";
 /** Plugin name, as taps, logs and errors show it. */
 export const BLOBS_PLUGIN = "governor:blobs";
 
+/**
+ * The session's blob store, for plugins that keep a way back to text they take out of the context
+ * (prune's argument cuts and folds). Optional for them: list it in `optional` and read it with
+ * `services.maybe(BLOB_STORE)`; without the blobs plugin they name another way back.
+ */
+export const BLOB_STORE = defineService<BlobStore>("blobs:store", { providedBy: `${BLOBS_PLUGIN} (blobs() from pi-governor/plugins/blobs/index.ts)` });
+
 /** The blobs plugin factory: `blobs()` or `blobs({ excerptBytes: 4096 })`. */
 export const blobs = definePlugin({
   name: BLOBS_PLUGIN,
@@ -31,8 +38,10 @@ export const blobs = definePlugin({
   // Where files are written, and how long the cache every project shares keeps them, is the user's
   // choice, not a cloned repository's (a project's maxBytes: 0 would delete every project's outputs).
   trustedKeys: ["dir", "maxBytes", "maxAgeDays"],
+  provides: [BLOB_STORE],
   apply(pipeline, config, services) {
     const store = new BlobStore({ dir: resolveBlobDir(config.dir, { cwd: services.cwd, agentDir: services.agentDir }), maxBytes: config.maxBytes, maxAgeDays: config.maxAgeDays });
+    services.provide(BLOB_STORE, store);
 
     pipeline.hooks.toolResult.tap({ name: BLOBS_PLUGIN, stage: STAGE.SHAPE }, createShaper(store, config, services));
     // A resumed session points to blobs written by an earlier process: every message list the model
