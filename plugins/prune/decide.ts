@@ -14,7 +14,8 @@
  */
 import { messageMeta, type AgentMessageLike } from "../../core/index.ts";
 import type { ModeRules } from "./config.ts";
-import { isPlaceholder, placeholderText } from "./placeholder.ts";
+import { isPlaceholder, placeholderText, relationPlaceholder } from "./placeholder.ts";
+import type { ResultRelation } from "./relations.ts";
 import { messageChars } from "./size.ts";
 
 /** A tool call as the assistant made it: how placeholders learn the arguments. */
@@ -74,6 +75,33 @@ export function decide(message: AgentMessageLike, rules: ModeRules, calls: Reado
     style: rules.placeholderStyle,
     hint: rules.placeholderHints[m.toolName],
   });
+  if (text.length >= chars) return KEEP;
+  return { replacement: { ...m, content: [{ type: "text", text }] }, savedChars: chars - text.length, summary: text };
+}
+
+/**
+ * The placeholder of a result that a later call superseded (a duplicate) or made wrong (a stale
+ * read). Pins and protected paths are checked by the caller; kept when the placeholder is not shorter.
+ */
+export function relatedDecision(message: AgentMessageLike, relation: ResultRelation, rules: ModeRules, call: CallInfo | undefined): Decision {
+  if (message.role !== "toolResult" || isPinnedInMessage(message)) return KEEP;
+  const m = message as ToolResultLike;
+  const content = Array.isArray(m.content) ? (m.content as Array<{ type?: string; text?: string }>) : [];
+  if (content.length === 1 && content[0]!.type === "text" && isPlaceholder(content[0]!.text ?? "")) return KEEP;
+  const chars = messageChars(message);
+  const text = relationPlaceholder(
+    {
+      toolName: m.toolName,
+      args: call?.args,
+      chars,
+      images: content.filter((b) => b.type === "image").length,
+      isError: m.isError === true,
+      blobId: messageMeta(message).blob?.id,
+      style: rules.placeholderStyle,
+      hint: rules.placeholderHints[m.toolName],
+    },
+    relation,
+  );
   if (text.length >= chars) return KEEP;
   return { replacement: { ...m, content: [{ type: "text", text }] }, savedChars: chars - text.length, summary: text };
 }

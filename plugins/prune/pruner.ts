@@ -12,10 +12,15 @@
  */
 import type { AgentMessageLike, ContextInfo, Logger, SessionStore } from "../../core/index.ts";
 import { type ModeRules, type PruneMode, type PruneOptions, rulesFor } from "./config.ts";
-import { type CallInfo, type Decision, decide, isPinnedInMessage } from "./decide.ts";
+import type { ArgumentBlobWriter } from "./argument-blobs.ts";
+import { type ArgumentCutReason, cutToolCallArguments } from "./arguments.ts";
+import { type BoundaryView, boundaryView, EMPTY_VIEW } from "./boundary-view.ts";
+import { type CallInfo, type Decision, decide, isPinnedInMessage, relatedDecision } from "./decide.ts";
 import { fingerprint, fnv1a, matchesQuickKey, type QuickKey, quickKey } from "./fingerprint.ts";
+import { callPath, protectedPathMatcher } from "./paths.ts";
 import { withPinMarker } from "./pin-marker.ts";
 import { loadPins, loadSteps, PIN_KIND, type PinRecord, STEP_KIND, type StepRecord } from "./records.ts";
+import type { RelationOptions } from "./relations.ts";
 import { messageChars, tokensOf } from "./size.ts";
 import { decideStep, rewriteTokens } from "./step-rule.ts";
 import { protectedFrom, startsTurn } from "./turns.ts";
@@ -31,6 +36,10 @@ interface Facts {
   /** Set for messages that start a turn. */
   turnKey: string | undefined;
   decisions: Partial<Record<PruneMode, Decision>>;
+  /** Duplicate/stale placeholders, by mode and relation. */
+  related?: Map<string, Decision>;
+  /** Argument cuts of an assistant message, by which calls are cut and why. */
+  argCuts?: Map<string, PrefixDecision>;
   /** The message with the user-pin marker, built once. */
   pinView?: AgentMessageLike;
 }
@@ -56,6 +65,8 @@ export interface CallReport {
   percentBefore: number;
   boundaryTurn: number;
   placeholders: number;
+  /** Assistant messages sent with cut call arguments. */
+  argumentCuts: number;
   savedChars: number;
   rawTokens: number;
   sentTokens: number;
@@ -88,23 +99,42 @@ export class SessionPruner {
   /** Bumped by every pin: a rendered prefix depends on the pins. */
   private pinsVersion = 0;
   /**
-   * The rendered pruned prefix of the last call: what `render` and `savedBefore` would compute for
-   * [0, boundary). Reused while no message before the boundary changed, and extended (not rebuilt)
-   * when the boundary steps forward, so a call costs in proportion to the new messages, not the history.
+   * Rendered pruned prefixes (the current boundary's and the next step's preview), reused while no
+   * message before their boundary changed, so a call costs in proportion to the new messages.
    */
-  private prefix: RenderedPrefix | undefined;
+  private prefixes: RenderedPrefix[] = [];
+  /** Boundary views (call sites, relations) of the boundaries above. */
+  private views: BoundaryView[] = [];
+  private readonly isProtected: (path: string) => boolean;
+  private readonly relationOptions: RelationOptions;
+  private readonly blobWriter: ArgumentBlobWriter | undefined;
   /** The last resolved steps, by the number of steps they were resolved for. */
   private resolvedCache: { steps: number; resolved: Array<{ index: number; mode: PruneMode }> } | undefined;
   /** Recent steps, newest last. */
   readonly actions: StepAction[] = [];
   lastReport: CallReport | undefined;
 
+  /**
+   * @param env.cwd the session's cwd (protected paths and stale reads compare paths relative to it)
+   * @param env.blobWriter where cut call arguments are stored; without one the cut names another way back
+   */
   constructor(
     private readonly options: PruneOptions,
     private readonly store: () => SessionStore,
     private readonly logger?: Logger,
+    env: { cwd?: string; blobWriter?: ArgumentBlobWriter } = {},
   ) {
     this.rules = { normal: rulesFor(options, "normal"), tight: rulesFor(options, "tight") };
+    this.isProtected = protectedPathMatcher(options.protectedFilePatterns, env.cwd);
+    this.blobWriter = env.blobWriter;
+    this.relationOptions = {
+      dedup: options.dedup,
+      staleReads: options.staleReads,
+      readTools: new Set(options.readTools),
+      writeTools: new Set(options.writeTools),
+      isProtected: this.isProtected,
+      ...(env.cwd ? { cwd: env.cwd } : {}),
+    };
     const s = store();
     this.steps = loadSteps(s);
     this.pins = loadPins(s);
@@ -154,6 +184,11 @@ export class SessionPruner {
       if (f.turnKey !== undefined) starts.push(i);
     }
     this.facts.length = n;
+    // Rendered prefixes and views that cover a changed message are stale.
+    if (this.changedFrom < n || this.prefixes.some((p) => p.boundary > n)) {
+      this.prefixes = this.prefixes.filter((p) => p.boundary <= this.changedFrom);
+      this.views = this.views.filter((v) => v.upTo <= this.changedFrom);
+    }
 
     const window = usage?.contextWindow || this.options.contextWindow;
     const rawTokens = tokensOf(rawChars);
@@ -165,30 +200,34 @@ export class SessionPruner {
 
     let resolved = this.resolveSteps(starts);
     let boundary = resolved.length ? resolved[resolved.length - 1]!.index : 0;
+    let current = this.prefixAt(messages, resolved, boundary);
     const candidate = protectedFrom(starts, rules.keepRecentTurns);
     let stepped = false;
     if (candidate > boundary) {
-      let pendingChars = 0;
-      let firstChange = -1;
-      for (let i = boundary; i < candidate; i++) {
-        const saved = this.applied(i, messages[i]!, rules.mode).savedChars;
-        if (saved > 0 && firstChange < 0) firstChange = i;
-        pendingChars += saved;
-      }
-      const savedBefore = this.renderPrefix(messages, resolved, boundary).savedChars;
-      const rewrite = firstChange < 0 ? 0 : rewriteTokens(this.facts, firstChange, rawChars - savedBefore - pendingChars, pendingChars);
-      const decision = decideStep({ pending: tokensOf(pendingChars), sent: tokensOf(rawChars - savedBefore), rewrite, window, carry: this.carry }, this.options);
+      const nextSteps = [...resolved, { index: candidate, mode: rules.mode }];
+      const preview = this.prefixAt(messages, nextSteps, candidate);
+      const pendingChars = Math.max(0, preview.savedChars - current.savedChars);
+      const firstChange = firstDifference(current, preview);
+      const rewrite = firstChange < 0 ? 0 : rewriteTokens(this.facts, firstChange, rawChars - current.savedChars - pendingChars, pendingChars);
+      const decision = decideStep({ pending: tokensOf(pendingChars), sent: tokensOf(rawChars - current.savedChars), rewrite, window, carry: this.carry }, this.options);
       this.carry = decision.carry;
       if (decision.step) {
-        this.step(messages, starts, boundary, candidate, rules.mode, pendingChars);
-        resolved = [...resolved, { index: candidate, mode: rules.mode }];
+        this.step(boundary, candidate, rules.mode, starts.indexOf(candidate) + 1, pendingChars, current, preview);
+        resolved = nextSteps;
         this.resolvedCache = { steps: this.steps.length, resolved };
         boundary = candidate;
+        current = preview;
         stepped = true;
       }
     }
+    if (current.blobs.length) this.blobWriter?.write(current.blobs);
 
-    const { out, placeholders, savedChars } = this.render(messages, resolved, boundary);
+    let out: AgentMessageLike[] | undefined;
+    if (current.replaced.length) {
+      out = messages.slice();
+      for (const r of current.replaced) out[r.index] = r.message;
+    }
+    const { placeholders, savedChars } = current;
     this.lastReport = {
       request: this.requests,
       messages: n,
@@ -197,6 +236,7 @@ export class SessionPruner {
       percentBefore,
       boundaryTurn: starts.filter((s) => s < boundary).length,
       placeholders,
+      argumentCuts: current.arguments ?? 0,
       savedChars,
       rawTokens,
       sentTokens: tokensOf(rawChars - savedChars),
@@ -266,7 +306,54 @@ export class SessionPruner {
     return out;
   }
 
-  /** The decision for message i under `mode`, pins applied. */
+  /** The decision for message i under `mode` and the view of the boundary covering it; pins applied by the caller. */
+  private decideAt(i: number, m: AgentMessageLike, mode: PruneMode, view: BoundaryView): PrefixDecision {
+    if (m.role === "toolResult") return this.decideResult(i, m, mode, view);
+    if (m.role === "assistant" && Array.isArray(m.content)) return this.decideArguments(i, m, view);
+    return NO_CHANGE;
+  }
+
+  private decideResult(i: number, m: AgentMessageLike, mode: PruneMode, view: BoundaryView): Decision {
+    const id = String((m as { toolCallId?: unknown }).toolCallId);
+    const call = this.calls.get(id);
+    const path = callPath(call?.args);
+    if (path !== undefined && this.isProtected(path)) return NO_CHANGE;
+    const relation = view.relations.get(id);
+    if (relation) {
+      const f = this.facts[i]!;
+      const key = `${mode}|${relation.kind}|${relation.kind === "duplicate" ? relation.newerCallId : relation.changedByCallId}`;
+      const related = ((f.related ??= new Map()).get(key) ?? f.related.set(key, relatedDecision(m, relation, this.rules[mode], call)).get(key))!;
+      if (related.replacement) return related;
+    }
+    return this.applied(i, m, mode);
+  }
+
+  /** Cuts long arguments of completed calls (large, or failed and old enough) in an assistant message. */
+  private decideArguments(i: number, m: AgentMessageLike, view: BoundaryView): PrefixDecision {
+    const { maxArgChars, failedArgsAfterTurns } = this.options;
+    if (maxArgChars === 0 && failedArgsAfterTurns === 0) return NO_CHANGE;
+    const plan = new Map<string, ArgumentCutReason>();
+    for (const b of m.content as Array<{ type?: unknown; id?: unknown }>) {
+      if (!b || b.type !== "toolCall" || typeof b.id !== "string") continue;
+      const site = view.calls.get(b.id);
+      if (!site) continue;
+      if (!site.isError) {
+        if (maxArgChars > 0) plan.set(b.id, "large");
+      } else if (failedArgsAfterTurns > 0 && view.turns - site.turn + 1 >= failedArgsAfterTurns) plan.set(b.id, "failed");
+    }
+    if (!plan.size) return NO_CHANGE;
+    const key = [...plan].map(([id, why]) => `${id}:${why}`).join(",");
+    const f = this.facts[i]!;
+    let cut = (f.argCuts ??= new Map()).get(key);
+    if (!cut) {
+      const done = cutToolCallArguments(m, (call) => plan.get(call.id), { maxArgChars, argExcerptChars: this.options.argExcerptChars, isProtected: this.isProtected, blobs: this.blobWriter !== undefined });
+      cut = { replacement: done.replacement, savedChars: done.savedChars, summary: done.summaries.join("; "), blobs: done.blobs };
+      f.argCuts.set(key, cut);
+    }
+    return cut;
+  }
+
+  /** The decision for a result under `mode` alone (no relations), cached per message. */
   private applied(i: number, m: AgentMessageLike, mode: PruneMode): Decision {
     const f = this.facts[i]!;
     if (m.role !== "toolResult") return NO_CHANGE;
@@ -274,87 +361,97 @@ export class SessionPruner {
     return (f.decisions[mode] ??= decide(m, this.rules[mode], this.calls));
   }
 
-  private step(messages: readonly AgentMessageLike[], starts: readonly number[], from: number, to: number, mode: PruneMode, pendingChars: number): void {
-    const record: StepRecord = { key: this.facts[to]!.turnKey!, mode, turn: starts.indexOf(to) + 1, freedTokens: tokensOf(pendingChars) };
+  /** The view of messages[0, upTo), cached while nothing before `upTo` changed. */
+  private viewAt(messages: readonly AgentMessageLike[], upTo: number): BoundaryView {
+    if (upTo === 0) return EMPTY_VIEW;
+    const hit = this.views.find((v) => v.upTo === upTo);
+    if (hit) return hit;
+    const view = boundaryView(messages, upTo, this.relationOptions);
+    this.views = [view, ...this.views].slice(0, 3);
+    return view;
+  }
+
+  private step(from: number, to: number, mode: PruneMode, turn: number, pendingChars: number, current: RenderedPrefix, next: RenderedPrefix): void {
+    const record: StepRecord = { key: this.facts[to]!.turnKey!, mode, turn, freedTokens: tokensOf(pendingChars) };
     this.steps.push(record);
     this.store().append(STEP_KIND, { ...record });
+    const before = new Map(current.replaced.map((r) => [r.index, r.message]));
     const items: string[] = [];
     let results = 0;
-    for (let i = from; i < to; i++) {
-      const d = this.applied(i, messages[i]!, mode);
-      if (!d.replacement) continue;
+    for (const r of next.replaced) {
+      if (before.get(r.index) === r.message || !r.summary) continue;
       results++;
-      if (items.length < 5 && d.summary) items.push(d.summary.length > 240 ? `${d.summary.slice(0, 239)}…` : d.summary);
+      if (items.length < 5) items.push(r.summary.length > 240 ? `${r.summary.slice(0, 239)}…` : r.summary);
     }
     this.actions.push({ request: this.requests, turn: record.turn, mode, results, savedChars: pendingChars, items });
     if (this.actions.length > MAX_ACTIONS) this.actions.shift();
-    this.logger?.debug("pruning boundary moved", { turn: record.turn, mode, results, freedTokens: record.freedTokens });
-  }
-
-  private render(messages: readonly AgentMessageLike[], resolved: ReadonlyArray<{ index: number; mode: PruneMode }>, boundary: number) {
-    const prefix = this.renderPrefix(messages, resolved, boundary);
-    if (!prefix.replaced.length) return { out: undefined, placeholders: 0, savedChars: 0 };
-    const out = messages.slice();
-    for (const [i, next] of prefix.replaced) out[i] = next;
-    return { out, placeholders: prefix.placeholders, savedChars: prefix.savedChars };
+    this.logger?.debug("pruning boundary moved", { from, turn: record.turn, mode, results, freedTokens: record.freedTokens });
   }
 
   /**
-   * The pruned prefix [0, boundary): replacements, placeholders and chars saved. Cached: reused when
-   * nothing before the boundary changed, extended over [old boundary, boundary) when the boundary
-   * moved forward and the earlier steps are the same; rebuilt otherwise (a pin, an edited history).
+   * The pruned prefix [0, boundary) under the resolved steps: replacements, placeholders and chars
+   * saved. Cached by steps and pins, valid while no message before the boundary changed; the boundary
+   * being stepped to is rendered the same way (the preview), so a step's saving and first change are
+   * exact, and the preview becomes the prefix when the step is taken.
    */
-  private renderPrefix(messages: readonly AgentMessageLike[], resolved: ReadonlyArray<{ index: number; mode: PruneMode }>, boundary: number): RenderedPrefix {
-    const key = resolved.map((r) => `${r.index}:${r.mode}`);
-    const cached = this.prefix;
-    let from = 0;
-    let into: RenderedPrefix = { boundary: 0, key: [], pinsVersion: this.pinsVersion, replaced: [], placeholders: 0, savedChars: 0 };
-    if (cached && cached.pinsVersion === this.pinsVersion && this.changedFrom >= Math.min(cached.boundary, boundary) && cached.boundary <= boundary && cached.key.length <= key.length && cached.key.every((k, j) => k === key[j])) {
-      // The messages before the cached boundary are the same, and so are the steps covering them.
-      if (cached.boundary === boundary && cached.key.length === key.length) return cached;
-      from = cached.boundary;
-      into = { ...cached, boundary, key, replaced: cached.replaced.slice() };
-    }
+  private prefixAt(messages: readonly AgentMessageLike[], resolved: ReadonlyArray<{ index: number; mode: PruneMode }>, boundary: number): RenderedPrefix {
+    const key = `${this.pinsVersion}|${resolved.map((r) => `${r.index}:${r.mode}`).join(",")}`;
+    const hit = this.prefixes.find((p) => p.key === key);
+    if (hit) return hit;
+    const view = this.viewAt(messages, boundary);
+    const into: RenderedPrefix = { boundary, key, replaced: [], placeholders: 0, savedChars: 0, blobs: [] };
     let s = 0;
-    while (s < resolved.length && resolved[s]!.index <= from) s++;
-    for (let i = from; i < boundary; i++) {
+    for (let i = 0; i < boundary; i++) {
       while (resolved[s]!.index <= i) s++;
       const m = messages[i]!;
-      if (m.role !== "toolResult") continue;
-      let next: AgentMessageLike = m;
-      const id = String((m as { toolCallId?: unknown }).toolCallId);
-      if (this.pins.has(id)) {
-        if (!isPinnedInMessage(m)) {
-          const f = this.facts[i]!;
-          next = f.pinView ??= withPinMarker(m, "user");
-        }
-      } else {
-        const d = this.applied(i, m, resolved[s]!.mode);
-        if (d.replacement) {
-          next = d.replacement;
-          into.placeholders++;
-          into.savedChars += d.savedChars;
-        }
+      if (m.role !== "toolResult" && m.role !== "assistant") continue;
+      const id = m.role === "toolResult" ? String((m as { toolCallId?: unknown }).toolCallId) : "";
+      if (id && this.pins.has(id)) {
+        if (!isPinnedInMessage(m)) into.replaced.push({ index: i, message: (this.facts[i]!.pinView ??= withPinMarker(m, "user")) });
+        continue;
       }
-      if (next !== m) into.replaced.push([i, next]);
+      const d = this.decideAt(i, m, resolved[s]!.mode, view);
+      if (!d.replacement) continue;
+      into.replaced.push({ index: i, message: d.replacement, summary: d.summary });
+      into.savedChars += d.savedChars;
+      if (m.role === "toolResult") into.placeholders++;
+      else into.arguments = (into.arguments ?? 0) + 1;
+      if (d.blobs?.length) into.blobs.push(...d.blobs);
     }
-    into.boundary = boundary;
-    into.key = key;
-    this.prefix = into;
+    this.prefixes = [into, ...this.prefixes].slice(0, 3);
     return into;
   }
 }
 
-/** The pruned prefix of a message list up to a boundary (see `renderPrefix`). */
+/** A decision that may carry blobs to store (argument cuts). */
+type PrefixDecision = Decision & { blobs?: Array<{ id: string; text: string }> };
+
+/** The pruned prefix of a message list up to a boundary (see `prefixAt`). */
 interface RenderedPrefix {
   boundary: number;
-  /** The resolved steps (`index:mode`) it was rendered with. */
-  key: string[];
-  pinsVersion: number;
-  /** Replaced messages by index, ascending. */
-  replaced: Array<[number, AgentMessageLike]>;
+  /** Pins version and the resolved steps (`index:mode`) it was rendered with. */
+  key: string;
+  /** Replaced messages, ascending by index. */
+  replaced: Array<{ index: number; message: AgentMessageLike; summary?: string | undefined }>;
+  /** Tool results replaced. */
   placeholders: number;
+  /** Assistant messages whose call arguments were cut. */
+  arguments?: number;
   savedChars: number;
+  /** Full arguments to store for the cuts in this prefix. */
+  blobs: Array<{ id: string; text: string }>;
+}
+
+/** Index of the first message whose replacement differs between two prefixes, or -1. */
+function firstDifference(a: RenderedPrefix, b: RenderedPrefix): number {
+  const n = Math.max(a.replaced.length, b.replaced.length);
+  for (let j = 0; j < n; j++) {
+    const x = a.replaced[j];
+    const y = b.replaced[j];
+    if (x && y && x.index === y.index && x.message === y.message) continue;
+    return Math.min(x?.index ?? Infinity, y?.index ?? Infinity);
+  }
+  return -1;
 }
 
 const NO_CHANGE: Decision = Object.freeze({ replacement: undefined, savedChars: 0 });
