@@ -61,7 +61,8 @@ const MAX_MARKER_PATH = 120;
 /** Nesting deeper than this is kept as it is (arguments come from the model; recursion stays bounded). */
 const MAX_DEPTH = 64;
 
-const KEEP: ArgumentCut = Object.freeze({ replacement: undefined, savedChars: 0, blobs: [], summaries: [] }) as ArgumentCut;
+/** Keep the original (fresh arrays each time: callers may append to them). */
+const keepOriginal = (): ArgumentCut => ({ replacement: undefined, savedChars: 0, blobs: [], summaries: [] });
 
 /** The text stored for a call's full arguments: `JSON.stringify(args, null, 2)` (key order as sent; deterministic). */
 export function argumentsBlobText(args: unknown): string {
@@ -197,7 +198,7 @@ function isToolCall(block: unknown): block is ToolCallBlock {
  * would not save characters are kept. Never mutates its input.
  */
 export function cutToolCallArguments(message: AgentMessageLike, plan: (call: ToolCallBlock) => ArgumentCutReason | undefined, options: ArgumentCutOptions): ArgumentCut {
-  if (message.role !== "assistant" || !Array.isArray(message.content)) return KEEP;
+  if (message.role !== "assistant" || !Array.isArray(message.content)) return keepOriginal();
   const keep = Math.max(0, Math.floor(options.argExcerptChars));
   const blobs: Array<{ id: string; text: string }> = [];
   const summaries: string[] = [];
@@ -225,9 +226,9 @@ export function cutToolCallArguments(message: AgentMessageLike, plan: (call: Too
     summaries.push(`${callLabel(block.name, args)} ${what} ${groupDigits(before)} -> ${groupDigits(after)} chars`);
     return { ...block, arguments: cutArgs };
   });
-  if (!changed) return KEEP;
+  if (!changed) return keepOriginal();
   const replacement = { ...message, content } as AgentMessageLike;
   const savedChars = messageChars(message) - messageChars(replacement);
-  if (savedChars <= 0) return KEEP;
+  if (savedChars <= 0) return keepOriginal();
   return { replacement, savedChars, blobs, summaries };
 }
