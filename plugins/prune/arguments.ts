@@ -170,6 +170,17 @@ function cutValue(value: unknown, cut: (s: string) => string, depth: number): un
   return value;
 }
 
+/** The arguments with long strings cut; the path arguments stay whole, so the call still names its file. */
+function cutArguments(args: Record<string, unknown>, cut: (s: string) => string): Record<string, unknown> {
+  let changed = false;
+  const entries = Object.entries(args).map(([k, v]) => {
+    const c = (PATH_ARGS as readonly string[]).includes(k) ? v : cutValue(v, cut, 1);
+    if (c !== v) changed = true;
+    return [k, c] as const;
+  });
+  return changed ? Object.fromEntries(entries) : args;
+}
+
 /** JSON length of `value`, or undefined when it cannot be serialised (a cycle, a BigInt): such calls are kept. */
 function jsonLength(value: unknown): number | undefined {
   try {
@@ -216,7 +227,7 @@ export function cutToolCallArguments(message: AgentMessageLike, plan: (call: Too
     const text = options.blobs ? argumentsBlobText(args) : undefined;
     const blobId = text === undefined ? undefined : blobIdOf(text);
     const way = wayBack(reason, blobId, path);
-    const cutArgs = cutValue(args, (s) => cutString(s, keep, reason, way), 0) as Record<string, unknown>;
+    const cutArgs = cutArguments(args, (s) => cutString(s, keep, reason, way));
     if (cutArgs === args) return block;
     const after = jsonLength(cutArgs)!;
     if (after >= before) return block;

@@ -104,6 +104,7 @@ describe("tool-call argument cuts (property)", () => {
           expect(fieldsOut).toEqual(fieldsIn);
           expect(args && typeof args === "object" && !Array.isArray(args)).toBe(true);
           expect(JSON.parse(JSON.stringify(args))).toEqual(args);
+          expect(callPath(args as Record<string, unknown>)).toBe(callPath(block.arguments as Record<string, unknown>));
         });
         expect(cut.summaries).toHaveLength(out.filter((b, i) => b !== original[i]).length);
       }),

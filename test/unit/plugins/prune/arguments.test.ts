@@ -81,6 +81,14 @@ describe("cutToolCallArguments", () => {
     expect(out.path).toBe("src/b.ts");
   });
 
+  it("keeps a path argument whole, however long, so the call still names its file", () => {
+    const path = `src/${"deep/".repeat(200)}a.ts`;
+    const cut = cutToolCallArguments(assistant(call("write", { path, content: file })), large, { ...options, blobs: false });
+    expect(argsOf(cut.replacement, 0).path).toBe(path);
+    expect(isCutString(argsOf(cut.replacement, 0).content as string)).toBe(true);
+    expect(argsOf(cut.replacement, 0).content).toContain(`the call changed "${path.slice(0, 119)}…": read the file`);
+  });
+
   it("cuts deep in nested arrays of strings", () => {
     const args = { items: [["a", "z".repeat(5000)], [{ deep: ["y".repeat(5000)] }]] };
     const out = argsOf(cutToolCallArguments(assistant(call("batch", args)), large, options).replacement, 0) as typeof args;
