@@ -12,6 +12,8 @@
  * recent steps. `<root>` is `services.commandRoot` (`kota` in the kota preset, else `governor`).
  */
 import { definePlugin, STAGE } from "../../core/index.ts";
+import { BLOB_STORE } from "../blobs/index.ts";
+import { ArgumentBlobWriter } from "./argument-blobs.ts";
 import { pruneCrossCheck, pruneDefaults, pruneSchema } from "./config.ts";
 import { lastMeaningBearing, pinOnArrival, pinResult } from "./pins.ts";
 import { SessionPruner } from "./pruner.ts";
@@ -35,21 +37,26 @@ export const prune = definePlugin({
   schema: pruneSchema,
   defaults: pruneDefaults,
   check: pruneCrossCheck,
+  optional: [BLOB_STORE],
   apply(pipeline, config, services) {
     const logger = services.logger;
     if (config.adaptiveExitPercent >= config.adaptiveEnterPercent) {
       logger.warn("prune.adaptiveExitPercent should be below adaptiveEnterPercent; using 90% of the enter threshold", { enter: config.adaptiveEnterPercent, exit: config.adaptiveExitPercent });
     }
     const sessions = new Map<string, SessionPruner>();
+    // Cut call arguments go to the blob store (when the blobs plugin runs), each id written once.
+    const blobWriter = new ArgumentBlobWriter(services.maybe(BLOB_STORE), logger);
     const pruner = (sessionId: string): SessionPruner => {
       let p = sessions.get(sessionId);
       if (!p) {
-        p = new SessionPruner(config, () => services.store(), logger);
+        p = new SessionPruner(config, () => services.store(), logger, { cwd: services.cwd, ...(services.maybe(BLOB_STORE) ? { blobWriter } : {}) });
         sessions.set(sessionId, p);
         if (sessions.size > MAX_SESSIONS) sessions.delete(sessions.keys().next().value!);
       }
       return p;
     };
+
+    pipeline.hooks.sessionShutdown.tap({ name: PRUNE_PLUGIN }, () => blobWriter.flush());
 
     const pinned = pinOnArrival(config);
     if (pinned.size) pipeline.hooks.toolResult.tap({ name: PRUNE_PLUGIN, stage: STAGE.PIN }, (value) => pinResult(value, pinned));

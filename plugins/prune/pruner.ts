@@ -307,9 +307,9 @@ export class SessionPruner {
   }
 
   /** The decision for message i under `mode` and the view of the boundary covering it; pins applied by the caller. */
-  private decideAt(i: number, m: AgentMessageLike, mode: PruneMode, view: BoundaryView): PrefixDecision {
+  private decideAt(i: number, m: AgentMessageLike, mode: PruneMode, view: BoundaryView, messages: readonly AgentMessageLike[]): PrefixDecision {
     if (m.role === "toolResult") return this.decideResult(i, m, mode, view);
-    if (m.role === "assistant" && Array.isArray(m.content)) return this.decideArguments(i, m, view);
+    if (m.role === "assistant" && Array.isArray(m.content)) return this.decideArguments(i, m, view, messages);
     return NO_CHANGE;
   }
 
@@ -329,14 +329,14 @@ export class SessionPruner {
   }
 
   /** Cuts long arguments of completed calls (large, or failed and old enough) in an assistant message. */
-  private decideArguments(i: number, m: AgentMessageLike, view: BoundaryView): PrefixDecision {
+  private decideArguments(i: number, m: AgentMessageLike, view: BoundaryView, messages: readonly AgentMessageLike[]): PrefixDecision {
     const { maxArgChars, failedArgsAfterTurns } = this.options;
     if (maxArgChars === 0 && failedArgsAfterTurns === 0) return NO_CHANGE;
     const plan = new Map<string, ArgumentCutReason>();
     for (const b of m.content as Array<{ type?: unknown; id?: unknown }>) {
       if (!b || b.type !== "toolCall" || typeof b.id !== "string") continue;
       const site = view.calls.get(b.id);
-      if (!site) continue;
+      if (!site || this.pins.has(b.id) || isPinnedInMessage(messages[site.resultIndex]!)) continue;
       if (!site.isError) {
         if (maxArgChars > 0) plan.set(b.id, "large");
       } else if (failedArgsAfterTurns > 0 && view.turns - site.turn + 1 >= failedArgsAfterTurns) plan.set(b.id, "failed");
@@ -410,7 +410,7 @@ export class SessionPruner {
         if (!isPinnedInMessage(m)) into.replaced.push({ index: i, message: (this.facts[i]!.pinView ??= withPinMarker(m, "user")) });
         continue;
       }
-      const d = this.decideAt(i, m, resolved[s]!.mode, view);
+      const d = this.decideAt(i, m, resolved[s]!.mode, view, messages);
       if (!d.replacement) continue;
       into.replaced.push({ index: i, message: d.replacement, summary: d.summary });
       into.savedChars += d.savedChars;
