@@ -13,8 +13,10 @@
  */
 import { definePlugin, STAGE } from "../../core/index.ts";
 import { pruneCrossCheck, pruneDefaults, pruneSchema } from "./config.ts";
+import { settingsForModel } from "./per-model.ts";
 import { lastMeaningBearing, pinOnArrival, pinResult } from "./pins.ts";
 import { SessionPruner } from "./pruner.ts";
+import { SessionPruners } from "./session-pruners.ts";
 import { pruningStatus } from "./status.ts";
 
 export { pruneDefaults, pruneSchema, type PruneOptions } from "./config.ts";
@@ -24,8 +26,6 @@ export { SessionPruner } from "./pruner.ts";
 
 /** Plugin name, as taps and errors show it. */
 export const PRUNE_PLUGIN = "governor:prune";
-/** Sessions whose pruner state is kept in memory at once (older ones are reloaded from the store). */
-const MAX_SESSIONS = 8;
 
 /** The prune plugin factory: `prune()` or `prune({ keepRecentTurns: 3 })`. */
 export const prune = definePlugin({
@@ -40,24 +40,29 @@ export const prune = definePlugin({
     if (config.adaptiveExitPercent >= config.adaptiveEnterPercent) {
       logger.warn("prune.adaptiveExitPercent should be below adaptiveEnterPercent; using 90% of the enter threshold", { enter: config.adaptiveEnterPercent, exit: config.adaptiveExitPercent });
     }
-    const sessions = new Map<string, SessionPruner>();
-    const pruner = (sessionId: string): SessionPruner => {
-      let p = sessions.get(sessionId);
-      if (!p) {
-        p = new SessionPruner(config, () => services.store(), logger);
-        sessions.set(sessionId, p);
-        if (sessions.size > MAX_SESSIONS) sessions.delete(sessions.keys().next().value!);
-      }
-      return p;
-    };
+    for (const [key, entry] of Object.entries(config.perModel)) {
+      const enter = entry.adaptiveEnterPercent ?? config.adaptiveEnterPercent;
+      const exit = entry.adaptiveExitPercent ?? config.adaptiveExitPercent;
+      if (exit >= enter) logger.warn(`prune.perModel["${key}"]: adaptiveExitPercent should be below adaptiveEnterPercent; using 90% of the enter threshold`, { enter, exit });
+    }
+    // One pruner per session and per distinct effective options (`perModel`).
+    const sessions = new SessionPruners((options) => new SessionPruner(options, () => services.store(), logger));
 
     const pinned = pinOnArrival(config);
     if (pinned.size) pipeline.hooks.toolResult.tap({ name: PRUNE_PLUGIN, stage: STAGE.PIN }, (value) => pinResult(value, pinned));
 
     pipeline.hooks.context.tap({ name: PRUNE_PLUGIN, stage: STAGE.PRUNE }, (messages, info) => {
-      const p = pruner(info.sessionId);
+      const settings = settingsForModel(config, info.model);
+      const model = settings.model ? { model: settings.model } : {};
+      if (!settings.enabled) {
+        sessions.skip(info.sessionId, settings);
+        pipeline.emit({ type: "custom", source: PRUNE_PLUGIN, name: "context_pruned", data: { disabled: true, ...model, perModel: settings.matched } });
+        return undefined;
+      }
+      const p = sessions.use(info.sessionId, settings);
       const out = p.run(messages, info.usage);
-      pipeline.emit({ type: "custom", source: PRUNE_PLUGIN, name: "context_pruned", data: { ...p.lastReport } });
+      if (p.lastReport?.stepped) sessions.recordsChanged(info.sessionId);
+      pipeline.emit({ type: "custom", source: PRUNE_PLUGIN, name: "context_pruned", data: { ...p.lastReport, ...model } });
       return out === messages ? undefined : out;
     });
 
@@ -66,19 +71,23 @@ export const prune = definePlugin({
     pipeline.registerCommand(PRUNE_PLUGIN, `${root} pin`, {
       description: "Pin the last meaning-bearing tool result so pruning never removes it",
       handler: (_args, ctx) => {
-        const p = sessions.get(ctx.sessionId);
+        const p = sessions.current(ctx.sessionId).pruner;
         const target = p && lastMeaningBearing(p.lastMessages, skip);
         if (!p || !target) {
           ctx.ui.notify("Nothing to pin yet: no tool result in this session's context.", "warning");
           return;
         }
         const added = p.pin(target.toolCallId, target.toolName);
+        if (added) sessions.recordsChanged(ctx.sessionId);
         ctx.ui.notify(added ? `Pinned the ${target.toolName} result (${target.toolCallId}); it will not be pruned.` : `The ${target.toolName} result (${target.toolCallId}) is already pinned.`, "info");
       },
     });
     pipeline.registerCommand(PRUNE_PLUGIN, `${root} pruning`, {
       description: "Pruning settings and the last pruning actions (what was pruned, bytes saved)",
-      handler: (_args, ctx) => ctx.ui.notify(pruningStatus(config, sessions.get(ctx.sessionId)), "info"),
+      handler: (_args, ctx) => {
+        const current = sessions.current(ctx.sessionId);
+        ctx.ui.notify(pruningStatus(config, current.pruner, current.settings), "info");
+      },
     });
   },
 });
