@@ -46,7 +46,7 @@ export const prune = definePlugin({
       if (exit >= enter) logger.warn(`prune.perModel["${key}"]: adaptiveExitPercent should be below adaptiveEnterPercent; using 90% of the enter threshold`, { enter, exit });
     }
     // One pruner per session and per distinct effective options (`perModel`).
-    const sessions = new SessionPruners((options) => new SessionPruner(options, () => services.store(), logger));
+    const sessions = new SessionPruners((options, store) => new SessionPruner(options, store, logger), () => services.store());
 
     const pinned = pinOnArrival(config);
     if (pinned.size) pipeline.hooks.toolResult.tap({ name: PRUNE_PLUGIN, stage: STAGE.PIN }, (value) => pinResult(value, pinned));
@@ -61,7 +61,6 @@ export const prune = definePlugin({
       }
       const p = sessions.use(info.sessionId, settings);
       const out = p.run(messages, info.usage);
-      if (p.lastReport?.stepped) sessions.recordsChanged(info.sessionId);
       pipeline.emit({ type: "custom", source: PRUNE_PLUGIN, name: "context_pruned", data: { ...p.lastReport, ...model } });
       return out === messages ? undefined : out;
     });
@@ -78,7 +77,6 @@ export const prune = definePlugin({
           return;
         }
         const added = p.pin(target.toolCallId, target.toolName);
-        if (added) sessions.recordsChanged(ctx.sessionId);
         ctx.ui.notify(added ? `Pinned the ${target.toolName} result (${target.toolCallId}); it will not be pruned.` : `The ${target.toolName} result (${target.toolCallId}) is already pinned.`, "info");
       },
     });

@@ -3,16 +3,17 @@
  * that switches models may need other thresholds), in bounded maps.
  *
  * Every pruner of a session reads the same persisted records (boundary steps, pins) when it is built.
- * Only the pruner in use writes them, so a session's records change only through its current pruner;
- * a kept pruner that has not seen the latest change is rebuilt from the store when the session comes
- * back to it, so the boundary and the pins carry across model switches.
+ * Each pruner writes through a store that counts its writes, so a kept pruner that has not seen the
+ * session's latest record is rebuilt from the store when the session comes back to it: the boundary
+ * and the pins carry across model switches.
  */
+import type { SessionStore } from "../../core/index.ts";
 import type { PruneOptions } from "./config.ts";
 import type { ModelSettings } from "./per-model.ts";
 import type { SessionPruner } from "./pruner.ts";
 
 interface Slot {
-  pruner: SessionPruner;
+  pruner: SessionPruner | undefined;
   /** The session's record version this pruner has loaded or written. */
   seen: number;
 }
@@ -34,7 +35,14 @@ const MAX_OPTIONS_PER_SESSION = 4;
 export class SessionPruners {
   private readonly sessions = new Map<string, SessionEntry>();
 
-  constructor(private readonly create: (options: PruneOptions) => SessionPruner) {}
+  /**
+   * `create` builds a pruner that reads and writes its records through the store it is given;
+   * `store` is the attached session's store.
+   */
+  constructor(
+    private readonly create: (options: PruneOptions, store: () => SessionStore) => SessionPruner,
+    private readonly store: () => SessionStore,
+  ) {}
 
   private entry(sessionId: string): SessionEntry {
     let e = this.sessions.get(sessionId);
@@ -56,25 +64,32 @@ export class SessionPruners {
       slot = undefined;
     }
     if (!slot) {
-      slot = { pruner: this.create(settings.options), seen: e.version };
+      const made: Slot = { pruner: undefined, seen: e.version };
+      const session = e;
+      // A write by this pruner is the session's newest record, and this pruner has seen it.
+      const counting = (): SessionStore => {
+        const s = this.store();
+        return {
+          append: (kind, data) => {
+            s.append(kind, data);
+            session.version++;
+            made.seen = session.version;
+          },
+          entries: (kind) => s.entries(kind),
+        };
+      };
+      made.pruner = this.create(settings.options, counting);
+      slot = made;
       e.slots.set(settings.signature, slot);
       if (e.slots.size > MAX_OPTIONS_PER_SESSION) e.slots.delete(e.slots.keys().next().value!);
     }
     e.current = slot;
-    return slot.pruner;
+    return slot.pruner!;
   }
 
   /** Notes the settings of a call that did not prune (the model has pruning off). */
   skip(sessionId: string, settings: ModelSettings): void {
     this.entry(sessionId).settings = settings;
-  }
-
-  /** Call after the current pruner of `sessionId` persisted a record (a step or a pin). */
-  recordsChanged(sessionId: string): void {
-    const e = this.sessions.get(sessionId);
-    if (!e?.current) return;
-    e.version++;
-    e.current.seen = e.version;
   }
 
   /** The session's last used pruner and the settings of its last call. */

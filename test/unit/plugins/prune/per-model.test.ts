@@ -188,5 +188,14 @@ describe("prune plugin with perModel", () => {
     const back = await g.pipeline.hooks.context.run(turns(10), { sessionId: "s1", model: FAUX });
     expect(pruned(back)).toBe(8);
     expect(back.slice(0, 24)).toEqual(widePlus.slice(0, 24));
+
+    // A pin made under one model holds under the other: the kept wide pruner is rebuilt with it.
+    const upTo9 = turns(10).slice(0, 35); // ends after turn 9's result
+    await g.pipeline.hooks.context.run(upTo9, { sessionId: "s1", model: FAUX });
+    await g.pipeline.commands.get("governor pin")!.command.handler("", { ui, cwd: "/tmp", sessionId: "s1" });
+    expect(notes.at(-1)).toContain("Pinned the grep result (c9)");
+    const pinnedWide = await g.pipeline.hooks.context.run(turns(14), { sessionId: "s1", model: { provider: "faux", id: "faux-wide" } });
+    expect(JSON.stringify(pinnedWide[34])).toContain("[pinned by the user");
+    expect(pruned(pinnedWide)).toBe(9); // turns 1-10 before the boundary, c9 pinned
   });
 });
