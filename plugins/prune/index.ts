@@ -6,7 +6,8 @@
  * the way back (a `blob_read` call when the blobs plugin stored the output, otherwise how to re-run
  * narrower). The last `keepRecentTurns` turns are never touched (see turns.ts for what a turn is),
  * pinned results are never pruned, and a forward-only boundary keeps the provider's prompt cache
- * valid between steps (see pruner.ts).
+ * valid between steps (see pruner.ts). `perModel` switches pruning off or changes its thresholds for
+ * the model a request goes to (see per-model.ts).
  *
  * Commands: `/<root> pin` pins the last meaning-bearing result; `/<root> pruning` shows settings and
  * recent steps. `<root>` is `services.commandRoot` (`kota` in the kota preset, else `governor`).
