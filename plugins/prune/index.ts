@@ -42,6 +42,7 @@ export const prune = definePlugin({
       logger.warn("prune.adaptiveExitPercent should be below adaptiveEnterPercent; using 90% of the enter threshold", { enter: config.adaptiveEnterPercent, exit: config.adaptiveExitPercent });
     }
     for (const [key, entry] of Object.entries(config.perModel)) {
+      if (entry.adaptiveEnterPercent === undefined && entry.adaptiveExitPercent === undefined) continue;
       const enter = entry.adaptiveEnterPercent ?? config.adaptiveEnterPercent;
       const exit = entry.adaptiveExitPercent ?? config.adaptiveExitPercent;
       if (exit >= enter) logger.warn(`prune.perModel["${key}"]: adaptiveExitPercent should be below adaptiveEnterPercent; using 90% of the enter threshold`, { enter, exit });
