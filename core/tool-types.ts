@@ -116,6 +116,11 @@ export interface ContextInfo {
   readonly sessionId: string;
   /** pi's estimate of the context in use before this transform, when known. */
   readonly usage?: { tokens: number | null; contextWindow: number; percent: number | null };
+  /**
+   * The model this context is about to be sent to (pi's `ctx.model`), when pi has one: `provider`
+   * as pi names it (e.g. `anthropic`) and the model `id` (e.g. `claude-sonnet-4-5`).
+   */
+  readonly model?: { provider: string; id: string };
   readonly signal?: AbortSignal;
 }
 

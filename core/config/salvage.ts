@@ -63,6 +63,13 @@ export function describeIssue(issue: z.core.$ZodIssue, value: unknown): string {
       return `${given} is not allowed; use ${issue.message}`;
     case "unrecognized_keys":
       return "unknown key; check the spelling (see docs/config.md)";
+    case "invalid_key": {
+      // A record's key (the path's last element) failed its own schema; its issues say what to write.
+      const key = showValue(String(issue.path.at(-1) ?? ""));
+      const inner = issue.issues[0];
+      if (!inner) return `${key} is not allowed as a key`;
+      return inner.code === "invalid_format" ? `${key} is not allowed as a key; use ${inner.message}` : `${key} is not allowed as a key (${inner.message})`;
+    }
     default:
       return `${given} is not allowed (${issue.message})`;
   }

@@ -193,9 +193,11 @@ export function bindGovernor(pi: ExtensionAPI, governor: Governor, options: Bind
     // context plugins' session records (the pruning boundary, pins) must come from this session.
     const { pipeline } = await attach(ctx);
     const usage = ctx.getContextUsage();
+    const model = ctx.model;
     const messages = await pipeline.hooks.context.run(event.messages as AgentMessageLike[], {
       sessionId: ctx.sessionManager.getSessionId(),
       ...(usage ? { usage } : {}),
+      ...(model ? { model: { provider: String(model.provider), id: model.id } } : {}),
       ...(ctx.signal ? { signal: ctx.signal } : {}),
     });
     return messages === (event.messages as unknown) ? undefined : { messages: messages as never };

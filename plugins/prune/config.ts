@@ -17,8 +17,8 @@ export const placeholderHintSchema = z
 /** How the placeholder of one tool's pruned result reads. */
 export type PlaceholderHint = z.infer<typeof placeholderHintSchema>;
 
-/** The schema of the `prune` section (without `enabled`, which definePlugin adds). */
-export const pruneSchema = z.object({
+/** The `prune` keys other than `perModel`. */
+const pruneBaseSchema = z.object({
   keepRecentTurns: z.number().int().min(1).max(100).describe("Turns at the end of the context kept byte-identical. A turn is a user message and everything up to the next one. Default 2."),
   maxToolChars: z.number().int().min(0).max(10_000_000).describe("In older turns, any tool result longer than this (characters) is pruned. Default 1200."),
   adaptive: z.boolean().describe("Above adaptiveEnterPercent of the context window, keep fewer turns and cut tighter. Default true."),
@@ -49,6 +49,50 @@ export const pruneSchema = z.object({
   failedArgsAfterTurns: z.number().int().min(0).max(1000).describe("Past the boundary, the arguments of a call that failed are cut to an excerpt once the call is this many turns old; the error text stays. 0: never. Default 4."),
   fold: z.boolean().describe("Offer the model the context_fold tool (fold finished turns into its own summary, originals kept) and nudge it when the context nears the adaptive threshold. Default true."),
   foldNudgePercent: z.number().min(1).max(1000).describe("Nudge the model to fold finished work when the context before pruning reaches this percent of the window. Default 20."),
+});
+
+/** The keys a `perModel` entry may override, with the same bounds as the top-level keys. */
+export const PER_MODEL_KEYS = [
+  "keepRecentTurns",
+  "maxToolChars",
+  "adaptive",
+  "adaptiveEnterPercent",
+  "adaptiveExitPercent",
+  "adaptiveKeepRecentTurns",
+  "adaptiveMaxToolChars",
+  "contextWindow",
+  "minStepTokens",
+  "cacheAware",
+  "forceStepPercent",
+  "dedup",
+  "staleReads",
+  "maxArgChars",
+  "failedArgsAfterTurns",
+  "fold",
+  "foldNudgePercent",
+] as const;
+
+/**
+ * A `perModel` key: `provider/model-id` (one model; the id may itself contain "/"), `provider/*`
+ * (every model of a provider) or `*` (every model).
+ */
+export const MODEL_KEY_PATTERN = /^(?:\*|[^/*\s]+\/(?:\*|[^*\s]+))$/;
+
+/** One `perModel` entry: `enabled` plus overrides of the top-level keys. */
+export const perModelEntrySchema = pruneBaseSchema
+  .pick(Object.fromEntries(PER_MODEL_KEYS.map((k) => [k, true])) as { [K in (typeof PER_MODEL_KEYS)[number]]: true })
+  .partial()
+  .extend({ enabled: z.boolean().optional().describe("false: no pruning for the models this key matches (a more specific key may set true again). Default true.") })
+  .strict();
+
+/** One `perModel` entry. */
+export type PerModelEntry = z.infer<typeof perModelEntrySchema>;
+
+/** The schema of the `prune` section (without `enabled`, which definePlugin adds). */
+export const pruneSchema = pruneBaseSchema.extend({
+  perModel: z
+    .record(z.string().max(200).regex(MODEL_KEY_PATTERN, 'a model key: "provider/model-id", "provider/*" or "*"'), perModelEntrySchema)
+    .describe('Settings per model, by "provider/model-id", "provider/*" or "*": enabled (false: no pruning for that model) and overrides of keepRecentTurns, maxToolChars, the adaptive and step thresholds, contextWindow and the strategy switches. Each setting comes from the most specific key that sets it (exact, then provider/*, then *), else from the top level. Default {}.'),
 });
 
 /** The `prune` options (without `enabled`). */
@@ -93,6 +137,7 @@ export const pruneDefaults: PruneOptions = {
   failedArgsAfterTurns: 4,
   fold: true,
   foldNudgePercent: 20,
+  perModel: {},
 };
 
 /**

@@ -6,7 +6,8 @@
  * the way back (a `blob_read` call when the blobs plugin stored the output, otherwise how to re-run
  * narrower). The last `keepRecentTurns` turns are never touched (see turns.ts for what a turn is),
  * pinned results are never pruned, and a forward-only boundary keeps the provider's prompt cache
- * valid between steps (see pruner.ts).
+ * valid between steps (see pruner.ts). `perModel` switches pruning off or changes its thresholds for
+ * the model a request goes to (see per-model.ts).
  *
  * Commands: `/<root> pin` pins the last meaning-bearing result; `/<root> pruning` shows settings and
  * recent steps. `<root>` is `services.commandRoot` (`kota` in the kota preset, else `governor`).
@@ -15,8 +16,10 @@ import { definePlugin, STAGE } from "../../core/index.ts";
 import { BLOB_STORE } from "../blobs/index.ts";
 import { ArgumentBlobWriter } from "./argument-blobs.ts";
 import { pruneCrossCheck, pruneDefaults, pruneSchema } from "./config.ts";
+import { settingsForModel } from "./per-model.ts";
 import { lastMeaningBearing, pinOnArrival, pinResult } from "./pins.ts";
 import { SessionPruner } from "./pruner.ts";
+import { SessionPruners } from "./session-pruners.ts";
 import { pruningStatus } from "./status.ts";
 
 export { pruneDefaults, pruneSchema, type PruneOptions } from "./config.ts";
@@ -26,8 +29,6 @@ export { SessionPruner } from "./pruner.ts";
 
 /** Plugin name, as taps and errors show it. */
 export const PRUNE_PLUGIN = "governor:prune";
-/** Sessions whose pruner state is kept in memory at once (older ones are reloaded from the store). */
-const MAX_SESSIONS = 8;
 
 /** The prune plugin factory: `prune()` or `prune({ keepRecentTurns: 3 })`. */
 export const prune = definePlugin({
@@ -43,18 +44,18 @@ export const prune = definePlugin({
     if (config.adaptiveExitPercent >= config.adaptiveEnterPercent) {
       logger.warn("prune.adaptiveExitPercent should be below adaptiveEnterPercent; using 90% of the enter threshold", { enter: config.adaptiveEnterPercent, exit: config.adaptiveExitPercent });
     }
-    const sessions = new Map<string, SessionPruner>();
+    for (const [key, entry] of Object.entries(config.perModel)) {
+      if (entry.adaptiveEnterPercent === undefined && entry.adaptiveExitPercent === undefined) continue;
+      const enter = entry.adaptiveEnterPercent ?? config.adaptiveEnterPercent;
+      const exit = entry.adaptiveExitPercent ?? config.adaptiveExitPercent;
+      if (exit >= enter) logger.warn(`prune.perModel["${key}"]: adaptiveExitPercent should be below adaptiveEnterPercent; using 90% of the enter threshold`, { enter, exit });
+    }
+    // One pruner per session and per distinct effective options (`perModel`).
     // Cut call arguments go to the blob store (when the blobs plugin runs), each id written once.
-    const blobWriter = new ArgumentBlobWriter(services.maybe(BLOB_STORE), logger);
-    const pruner = (sessionId: string): SessionPruner => {
-      let p = sessions.get(sessionId);
-      if (!p) {
-        p = new SessionPruner(config, () => services.store(), logger, { cwd: services.cwd, ...(services.maybe(BLOB_STORE) ? { blobWriter } : {}) });
-        sessions.set(sessionId, p);
-        if (sessions.size > MAX_SESSIONS) sessions.delete(sessions.keys().next().value!);
-      }
-      return p;
-    };
+    const blobStore = services.maybe(BLOB_STORE);
+    const blobWriter = new ArgumentBlobWriter(blobStore, logger);
+    const env = { cwd: services.cwd, ...(blobStore ? { blobWriter } : {}) };
+    const sessions = new SessionPruners((options, store) => new SessionPruner(options, store, logger, env), () => services.store());
 
     pipeline.hooks.sessionShutdown.tap({ name: PRUNE_PLUGIN }, () => blobWriter.flush());
 
@@ -62,9 +63,16 @@ export const prune = definePlugin({
     if (pinned.size) pipeline.hooks.toolResult.tap({ name: PRUNE_PLUGIN, stage: STAGE.PIN }, (value) => pinResult(value, pinned));
 
     pipeline.hooks.context.tap({ name: PRUNE_PLUGIN, stage: STAGE.PRUNE }, (messages, info) => {
-      const p = pruner(info.sessionId);
+      const settings = settingsForModel(config, info.model);
+      const model = settings.model ? { model: settings.model } : {};
+      if (!settings.enabled) {
+        sessions.skip(info.sessionId, settings);
+        pipeline.emit({ type: "custom", source: PRUNE_PLUGIN, name: "context_pruned", data: { disabled: true, ...model, perModel: settings.matched } });
+        return undefined;
+      }
+      const p = sessions.use(info.sessionId, settings);
       const out = p.run(messages, info.usage);
-      pipeline.emit({ type: "custom", source: PRUNE_PLUGIN, name: "context_pruned", data: { ...p.lastReport } });
+      pipeline.emit({ type: "custom", source: PRUNE_PLUGIN, name: "context_pruned", data: { ...p.lastReport, ...model } });
       return out === messages ? undefined : out;
     });
 
@@ -73,7 +81,7 @@ export const prune = definePlugin({
     pipeline.registerCommand(PRUNE_PLUGIN, `${root} pin`, {
       description: "Pin the last meaning-bearing tool result so pruning never removes it",
       handler: (_args, ctx) => {
-        const p = sessions.get(ctx.sessionId);
+        const p = sessions.current(ctx.sessionId).pruner;
         const target = p && lastMeaningBearing(p.lastMessages, skip);
         if (!p || !target) {
           ctx.ui.notify("Nothing to pin yet: no tool result in this session's context.", "warning");
@@ -85,7 +93,10 @@ export const prune = definePlugin({
     });
     pipeline.registerCommand(PRUNE_PLUGIN, `${root} pruning`, {
       description: "Pruning settings and the last pruning actions (what was pruned, bytes saved)",
-      handler: (_args, ctx) => ctx.ui.notify(pruningStatus(config, sessions.get(ctx.sessionId)), "info"),
+      handler: (_args, ctx) => {
+        const current = sessions.current(ctx.sessionId);
+        ctx.ui.notify(pruningStatus(config, current.pruner, current.settings), "info");
+      },
     });
   },
 });

@@ -1,15 +1,22 @@
 /** Text of `/<root> pruning`: the effective settings and what the pruner did lately. */
 import type { PruneOptions } from "./config.ts";
+import { describeOverrides, type ModelSettings } from "./per-model.ts";
 import { pinOnArrival } from "./pins.ts";
 import type { SessionPruner } from "./pruner.ts";
 import { tokensOf } from "./size.ts";
 
 const n = (v: number) => Math.round(v).toLocaleString("en-US");
 
-/** Multi-line status for one session's pruner (or settings only when no context was seen yet). */
-export function pruningStatus(options: PruneOptions & { enabled: boolean }, pruner: SessionPruner | undefined): string {
+/**
+ * Multi-line status for one session's pruner (or settings only when no context was seen yet).
+ * `model`: the settings in force for the model of the session's last call (`perModel` applied).
+ */
+export function pruningStatus(config: PruneOptions & { enabled: boolean }, pruner: SessionPruner | undefined, model?: ModelSettings): string {
+  const options = model?.options ?? config;
+  const on = config.enabled && (model?.enabled ?? true);
   const lines = [
-    `Pruning: ${options.enabled ? "on" : "off"}`,
+    `Pruning: ${on ? "on" : "off"}${model?.model ? ` for model ${model.model}` : ""}`,
+    ...(model?.matched.length ? [`  per-model settings (${model.matched.join(", ")}): ${describeOverrides(model.overrides)}`] : []),
     `  keep the last ${options.keepRecentTurns} turn(s); prune ${options.pruneTools.join(", ") || "no tools"} by tool, ${options.snippetTools.join(", ") || "none"} in snippet mode, anything over ${n(options.maxToolChars)} chars`,
     `  never prune: ${options.neverPruneTools.join(", ") || "-"}; pin on arrival: ${[...pinOnArrival(options)].join(", ") || "-"}`,
     options.adaptive
@@ -17,6 +24,10 @@ export function pruningStatus(options: PruneOptions & { enabled: boolean }, prun
       : "  adaptive: off",
     `  boundary steps: at least ${n(options.minStepTokens)} tokens freed${options.cacheAware ? ", and only once carrying the output has cost more than one cache rewrite" : ""}; forced at ${options.forceStepPercent}% of the window`,
   ];
+  if (model && !model.enabled) {
+    lines.push("Nothing is pruned for this model: its context is sent in full.");
+    return lines.join("\n");
+  }
   if (!pruner?.lastReport) {
     lines.push("No model call seen in this session yet.");
     return lines.join("\n");
