@@ -176,7 +176,7 @@ describe("result relations (property)", () => {
     expect(stale).toBeGreaterThan(20);
   });
 
-  it("find every duplicate and stale read a brute-force search finds", () => {
+  it("equal what a brute-force search over every later call finds", () => {
     fc.assert(
       fc.property(roundsArb, (rounds) => {
         const messages = build(rounds);
@@ -191,8 +191,18 @@ describe("result relations (property)", () => {
           const current = (lid: string) => !isPlaceholder((results.get(lid)!.message.content as Array<{ text: string }>)[0]!.text);
           const repeats = later.filter(([lid, c]) => c.name === call.name && canonicalJson(c.args) === canonicalJson(call.args) && current(lid) && (message.isError || !results.get(lid)!.message.isError));
           const changes = call.name !== "read" ? [] : later.filter(([lid, c]) => ((c.name === "edit" || c.name === "write") && !results.get(lid)!.message.isError && norm(c.args) === norm(call.args)) || (c.name === "bash" && bashChangedPaths(String(c.args.command)).some((p) => normalizePath(p, CWD) === norm(call.args))));
-          const expected = !eligible ? undefined : repeats.length ? "duplicate" : changes.length ? "stale" : undefined;
-          expect(got.get(id)?.kind, id).toBe(expected);
+          // A duplicate names the newest successful repeat (for a failed result: else the newest failed one);
+          // a stale read names the first change after it.
+          const ok = repeats.filter(([lid]) => !results.get(lid)!.message.isError);
+          const newest = (ok.length ? ok : repeats).at(-1);
+          const expected = !eligible
+            ? undefined
+            : newest
+              ? { kind: "duplicate", newerCallId: newest[0] }
+              : changes.length
+                ? { kind: "stale", path: norm(call.args), changedByCallId: changes[0]![0], changedByTool: changes[0]![1].name }
+                : undefined;
+          expect(got.get(id), id).toEqual(expected);
         }
       }),
     );
