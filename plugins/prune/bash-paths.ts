@@ -44,6 +44,10 @@ interface ParsedCommand {
   opaque: boolean;
 }
 
+/** Characters that may end an ordinary run of a word (`$` only before "(", `#` only at a word's start). */
+const SPECIAL = new Uint8Array(128);
+for (const c of "\\'\"`$ \t\r\n&;|()<>") SPECIAL[c.charCodeAt(0)] = 1;
+
 const isDigits = (w: string): boolean => {
   if (!w) return false;
   for (let k = 0; k < w.length; k++) if (w.charCodeAt(k) < 48 || w.charCodeAt(k) > 57) return false;
@@ -183,9 +187,16 @@ export function parseCommand(command: string): ParsedCommand {
         next = "redirect";
       } else i++;
     } else {
-      word += c;
+      // An ordinary run: appended at once, not character by character.
+      let j = i + 1;
+      while (j < s.length) {
+        const code = s.charCodeAt(j);
+        if (code < 128 && SPECIAL[code]) break;
+        j++;
+      }
+      word += s.slice(i, j);
       inWord = true;
-      i++;
+      i = j;
     }
   }
   endCommand();

@@ -47,6 +47,8 @@ interface Call {
   args: Record<string, unknown>;
   result: AgentMessageLike;
   isError: boolean;
+  /** The result is already a placeholder: never related, and not "the current result" of anything. */
+  placeholder: boolean;
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -116,7 +118,7 @@ function completedCalls(messages: readonly AgentMessageLike[], upTo: number): Ca
       const result = results.get(b.id);
       if (!result || seen.has(b.id)) continue;
       seen.add(b.id);
-      calls.push({ id: b.id, name: b.name, args: b.arguments, result, isError: (result as { isError?: unknown }).isError === true });
+      calls.push({ id: b.id, name: b.name, args: b.arguments, result, isError: (result as { isError?: unknown }).isError === true, placeholder: isPlaceholderResult(result) });
     }
   }
   return calls;
@@ -132,7 +134,7 @@ function isPlaceholderResult(result: AgentMessageLike): boolean {
 
 /** Results that may be related: not pinned, not on a protected path, not a placeholder already. */
 function eligible(call: Call, options: RelationOptions): boolean {
-  if (messageMeta(call.result).pinned === true || isPlaceholderResult(call.result)) return false;
+  if (call.placeholder || messageMeta(call.result).pinned === true) return false;
   const path = callPath(call.args);
   return path === undefined || !options.isProtected(path);
 }
@@ -147,8 +149,7 @@ function markDuplicates(calls: readonly Call[], options: RelationOptions, out: M
     const key = `${call.name}\u0000${json}`;
     const newer = newestOk.get(key) ?? (call.isError ? newestAny.get(key) : undefined);
     if (newer !== undefined && eligible(call, options)) out.set(call.id, { kind: "duplicate", newerCallId: newer });
-    // A placeholder is not "the current result" of anything: it does not supersede older results.
-    if (isPlaceholderResult(call.result)) continue;
+    if (call.placeholder) continue; // supersedes nothing
     if (!newestAny.has(key)) newestAny.set(key, call.id);
     if (!call.isError && !newestOk.has(key)) newestOk.set(key, call.id);
   }
