@@ -92,6 +92,19 @@ function index(messages: readonly AgentMessageLike[]) {
 
 const entries = (map: Map<string, unknown>) => JSON.stringify([...map]);
 
+describe("canonicalJson (property)", () => {
+  it("is the same for any key order, and parses back to the value", () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        const reversed = JSON.parse(JSON.stringify(value), (_k, v: unknown) => (v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).reverse()) : v));
+        const json = canonicalJson(value);
+        expect(canonicalJson(reversed)).toBe(json);
+        expect(JSON.parse(json!)).toEqual(JSON.parse(JSON.stringify(value)));
+      }),
+    );
+  });
+});
+
 describe("result relations (property)", () => {
   it("are deterministic and do not depend on the message objects' identity", () => {
     fc.assert(

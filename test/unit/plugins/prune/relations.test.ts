@@ -129,6 +129,15 @@ describe("resultRelations: stale reads", () => {
   });
 });
 
+describe("resultRelations: long commands", () => {
+  it("reads a crafted 1 MB bash command in bounded work and still sees the path at its start", () => {
+    const command = `cp b src/a.ts; echo ${"'\"$(<<a >".repeat(150_000)}`;
+    expect(command.length).toBeGreaterThan(1_000_000);
+    const s = session().call("r", "read", { path: "src/a.ts" }).call("b", "bash", { command });
+    expect(rel(s.messages)).toEqual({ r: { kind: "stale", path: "src/a.ts", changedByCallId: "b", changedByTool: "bash" } });
+  });
+});
+
 describe("resultRelations: malformed input", () => {
   it("skips what it cannot read and never throws", () => {
     const messages = [
