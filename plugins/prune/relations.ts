@@ -21,10 +21,15 @@ import { bashChangedPaths } from "./bash-paths.ts";
 import { callPath, normalizePath } from "./paths.ts";
 import { isPlaceholder } from "./placeholder.ts";
 
+/** What to relate (the prune config's `dedup`, `staleReads`, `readTools`, `writeTools`, `protectedFilePatterns`). */
 export interface RelationOptions {
+  /** Find duplicates (prune config `dedup`, default true). */
   dedup: boolean;
+  /** Find stale reads (prune config `staleReads`, default true). */
   staleReads: boolean;
+  /** Tools whose result is the text of the file in their path argument (default `read`). */
   readTools: ReadonlySet<string>;
+  /** Tools that change the file in their path argument (default `edit`, `write`). */
   writeTools: ReadonlySet<string>;
   /** true for a path that matches protectedFilePatterns (see paths.ts protectedPathMatcher). */
   isProtected: (path: string) => boolean;
@@ -32,7 +37,10 @@ export interface RelationOptions {
   cwd?: string;
 }
 
-/** How a result relates to a later call. */
+/**
+ * How a result relates to a later call: `duplicate` names the newest repeat of the call; `stale`
+ * names the file (normalized, relative to cwd when inside it) and the first call that changed it.
+ */
 export type ResultRelation = { kind: "duplicate"; newerCallId: string } | { kind: "stale"; path: string; changedByCallId: string; changedByTool: string };
 
 /** The tool whose `command` argument is read for paths it changes. */
