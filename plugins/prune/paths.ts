@@ -3,6 +3,9 @@
  * paths): which argument names a file, how two spellings of one path compare, and the
  * `protectedFilePatterns` globs.
  *
+ * Glob syntax: `**` any run of characters, "/" included (`**/` also no folder at all), `*` any run
+ * of characters but "/", `?` one character but "/", anything else itself; a leading `./` is ignored.
+ *
  * Globs come from config files, which a cloned repository may ship, so they are matched by dynamic
  * programming over (pattern position x path position), never by a backtracking regex: a crafted
  * pattern costs at most pattern length x path length steps.

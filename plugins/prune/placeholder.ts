@@ -10,6 +10,7 @@
  * built-in tools have defaults, a preset adds its own tools.
  */
 import type { PlaceholderHint } from "./config.ts";
+import type { ResultRelation } from "./relations.ts";
 
 /** Prefix every placeholder starts with; also how pruned results are recognised. */
 export const PRUNED_PREFIX = "(Pruned) ";
@@ -60,13 +61,47 @@ export function placeholderText(input: PlaceholderInput): string {
     const back = input.blobId ? `blob_read(${JSON.stringify({ blobId: input.blobId })})` : "re-run narrower";
     return `${PRUNED_PREFIX}${call}${input.isError ? " [error]" : ""}; ${back}.`;
   }
-  const facts = [`${input.chars.toLocaleString("en-US")} chars`];
-  if (input.images) facts.push(`${input.images} image${input.images > 1 ? "s" : ""}`);
-  if (input.isError) facts.push("error");
   const wayBack = input.blobId
     ? `Full output stored: blob_read(${JSON.stringify({ blobId: input.blobId })}) (add offset/limit or grep to read part of it).`
     : input.hint?.rehydrate ?? `Re-run ${input.toolName} with narrower arguments to rehydrate.`;
-  return `${PRUNED_PREFIX}${formatCall(input.toolName, input.args, input.hint?.argOrder)} [${facts.join(", ")}]. ${wayBack}`;
+  return `${PRUNED_PREFIX}${formatCall(input.toolName, input.args, input.hint?.argOrder)} [${facts(input)}]. ${wayBack}`;
+}
+
+/** `9,000 chars, 2 images, error`: the size and kind of the original result. */
+function facts(input: PlaceholderInput): string {
+  const out = [`${input.chars.toLocaleString("en-US")} chars`];
+  if (input.images) out.push(`${input.images} image${input.images > 1 ? "s" : ""}`);
+  if (input.isError) out.push("error");
+  return out.join(", ");
+}
+
+/** A path or call id from the model or a provider, cut so a placeholder stays short. */
+function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/**
+ * The placeholder for a result that a later call made redundant or wrong (relations.ts): it names
+ * the newer call (duplicate) or the file and the call that changed it (stale read), and the blob
+ * holding the original when there is one. Pure, like {@link placeholderText}. A bash command is only
+ * known to name the file, so a stale read after one says the file "may have changed".
+ */
+export function relationPlaceholder(input: PlaceholderInput, relation: ResultRelation): string {
+  const blob = input.blobId ? `blob_read(${JSON.stringify({ blobId: input.blobId })})` : undefined;
+  const maybe = relation.kind === "stale" && relation.changedByTool === "bash" ? "may have changed" : "changed";
+  if (input.style === "short") {
+    const call = formatCall(input.toolName, input.args, input.hint?.argOrder, SHORT_ARGS, SHORT_ARG_CHARS);
+    const what =
+      relation.kind === "duplicate"
+        ? `repeated as ${clip(relation.newerCallId, SHORT_ARG_CHARS)}`
+        : `stale: ${maybe} by ${clip(relation.changedByTool, SHORT_ARG_CHARS)} ${clip(relation.changedByCallId, SHORT_ARG_CHARS)}, read again`;
+    return `${PRUNED_PREFIX}${call}${input.isError ? " [error]" : ""}; ${what}${blob ? `; ${blob}` : ""}.`;
+  }
+  const what =
+    relation.kind === "duplicate"
+      ? `Repeated later as call ${clip(relation.newerCallId, MAX_ARG_CHARS)}; that result is the current one.`
+      : `Stale: ${clip(relation.path, MAX_ARG_CHARS)} ${maybe} after this read (${clip(relation.changedByTool, MAX_ARG_CHARS)} call ${clip(relation.changedByCallId, MAX_ARG_CHARS)}); read it again for the current text.`;
+  return `${PRUNED_PREFIX}${formatCall(input.toolName, input.args, input.hint?.argOrder)} [${facts(input)}]. ${what}${blob ? ` Full output stored: ${blob}.` : ""}`;
 }
 
 /** Whether a text block is a placeholder this plugin wrote. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isPlaceholder } from "../../../../plugins/prune/placeholder.ts";
+import { isPlaceholder, relationPlaceholder } from "../../../../plugins/prune/placeholder.ts";
 import { kotaFormatCall as formatCall, kotaPlaceholderText as placeholderText } from "../../../../presets/kota/prune-policy.ts";
 
 describe("placeholders", () => {
@@ -33,5 +33,37 @@ describe("placeholders", () => {
   it("are recognised as placeholders", () => {
     expect(isPlaceholder(placeholderText({ toolName: "read", args: {}, chars: 10, images: 0, isError: false, blobId: undefined }))).toBe(true);
     expect(isPlaceholder("Pruned")).toBe(false);
+  });
+});
+
+describe("relation placeholders", () => {
+  const read = { toolName: "read", args: { path: "src/a.ts" }, chars: 9000, images: 0, isError: false, blobId: undefined };
+  const duplicate = { kind: "duplicate", newerCallId: "toolu_x" } as const;
+  const stale = { kind: "stale", path: "src/a.ts", changedByCallId: "toolu_y", changedByTool: "edit" } as const;
+
+  it("name the newer call of a duplicate, and the blob when one holds the original", () => {
+    expect(relationPlaceholder(read, duplicate)).toBe('(Pruned) read(path="src/a.ts") [9,000 chars]. Repeated later as call toolu_x; that result is the current one.');
+    expect(relationPlaceholder({ ...read, blobId: "ab12" }, duplicate)).toBe(
+      '(Pruned) read(path="src/a.ts") [9,000 chars]. Repeated later as call toolu_x; that result is the current one. Full output stored: blob_read({"blobId":"ab12"}).',
+    );
+  });
+
+  it("say a stale read's file changed and which call changed it; after bash, that it may have", () => {
+    expect(relationPlaceholder(read, stale)).toBe('(Pruned) read(path="src/a.ts") [9,000 chars]. Stale: src/a.ts changed after this read (edit call toolu_y); read it again for the current text.');
+    expect(relationPlaceholder(read, { ...stale, changedByTool: "bash" })).toContain("Stale: src/a.ts may have changed after this read (bash call toolu_y)");
+  });
+
+  it("have a short style, and cut a long path or id", () => {
+    expect(relationPlaceholder({ ...read, style: "short" }, duplicate)).toBe('(Pruned) read(path="src/a.ts"); repeated as toolu_x.');
+    expect(relationPlaceholder({ ...read, style: "short", blobId: "ab12" }, stale)).toBe('(Pruned) read(path="src/a.ts"); stale: changed by edit toolu_y, read again; blob_read({"blobId":"ab12"}).');
+    const long = relationPlaceholder(read, { ...stale, path: "p/".repeat(5000), changedByCallId: "i".repeat(5000) });
+    expect(long.length).toBeLessThan(600);
+    expect(long).toContain("…");
+  });
+
+  it("are placeholders, and the same input gives the same bytes", () => {
+    expect(isPlaceholder(relationPlaceholder(read, duplicate))).toBe(true);
+    expect(isPlaceholder(relationPlaceholder({ ...read, style: "short" }, stale))).toBe(true);
+    expect(relationPlaceholder(read, stale)).toBe(relationPlaceholder({ ...read }, { ...stale }));
   });
 });
