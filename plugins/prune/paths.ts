@@ -3,7 +3,7 @@
  * paths): which argument names a file, how two spellings of one path compare, and the
  * `protectedFilePatterns` globs.
  *
- * Glob syntax: `**` any run of characters, "/" included (`**/` also no folder at all), `*` any run
+ * Glob syntax: `**` any run of characters, "/" included (followed by "/" it also matches no folder at all), `*` any run
  * of characters but "/", `?` one character but "/", anything else itself; a leading `./` is ignored.
  *
  * Globs come from config files, which a cloned repository may ship, so they are matched by dynamic
