@@ -1,10 +1,10 @@
 /**
- * What the pruner knows of a message list up to a boundary: where each tool call and its result
- * sit, which turn made the call, and the relations between results (duplicates, stale reads).
+ * What a boundary step knows of the messages it covers: where each tool call and its result sit,
+ * which turn made the call, and the relations between results (duplicates, stale reads).
  *
- * Every decision for a message before the boundary B is a function of messages[0, B) only, so a
- * view is computed once per boundary and decisions change only when the boundary steps: the prompt
- * prefix stays byte-identical between steps, and a reload recomputes the same bytes.
+ * A message is judged when the boundary passes it, by the messages before that boundary only, and
+ * the judgement is kept: the prompt prefix stays byte-identical between steps, and a reload
+ * recomputes the same bytes from the persisted steps.
  */
 import type { AgentMessageLike } from "../../core/index.ts";
 import { type RelationOptions, type ResultRelation, resultRelations } from "./relations.ts";
@@ -20,23 +20,27 @@ export interface CallSite {
   turn: number;
 }
 
-/** The facts of messages[0, upTo). */
+/** The facts of messages[from, upTo): the messages one boundary step covers. */
 export interface BoundaryView {
+  from: number;
   upTo: number;
-  /** Turns that start before `upTo`. */
-  turns: number;
   /** Calls whose result lies before `upTo`, by tool call id. */
   calls: ReadonlyMap<string, CallSite>;
   /** Results that are duplicates or stale reads, by tool call id. */
   relations: ReadonlyMap<string, ResultRelation>;
 }
 
-/** The view of messages[0, upTo) (see the module comment). */
-export function boundaryView(messages: readonly AgentMessageLike[], upTo: number, options: RelationOptions): BoundaryView {
+/**
+ * The view of the step that covers messages[from, upTo), whole turns. A result's relations are
+ * judged by the calls after it and before `upTo`, and a step covers whole turns, so the covered
+ * range alone decides them: a view costs the size of the step, not of the history.
+ * `turnsBefore`: turns that start before `from` (call sites carry session-wide turn ordinals).
+ */
+export function boundaryView(messages: readonly AgentMessageLike[], from: number, upTo: number, turnsBefore: number, options: RelationOptions): BoundaryView {
   const pending = new Map<string, { assistantIndex: number; turn: number }>();
   const calls = new Map<string, CallSite>();
-  let turns = 0;
-  for (let i = 0; i < upTo; i++) {
+  let turns = turnsBefore;
+  for (let i = from; i < upTo; i++) {
     const m = messages[i]!;
     if (m.role === "user") turns++;
     else if (m.role === "assistant" && Array.isArray(m.content)) {
@@ -49,9 +53,6 @@ export function boundaryView(messages: readonly AgentMessageLike[], upTo: number
       if (call) calls.set(id as string, { ...call, resultIndex: i, isError: (m as { isError?: unknown }).isError === true });
     }
   }
-  const relations = options.dedup || options.staleReads ? resultRelations(messages, upTo, options) : new Map<string, ResultRelation>();
-  return { upTo, turns, calls, relations };
+  const relations = options.dedup || options.staleReads ? resultRelations(from === 0 ? messages : messages.slice(from, upTo), upTo - from, options) : new Map<string, ResultRelation>();
+  return { from, upTo, calls, relations };
 }
-
-/** The empty view (no boundary yet). */
-export const EMPTY_VIEW: BoundaryView = Object.freeze({ upTo: 0, turns: 0, calls: new Map(), relations: new Map() });

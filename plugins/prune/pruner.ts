@@ -14,13 +14,13 @@ import type { AgentMessageLike, ContextInfo, Logger, SessionStore } from "../../
 import { type ModeRules, type PruneMode, type PruneOptions, rulesFor } from "./config.ts";
 import type { ArgumentBlobWriter } from "./argument-blobs.ts";
 import { type ArgumentCutReason, cutToolCallArguments } from "./arguments.ts";
-import { type BoundaryView, boundaryView, EMPTY_VIEW } from "./boundary-view.ts";
+import { type BoundaryView, boundaryView } from "./boundary-view.ts";
 import { type CallInfo, type Decision, decide, isPinnedInMessage, relatedDecision } from "./decide.ts";
 import { fingerprint, fnv1a, matchesQuickKey, type QuickKey, quickKey } from "./fingerprint.ts";
 import { callPath, protectedPathMatcher } from "./paths.ts";
 import { withPinMarker } from "./pin-marker.ts";
 import { loadPins, loadSteps, PIN_KIND, type PinRecord, STEP_KIND, type StepRecord } from "./records.ts";
-import type { RelationOptions } from "./relations.ts";
+import type { RelationOptions, ResultRelation } from "./relations.ts";
 import { messageChars, tokensOf } from "./size.ts";
 import { decideStep, rewriteTokens } from "./step-rule.ts";
 import { protectedFrom, startsTurn } from "./turns.ts";
@@ -40,6 +40,8 @@ interface Facts {
   related?: Map<string, Decision>;
   /** Argument cuts of an assistant message, by which calls are cut and why. */
   argCuts?: Map<string, PrefixDecision>;
+  /** What the step covering this message knew of it. */
+  frozen?: Frozen;
   /** The message with the user-pin marker, built once. */
   pinView?: AgentMessageLike;
 }
@@ -188,6 +190,10 @@ export class SessionPruner {
     if (this.changedFrom < n || this.prefixes.some((p) => p.boundary > n)) {
       this.prefixes = this.prefixes.filter((p) => p.boundary <= this.changedFrom);
       this.views = this.views.filter((v) => v.upTo <= this.changedFrom);
+      for (let i = 0; i < this.changedFrom; i++) {
+        const frozen = this.facts[i]!.frozen;
+        if (frozen && frozen.upTo > this.changedFrom) this.facts[i]!.frozen = undefined;
+      }
     }
 
     const window = usage?.contextWindow || this.options.contextWindow;
@@ -200,14 +206,25 @@ export class SessionPruner {
 
     let resolved = this.resolveSteps(starts);
     let boundary = resolved.length ? resolved[resolved.length - 1]!.index : 0;
-    let current = this.prefixAt(messages, resolved, boundary);
+    const turnsBefore = (index: number) => {
+      let lo = 0;
+      let hi = starts.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (starts[mid]! < index) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo;
+    };
+    let current = this.prefixAt(messages, resolved, boundary, turnsBefore);
     const candidate = protectedFrom(starts, rules.keepRecentTurns);
     let stepped = false;
     if (candidate > boundary) {
       const nextSteps = [...resolved, { index: candidate, mode: rules.mode }];
-      const preview = this.prefixAt(messages, nextSteps, candidate);
+      const preview = this.prefixAt(messages, nextSteps, candidate, turnsBefore);
       const pendingChars = Math.max(0, preview.savedChars - current.savedChars);
-      const firstChange = firstDifference(current, preview);
+      if (preview.diff?.from !== current.key) preview.diff = { from: current.key, first: firstDifference(current, preview) };
+      const firstChange = preview.diff.first;
       const rewrite = firstChange < 0 ? 0 : rewriteTokens(this.facts, firstChange, rawChars - current.savedChars - pendingChars, pendingChars);
       const decision = decideStep({ pending: tokensOf(pendingChars), sent: tokensOf(rawChars - current.savedChars), rewrite, window, carry: this.carry }, this.options);
       this.carry = decision.carry;
@@ -306,19 +323,41 @@ export class SessionPruner {
     return out;
   }
 
-  /** The decision for message i under `mode` and the view of the boundary covering it; pins applied by the caller. */
-  private decideAt(i: number, m: AgentMessageLike, mode: PruneMode, view: BoundaryView, messages: readonly AgentMessageLike[]): PrefixDecision {
-    if (m.role === "toolResult") return this.decideResult(i, m, mode, view);
-    if (m.role === "assistant" && Array.isArray(m.content)) return this.decideArguments(i, m, view, messages);
+  /**
+   * What the step covering message i (boundary `upTo`) knew of it: its relation (a result) or its
+   * calls' sites (an assistant message). Frozen when that step is first rendered, so a later step
+   * never rewrites an old message again because of what came after it (a rewrite far back costs a
+   * whole prompt cache write for a few characters).
+   */
+  private frozenAt(i: number, m: AgentMessageLike, from: number, upTo: number, messages: readonly AgentMessageLike[], turnsBefore: (index: number) => number): Frozen {
+    const f = this.facts[i]!;
+    if (f.frozen?.upTo === upTo) return f.frozen;
+    const view = this.viewAt(messages, from, upTo, turnsBefore(from));
+    const frozen: Frozen = { upTo };
+    if (m.role === "toolResult") frozen.relation = view.relations.get(String((m as { toolCallId?: unknown }).toolCallId));
+    else if (Array.isArray(m.content)) {
+      for (const b of m.content as Array<{ type?: unknown; id?: unknown }>) {
+        if (!b || b.type !== "toolCall" || typeof b.id !== "string") continue;
+        const site = view.calls.get(b.id);
+        if (site) (frozen.sites ??= []).push({ id: b.id, isError: site.isError, turn: site.turn, pinned: isPinnedInMessage(messages[site.resultIndex]!) });
+      }
+    }
+    f.frozen = frozen;
+    return frozen;
+  }
+
+  /** The decision for message i under `mode`; pins applied by the caller. `turns`: turns before the current boundary. */
+  private decideAt(i: number, m: AgentMessageLike, mode: PruneMode, frozen: Frozen, turns: number): PrefixDecision {
+    if (m.role === "toolResult") return this.decideResult(i, m, mode, frozen.relation);
+    if (m.role === "assistant" && frozen.sites) return this.decideArguments(i, m, frozen.sites, turns);
     return NO_CHANGE;
   }
 
-  private decideResult(i: number, m: AgentMessageLike, mode: PruneMode, view: BoundaryView): Decision {
+  private decideResult(i: number, m: AgentMessageLike, mode: PruneMode, relation: ResultRelation | undefined): Decision {
     const id = String((m as { toolCallId?: unknown }).toolCallId);
     const call = this.calls.get(id);
     const path = callPath(call?.args);
     if (path !== undefined && this.isProtected(path)) return NO_CHANGE;
-    const relation = view.relations.get(id);
     if (relation) {
       const f = this.facts[i]!;
       const key = `${mode}|${relation.kind}|${relation.kind === "duplicate" ? relation.newerCallId : relation.changedByCallId}`;
@@ -328,18 +367,20 @@ export class SessionPruner {
     return this.applied(i, m, mode);
   }
 
-  /** Cuts long arguments of completed calls (large, or failed and old enough) in an assistant message. */
-  private decideArguments(i: number, m: AgentMessageLike, view: BoundaryView, messages: readonly AgentMessageLike[]): PrefixDecision {
+  /**
+   * Cuts long arguments of an assistant message's completed calls: large ones when the step covers
+   * them, failed ones once `failedArgsAfterTurns` turns (the call's own included) lie behind the
+   * current boundary (the one decision a later step may still make about an old message).
+   */
+  private decideArguments(i: number, m: AgentMessageLike, sites: readonly FrozenSite[], turns: number): PrefixDecision {
     const { maxArgChars, failedArgsAfterTurns } = this.options;
     if (maxArgChars === 0 && failedArgsAfterTurns === 0) return NO_CHANGE;
     const plan = new Map<string, ArgumentCutReason>();
-    for (const b of m.content as Array<{ type?: unknown; id?: unknown }>) {
-      if (!b || b.type !== "toolCall" || typeof b.id !== "string") continue;
-      const site = view.calls.get(b.id);
-      if (!site || this.pins.has(b.id) || isPinnedInMessage(messages[site.resultIndex]!)) continue;
+    for (const site of sites) {
+      if (site.pinned || this.pins.has(site.id)) continue;
       if (!site.isError) {
-        if (maxArgChars > 0) plan.set(b.id, "large");
-      } else if (failedArgsAfterTurns > 0 && view.turns - site.turn + 1 >= failedArgsAfterTurns) plan.set(b.id, "failed");
+        if (maxArgChars > 0) plan.set(site.id, "large");
+      } else if (failedArgsAfterTurns > 0 && turns - site.turn + 1 >= failedArgsAfterTurns) plan.set(site.id, "failed");
     }
     if (!plan.size) return NO_CHANGE;
     const key = [...plan].map(([id, why]) => `${id}:${why}`).join(",");
@@ -361,12 +402,11 @@ export class SessionPruner {
     return (f.decisions[mode] ??= decide(m, this.rules[mode], this.calls));
   }
 
-  /** The view of messages[0, upTo), cached while nothing before `upTo` changed. */
-  private viewAt(messages: readonly AgentMessageLike[], upTo: number): BoundaryView {
-    if (upTo === 0) return EMPTY_VIEW;
-    const hit = this.views.find((v) => v.upTo === upTo);
+  /** The view of the step covering messages[from, upTo), cached while nothing before `upTo` changed. */
+  private viewAt(messages: readonly AgentMessageLike[], from: number, upTo: number, turnsBefore: number): BoundaryView {
+    const hit = this.views.find((v) => v.from === from && v.upTo === upTo);
     if (hit) return hit;
-    const view = boundaryView(messages, upTo, this.relationOptions);
+    const view = boundaryView(messages, from, upTo, turnsBefore, this.relationOptions);
     this.views = [view, ...this.views].slice(0, 3);
     return view;
   }
@@ -394,15 +434,16 @@ export class SessionPruner {
    * being stepped to is rendered the same way (the preview), so a step's saving and first change are
    * exact, and the preview becomes the prefix when the step is taken.
    */
-  private prefixAt(messages: readonly AgentMessageLike[], resolved: ReadonlyArray<{ index: number; mode: PruneMode }>, boundary: number): RenderedPrefix {
+  private prefixAt(messages: readonly AgentMessageLike[], resolved: ReadonlyArray<{ index: number; mode: PruneMode }>, boundary: number, turnsBefore: (index: number) => number): RenderedPrefix {
     const key = `${this.pinsVersion}|${resolved.map((r) => `${r.index}:${r.mode}`).join(",")}`;
     const hit = this.prefixes.find((p) => p.key === key);
     if (hit) return hit;
-    const view = this.viewAt(messages, boundary);
     const into: RenderedPrefix = { boundary, key, replaced: [], placeholders: 0, savedChars: 0, blobs: [] };
+    const turns = turnsBefore(boundary);
     let s = 0;
     for (let i = 0; i < boundary; i++) {
       while (resolved[s]!.index <= i) s++;
+      const stepFrom = s > 0 ? resolved[s - 1]!.index : 0;
       const m = messages[i]!;
       if (m.role !== "toolResult" && m.role !== "assistant") continue;
       const id = m.role === "toolResult" ? String((m as { toolCallId?: unknown }).toolCallId) : "";
@@ -410,7 +451,7 @@ export class SessionPruner {
         if (!isPinnedInMessage(m)) into.replaced.push({ index: i, message: (this.facts[i]!.pinView ??= withPinMarker(m, "user")) });
         continue;
       }
-      const d = this.decideAt(i, m, resolved[s]!.mode, view, messages);
+      const d = this.decideAt(i, m, resolved[s]!.mode, this.frozenAt(i, m, stepFrom, resolved[s]!.index, messages, turnsBefore), turns);
       if (!d.replacement) continue;
       into.replaced.push({ index: i, message: d.replacement, summary: d.summary });
       into.savedChars += d.savedChars;
@@ -421,6 +462,24 @@ export class SessionPruner {
     this.prefixes = [into, ...this.prefixes].slice(0, 3);
     return into;
   }
+}
+
+/** A completed call of an assistant message, as the step covering the message saw it. */
+interface FrozenSite {
+  id: string;
+  isError: boolean;
+  /** 1-based ordinal of the call's turn. */
+  turn: number;
+  /** Its result is pinned on arrival. */
+  pinned: boolean;
+}
+
+/** What the step covering a message knew of it (see `frozenAt`). */
+interface Frozen {
+  /** The boundary index of that step. */
+  upTo: number;
+  relation?: ResultRelation | undefined;
+  sites?: FrozenSite[];
 }
 
 /** A decision that may carry blobs to store (argument cuts). */
@@ -440,6 +499,8 @@ interface RenderedPrefix {
   savedChars: number;
   /** Full arguments to store for the cuts in this prefix. */
   blobs: Array<{ id: string; text: string }>;
+  /** For a preview: the first index that differs from the prefix with key `from`. */
+  diff?: { from: string; first: number };
 }
 
 /** Index of the first message whose replacement differs between two prefixes, or -1. */
