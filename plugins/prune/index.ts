@@ -12,7 +12,9 @@
  * recent steps. `<root>` is `services.commandRoot` (`kota` in the kota preset, else `governor`).
  */
 import { definePlugin, STAGE } from "../../core/index.ts";
+import { BLOB_STORE } from "../blobs/index.ts";
 import { pruneCrossCheck, pruneDefaults, pruneSchema } from "./config.ts";
+import { registerFolding } from "./fold/index.ts";
 import { lastMeaningBearing, pinOnArrival, pinResult } from "./pins.ts";
 import { SessionPruner } from "./pruner.ts";
 import { pruningStatus } from "./status.ts";
@@ -35,6 +37,7 @@ export const prune = definePlugin({
   schema: pruneSchema,
   defaults: pruneDefaults,
   check: pruneCrossCheck,
+  optional: [BLOB_STORE],
   apply(pipeline, config, services) {
     const logger = services.logger;
     if (config.adaptiveExitPercent >= config.adaptiveEnterPercent) {
@@ -60,6 +63,8 @@ export const prune = definePlugin({
       pipeline.emit({ type: "custom", source: PRUNE_PLUGIN, name: "context_pruned", data: { ...p.lastReport } });
       return out === messages ? undefined : out;
     });
+
+    if (config.fold) registerFolding(pipeline, config, services);
 
     const root = services.commandRoot;
     const skip = new Set(config.pinSkipTools);
