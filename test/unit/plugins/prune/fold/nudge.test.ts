@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { AgentMessageLike } from "../../../../../core/index.ts";
 import { NUDGE_KIND, NUDGE_PREFIX } from "../../../../../plugins/prune/fold/index.ts";
-import { harness, textOf, turn, turns, user } from "./harness.ts";
+import { harness, textOf, turn, turns, user } from "../../../../helpers/prune-fold.ts";
 
 /** ~2,050 chars per turn: 6 turns are ~31% of a 10,000-token window. */
 const WINDOW = 10_000;

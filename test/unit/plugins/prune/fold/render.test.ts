@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { AgentMessageLike } from "../../../../../core/index.ts";
 import { FOLD_MESSAGE_TYPE, UNFOLD_KIND } from "../../../../../plugins/prune/fold/index.ts";
 import { PIN_KIND } from "../../../../../plugins/prune/records.ts";
-import { harness, pairsValid, textOf, turn, turns, user } from "./harness.ts";
+import { harness, pairsValid, textOf, turn, turns, user } from "../../../../helpers/prune-fold.ts";
 
 const SUMMARY = "Turns 2-4 read f2-f4: config loader, its schema and tests; nothing to change.";
 

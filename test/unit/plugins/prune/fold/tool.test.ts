@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { AgentMessageLike } from "../../../../../core/index.ts";
 import { FOLD_TOOL, foldCalls } from "../../../../../plugins/prune/fold/index.ts";
 import { PIN_KIND } from "../../../../../plugins/prune/records.ts";
-import { harness, turn, turns, user } from "./harness.ts";
+import { harness, turn, turns, user } from "../../../../helpers/prune-fold.ts";
 
 const SUMMARY = "Read f1-f4: they export the config loader and its tests.";
 

@@ -3,9 +3,9 @@
  * builders for pi-shaped message lists and a helper that makes a real `context_fold` call the way pi
  * does (the tool result message is built from the tool's own observation).
  */
-import { type AgentMessageLike, createGovernor, definePreset, memorySessionStore, observationDetails, type LogRecord, type SessionStore, type UiBridge } from "../../../../../core/index.ts";
-import { blobs } from "../../../../../plugins/blobs/index.ts";
-import { prune } from "../../../../../plugins/prune/index.ts";
+import { type AgentMessageLike, createGovernor, definePreset, memorySessionStore, observationDetails, type LogRecord, type SessionStore, type UiBridge } from "../../core/index.ts";
+import { blobs } from "../../plugins/blobs/index.ts";
+import { prune } from "../../plugins/prune/index.ts";
 
 export const SESSION = "s1";
 
