@@ -9,7 +9,7 @@ import type { PruneOptions } from "../config.ts";
 import { protectedPathMatcher } from "../paths.ts";
 import { loadPins } from "../records.ts";
 import { tokensOf } from "../size.ts";
-import { activeFolds, type ActiveFold } from "./folds.ts";
+import { activeFolds, type ActiveFold, FOLD_TOOL } from "./folds.ts";
 import { loadNudges, loadUnfolded, NUDGE_KIND } from "./records.ts";
 import { applyFolds, FoldMessages } from "./render.ts";
 import { applyNudges, nudgeFor } from "./nudge.ts";
@@ -23,6 +23,8 @@ export interface FoldEnv {
   store: () => SessionStore;
   logger: Logger;
 }
+
+const isFoldResult = (m: AgentMessageLike) => m.role === "toolResult" && (m as { toolName?: unknown }).toolName === FOLD_TOOL;
 
 /** A message list analysed for folding. */
 export interface FoldView {
@@ -65,12 +67,15 @@ export class FoldSession {
     // Another stage that changed the list's shape: fold what is being sent, never mix indexes.
     const base = raw.length === pruned.length ? raw : pruned;
     this.last = base;
-    const v = this.view(base);
     const store = this.env.store();
     const nudges = loadNudges(store);
-    const foldedChars = v.active.reduce((sum, f) => sum + f.chars, 0);
     const window = contextWindow || this.env.options.contextWindow;
-    const percent = (tokensOf(messagesChars(base) - foldedChars) / window) * 100;
+    const rawChars = messagesChars(base);
+    // The common case, without a pass over the turns: no fold, no nudge, and below the nudge threshold.
+    if (!nudges.length && (tokensOf(rawChars) / window) * 100 < this.env.options.foldNudgePercent && !base.some(isFoldResult)) return pruned;
+    const v = this.view(base);
+    const foldedChars = v.active.reduce((sum, f) => sum + f.chars, 0);
+    const percent = (tokensOf(rawChars - foldedChars) / window) * 100;
     const nudge = nudgeFor({ messages: base, map: v.map, active: v.active, nudges, percent, foldNudgePercent: this.env.options.foldNudgePercent, keepRecentTurns: this.env.options.keepRecentTurns });
     if (nudge) {
       store.append(NUDGE_KIND, { ...nudge });
