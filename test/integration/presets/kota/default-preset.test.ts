@@ -151,7 +151,7 @@ describe("the default kota preset through the stand-in", () => {
   it("a config file can switch to the lean preset", async () => {
     governor = await createGovernor({ preset: kotaPreset, presets: [leanPreset], cwd: repo.root, agentDir: join(work, "agent"), layers: [{ kind: "global", source: "g", data: { preset: "lean", blobs: { dir: join(work, "blobs") } } }] });
     expect(governor.preset.name).toBe("lean");
-    expect([...governor.pipeline.tools.keys()]).toEqual(["blob_read", "context_search"]);
+    expect([...governor.pipeline.tools.keys()]).toEqual(["blob_read", "context_fold", "context_search"]);
     expect(governor.problems()).toEqual([]);
   });
 
