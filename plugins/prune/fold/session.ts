@@ -37,6 +37,11 @@ export interface FoldView {
 export class FoldSession {
   /** The message list (before pruning) of the last context call. */
   last: readonly AgentMessageLike[] = [];
+  /**
+   * Folds the tool accepted since that call (ranges in `last`): two calls in one assistant message
+   * are checked against each other, not only against the folds the history already holds.
+   */
+  readonly pending: ActiveFold[] = [];
   private readonly built = new FoldMessages();
   private readonly warned = new Set<string>();
   private readonly isProtected: (path: string) => boolean;
@@ -67,6 +72,7 @@ export class FoldSession {
     // Another stage that changed the list's shape: fold what is being sent, never mix indexes.
     const base = raw.length === pruned.length ? raw : pruned;
     this.last = base;
+    this.pending.length = 0;
     const store = this.env.store();
     const nudges = loadNudges(store);
     const window = contextWindow || this.env.options.contextWindow;

@@ -62,13 +62,14 @@ export function contextFoldTool(deps: FoldToolDeps): GovernedToolDefinition {
         throw new InvalidInputError("no conversation is in view yet for this session", { agentMessage: "Fold only after earlier turns exist; continue the task." });
       }
       const current = view.map.turns.length - 1;
-      const range = checkRange(view.map, from, to, { before: current, folded: view.active });
+      const range = checkRange(view.map, from, to, { before: current, folded: [...view.active, ...session.pending] });
       if (isProblem(range)) throw new InvalidInputError(range.problem, { agentMessage: range.fix });
 
       const first = view.map.turns[range.first]!;
       const last = view.map.turns[range.last]!;
       const originals = view.messages.slice(first.start, last.end);
       const chars = messagesChars(originals);
+      session.pending.push({ call: { id: call.toolCallId, from, to, summary, callMessage: -1, blobId: undefined }, first: range.first, last: range.last, start: first.start, end: last.end, chars });
       let blobId: string | undefined;
       if (deps.blobs) {
         try {

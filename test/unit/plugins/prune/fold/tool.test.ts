@@ -131,6 +131,15 @@ describe("context_fold: the tool", () => {
       expect(r.text).toContain('turns 4-5 (from "c4" to "c5")');
     });
 
+    it("an overlap with a fold accepted in the same assistant message (no context in between)", async () => {
+      const h = await harness();
+      await h.context([...turns(6), user(7)]);
+      expect((await h.fold("f7", { from: "c1", to: "c3", summary: SUMMARY })).ok).toBe(true);
+      const r = await h.fold("g7", { from: "c2", to: "c4", summary: SUMMARY });
+      expect(r.text).toContain("turn 2 is already folded by f7");
+      expect((await h.fold("k7", { from: "c4", to: "c5", summary: SUMMARY })).ok).toBe(true);
+    });
+
     it("a summary out of bounds", async () => {
       expect(await refused([...turns(6), user(7)], { from: "c1", to: "c2", summary: "short" })).toContain("the summary has 5 chars; it must have 20-8,000");
     });
