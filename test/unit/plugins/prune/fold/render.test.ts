@@ -104,6 +104,17 @@ describe("/governor unfold", () => {
     expect(JSON.stringify(await replay.context(history))).toBe(JSON.stringify(out));
   });
 
+  it("hangs under the preset's command root, and the fold message and tool result name it", async () => {
+    const h = await harness({}, { commandRoot: "kota" });
+    const history = [...turns(4), user(5)];
+    await h.context(history);
+    const fold = await h.fold("f5", { from: "c1", to: "c2", summary: SUMMARY });
+    expect(fold.text).toContain("/kota unfold f5");
+    const out = await h.context([...history, ...fold.messages]);
+    expect(textOf(out[0]!)).toContain("the user can restore them with /kota unfold f5.");
+    expect(await h.command("kota unfold", "f5")).toMatch(/^Restored f5: turns 1-2/);
+  });
+
   it("answers --help and a stray argument with the usage", async () => {
     const h = await harness();
     expect(await h.command("governor unfold", "--help")).toContain("/governor unfold [id]");
