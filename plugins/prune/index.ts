@@ -17,6 +17,7 @@ import { BLOB_STORE } from "../blobs/index.ts";
 import { ArgumentBlobWriter } from "./argument-blobs.ts";
 import { pruneCrossCheck, pruneDefaults, pruneSchema } from "./config.ts";
 import { settingsForModel } from "./per-model.ts";
+import { registerFolding } from "./fold/index.ts";
 import { lastMeaningBearing, pinOnArrival, pinResult } from "./pins.ts";
 import { SessionPruner } from "./pruner.ts";
 import { SessionPruners } from "./session-pruners.ts";
@@ -75,6 +76,8 @@ export const prune = definePlugin({
       pipeline.emit({ type: "custom", source: PRUNE_PLUGIN, name: "context_pruned", data: { ...p.lastReport, ...model } });
       return out === messages ? undefined : out;
     });
+
+    if (config.fold) registerFolding(pipeline, config, services);
 
     const root = services.commandRoot;
     const skip = new Set(config.pinSkipTools);

@@ -77,8 +77,8 @@ describe("the default kota preset through the stand-in", () => {
       ["governor:chaos", false],
       ["governor:doctor", true],
     ]);
-    expect([...g.pipeline.tools.keys()].sort()).toEqual(["blob_read", "context_search", "kota_deps", "kota_impact", "kota_index", "kota_search", "kota_status", "kota_task_context", "kota_usages"]);
-    expect([...g.pipeline.commands.keys()].sort()).toEqual(["governor doctor", "kota blobs", "kota doctor", "kota index", "kota pin", "kota pruning", "kota purge-blobs", "kota purge-index", "kota recall", "kota restart", "kota search", "kota status"]);
+    expect([...g.pipeline.tools.keys()].sort()).toEqual(["blob_read", "context_fold", "context_search", "kota_deps", "kota_impact", "kota_index", "kota_search", "kota_status", "kota_task_context", "kota_usages"]);
+    expect([...g.pipeline.commands.keys()].sort()).toEqual(["governor doctor", "kota blobs", "kota doctor", "kota index", "kota pin", "kota pruning", "kota purge-blobs", "kota purge-index", "kota recall", "kota restart", "kota search", "kota status", "kota unfold"]);
     const wrapOrder = g.pipeline.describe().toolCall!.map((t) => t.name);
     expect(wrapOrder.indexOf("governor:breaker")).toBeLessThan(wrapOrder.indexOf("governor:retry"));
     expect(wrapOrder.indexOf("governor:retry")).toBeLessThan(wrapOrder.indexOf("governor:budget"));
@@ -151,7 +151,7 @@ describe("the default kota preset through the stand-in", () => {
   it("a config file can switch to the lean preset", async () => {
     governor = await createGovernor({ preset: kotaPreset, presets: [leanPreset], cwd: repo.root, agentDir: join(work, "agent"), layers: [{ kind: "global", source: "g", data: { preset: "lean", blobs: { dir: join(work, "blobs") } } }] });
     expect(governor.preset.name).toBe("lean");
-    expect([...governor.pipeline.tools.keys()]).toEqual(["blob_read", "context_search"]);
+    expect([...governor.pipeline.tools.keys()]).toEqual(["blob_read", "context_fold", "context_search"]);
     expect(governor.problems()).toEqual([]);
   });
 

@@ -1,0 +1,96 @@
+/**
+ * The folding state of one session: the last message list its context hook saw (what the tool
+ * validates against and the unfold command lists), the fold messages built so far, and which
+ * invalid folds were already logged. Everything else is derived from the messages and the session
+ * records on each call.
+ */
+import { messagesChars, type AgentMessageLike, type Logger, type SessionStore } from "../../../core/index.ts";
+import type { PruneOptions } from "../config.ts";
+import { protectedPathMatcher } from "../paths.ts";
+import { loadPins } from "../records.ts";
+import { tokensOf } from "../size.ts";
+import { activeFolds, type ActiveFold, FOLD_TOOL } from "./folds.ts";
+import { loadNudges, loadUnfolded, NUDGE_KIND } from "./records.ts";
+import { applyFolds, FoldMessages } from "./render.ts";
+import { applyNudges, nudgeFor } from "./nudge.ts";
+import { mapTurns, type TurnMap } from "./turn-map.ts";
+
+/** What folding needs from the plugin around it. */
+export interface FoldEnv {
+  options: Pick<PruneOptions, "protectedFilePatterns" | "foldNudgePercent" | "keepRecentTurns" | "contextWindow">;
+  cwd: string;
+  root: string;
+  store: () => SessionStore;
+  logger: Logger;
+}
+
+const isFoldResult = (m: AgentMessageLike) => m.role === "toolResult" && (m as { toolName?: unknown }).toolName === FOLD_TOOL;
+
+/** A message list analysed for folding. */
+export interface FoldView {
+  messages: readonly AgentMessageLike[];
+  map: TurnMap;
+  active: ActiveFold[];
+}
+
+/** One session's folding state. */
+export class FoldSession {
+  /** The message list (before pruning) of the last context call. */
+  last: readonly AgentMessageLike[] = [];
+  /**
+   * Folds the tool accepted since that call (ranges in `last`): two calls in one assistant message
+   * are checked against each other, not only against the folds the history already holds.
+   */
+  readonly pending: ActiveFold[] = [];
+  private readonly built = new FoldMessages();
+  private readonly warned = new Set<string>();
+  private readonly isProtected: (path: string) => boolean;
+
+  constructor(private readonly env: FoldEnv) {
+    this.isProtected = protectedPathMatcher(env.options.protectedFilePatterns, env.cwd);
+  }
+
+  /** `messages` mapped by turn with the folds in force; invalid folds are logged once each. */
+  view(messages: readonly AgentMessageLike[] = this.last): FoldView {
+    const store = this.env.store();
+    const map = mapTurns(messages, { userPins: loadPins(store), isProtected: this.isProtected });
+    const { active, invalid } = activeFolds(messages, map, loadUnfolded(store));
+    for (const bad of invalid) {
+      const key = `${bad.id}\n${bad.reason}`;
+      if (this.warned.has(key)) continue;
+      this.warned.add(key);
+      this.env.logger.warn("context_fold ignored: its range is not valid in this context", { foldId: bad.id, reason: bad.reason });
+    }
+    return { messages, map, active };
+  }
+
+  /**
+   * The context to send: `pruned` (the pruned list, same indexes as `raw`) with persisted nudges,
+   * maybe a new nudge, and the active folds applied. Returns `pruned` itself when nothing changes.
+   */
+  render(raw: readonly AgentMessageLike[], pruned: readonly AgentMessageLike[], contextWindow: number | undefined): readonly AgentMessageLike[] {
+    // Another stage that changed the list's shape: fold what is being sent, never mix indexes.
+    const base = raw.length === pruned.length ? raw : pruned;
+    this.last = base;
+    this.pending.length = 0;
+    const store = this.env.store();
+    const nudges = loadNudges(store);
+    const window = contextWindow || this.env.options.contextWindow;
+    const rawChars = messagesChars(base);
+    // The common case, without a pass over the turns: no fold, no nudge, and below the nudge threshold.
+    if (!nudges.length && (tokensOf(rawChars) / window) * 100 < this.env.options.foldNudgePercent && !base.some(isFoldResult)) return pruned;
+    const v = this.view(base);
+    const foldedChars = v.active.reduce((sum, f) => sum + f.chars, 0);
+    const percent = (tokensOf(rawChars - foldedChars) / window) * 100;
+    const nudge = nudgeFor({ messages: base, map: v.map, active: v.active, nudges, percent, foldNudgePercent: this.env.options.foldNudgePercent, keepRecentTurns: this.env.options.keepRecentTurns });
+    if (nudge) {
+      store.append(NUDGE_KIND, { ...nudge });
+      nudges.push(nudge);
+      this.env.logger.info("nudged the model to fold finished turns", { text: nudge.text });
+    }
+    const nudged = applyNudges(pruned, v.map, nudges);
+    this.built.keepOnly(new Set(v.active.map((f) => f.call.id)));
+    if (!v.active.length) return nudged;
+    return applyFolds(nudged, v.active, (fold) => this.built.message(fold, base, v.map, this.env.root));
+  }
+}
