@@ -15,7 +15,7 @@ export function pruningStatus(options: PruneOptions & { enabled: boolean }, prun
     options.adaptive
       ? `  adaptive: at ${options.adaptiveEnterPercent}% of the window keep ${options.adaptiveKeepRecentTurns} turn(s), cut at ${n(options.adaptiveMaxToolChars)} chars, also prune ${options.adaptivePruneTools.join(", ")}; back below ${options.adaptiveExitPercent}%`
       : "  adaptive: off",
-    `  boundary steps: at least ${n(options.minStepTokens)} tokens freed${options.cacheAware ? ", and only once carrying the output has cost more than one cache rewrite" : ""}; forced at ${options.forceStepPercent}% of the window`,
+    `  boundary steps: at least ${n(options.minStepTokens)} tokens freed${options.cacheAware ? ", and only once carrying the output has cost more than one cache rewrite" : ""}; forced at ${options.forceStepPercent}% of the window${options.forceStepFreePercent ? ` when the step frees ${options.forceStepFreePercent}% of the prompt (less nearer the window)` : ""}`,
   ];
   if (!pruner?.lastReport) {
     lines.push("No model call seen in this session yet.");

@@ -14,6 +14,7 @@
  */
 import type { AgentMessageLike } from "../../core/index.ts";
 import { memorySessionStore } from "../../core/index.ts";
+import { RESULT_ONLY_PRUNING } from "../../plugins/prune/config.ts";
 import { kotaPrune, kotaPruneDefaults as pruneDefaults } from "../../presets/kota/prune-policy.ts";
 import { SessionPruner } from "../../plugins/prune/pruner.ts";
 import { clearOldToolResults, governorPolicy, keepLastTurnsEveryRequest, noPruning, type Policy, resultOnlyPolicy } from "../../plugins/prune/replay/policies.ts";
@@ -159,6 +160,22 @@ const suite: BenchSuite = async (report) => {
       report({ name: `${label}, prompts over the window`, value: `${today.overWindow} -> ${now.overWindow} (largest ${k(today.largestPrompt)} -> ${k(now.largestPrompt)})`, note: targets ? "target 0" : "", ...target(now.overWindow === 0) });
       report({ name: `${label}, tokens sent`, value: `${k(today.tokensSent)} -> ${k(now.tokensSent)}`, ratio: now.tokensSent / today.tokensSent, note: "x today's" });
     }
+  }
+
+  // The step rule's trade-off, for tuning forceStepFreePercent: on a long read-mostly session the
+  // prompt stays above forceStepPercent, where today's rule steps on every turn. Rarer, larger steps
+  // mean fewer cache breaks but each one rewrites more of the prompt.
+  const long = sessionOf({ turns: 300, seed: 1300 });
+  const sim = { systemTokens: SYSTEM_TOKENS, contextWindow: WINDOW };
+  const baseline = (await simulate(long.requests, todays, sim)).totals;
+  for (const free of [0, 25, 50, 75]) {
+    const t = free === 0 ? baseline : (await simulate(long.requests, governorPolicy({ plugin: () => kotaPrune(), prune: { ...RESULT_ONLY_PRUNING, forceStepFreePercent: free } }), sim)).totals;
+    report({
+      name: `300 turns read-mostly, step rule forceStepFreePercent ${free}${free === 0 ? " (today)" : ""}`,
+      value: `${t.breaksPrefix} breaks, cost (a) x${(t.costPrefix / baseline.costPrefix).toFixed(3)}, (b) x${(t.costBreakpoint / baseline.costBreakpoint).toFixed(3)}, largest ${k(t.largestPrompt)}`,
+      ratio: t.costBreakpoint / baseline.costBreakpoint,
+      note: "cost (b) x today's rule",
+    });
   }
 };
 export default suite;
