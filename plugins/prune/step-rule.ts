@@ -12,7 +12,7 @@
  * Above `forceStepPercent` of the window the prompt is large, so a step is taken regardless of its
  * cache cost, but only once it frees enough to pay for rewriting that large prompt: at least
  * `forceStepFreePercent` of the prompt at the force line, falling linearly to any step at all when the
- * prompt reaches the window. Without that floor, a long session whose pruned prompt stays above the
+ * prompt reaches 90% of the window. Without that floor, a long session whose pruned prompt stays above the
  * line steps (and rewrites the whole cache) on every turn for the few tokens one turn adds; with it,
  * steps are rare and large while the prompt is far from the window, and as frequent as needed near it.
  */
@@ -42,15 +42,22 @@ export interface StepOutcome {
 type StepOptions = Pick<PruneOptions, "forceStepPercent" | "minStepTokens" | "cacheAware"> & Partial<Pick<PruneOptions, "forceStepFreePercent">>;
 
 /**
+ * Share of the window at which a forced step no longer needs to free anything: the system prompt and
+ * tool definitions (not in the messages the rule measures) and the next turn's output need room.
+ */
+export const FORCE_RAMP_END = 0.9;
+
+/**
  * Tokens a forced step must free when `sent` tokens would be sent: `forceStepFreePercent` of the prompt
- * at the force line, falling linearly to 0 at the window. Infinity below the force line (no forced step).
+ * at the force line, falling linearly to 0 at FORCE_RAMP_END of the window. Infinity below the force line (no forced step).
  */
 export function forcedStepMinTokens(sent: number, window: number, options: Pick<StepOptions, "forceStepPercent" | "forceStepFreePercent">): number {
   const line = (window * options.forceStepPercent) / 100;
   if (sent < line) return Number.POSITIVE_INFINITY;
   const fraction = (options.forceStepFreePercent ?? 0) / 100;
-  if (fraction === 0 || sent >= window) return 0;
-  return fraction * sent * ((window - sent) / (window - line));
+  const end = window * FORCE_RAMP_END;
+  if (fraction === 0 || sent >= end) return 0;
+  return fraction * sent * ((end - sent) / (end - line));
 }
 
 /** Decides one step (see the module comment). Forced above `forceStepPercent` of the window. */

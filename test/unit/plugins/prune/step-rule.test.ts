@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { pruneDefaults, RESULT_ONLY_PRUNING } from "../../../../plugins/prune/config.ts";
-import { decideStep, forcedStepMinTokens, rewriteTokens } from "../../../../plugins/prune/step-rule.ts";
+import { decideStep, FORCE_RAMP_END, forcedStepMinTokens, rewriteTokens } from "../../../../plugins/prune/step-rule.ts";
 
 const options = { forceStepPercent: 50, minStepTokens: 1000, cacheAware: true };
 const input = { pending: 2000, sent: 50_000, rewrite: 48_000, window: 200_000, carry: 0 };
@@ -55,18 +55,23 @@ describe("forced steps need to free a share of the prompt (forceStepFreePercent)
   });
 
   it("does not force a small step far from the window, but keeps the carry growing", () => {
-    // At 100k of a 200k window with the line at 50k: 20% x 100k x (100k / 150k) = 13,333 tokens needed.
-    expect(forcedStepMinTokens(100_000, 200_000, forced)).toBeCloseTo(13_333, 0);
+    // At 100k of a 200k window, line at 50k, ramp ending at 180k: 20% x 100k x (80k / 130k) = 12,308 tokens.
+    expect(forcedStepMinTokens(100_000, 200_000, forced)).toBeCloseTo(12_308, 0);
     const d = decideStep({ ...big, pending: 5000 }, forced);
     expect(d.step).toBe(false);
     expect(d.carry).toBe(500);
-    expect(decideStep({ ...big, pending: 13_334 }, forced).step).toBe(true);
+    expect(decideStep({ ...big, pending: 12_308 }, forced).step).toBe(true);
   });
 
-  it("asks for less as the prompt nears the window, and for any step at the window", () => {
-    const need = [60_000, 100_000, 150_000, 190_000].map((sent) => forcedStepMinTokens(sent, 200_000, forced));
-    expect(need[0]).toBeGreaterThan(need[3]!);
-    expect(need[3]).toBeLessThan(3000); // 20% x 190k x 10k / 150k
+  it("asks for less as the prompt nears the window, and for any step from 90% of it (room for the system prompt)", () => {
+    const sents = [60_000, 100_000, 150_000, 170_000];
+    const need = sents.map((sent) => forcedStepMinTokens(sent, 200_000, forced));
+    // The share of the prompt asked for falls all the way; the tokens fall from the middle on.
+    for (let i = 1; i < need.length; i++) expect(need[i]! / sents[i]!).toBeLessThan(need[i - 1]! / sents[i - 1]!);
+    expect(need[3]).toBeLessThan(need[2]!);
+    expect(need[2]).toBeLessThan(need[1]!);
+    expect(need[3]).toBeLessThan(3000); // 20% x 170k x 10k / 130k
+    expect(forcedStepMinTokens(200_000 * FORCE_RAMP_END, 200_000, forced)).toBe(0);
     expect(forcedStepMinTokens(200_000, 200_000, forced)).toBe(0);
     expect(decideStep({ ...big, sent: 200_000, pending: 1 }, forced).step).toBe(true);
   });
