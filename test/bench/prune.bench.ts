@@ -167,22 +167,29 @@ const suite: BenchSuite = async (report) => {
     }
   }
 
-  // The step rule's trade-off, for tuning forceStepFreePercent: on a long read-mostly session the
-  // prompt stays above forceStepPercent, where today's rule steps on every turn. Rarer, larger steps
-  // mean fewer cache breaks but each one rewrites more of the prompt.
-  const long = sessionOf({ turns: 300, seed: 1300 });
+  // The step rule's trade-off, for tuning forceStepFreePercent on 300-turn sessions whose pruned
+  // prompt stays above forceStepPercent, where a value of 0 steps on every turn: rarer, larger steps
+  // mean fewer cache breaks, but each one changes older turns and so rewrites more of the prompt.
+  // Read-mostly: today's plugin with each value; coding+folds: the defaults with each value.
+  const sweeps: Array<[string, GenerateOptions, Record<string, unknown>]> = [
+    ["read-mostly, today's plugin", { turns: 300, seed: 1300 }, { ...RESULT_ONLY_PRUNING }],
+    ["coding+folds, defaults", { turns: 300, seed: 1300, coding: true, folds: true }, {}],
+  ];
   const sim = { systemTokens: SYSTEM_TOKENS, contextWindow: WINDOW };
-  const baselineRun = await simulate(long.requests, todays, sim);
-  const baseline = baselineRun.totals;
-  for (const free of [0, 25, 50, 75]) {
-    const run = free === 0 ? baselineRun : await simulate(long.requests, governorPolicy({ plugin: () => kotaPrune(), prune: { ...RESULT_ONLY_PRUNING, forceStepFreePercent: free } }), sim);
-    const t = run.totals;
-    report({
-      name: `300 turns read-mostly, step rule forceStepFreePercent ${free}${free === 0 ? " (today)" : ""}`,
-      value: `${t.breaksPrefix} breaks (${heavyBreaks(run)} rewrote over half the prompt), cost (a) x${(t.costPrefix / baseline.costPrefix).toFixed(3)}, (b) x${(t.costBreakpoint / baseline.costBreakpoint).toFixed(3)}, largest ${k(t.largestPrompt)}`,
-      ratio: t.costBreakpoint / baseline.costBreakpoint,
-      note: "cost (b) x today's rule",
-    });
+  for (const [what, options, prune] of sweeps) {
+    const long = sessionOf(options);
+    let baseline: SimTotals | undefined;
+    for (const free of [0, 25, 50, 75]) {
+      const run = await simulate(long.requests, governorPolicy({ plugin: () => kotaPrune(), prune: { ...prune, forceStepFreePercent: free } }), sim);
+      const t = run.totals;
+      baseline ??= t;
+      report({
+        name: `300 turns ${what}, forceStepFreePercent ${free}`,
+        value: `${t.breaksPrefix} breaks (${heavyBreaks(run)} rewrote over half the prompt), cost (a) x${(t.costPrefix / baseline.costPrefix).toFixed(3)}, (b) x${(t.costBreakpoint / baseline.costBreakpoint).toFixed(3)}, largest ${k(t.largestPrompt)}, ${t.overWindow} over the window`,
+        ratio: t.costBreakpoint / baseline.costBreakpoint,
+        note: "cost (b) x the value 0",
+      });
+    }
   }
 };
 export default suite;

@@ -82,10 +82,11 @@ describe("forced steps need to free a share of the prompt (forceStepFreePercent)
     expect(decideStep({ ...big, sent: 40_000, pending: 30_000, rewrite: 100 }, forced).step).toBe(true);
   });
 
-  it("RESULT_ONLY_PRUNING reproduces today's rule", () => {
-    const today = { ...pruneDefaults, ...RESULT_ONLY_PRUNING };
+  it("RESULT_ONLY_PRUNING reproduces today's rule whatever the configured values", () => {
+    const configured = { ...pruneDefaults, forceStepPercent: 40, forceStepFreePercent: 30 };
+    expect(decideStep({ ...big, pending: 10 }, configured).step).toBe(false);
+    const today = { ...configured, ...RESULT_ONLY_PRUNING };
     expect(today.forceStepPercent).toBe(25);
     expect(decideStep({ ...big, pending: 10 }, today).step).toBe(true);
-    expect(decideStep({ ...big, pending: 10 }, pruneDefaults).step).toBe(false);
   });
 });
