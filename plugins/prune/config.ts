@@ -37,7 +37,8 @@ const pruneBaseSchema = z.object({
   contextWindow: z.number().int().min(1000).max(100_000_000).describe("Context window in tokens, used when pi does not report one. Default 200000."),
   minStepTokens: z.number().int().min(0).max(100_000_000).describe("The pruning boundary moves only when the step frees at least this many estimated tokens (chars/4). Default 2000."),
   cacheAware: z.boolean().describe("Move the boundary only when the cached-input cost of carrying the prunable output has exceeded the cost of rewriting the prompt cache once (ski-rental rule). false: move as soon as minStepTokens would be freed. Default true."),
-  forceStepPercent: z.number().min(1).max(1000).describe("When the prompt that would be sent reaches this percent of the window, move the boundary whenever a turn leaves the protected window, regardless of cache cost (at most one step per turn). Default 25."),
+  forceStepPercent: z.number().min(1).max(1000).describe("When the prompt that would be sent reaches this percent of the window, move the boundary regardless of cache cost once the step frees forceStepFreePercent (at most one step per turn). Default 25."),
+  forceStepFreePercent: z.number().min(0).max(90).describe("Above forceStepPercent, a step is forced only when it frees at least this percent of the prompt at the force line, falling linearly to any step at all when the prompt reaches the window (other steps follow the cache-cost rule, as below the line). Keeps long sessions from rewriting the prompt cache on every turn for the little one turn frees. 0: force a step whenever a turn leaves the protected window (cheapest under both cache models on the generated sessions: most of those steps change only the end of the prompt). Default 0."),
   perTool: z.record(z.string().min(1), placeholderHintSchema).describe("Per-tool placeholder text by tool name: argOrder (arguments shown first) and rehydrate (how to get the result back). Default: pi's read, bash, grep, find and ls, and blob_read."),
   dedup: z.boolean().describe("Past the boundary, the older results of a call repeated later with the same tool and arguments become a placeholder that names the newer call. Default true."),
   staleReads: z.boolean().describe("Past the boundary, a readTools result of a file that a later writeTools call (or a bash command naming the file) changed becomes a placeholder saying the file changed and how to read it now. Default true."),
@@ -119,6 +120,7 @@ export const pruneDefaults: PruneOptions = {
   minStepTokens: 2_000,
   cacheAware: true,
   forceStepPercent: 25,
+  forceStepFreePercent: 0,
   perTool: {
     read: { argOrder: ["path", "offset", "limit"], rehydrate: "Re-run read on the same path (use offset/limit for just the lines you need) to rehydrate." },
     bash: { argOrder: ["command"], rehydrate: "Re-run the command, narrowed (grep/head/tail), to rehydrate." },
@@ -144,7 +146,7 @@ export const pruneDefaults: PruneOptions = {
  * The settings of today's plugin before the meaning-based strategies: no dedup, no stale reads, no
  * argument cuts, no folding. The replay and the bench compare against it.
  */
-export const RESULT_ONLY_PRUNING: Partial<PruneOptions> = Object.freeze({ dedup: false, staleReads: false, maxArgChars: 0, failedArgsAfterTurns: 0, fold: false });
+export const RESULT_ONLY_PRUNING: Partial<PruneOptions> = Object.freeze({ dedup: false, staleReads: false, maxArgChars: 0, failedArgsAfterTurns: 0, fold: false, forceStepPercent: 25, forceStepFreePercent: 0 });
 
 /** Rules across prune keys: adaptive mode needs a gap between its exit and enter thresholds. */
 export function pruneCrossCheck(options: PruneOptions): Array<{ keys: string[]; message: string }> {

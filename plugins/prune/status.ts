@@ -22,7 +22,7 @@ export function pruningStatus(config: PruneOptions & { enabled: boolean }, prune
     options.adaptive
       ? `  adaptive: at ${options.adaptiveEnterPercent}% of the window keep ${options.adaptiveKeepRecentTurns} turn(s), cut at ${n(options.adaptiveMaxToolChars)} chars, also prune ${options.adaptivePruneTools.join(", ")}; back below ${options.adaptiveExitPercent}%`
       : "  adaptive: off",
-    `  boundary steps: at least ${n(options.minStepTokens)} tokens freed${options.cacheAware ? ", and only once carrying the output has cost more than one cache rewrite" : ""}; forced at ${options.forceStepPercent}% of the window`,
+    `  boundary steps: at least ${n(options.minStepTokens)} tokens freed${options.cacheAware ? ", and only once carrying the output has cost more than one cache rewrite" : ""}; forced at ${options.forceStepPercent}% of the window${options.forceStepFreePercent ? ` when the step frees ${options.forceStepFreePercent}% of the prompt (less nearer the window)` : ""}`,
   ];
   if (model && !model.enabled) {
     lines.push("Nothing is pruned for this model: its context is sent in full.");

@@ -8,6 +8,13 @@
  * That is never worse than twice the best choice made with hindsight, and it makes steps rare and
  * large when a rewrite is expensive (a change far behind the end of the prompt) and frequent when it
  * is cheap (a change within the provider's lookback of the end).
+ *
+ * Above `forceStepPercent` of the window the prompt is large, so a step is taken regardless of its
+ * cache cost, but only once it frees enough to pay for rewriting that large prompt: at least
+ * `forceStepFreePercent` of the prompt at the force line, falling linearly to any step at all when the
+ * prompt reaches 90% of the window. Without that floor, a long session whose pruned prompt stays above the
+ * line steps (and rewrites the whole cache) on every turn for the few tokens one turn adds; with it,
+ * steps are rare and large while the prompt is far from the window, and as frequent as needed near it.
  */
 import { CACHE_PRICING, type PruneOptions } from "./config.ts";
 import { tokensOf } from "./size.ts";
@@ -32,12 +39,31 @@ export interface StepOutcome {
   carry: number;
 }
 
-type StepOptions = Pick<PruneOptions, "forceStepPercent" | "minStepTokens" | "cacheAware">;
+type StepOptions = Pick<PruneOptions, "forceStepPercent" | "minStepTokens" | "cacheAware"> & Partial<Pick<PruneOptions, "forceStepFreePercent">>;
+
+/**
+ * Share of the window at which a forced step no longer needs to free anything: the system prompt and
+ * tool definitions (not in the messages the rule measures) and the next turn's output need room.
+ */
+export const FORCE_RAMP_END = 0.9;
+
+/**
+ * Tokens a forced step must free when `sent` tokens would be sent: `forceStepFreePercent` of the prompt
+ * at the force line, falling linearly to 0 at FORCE_RAMP_END of the window. Infinity below the force line (no forced step).
+ */
+export function forcedStepMinTokens(sent: number, window: number, options: Pick<StepOptions, "forceStepPercent" | "forceStepFreePercent">): number {
+  const line = (window * options.forceStepPercent) / 100;
+  if (sent < line) return Number.POSITIVE_INFINITY;
+  const fraction = (options.forceStepFreePercent ?? 0) / 100;
+  const end = window * FORCE_RAMP_END;
+  if (fraction === 0 || sent >= end) return 0;
+  return fraction * sent * ((end - sent) / (end - line));
+}
 
 /** Decides one step (see the module comment). Forced above `forceStepPercent` of the window. */
 export function decideStep(input: StepInput, options: StepOptions): StepOutcome {
   if (input.pending === 0) return { step: false, carry: input.carry };
-  if (input.sent >= (input.window * options.forceStepPercent) / 100) return { step: true, carry: 0 };
+  if (input.pending >= forcedStepMinTokens(input.sent, input.window, options)) return { step: true, carry: 0 };
   if (input.pending < options.minStepTokens) return { step: false, carry: input.carry };
   if (!options.cacheAware) return { step: true, carry: 0 };
   const carry = input.carry + CACHE_PRICING.read * input.pending;

@@ -3,15 +3,24 @@
  * incremental cost of one more turn, and on generated 30/100/300-turn sessions the cost of four
  * context policies under both prompt-cache models (shared simulator: plugins/prune/replay/simulate.ts).
  * Target: the prune plugin is the cheapest policy under both models, with no prompt over 200k tokens.
+ *
+ * Then the plugin's defaults against today's plugin (the same preset with RESULT_ONLY_PRUNING: no
+ * dedup, stale reads, argument cuts or folding, and the step rule that forces a step every turn
+ * above forceStepPercent), on the read-mostly sessions and on generated coding sessions (writes,
+ * edits, failures, repeated and stale reads; generate.ts `coding`), with and without a simulated
+ * model that folds finished turns (`folds`). Targets on the coding sessions with folds: cost under
+ * both cache models at most 0.85x of today's, at 300 turns at most 60 prefix cache breaks, no prompt
+ * over the window.
  */
 import type { AgentMessageLike } from "../../core/index.ts";
 import { memorySessionStore } from "../../core/index.ts";
+import { RESULT_ONLY_PRUNING } from "../../plugins/prune/config.ts";
 import { kotaPrune, kotaPruneDefaults as pruneDefaults } from "../../presets/kota/prune-policy.ts";
 import { SessionPruner } from "../../plugins/prune/pruner.ts";
-import { clearOldToolResults, governorPolicy, keepLastTurnsEveryRequest, noPruning, type Policy } from "../../plugins/prune/replay/policies.ts";
-import { generateSession } from "../../plugins/prune/replay/sample/generate.ts";
+import { clearOldToolResults, governorPolicy, keepLastTurnsEveryRequest, noPruning, type Policy, resultOnlyPolicy } from "../../plugins/prune/replay/policies.ts";
+import { type GenerateOptions, generateSession } from "../../plugins/prune/replay/sample/generate.ts";
 import { parseSession } from "../../plugins/prune/replay/session-file.ts";
-import { simulate, type SimTotals } from "../../plugins/prune/replay/simulate.ts";
+import { type SimResult, simulate, type SimTotals } from "../../plugins/prune/replay/simulate.ts";
 import { formatNs, type BenchSuite } from "./harness.ts";
 
 const WINDOW = 200_000;
@@ -75,6 +84,16 @@ function steadyCost(count: number, copies: boolean, calls = 41): number {
   return median(times);
 }
 
+/** A generated session, parsed as the replay reads it. */
+const sessionOf = (options: GenerateOptions) => parseSession(generateSession(options).map((l) => JSON.stringify(l)).join("\n"));
+
+/** Today's plugin and the defaults, both with the kota preset's prune settings. */
+const todays = resultOnlyPolicy({ name: "today's plugin", plugin: () => kotaPrune() });
+const defaults = governorPolicy({ name: "defaults", plugin: () => kotaPrune() });
+
+/** Breaks under the breakpoint model that wrote more than half the prompt again (a far-back change; the rest changed only the end). */
+const heavyBreaks = (run: SimResult) => run.requests.filter((r) => r.breakpoint.broke && r.breakpoint.writeTokens > r.tokens / 2).length;
+
 const k = (v: number) => (v >= 1e6 ? `${(v / 1e6).toFixed(2)}M` : v >= 1e4 ? `${Math.round(v / 1000)}k` : String(Math.round(v)));
 
 const suite: BenchSuite = async (report) => {
@@ -100,7 +119,7 @@ const suite: BenchSuite = async (report) => {
   const policies: Policy[] = [noPruning, keepLastTurnsEveryRequest(2), clearOldToolResults(100_000, 3, SYSTEM_TOKENS), governorPolicy({ name: "pi-governor prune (defaults)", plugin: () => kotaPrune() })];
   const labels = ["(i) none", "(ii) keep-2 every turn", "(iii) clear>100k keep 3", "(iv) pi-governor"];
   for (const turns of [30, 100, 300]) {
-    const session = parseSession(generateSession({ turns, seed: 1000 + turns }).map((l) => JSON.stringify(l)).join("\n"));
+    const session = sessionOf({ turns, seed: 1000 + turns });
     const totals: SimTotals[] = [];
     for (const policy of policies) totals.push((await simulate(session.requests, policy, { systemTokens: SYSTEM_TOKENS, contextWindow: WINDOW })).totals);
     const base = totals[0]!;
@@ -119,6 +138,58 @@ const suite: BenchSuite = async (report) => {
       value: `(a) ${cheapestA ? "cheapest" : "not cheapest"}, (b) ${cheapestB ? "cheapest" : "not cheapest"}, largest ${k(mine.largestPrompt)}`,
       pass: cheapestA && cheapestB && mine.overWindow === 0,
     });
+  }
+
+  // The defaults against today's plugin. Labelled by session kind: "read-mostly" (the sessions
+  // above), "coding" (coding: true), "coding+folds" (coding: true, folds: true; the model folds).
+  const kinds: Array<[string, Omit<GenerateOptions, "turns">, boolean]> = [
+    ["read-mostly", {}, false],
+    ["coding", { coding: true }, false],
+    ["coding+folds", { coding: true, folds: true }, true],
+  ];
+  for (const [kind, options, targets] of kinds) {
+    for (const turns of [30, 100, 300]) {
+      const session = sessionOf({ turns, seed: 1000 + turns, ...options });
+      const sim = { systemTokens: SYSTEM_TOKENS, contextWindow: WINDOW };
+      const todayRun = await simulate(session.requests, todays, sim);
+      const nowRun = await simulate(session.requests, defaults, sim);
+      const today = todayRun.totals;
+      const now = nowRun.totals;
+      const label = `${turns} turns ${kind}: defaults vs today's plugin`;
+      const a = now.costPrefix / today.costPrefix;
+      const b = now.costBreakpoint / today.costBreakpoint;
+      const target = (met: boolean) => (targets ? { pass: met } : {});
+      report({ name: `${label}, cost (a) prefix cache`, value: `${k(today.costPrefix)} -> ${k(now.costPrefix)}`, ratio: a, note: `x today's${targets ? ", target <= 0.85" : ""}`, ...target(a <= 0.85) });
+      report({ name: `${label}, cost (b) breakpoint cache`, value: `${k(today.costBreakpoint)} -> ${k(now.costBreakpoint)}`, ratio: b, note: `x today's${targets ? ", target <= 0.85" : ""}`, ...target(b <= 0.85) });
+      report({ name: `${label}, prefix cache breaks`, value: `${today.breaksPrefix} -> ${now.breaksPrefix} (breakpoint model: ${today.breaksBreakpoint} -> ${now.breaksBreakpoint}, of which rewrote over half the prompt: ${heavyBreaks(todayRun)} -> ${heavyBreaks(nowRun)})`, note: targets && turns === 300 ? "target <= 60 at 300 turns" : "", ...(targets && turns === 300 ? { pass: now.breaksPrefix <= 60 } : {}) });
+      report({ name: `${label}, prompts over the window`, value: `${today.overWindow} -> ${now.overWindow} (largest ${k(today.largestPrompt)} -> ${k(now.largestPrompt)})`, note: targets ? "target 0" : "", ...target(now.overWindow === 0) });
+      report({ name: `${label}, tokens sent`, value: `${k(today.tokensSent)} -> ${k(now.tokensSent)}`, ratio: now.tokensSent / today.tokensSent, note: "x today's" });
+    }
+  }
+
+  // The step rule's trade-off, for tuning forceStepFreePercent on 300-turn sessions whose pruned
+  // prompt stays above forceStepPercent, where a value of 0 steps on every turn: rarer, larger steps
+  // mean fewer cache breaks, but each one changes older turns and so rewrites more of the prompt.
+  // Read-mostly: today's plugin with each value; coding+folds: the defaults with each value.
+  const sweeps: Array<[string, GenerateOptions, Record<string, unknown>]> = [
+    ["read-mostly, today's plugin", { turns: 300, seed: 1300 }, { ...RESULT_ONLY_PRUNING }],
+    ["coding+folds, defaults", { turns: 300, seed: 1300, coding: true, folds: true }, {}],
+  ];
+  const sim = { systemTokens: SYSTEM_TOKENS, contextWindow: WINDOW };
+  for (const [what, options, prune] of sweeps) {
+    const long = sessionOf(options);
+    let baseline: SimTotals | undefined;
+    for (const free of [0, 25, 50, 75]) {
+      const run = await simulate(long.requests, governorPolicy({ plugin: () => kotaPrune(), prune: { ...prune, forceStepFreePercent: free } }), sim);
+      const t = run.totals;
+      baseline ??= t;
+      report({
+        name: `300 turns ${what}, forceStepFreePercent ${free}`,
+        value: `${t.breaksPrefix} breaks (${heavyBreaks(run)} rewrote over half the prompt), cost (a) x${(t.costPrefix / baseline.costPrefix).toFixed(3)}, (b) x${(t.costBreakpoint / baseline.costBreakpoint).toFixed(3)}, largest ${k(t.largestPrompt)}, ${t.overWindow} over the window`,
+        ratio: t.costBreakpoint / baseline.costBreakpoint,
+        note: "cost (b) x the value 0",
+      });
+    }
   }
 };
 export default suite;

@@ -3,6 +3,7 @@
  * plugin run through a real pipeline (createGovernor), never a reimplementation.
  */
 import { type ConfigLayer, createGovernor, definePreset, type AgentMessageLike, type GovernorPlugin } from "../../../core/index.ts";
+import { RESULT_ONLY_PRUNING } from "../config.ts";
 import { prune } from "../index.ts";
 import { messagesChars, tokensOf } from "../size.ts";
 
@@ -42,6 +43,15 @@ export function governorPolicy(options: GovernorPolicyOptions = {}): Policy {
       return (messages) => governor.pipeline.hooks.context.run(messages, { sessionId: "replay", usage });
     },
   };
+}
+
+/**
+ * Today's plugin: the same pipeline and prune settings, with the meaning-based strategies (dedup,
+ * stale reads, argument cuts, folding) off and the step rule as it was (RESULT_ONLY_PRUNING applied
+ * last). The replay and the bench compare the configured plugin against it on the same sessions.
+ */
+export function resultOnlyPolicy(options: GovernorPolicyOptions = {}): Policy {
+  return governorPolicy({ ...options, name: options.name ?? "today's plugin", prune: { ...options.prune, ...RESULT_ONLY_PRUNING } });
 }
 
 /** Keep the last 2 turns and prune every older prunable result on every request (no boundary, no cache care). */

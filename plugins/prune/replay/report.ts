@@ -47,23 +47,38 @@ export function turnTable(base: SimResult, pruned: SimResult): string {
   return lines.join("\n");
 }
 
-/** Totals side by side with the relative change. */
-export function totalsTable(base: SimTotals, pruned: SimTotals, labels: [string, string], pricePerMTok: number): string {
+/** A third column for {@link totalsTable}: another policy's totals (today's plugin), shown between the two. */
+export interface ComparedTotals {
+  label: string;
+  totals: SimTotals;
+}
+
+/**
+ * Totals side by side with the relative change of the second column against the first. With `middle`
+ * (today's plugin), its column comes between them and a "vs <label>" column gives the second column's
+ * change against it. Fits 120 columns.
+ */
+export function totalsTable(base: SimTotals, pruned: SimTotals, labels: [string, string], pricePerMTok: number, middle?: ComparedTotals): string {
   const dollars = (tokens: number) => `$${((tokens * pricePerMTok) / 1e6).toFixed(2)}`;
-  const rows: Array<[string, number, number, boolean]> = [
-    ["tokens sent", base.tokensSent, pruned.tokensSent, true],
-    ["largest prompt", base.largestPrompt, pruned.largestPrompt, true],
-    ["prompts over the window", base.overWindow, pruned.overWindow, false],
-    ["cache breaks (a) prefix", base.breaksPrefix, pruned.breaksPrefix, false],
-    ["cache breaks (b) breakpoint", base.breaksBreakpoint, pruned.breaksBreakpoint, false],
-    ["cost (a) prefix cache", base.costPrefix, pruned.costPrefix, true],
-    ["cost (b) breakpoint cache", base.costBreakpoint, pruned.costBreakpoint, true],
+  const rows: Array<[string, keyof SimTotals, boolean]> = [
+    ["tokens sent", "tokensSent", true],
+    ["largest prompt", "largestPrompt", true],
+    ["prompts over the window", "overWindow", false],
+    ["cache breaks (a) prefix", "breaksPrefix", false],
+    ["cache breaks (b) breakpoint", "breaksBreakpoint", false],
+    ["cost (a) prefix cache", "costPrefix", true],
+    ["cost (b) breakpoint cache", "costBreakpoint", true],
   ];
-  const widths = [28, Math.max(12, labels[0].length), Math.max(12, labels[1].length), 7, 18];
-  const lines = [pad(["", labels[0], labels[1], "change", ""], widths)];
-  for (const [name, a, b, relative] of rows) {
+  const mid = middle ? [middle] : [];
+  const widths = [28, Math.max(12, labels[0].length), ...mid.map((m) => Math.max(12, m.label.length)), Math.max(12, labels[1].length), 7, ...mid.map(() => 10), 18];
+  const vs = mid.map((m) => `vs ${m.label.split(" ")[0]}`);
+  const lines = [pad(["", labels[0], ...mid.map((m) => m.label), labels[1], "change", ...vs, ""], widths)];
+  for (const [name, key, relative] of rows) {
+    const a = base[key];
+    const b = pruned[key];
     const money = name.startsWith("cost") ? `${dollars(a)} -> ${dollars(b)}` : "";
-    lines.push(pad([name, int(a), int(b), relative ? pct(b, a) : "", money], widths));
+    const versus = mid.map((m) => (relative ? pct(b, m.totals[key]) : ""));
+    lines.push(pad([name, int(a), ...mid.map((m) => int(m.totals[key])), int(b), relative ? pct(b, a) : "", ...versus, money], widths));
   }
   return lines.join("\n");
 }

@@ -44,10 +44,14 @@ describe("pi-governor replay", () => {
     expect(out).toContain("How to read this table:");
     expect(out).toContain("█");
     for (const row of ["tokens sent", "largest prompt", "cache breaks (a) prefix", "cache breaks (b) breakpoint", "cost (a) prefix cache", "cost (b) breakpoint cache"]) expect(out).toContain(row);
-    // The pruned run sends less and costs less under both models.
-    expect(numberIn(out, "tokens sent", 1)).toBeLessThan(numberIn(out, "tokens sent", 0));
+    // Columns: no pruning (0), today's plugin (1), pi-governor (2). The pruned run sends less and costs less under both models.
+    expect(out).toMatch(/no pruning +today's plugin +pi-governor +change +vs today's/);
+    expect(numberIn(out, "tokens sent", 2)).toBeLessThan(numberIn(out, "tokens sent", 0));
+    expect(numberIn(out, "cost (a) prefix cache", 2)).toBeLessThan(numberIn(out, "cost (a) prefix cache", 0));
+    expect(numberIn(out, "cost (b) breakpoint cache", 2)).toBeLessThan(numberIn(out, "cost (b) breakpoint cache", 0));
     expect(numberIn(out, "cost (a) prefix cache", 1)).toBeLessThan(numberIn(out, "cost (a) prefix cache", 0));
-    expect(numberIn(out, "cost (b) breakpoint cache", 1)).toBeLessThan(numberIn(out, "cost (b) breakpoint cache", 0));
+    expect(out).toContain("today's plugin: your settings with no dedup");
+    for (const line of out.split("\n").filter((l) => /^(tokens sent|largest prompt|prompts over|cache breaks|cost \()/.test(l))) expect(line.length).toBeLessThanOrEqual(120);
   });
 
   it("names malformed lines, skips them and still replays the rest", async () => {
@@ -92,6 +96,7 @@ describe("pi-governor replay", () => {
     writeFileSync(config, JSON.stringify({ prune: { enabled: false } }));
     const { out } = await replay(["--config", config, "--no-chart", "--no-turns"]);
     expect(out).toContain(`prune off (config: defaults <- ${config})`);
+    expect(numberIn(out, "tokens sent", 2)).toBe(numberIn(out, "tokens sent", 0));
     expect(numberIn(out, "tokens sent", 1)).toBe(numberIn(out, "tokens sent", 0));
   });
 

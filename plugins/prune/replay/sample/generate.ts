@@ -4,8 +4,15 @@
  * calls, large outputs, blob-truncated kota results, a pinned impact summary, errors, an image, a
  * thinking block now and then, and one abandoned branch (so readers must follow parentId).
  *
+ * With `coding`, the calls follow a coding agent's mix instead (coding-calls.ts): writes, edits (some
+ * failing), repeated reads, reads after changes, file-changing and read-only bash commands, repeated
+ * ls/kota_deps calls. With `folds`, a simulated model folds finished turns now and then with
+ * `context_fold` calls (model-folds.ts). Both default off, so the default output stays what it was.
+ *
  * Used for the bundled replay sample (`write-sample.ts`) and for the bench's 30/100/300-turn sessions.
  */
+import { codingCalls, type CodingState, type GenCall, type GenKit, newCodingState } from "./coding-calls.ts";
+import { FOLD_TOOL, ModelFolds, type TurnRecord } from "./model-folds.ts";
 
 /** How to generate. */
 export interface GenerateOptions {
@@ -17,6 +24,10 @@ export interface GenerateOptions {
   outputScale?: number;
   /** Turn (1-based) at which an abandoned branch is inserted; 0 for none. Default 12 when turns >= 14. */
   branchAt?: number;
+  /** A coding agent's call mix (writes, edits, failures, repeated and stale reads) instead of the read-mostly one. Default false. */
+  coding?: boolean;
+  /** A simulated model folds finished turns now and then with `context_fold` calls. Default false. */
+  folds?: boolean;
 }
 
 /** One line of a session file. */
@@ -103,7 +114,7 @@ export function generateSession(options: GenerateOptions): SessionLine[] {
     return { content: `${excerpt}\n… [truncated: ${full.length} bytes, full output in blob ${blobId}; read it with blob_read]`, details: { truncated: true, blobId, blobPath: `~/.pi/cache/pi-governor/blobs/${blobId}.txt`, originalBytes: full.length, excerptBytes: 2000 } };
   };
 
-  type Call = { name: string; args: Record<string, unknown>; result: () => { content: unknown[]; details?: Record<string, unknown>; isError?: boolean } };
+  type Call = GenCall;
   const tx = (t: string) => [{ type: "text", text: t }];
   const calls: Array<() => Call> = [
     () => { const path = pick(FILES); const offset = rand() < 0.3 ? between(1, 200) : undefined; return { name: "read", args: { path, ...(offset ? { offset, limit: 200 } : {}) }, result: () => (rand() < 0.05 ? { content: tx(`ENOENT: no such file or directory, open '${path.replace(".ts", ".tsx")}'`), isError: true } : { content: tx(numbered(between(2500, 14000), offset ?? 1)) }) }; },
@@ -118,6 +129,12 @@ export function generateSession(options: GenerateOptions): SessionLine[] {
   const image = (): Call => ({ name: "read", args: { path: "docs/architecture.png" }, result: () => ({ content: [{ type: "text", text: "Read image file [image/png]" }, { type: "image", mimeType: "image/png", data: Buffer.from(text(1200, () => pick(WORDS))).toString("base64") }] }) });
   const blobRead = (): Call => ({ name: "blob_read", args: { blobId: `b${Math.max(1, blobNo - 1).toString(16).padStart(6, "0")}a1`, offset: 2000, limit: 3000 }, result: () => ({ content: tx(text(between(1000, 3000), codeLine)) }) });
 
+  const kit: GenKit = { rand, pick, between, text, codeLine, prose, files: FILES, symbols: SYMBOLS, words: WORDS, scale };
+  const codingState: CodingState = newCodingState();
+  const codingCall = options.coding ? codingCalls(kit, codingState, () => pick(calls)()) : undefined;
+  const folds = options.folds ? new ModelFolds(kit) : undefined;
+  const finished: TurnRecord[] = [];
+
   let context = 0;
   const assistant = (content: unknown[], stop: string) => {
     const input = Math.round(context / 4) + 3500;
@@ -130,6 +147,14 @@ export function generateSession(options: GenerateOptions): SessionLine[] {
     const prompt = `${PROMPTS[(t - 1) % PROMPTS.length]}${t > PROMPTS.length ? ` (follow-up ${Math.ceil(t / PROMPTS.length)})` : ""}`;
     message({ role: "user", content: [{ type: "text", text: prompt }] });
     context += prompt.length;
+    const record: TurnRecord = { turn: t, calls: 0, pinned: false, folds: false };
+    const fold = folds?.plan(t, finished);
+    if (fold) {
+      const id = `toolu_${(callNo++).toString(36).padStart(6, "0")}`;
+      assistant([{ type: "text", text: `Turns ${fold.fromTurn}-${fold.toTurn} are finished; folding them into a summary first.` }, { type: "toolCall", id, name: FOLD_TOOL, arguments: fold.args }], "toolUse");
+      message({ role: "toolResult", toolCallId: id, toolName: FOLD_TOOL, content: [{ type: "text", text: fold.result }], details: {}, isError: false });
+      Object.assign(record, { first: id, last: id, calls: 1, folds: true });
+    }
     const rounds = between(1, 5);
     for (let r = 0; r < rounds; r++) {
       const blocks: unknown[] = [];
@@ -139,9 +164,13 @@ export function generateSession(options: GenerateOptions): SessionLine[] {
       const made: Call[] = [];
       for (let k = 0; k < n; k++) {
         const special = rand();
-        made.push(special < 0.04 ? impact() : special < 0.06 ? image() : special < 0.09 && blobNo > 1 ? blobRead() : pick(calls)());
+        made.push(special < 0.04 ? impact() : special < 0.06 ? image() : special < 0.09 && blobNo > 1 ? blobRead() : codingCall ? codingCall() : pick(calls)());
       }
       const ids = made.map(() => `toolu_${(callNo++).toString(36).padStart(6, "0")}`);
+      record.first ??= ids[0];
+      record.last = ids[ids.length - 1];
+      record.calls += made.length;
+      if (made.some((c) => c.name === "kota_impact")) record.pinned = true;
       made.forEach((c, k) => blocks.push({ type: "toolCall", id: ids[k], name: c.name, arguments: c.args }));
       assistant(blocks, "toolUse");
       made.forEach((c, k) => {
@@ -151,13 +180,17 @@ export function generateSession(options: GenerateOptions): SessionLine[] {
       });
     }
     assistant([{ type: "text", text: prose(between(200, 900)) }], "stop");
+    finished.push(record);
   };
 
   for (let t = 1; t <= options.turns; t++) {
     if (t === branchAt) {
       const fork: string | null = leaf;
+      const saved = structuredClone(codingState);
       turn(t); // explored, then abandoned with /tree
       leaf = fork;
+      finished.pop();
+      Object.assign(codingState, saved);
       add({ type: "branch_summary", fromId: fork, summary: "Explored moving session lookup into the router; abandoned: it couples routing to the session store." });
     }
     turn(t);

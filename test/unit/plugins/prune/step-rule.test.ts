@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { decideStep, rewriteTokens } from "../../../../plugins/prune/step-rule.ts";
+import { pruneDefaults, RESULT_ONLY_PRUNING } from "../../../../plugins/prune/config.ts";
+import { decideStep, FORCE_RAMP_END, forcedStepMinTokens, rewriteTokens } from "../../../../plugins/prune/step-rule.ts";
 
 const options = { forceStepPercent: 50, minStepTokens: 1000, cacheAware: true };
 const input = { pending: 2000, sent: 50_000, rewrite: 48_000, window: 200_000, carry: 0 };
@@ -40,5 +41,52 @@ describe("step rule", () => {
     expect(rewriteTokens(messages, 25, 40_000, 0)).toBe(500); // 5 messages x 400 chars / 4
     expect(rewriteTokens(messages, 25, 40_000, 200)).toBe(450);
     expect(rewriteTokens(messages, 2, 40_000, 0)).toBe(10_000); // 28 blocks back: whole prompt
+  });
+});
+
+describe("forced steps need to free a share of the prompt (forceStepFreePercent)", () => {
+  const forced = { forceStepPercent: 25, forceStepFreePercent: 20, minStepTokens: 2000, cacheAware: true };
+  // Far-back change: rewriting the whole prompt is expensive, so the cost rule alone would wait.
+  const big = { sent: 100_000, rewrite: 100_000, window: 200_000, carry: 0 };
+
+  it("with 0 forces a step whenever the prompt is above the line (today's rule)", () => {
+    expect(decideStep({ ...big, pending: 10 }, { ...forced, forceStepFreePercent: 0 }).step).toBe(true);
+    expect(forcedStepMinTokens(100_000, 200_000, { forceStepPercent: 25, forceStepFreePercent: 0 })).toBe(0);
+  });
+
+  it("does not force a small step far from the window, but keeps the carry growing", () => {
+    // At 100k of a 200k window, line at 50k, ramp ending at 180k: 20% x 100k x (80k / 130k) = 12,308 tokens.
+    expect(forcedStepMinTokens(100_000, 200_000, forced)).toBeCloseTo(12_308, 0);
+    const d = decideStep({ ...big, pending: 5000 }, forced);
+    expect(d.step).toBe(false);
+    expect(d.carry).toBe(500);
+    expect(decideStep({ ...big, pending: 12_308 }, forced).step).toBe(true);
+  });
+
+  it("asks for less as the prompt nears the window, and for any step from 90% of it (room for the system prompt)", () => {
+    const sents = [60_000, 100_000, 150_000, 170_000];
+    const need = sents.map((sent) => forcedStepMinTokens(sent, 200_000, forced));
+    // The share of the prompt asked for falls all the way; the tokens fall from the middle on.
+    for (let i = 1; i < need.length; i++) expect(need[i]! / sents[i]!).toBeLessThan(need[i - 1]! / sents[i - 1]!);
+    expect(need[3]).toBeLessThan(need[2]!);
+    expect(need[2]).toBeLessThan(need[1]!);
+    expect(need[3]).toBeLessThan(3000); // 20% x 170k x 10k / 130k
+    expect(forcedStepMinTokens(200_000 * FORCE_RAMP_END, 200_000, forced)).toBe(0);
+    expect(forcedStepMinTokens(200_000, 200_000, forced)).toBe(0);
+    expect(decideStep({ ...big, sent: 200_000, pending: 1 }, forced).step).toBe(true);
+  });
+
+  it("never forces below the line; there the cost rule decides as before", () => {
+    expect(forcedStepMinTokens(49_999, 200_000, forced)).toBe(Number.POSITIVE_INFINITY);
+    expect(decideStep({ ...big, sent: 40_000, pending: 30_000, rewrite: 40_000 }, forced).step).toBe(false);
+    expect(decideStep({ ...big, sent: 40_000, pending: 30_000, rewrite: 100 }, forced).step).toBe(true);
+  });
+
+  it("RESULT_ONLY_PRUNING reproduces today's rule whatever the configured values", () => {
+    const configured = { ...pruneDefaults, forceStepPercent: 40, forceStepFreePercent: 30 };
+    expect(decideStep({ ...big, pending: 10 }, configured).step).toBe(false);
+    const today = { ...configured, ...RESULT_ONLY_PRUNING };
+    expect(today.forceStepPercent).toBe(25);
+    expect(decideStep({ ...big, pending: 10 }, today).step).toBe(true);
   });
 });
