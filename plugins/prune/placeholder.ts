@@ -10,7 +10,6 @@
  * built-in tools have defaults, a preset adds its own tools.
  */
 import type { PlaceholderHint } from "./config.ts";
-import type { ResultRelation } from "./relations.ts";
 
 /** Prefix every placeholder starts with; also how pruned results are recognised. */
 export const PRUNED_PREFIX = "(Pruned) ";
@@ -103,6 +102,12 @@ export function relationPlaceholder(input: PlaceholderInput, relation: ResultRel
       : `Stale: ${clip(relation.path, MAX_ARG_CHARS)} ${maybe} after this read (${clip(relation.changedByTool, MAX_ARG_CHARS)} call ${clip(relation.changedByCallId, MAX_ARG_CHARS)}); read it again for the current text.`;
   return `${PRUNED_PREFIX}${formatCall(input.toolName, input.args, input.hint?.argOrder)} [${facts(input)}]. ${what}${blob ? ` Full output stored: ${blob}.` : ""}`;
 }
+
+/**
+ * Why a result is superseded (relations.ts decides): a later identical call, or a later change of
+ * the file it read. Defined here, where its text is written, so the two modules do not import each other.
+ */
+export type ResultRelation = { kind: "duplicate"; newerCallId: string } | { kind: "stale"; path: string; changedByCallId: string; changedByTool: string };
 
 /** Whether a text block is a placeholder this plugin wrote. */
 export function isPlaceholder(text: string): boolean {

@@ -19,7 +19,7 @@
 import { messageMeta, type AgentMessageLike } from "../../core/index.ts";
 import { bashChangedPaths } from "./bash-paths.ts";
 import { callPath, normalizePath } from "./paths.ts";
-import { isPlaceholder } from "./placeholder.ts";
+import { isPlaceholder, type ResultRelation } from "./placeholder.ts";
 
 /** What to relate (the prune config's `dedup`, `staleReads`, `readTools`, `writeTools`, `protectedFilePatterns`). */
 export interface RelationOptions {
@@ -41,7 +41,7 @@ export interface RelationOptions {
  * How a result relates to a later call: `duplicate` names the newest repeat of the call; `stale`
  * names the file (normalized, relative to cwd when inside it) and the first call that changed it.
  */
-export type ResultRelation = { kind: "duplicate"; newerCallId: string } | { kind: "stale"; path: string; changedByCallId: string; changedByTool: string };
+export type { ResultRelation };
 
 /** The tool whose `command` argument is read for paths it changes. */
 const BASH_TOOL = "bash";
