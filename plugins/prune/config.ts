@@ -38,15 +38,16 @@ const pruneBaseSchema = z.object({
   minStepTokens: z.number().int().min(0).max(100_000_000).describe("The pruning boundary moves only when the step frees at least this many estimated tokens (chars/4). Default 2000."),
   cacheAware: z.boolean().describe("Move the boundary only when the cached-input cost of carrying the prunable output has exceeded the cost of rewriting the prompt cache once (ski-rental rule). false: move as soon as minStepTokens would be freed. Default true."),
   forceStepPercent: z.number().min(1).max(1000).describe("When the prompt that would be sent reaches this percent of the window, move the boundary regardless of cache cost once the step frees forceStepFreePercent (at most one step per turn). Default 25."),
-  forceStepFreePercent: z.number().min(0).max(90).describe("Above forceStepPercent, a step is forced only when it frees at least this percent of the prompt at the force line, falling linearly to any step at all when the prompt reaches the window (other steps follow the cache-cost rule, as below the line). Keeps long sessions from rewriting the prompt cache on every turn for the little one turn frees. 0: force a step whenever a turn leaves the protected window (cheapest under both cache models on the generated sessions: most of those steps change only the end of the prompt). Default 0."),
+  minStepPercent: z.number().min(0).max(50).describe("The boundary moves only when the step frees at least this percent of the prompt that would be sent (or minStepTokens, when larger): long prompts step rarely and in large steps, each one a prompt cache rewrite. 0: minStepTokens alone. Default 8."),
+  forceStepFreePercent: z.number().min(0).max(90).describe("Above forceStepPercent, a step is forced only when it frees at least this percent of the prompt at the force line, falling linearly to any step at all when the prompt reaches the window (other steps follow the cache-cost rule, as below the line). Keeps long sessions from rewriting the prompt cache on every turn for the little one turn frees. 0: force a step whenever a turn leaves the protected window (a prompt cache break on every turn once the prompt stays above the line). Default 75."),
   perTool: z.record(z.string().min(1), placeholderHintSchema).describe("Per-tool placeholder text by tool name: argOrder (arguments shown first) and rehydrate (how to get the result back). Default: pi's read, bash, grep, find and ls, and blob_read."),
   dedup: z.boolean().describe("Past the boundary, the older results of a call repeated later with the same tool and arguments become a placeholder that names the newer call. Default true."),
   staleReads: z.boolean().describe("Past the boundary, a readTools result of a file that a later writeTools call (or a bash command naming the file) changed becomes a placeholder saying the file changed and how to read it now. Default true."),
   readTools: toolList.describe('Tools whose result is the text of the file named by their path argument. Default ["read"].'),
   writeTools: toolList.describe('Tools that change the file named by their path argument. Default ["edit", "write"].'),
   protectedFilePatterns: z.array(z.string().min(1).max(200)).max(100).describe('Globs of file paths (`**` any folders, `*` any characters but "/", `?` one character; a pattern without "/" matches the file name) whose calls are never pruned, deduplicated, cut or folded. Default [].'),
-  maxArgChars: z.number().int().min(0).max(10_000_000).describe("Past the boundary, a completed call whose arguments are longer than this (characters of their JSON) keeps an excerpt of each long string argument and a way back. 0: never. Default 2000."),
-  argExcerptChars: z.number().int().min(20).max(100_000).describe("Characters kept of each cut string argument (start and end). Default 240."),
+  maxArgChars: z.number().int().min(0).max(10_000_000).describe("Past the boundary, a completed call whose arguments are longer than this (characters of their JSON) keeps an excerpt of each long string argument and a way back. 0: never. Default 800."),
+  argExcerptChars: z.number().int().min(20).max(100_000).describe("Characters kept of each cut string argument (start and end). Default 160."),
   failedArgsAfterTurns: z.number().int().min(0).max(1000).describe("Past the boundary, the arguments of a call that failed are cut to an excerpt once the call is this many turns old; the error text stays. 0: never. Default 4."),
   fold: z.boolean().describe("Offer the model the context_fold tool (fold finished turns into its own summary, originals kept) and nudge it when the context nears the adaptive threshold. Default true."),
   foldNudgePercent: z.number().min(1).max(1000).describe("Nudge the model to fold finished work when the context before pruning reaches this percent of the window. Default 20."),
@@ -65,6 +66,8 @@ export const PER_MODEL_KEYS = [
   "minStepTokens",
   "cacheAware",
   "forceStepPercent",
+  "forceStepFreePercent",
+  "minStepPercent",
   "dedup",
   "staleReads",
   "maxArgChars",
@@ -120,7 +123,8 @@ export const pruneDefaults: PruneOptions = {
   minStepTokens: 2_000,
   cacheAware: true,
   forceStepPercent: 25,
-  forceStepFreePercent: 0,
+  minStepPercent: 8,
+  forceStepFreePercent: 75,
   perTool: {
     read: { argOrder: ["path", "offset", "limit"], rehydrate: "Re-run read on the same path (use offset/limit for just the lines you need) to rehydrate." },
     bash: { argOrder: ["command"], rehydrate: "Re-run the command, narrowed (grep/head/tail), to rehydrate." },
@@ -134,8 +138,8 @@ export const pruneDefaults: PruneOptions = {
   readTools: ["read"],
   writeTools: ["edit", "write"],
   protectedFilePatterns: [],
-  maxArgChars: 2000,
-  argExcerptChars: 240,
+  maxArgChars: 800,
+  argExcerptChars: 160,
   failedArgsAfterTurns: 4,
   fold: true,
   foldNudgePercent: 20,
@@ -146,7 +150,7 @@ export const pruneDefaults: PruneOptions = {
  * The settings of today's plugin before the meaning-based strategies: no dedup, no stale reads, no
  * argument cuts, no folding. The replay and the bench compare against it.
  */
-export const RESULT_ONLY_PRUNING: Partial<PruneOptions> = Object.freeze({ dedup: false, staleReads: false, maxArgChars: 0, failedArgsAfterTurns: 0, fold: false, forceStepPercent: 25, forceStepFreePercent: 0 });
+export const RESULT_ONLY_PRUNING: Partial<PruneOptions> = Object.freeze({ dedup: false, staleReads: false, maxArgChars: 0, failedArgsAfterTurns: 0, fold: false, forceStepPercent: 25, forceStepFreePercent: 0, minStepPercent: 0 });
 
 /** Rules across prune keys: adaptive mode needs a gap between its exit and enter thresholds. */
 export function pruneCrossCheck(options: PruneOptions): Array<{ keys: string[]; message: string }> {

@@ -63,6 +63,8 @@ export const prune = definePlugin({
     const pinned = pinOnArrival(config);
     if (pinned.size) pipeline.hooks.toolResult.tap({ name: PRUNE_PLUGIN, stage: STAGE.PIN }, (value) => pinResult(value, pinned));
 
+    // Folding (model-driven) runs around pruning; pruning leaves folded messages out of its sizes.
+    const foldedRanges = config.fold ? registerFolding(pipeline, config, services) : undefined;
     pipeline.hooks.context.tap({ name: PRUNE_PLUGIN, stage: STAGE.PRUNE }, (messages, info) => {
       const settings = settingsForModel(config, info.model);
       const model = settings.model ? { model: settings.model } : {};
@@ -72,12 +74,11 @@ export const prune = definePlugin({
         return undefined;
       }
       const p = sessions.use(info.sessionId, settings);
-      const out = p.run(messages, info.usage);
+      const out = p.run(messages, info.usage, foldedRanges?.(info.sessionId));
       pipeline.emit({ type: "custom", source: PRUNE_PLUGIN, name: "context_pruned", data: { ...p.lastReport, ...model } });
       return out === messages ? undefined : out;
     });
 
-    if (config.fold) registerFolding(pipeline, config, services);
 
     const root = services.commandRoot;
     const skip = new Set(config.pinSkipTools);

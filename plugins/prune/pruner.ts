@@ -17,6 +17,7 @@ import { type ArgumentCutReason, cutToolCallArguments } from "./arguments.ts";
 import { type BoundaryView, boundaryView } from "./boundary-view.ts";
 import { type CallInfo, type Decision, decide, isPinnedInMessage, relatedDecision } from "./decide.ts";
 import { fingerprint, fnv1a, matchesQuickKey, type QuickKey, quickKey } from "./fingerprint.ts";
+import { FOLD_TOOL } from "./fold/folds.ts";
 import { callPath, protectedPathMatcher } from "./paths.ts";
 import { withPinMarker } from "./pin-marker.ts";
 import { loadPins, loadSteps, PIN_KIND, type PinRecord, STEP_KIND, type StepRecord } from "./records.ts";
@@ -173,8 +174,13 @@ export class SessionPruner {
   }
 
   /** Prunes one outgoing context. Returns `messages` itself when nothing changes. */
-  run(messages: readonly AgentMessageLike[], usage?: ContextInfo["usage"]): AgentMessageLike[] {
+  /**
+   * @param folded message ranges [start, end) that folds replace in what is sent (ascending): left out
+   *   of the sizes the adaptive mode and the step rule measure, since those messages are not sent.
+   */
+  run(messages: readonly AgentMessageLike[], usage?: ContextInfo["usage"], folded: ReadonlyArray<readonly [number, number]> = []): AgentMessageLike[] {
     this.requests++;
+    const foldApplies = this.options.fold && hasNewFold(messages, this.last.length);
     this.last = messages;
     const n = messages.length;
     const starts: number[] = [];
@@ -186,6 +192,8 @@ export class SessionPruner {
       if (f.turnKey !== undefined) starts.push(i);
     }
     this.facts.length = n;
+    const inFold = foldedIndex(folded);
+    for (const [start, end] of folded) for (let i = start; i < Math.min(end, n); i++) rawChars -= this.facts[i]!.chars;
     // Rendered prefixes and views that cover a changed message are stale.
     if (this.changedFrom < n || this.prefixes.some((p) => p.boundary > n)) {
       this.prefixes = this.prefixes.filter((p) => p.boundary <= this.changedFrom);
@@ -222,11 +230,14 @@ export class SessionPruner {
     if (candidate > boundary) {
       const nextSteps = [...resolved, { index: candidate, mode: rules.mode }];
       const preview = this.prefixAt(messages, nextSteps, candidate, turnsBefore);
-      const pendingChars = Math.max(0, preview.savedChars - current.savedChars);
+      const pendingChars = Math.max(0, savedOutside(preview, inFold) - savedOutside(current, inFold));
       if (preview.diff?.from !== current.key) preview.diff = { from: current.key, first: firstDifference(current, preview) };
       const firstChange = preview.diff.first;
-      const rewrite = firstChange < 0 ? 0 : rewriteTokens(this.facts, firstChange, rawChars - current.savedChars - pendingChars, pendingChars);
-      const decision = decideStep({ pending: tokensOf(pendingChars), sent: tokensOf(rawChars - current.savedChars), rewrite, window, carry: this.carry }, this.options);
+      // A fold that applies from this request rewrites the prompt from its first folded turn anyway:
+      // stepping now adds no cache write and saves a prefix break later.
+      const sentChars = rawChars - savedOutside(current, inFold);
+      const rewrite = firstChange < 0 || foldApplies ? 0 : rewriteTokens(this.facts, firstChange, sentChars - pendingChars, pendingChars);
+      const decision = decideStep({ pending: tokensOf(pendingChars), sent: tokensOf(sentChars), rewrite, window, carry: this.carry }, this.options);
       this.carry = decision.carry;
       if (decision.step) {
         this.step(boundary, candidate, rules.mode, starts.indexOf(candidate) + 1, pendingChars, current, preview);
@@ -256,7 +267,7 @@ export class SessionPruner {
       argumentCuts: current.arguments ?? 0,
       savedChars,
       rawTokens,
-      sentTokens: tokensOf(rawChars - savedChars),
+      sentTokens: tokensOf(rawChars - savedOutside(current, inFold)),
       stepped,
     };
     return out ?? (messages as AgentMessageLike[]);
@@ -453,7 +464,7 @@ export class SessionPruner {
       }
       const d = this.decideAt(i, m, resolved[s]!.mode, this.frozenAt(i, m, stepFrom, resolved[s]!.index, messages, turnsBefore), turns);
       if (!d.replacement) continue;
-      into.replaced.push({ index: i, message: d.replacement, summary: d.summary });
+      into.replaced.push({ index: i, message: d.replacement, summary: d.summary, saved: d.savedChars });
       into.savedChars += d.savedChars;
       if (m.role === "toolResult") into.placeholders++;
       else into.arguments = (into.arguments ?? 0) + 1;
@@ -491,7 +502,7 @@ interface RenderedPrefix {
   /** Pins version and the resolved steps (`index:mode`) it was rendered with. */
   key: string;
   /** Replaced messages, ascending by index. */
-  replaced: Array<{ index: number; message: AgentMessageLike; summary?: string | undefined }>;
+  replaced: Array<{ index: number; message: AgentMessageLike; summary?: string | undefined; saved?: number }>;
   /** Tool results replaced. */
   placeholders: number;
   /** Assistant messages whose call arguments were cut. */
@@ -501,6 +512,32 @@ interface RenderedPrefix {
   blobs: Array<{ id: string; text: string }>;
   /** For a preview: the first index that differs from the prefix with key `from`. */
   diff?: { from: string; first: number };
+}
+
+/** A membership test for indexes inside fold ranges (undefined: no folds). */
+function foldedIndex(folded: ReadonlyArray<readonly [number, number]>): ((index: number) => boolean) | undefined {
+  if (!folded.length) return undefined;
+  return (index) => folded.some(([start, end]) => index >= start && index < end);
+}
+
+/** Characters a prefix saves outside the folded ranges (the folded ones are not sent at all). */
+function savedOutside(prefix: RenderedPrefix, inFold: ((index: number) => boolean) | undefined): number {
+  if (!inFold) return prefix.savedChars;
+  let saved = prefix.savedChars;
+  for (const r of prefix.replaced) if (r.saved && inFold(r.index)) saved -= r.saved;
+  return saved;
+}
+
+/**
+ * Whether a `context_fold` call completed since the last call (its result is among the messages
+ * after `seen`): the fold applies from this request.
+ */
+function hasNewFold(messages: readonly AgentMessageLike[], seen: number): boolean {
+  for (let i = Math.min(seen, messages.length); i < messages.length; i++) {
+    const m = messages[i] as { role?: unknown; toolName?: unknown; isError?: unknown };
+    if (m.role === "toolResult" && m.toolName === FOLD_TOOL && m.isError !== true) return true;
+  }
+  return false;
 }
 
 /** Index of the first message whose replacement differs between two prefixes, or -1. */

@@ -39,7 +39,12 @@ export interface StepOutcome {
   carry: number;
 }
 
-type StepOptions = Pick<PruneOptions, "forceStepPercent" | "minStepTokens" | "cacheAware"> & Partial<Pick<PruneOptions, "forceStepFreePercent">>;
+type StepOptions = Pick<PruneOptions, "forceStepPercent" | "minStepTokens" | "cacheAware"> & Partial<Pick<PruneOptions, "forceStepFreePercent" | "minStepPercent">>;
+
+/** The smallest step the cache-cost rule takes: `minStepTokens`, or `minStepPercent` of the prompt when larger. */
+export function minStepSize(sent: number, options: Pick<StepOptions, "minStepTokens" | "minStepPercent">): number {
+  return Math.max(options.minStepTokens, (sent * (options.minStepPercent ?? 0)) / 100);
+}
 
 /**
  * Share of the window at which a forced step no longer needs to free anything: the system prompt and
@@ -64,7 +69,7 @@ export function forcedStepMinTokens(sent: number, window: number, options: Pick<
 export function decideStep(input: StepInput, options: StepOptions): StepOutcome {
   if (input.pending === 0) return { step: false, carry: input.carry };
   if (input.pending >= forcedStepMinTokens(input.sent, input.window, options)) return { step: true, carry: 0 };
-  if (input.pending < options.minStepTokens) return { step: false, carry: input.carry };
+  if (input.pending < minStepSize(input.sent, options)) return { step: false, carry: input.carry };
   if (!options.cacheAware) return { step: true, carry: 0 };
   const carry = input.carry + CACHE_PRICING.read * input.pending;
   const cost = (CACHE_PRICING.write - CACHE_PRICING.read) * input.rewrite - CACHE_PRICING.read * input.pending;

@@ -34,7 +34,7 @@ const OWNER = "governor:prune";
  * `config.fold` is on. Uses the blob store when the blobs plugin provides one (list BLOB_STORE in
  * the plugin's `optional`).
  */
-export function registerFolding(pipeline: Pipeline, config: PruneOptions, services: GovernorServices): void {
+export function registerFolding(pipeline: Pipeline, config: PruneOptions, services: GovernorServices): FoldedRanges {
   const root = services.commandRoot;
   const logger = services.logger;
   const store = () => services.store();
@@ -50,17 +50,27 @@ export function registerFolding(pipeline: Pipeline, config: PruneOptions, servic
   };
   const raw = new Map<string, readonly AgentMessageLike[]>();
 
+  const folded = new Map<string, Array<readonly [number, number]>>();
   pipeline.hooks.context.tap({ name: OWNER, stage: CAPTURE_STAGE }, (messages, info) => {
     raw.set(info.sessionId, messages);
+    folded.set(info.sessionId, session(info.sessionId, true)!.foldedRanges(messages));
     return undefined;
   });
   pipeline.hooks.context.tap({ name: OWNER, stage: FOLD_STAGE }, (messages, info) => {
     const before = raw.get(info.sessionId) ?? messages;
     raw.delete(info.sessionId);
+    folded.delete(info.sessionId);
     const out = session(info.sessionId, true)!.render(before, messages, info.usage?.contextWindow);
     return out === messages ? undefined : (out as AgentMessageLike[]);
   });
 
   pipeline.registerTool(OWNER, contextFoldTool({ session: (id) => session(id), blobs: services.maybe(BLOB_STORE), root, warn: (m, d) => logger.warn(m, d) }));
   pipeline.registerCommand(OWNER, `${root} unfold`, unfoldCommand(root, (id) => session(id), store));
+  return (sessionId) => folded.get(sessionId) ?? [];
 }
+
+/**
+ * The fold ranges [start, end) in force for a session's current context call (indexes of the
+ * history before pruning), for pruning's size measures; valid between the capture and fold taps.
+ */
+export type FoldedRanges = (sessionId: string) => ReadonlyArray<readonly [number, number]>;

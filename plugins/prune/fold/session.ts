@@ -50,6 +50,18 @@ export class FoldSession {
     this.isProtected = protectedPathMatcher(env.options.protectedFilePatterns, env.cwd);
   }
 
+  /**
+   * Message ranges [start, end) of the folds in force for `messages` (the history before pruning),
+   * ascending: what pruning leaves out of its size measures, since those messages are not sent.
+   * Empty, without a pass over the turns, when the history holds no fold.
+   */
+  foldedRanges(messages: readonly AgentMessageLike[]): Array<readonly [number, number]> {
+    if (!messages.some(isFoldResult)) return [];
+    return this.view(messages)
+      .active.map((f) => [f.start, f.end] as const)
+      .sort((a, b) => a[0] - b[0]);
+  }
+
   /** `messages` mapped by turn with the folds in force; invalid folds are logged once each. */
   view(messages: readonly AgentMessageLike[] = this.last): FoldView {
     const store = this.env.store();
