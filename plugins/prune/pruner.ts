@@ -13,7 +13,8 @@
 import type { AgentMessageLike, ContextInfo, Logger, SessionStore } from "../../core/index.ts";
 import { type ModeRules, type PruneMode, type PruneOptions, rulesFor } from "./config.ts";
 import { type CallInfo, type Decision, decide, isPinnedInMessage } from "./decide.ts";
-import { fingerprint, fnv1a, matchesQuickKey, type QuickKey, quickKey } from "./fingerprint.ts";
+import { fingerprint, fnv1a } from "./fingerprint.ts";
+import { MessageIdentities } from "./identity.ts";
 import { withPinMarker } from "./pin-marker.ts";
 import { loadPins, loadSteps, PIN_KIND, type PinRecord, STEP_KIND, type StepRecord } from "./records.ts";
 import { messageChars, tokensOf } from "./size.ts";
@@ -22,8 +23,6 @@ import { protectedFrom, startsTurn } from "./turns.ts";
 
 /** What the pruner remembers about the message at one index. */
 interface Facts {
-  ref: AgentMessageLike;
-  quick: QuickKey;
   fp: string;
   chars: number;
   /** Content blocks, as the provider counts them for its cache lookback. */
@@ -85,6 +84,12 @@ export class SessionPruner {
   private last: readonly AgentMessageLike[] = [];
   /** Lowest index whose facts were (re)built in the current call (n when none). */
   private changedFrom = 0;
+  /** pi's identity of each message of the last call (see `gatherFacts`). */
+  private readonly identities = new MessageIdentities();
+  /** prefixChars[i]: chars of messages [0, i) of the last call (see `gatherFacts`). */
+  private readonly prefixChars: number[] = [0];
+  /** Indexes of the turn-starting messages of the last call, ascending (see `gatherFacts`). */
+  private readonly turnStarts: number[] = [];
   /** Bumped by every pin: a rendered prefix depends on the pins. */
   private pinsVersion = 0;
   /**
@@ -145,15 +150,7 @@ export class SessionPruner {
     this.requests++;
     this.last = messages;
     const n = messages.length;
-    const starts: number[] = [];
-    let rawChars = 0;
-    this.changedFrom = n;
-    for (let i = 0; i < n; i++) {
-      const f = this.factsAt(i, messages[i]!);
-      rawChars += f.chars;
-      if (f.turnKey !== undefined) starts.push(i);
-    }
-    this.facts.length = n;
+    const { rawChars, starts } = this.gatherFacts(messages);
 
     const window = usage?.contextWindow || this.options.contextWindow;
     const rawTokens = tokensOf(rawChars);
@@ -205,16 +202,45 @@ export class SessionPruner {
     return out ?? (messages as AgentMessageLike[]);
   }
 
-  private factsAt(i: number, m: AgentMessageLike): Facts {
-    const old = this.facts[i];
-    // Not re-pointed at `m` on a quick-key match: pi sends a fresh deep copy every call, and
-    // storing each copy in long-lived facts costs a GC write barrier and a promotion per message.
-    if (old && (old.ref === m || matchesQuickKey(m, old.quick))) return old;
-    const fp = fingerprint(m);
-    if (old && old.fp === fp) {
-      old.ref = m;
-      return old;
+  // ---- Facts: recognising the messages of this call, sizes and turn starts ----
+
+  /**
+   * Facts for every message of `messages`, the total size and the turn starts. Sets `changedFrom`.
+   * Each message is visited once to recognise it (its identity: no content read); sizes and turn
+   * starts of the unchanged prefix come from the last call, so only new or changed messages are summed.
+   */
+  private gatherFacts(messages: readonly AgentMessageLike[]): { rawChars: number; starts: number[] } {
+    const n = messages.length;
+    this.changedFrom = n;
+    const ids = this.identities;
+    for (let i = 0; i < n; i++) {
+      const m = messages[i]!;
+      if (!ids.matches(i, m)) this.factsAt(i, m);
     }
+    this.facts.length = n;
+    ids.truncate(n);
+    // The sums and starts of the last call hold up to the first changed (or removed) message.
+    const valid = Math.min(this.changedFrom, this.prefixChars.length - 1);
+    const sums = this.prefixChars;
+    const starts = this.turnStarts;
+    sums.length = valid + 1;
+    while (starts.length && starts[starts.length - 1]! >= valid) starts.pop();
+    for (let i = valid; i < n; i++) {
+      const f = this.facts[i]!;
+      sums.push(sums[i]! + f.chars);
+      if (f.turnKey !== undefined) starts.push(i);
+    }
+    return { rawChars: sums[n]!, starts };
+  }
+
+  /** Facts for a message not recognised by its identity: the same (by fingerprint) or rebuilt. */
+  private factsAt(i: number, m: AgentMessageLike): void {
+    const old = this.facts[i];
+    const fp = fingerprint(m);
+    // Not recorded on an identity match (gatherFacts): pi sends a fresh deep copy every call, and
+    // storing each copy costs a GC write barrier and a promotion per message.
+    this.identities.record(i, m);
+    if (old && old.fp === fp) return;
     if (i < this.changedFrom) this.changedFrom = i;
     if (m.role === "assistant" && Array.isArray(m.content)) {
       for (const b of m.content as Array<{ type?: string; id?: unknown; name?: unknown; arguments?: unknown }>) {
@@ -222,9 +248,7 @@ export class SessionPruner {
       }
     }
     const blocks = Array.isArray(m.content) ? Math.max(1, m.content.length) : 1;
-    const f: Facts = { ref: m, quick: quickKey(m), fp, chars: messageChars(m), blocks, turnKey: startsTurn(m) ? turnKey(m) : undefined, decisions: {} };
-    this.facts[i] = f;
-    return f;
+    this.facts[i] = { fp, chars: messageChars(m), blocks, turnKey: startsTurn(m) ? turnKey(m) : undefined, decisions: {} };
   }
 
   private updateMode(percent: number): void {
