@@ -21,7 +21,7 @@
  * Skipped, with that reason in its name, when `git` is not on PATH.
  */
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -48,7 +48,9 @@ function repositoryFromWorkingTree(into: string): void {
   const files = git(repoRoot, "ls-files", "-z", "--cached", "--others", "--exclude-standard").split("\0").filter(Boolean);
   for (const file of files) {
     const from = join(repoRoot, file);
-    if (!existsSync(from)) continue; // deleted in the working tree, not yet committed
+    // Regular files only: a deleted file, or a link (a worktree's node_modules may be a link to a
+    // shared install, which npm in the clone must never reach), is not part of the package.
+    if (file.split("/")[0] === "node_modules" || !lstatSync(from, { throwIfNoEntry: false })?.isFile()) continue;
     mkdirSync(dirname(join(into, file)), { recursive: true });
     cpSync(from, join(into, file));
   }
@@ -86,6 +88,7 @@ describe.skipIf(!gitWorks)(`pi install git:<url> with the real pi CLI${gitWorks 
     expect(install.status, `${install.stdout}\n${install.stderr}`).toBe(0);
     const clone = join(agentDir, "git", HOST, PATH_IN_HOST);
     expect(existsSync(join(clone, ".git")), "a git clone").toBe(true);
+    expect(lstatSync(join(clone, "node_modules")).isDirectory(), "node_modules installed in the clone").toBe(true);
     expect(git(clone, "log", "-1", "--format=%s").trim()).toBe("the working tree");
     // `npm install --omit=dev`: the runtime dependencies are there, the dev dependencies (pi itself, vitest) are not.
     for (const dependency of ["tapable", "zod", "jiti", "@modelcontextprotocol/sdk"]) expect(existsSync(join(clone, "node_modules", dependency)), dependency).toBe(true);
