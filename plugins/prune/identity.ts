@@ -13,7 +13,8 @@
  * or a text), and compares them with flat arrays of numbers and interned strings kept here rather
  * than with per-message objects: on a fresh copy the cost is the one or two cache misses of touching
  * the message, not five or more.
- * Fields other roles lack are not read (a missing property is a slow lookup on a fresh object).
+ * Fields other roles lack are not read (a missing property is a slow lookup on a fresh object), and
+ * the kept object is compared with only when the identity does not settle it (its header is cold).
  * Messages without a numeric timestamp never match; the caller then compares full fingerprints.
  */
 import type { AgentMessageLike } from "../../core/index.ts";
@@ -73,11 +74,37 @@ export class MessageIdentities {
 
   /** Whether `message` is the message recorded at index `i` (false past the end). */
   matches(i: number, message: AgentMessageLike): boolean {
-    if (i >= this.stamps.length) return false;
-    if (this.refs[i] === message) return true;
-    const m = message as Record<string, unknown>;
-    if (m.timestamp !== this.stamps[i] || m.role !== this.roles[i]) return false;
-    return this.roles[i] !== "toolResult" || (m.isError === this.errors[i] && idHash(m.toolCallId) === this.ids[i]);
+    let known = true;
+    this.scanRange([message], i, () => (known = false));
+    return known;
+  }
+
+  /**
+   * Calls `unknown(i, message)` for each message of `messages` that is not the message recorded at
+   * its index (see `matches`), in index order; `unknown` may record it. Then forgets the indexes past
+   * the end of `messages`. One loop over flat arrays: the cost of a long history is one visit per message.
+   */
+  scan(messages: readonly AgentMessageLike[], unknown: (i: number, message: AgentMessageLike) => void): void {
+    this.scanRange(messages, 0, unknown);
+    this.truncate(messages.length);
+  }
+
+  /** `scan` of `messages` as the messages at indexes `offset`.., without forgetting anything. */
+  private scanRange(messages: readonly AgentMessageLike[], offset: number, unknown: (i: number, message: AgentMessageLike) => void): void {
+    const { refs, stamps, roles, ids, errors } = this;
+    const n = messages.length;
+    for (let j = 0; j < n; j++) {
+      const i = offset + j;
+      const message = messages[j]!;
+      if (i < stamps.length) {
+        const m = message as Record<string, unknown>;
+        const role = roles[i];
+        if (m.timestamp === stamps[i] && m.role === role && (role !== "toolResult" || (m.isError === errors[i] && idHash(m.toolCallId) === ids[i]))) continue;
+        // Only after the identity: comparing with the kept object reads its (cold) header.
+        if (refs[i] === message) continue;
+      }
+      unknown(i, message);
+    }
   }
 
   /** Forgets the indexes from `n` on. */

@@ -212,13 +212,8 @@ export class SessionPruner {
   private gatherFacts(messages: readonly AgentMessageLike[]): { rawChars: number; starts: number[] } {
     const n = messages.length;
     this.changedFrom = n;
-    const ids = this.identities;
-    for (let i = 0; i < n; i++) {
-      const m = messages[i]!;
-      if (!ids.matches(i, m)) this.factsAt(i, m);
-    }
+    this.identities.scan(messages, (i, m) => this.factsAt(i, m));
     this.facts.length = n;
-    ids.truncate(n);
     // The sums and starts of the last call hold up to the first changed (or removed) message.
     const valid = Math.min(this.changedFrom, this.prefixChars.length - 1);
     const sums = this.prefixChars;

@@ -48,6 +48,22 @@ describe("message identity (the same message at the same index)", () => {
     expect(table(m).matches(0, { ...m, content } as AgentMessageLike)).toBe(true);
   });
 
+  it("scan reports only the messages not recognised at their index, and forgets the indexes past the end", () => {
+    const history = [user("a", 1), result("r", 2), user("b", 3), result("s", 4)];
+    const t = table(...history);
+    const copy = structuredClone(history);
+    copy[1] = { ...copy[1]!, toolCallId: "other" } as AgentMessageLike;
+    const seen: number[] = [];
+    t.scan([...copy, user("new", 5)], (i, m) => {
+      seen.push(i);
+      t.record(i, m);
+    });
+    expect(seen).toEqual([1, 4]);
+    expect(t.length).toBe(5);
+    t.scan(structuredClone(copy.slice(0, 2)), () => expect.unreachable());
+    expect(t.length).toBe(2);
+  });
+
   it("forgets truncated indexes", () => {
     const a = user("a", 1);
     const b = user("b", 2);
