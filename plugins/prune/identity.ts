@@ -13,8 +13,7 @@
  * or a text), and compares them with flat arrays of numbers and interned strings kept here rather
  * than with per-message objects: on a fresh copy the cost is the one or two cache misses of touching
  * the message, not five or more.
- * Fields other roles lack are not read (a missing property is a slow lookup on a fresh object), and
- * the kept object is compared with only when the identity does not settle it (its header is cold).
+ * Fields other roles lack are not read (a missing property is a slow lookup on a fresh object).
  * Messages without a numeric timestamp never match; the caller then compares full fingerprints.
  */
 import type { AgentMessageLike } from "../../core/index.ts";
@@ -93,15 +92,19 @@ export class MessageIdentities {
   private scanRange(messages: readonly AgentMessageLike[], offset: number, unknown: (i: number, message: AgentMessageLike) => void): void {
     const { refs, stamps, roles, ids, errors } = this;
     const n = messages.length;
+    // Comparing with a kept object that is not the same one reads its (cold) header, and reading a
+    // message's identity reads the message: the cheaper order depends on whether the caller passes
+    // the objects of the last call (a host without copies) or fresh copies (pi). The first message says.
+    const sameObjects = n > 0 && refs[offset] === messages[0];
     for (let j = 0; j < n; j++) {
       const i = offset + j;
       const message = messages[j]!;
       if (i < stamps.length) {
+        if (sameObjects && refs[i] === message) continue;
         const m = message as Record<string, unknown>;
         const role = roles[i];
         if (m.timestamp === stamps[i] && m.role === role && (role !== "toolResult" || (m.isError === errors[i] && idHash(m.toolCallId) === ids[i]))) continue;
-        // Only after the identity: comparing with the kept object reads its (cold) header.
-        if (refs[i] === message) continue;
+        if (!sameObjects && refs[i] === message) continue;
       }
       unknown(i, message);
     }
