@@ -1,12 +1,9 @@
 /**
- * Cheap message identity. pi hands the `context` event a fresh deep copy of the history on every
- * model call, so object identity cannot tell an old message from a new one. Two levels:
- * - a quick key (role, timestamp, tool call id, error flag, block count, lengths of the first and
- *   last block): O(1) to check, enough to recognise a message pi already sent at the same index;
- * - a fingerprint (ids, timestamps, every block's kind and length, a sample from both ends of each
- *   text, pin and blob marks), hashed: computed only when the quick key does not match.
- * Neither reads whole texts, so a call on a long session costs O(1) per old message and the real
- * work (sizes, decisions, placeholders) is done once per new message and cached.
+ * The full identity of a message, for the cases pi's own identity (plugins/prune/identity.ts: role,
+ * timestamp, tool call id) does not settle: a message never seen at its index, or one without a
+ * timestamp. A fingerprint (ids, timestamps, every block's kind and length, a sample from both ends
+ * of each text, pin and blob marks), hashed. It never reads whole texts; the real work (sizes,
+ * decisions, placeholders) is done once per new message and cached.
  */
 import { messageMeta, type AgentMessageLike } from "../../core/index.ts";
 
@@ -61,51 +58,4 @@ export function fingerprint(message: AgentMessageLike): string {
     if (typeof v === "string") sig += `|${field}${v.length}:${textSample(v)}`;
   }
   return fnv1a(sig) + fnv1a(sig, 0x9747b28c);
-}
-
-/** The quick key of a message (see the module comment). */
-export interface QuickKey {
-  role: unknown;
-  timestamp: unknown;
-  id: unknown;
-  isError: unknown;
-  /** Block count, or -1 for string content. */
-  blocks: number;
-  first: number;
-  last: number;
-}
-
-function blockLength(block: unknown): number {
-  if (!block || typeof block !== "object") return -1;
-  const b = block as { text?: unknown; data?: unknown; thinking?: unknown; id?: unknown };
-  const v = b.text ?? b.data ?? b.thinking ?? b.id;
-  return typeof v === "string" ? v.length : -2;
-}
-
-/** The quick key of `message`. */
-export function quickKey(message: AgentMessageLike): QuickKey {
-  const m = message as Record<string, unknown>;
-  const c = m.content;
-  const list = Array.isArray(c) ? c : undefined;
-  return {
-    role: m.role,
-    timestamp: m.timestamp,
-    id: m.toolCallId,
-    isError: m.isError,
-    blocks: list ? list.length : -1,
-    first: list ? blockLength(list[0]) : typeof c === "string" ? c.length : -3,
-    last: list ? blockLength(list[list.length - 1]) : -3,
-  };
-}
-
-/**
- * Whether `message` has quick key `key`. Only trusted for messages with a timestamp (pi stamps every
- * message); without one the caller falls back to the full fingerprint.
- */
-export function matchesQuickKey(message: AgentMessageLike, key: QuickKey): boolean {
-  const m = message as Record<string, unknown>;
-  if (key.timestamp === undefined || m.timestamp !== key.timestamp || m.role !== key.role || m.toolCallId !== key.id || m.isError !== key.isError) return false;
-  const c = m.content;
-  if (!Array.isArray(c)) return key.blocks === -1 && typeof c === "string" && c.length === key.first;
-  return c.length === key.blocks && blockLength(c[0]) === key.first && blockLength(c[c.length - 1]) === key.last;
 }

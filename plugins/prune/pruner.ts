@@ -16,8 +16,9 @@ import type { ArgumentBlobWriter } from "./argument-blobs.ts";
 import { type ArgumentCutReason, cutToolCallArguments } from "./arguments.ts";
 import { type BoundaryView, boundaryView } from "./boundary-view.ts";
 import { type CallInfo, type Decision, decide, isPinnedInMessage, relatedDecision } from "./decide.ts";
-import { fingerprint, fnv1a, matchesQuickKey, type QuickKey, quickKey } from "./fingerprint.ts";
+import { fingerprint, fnv1a } from "./fingerprint.ts";
 import { FOLD_TOOL } from "./fold/folds.ts";
+import { MessageIdentities } from "./identity.ts";
 import { callPath, protectedPathMatcher } from "./paths.ts";
 import { withPinMarker } from "./pin-marker.ts";
 import { loadPins, loadSteps, PIN_KIND, type PinRecord, STEP_KIND, type StepRecord } from "./records.ts";
@@ -28,8 +29,6 @@ import { protectedFrom, startsTurn } from "./turns.ts";
 
 /** What the pruner remembers about the message at one index. */
 interface Facts {
-  ref: AgentMessageLike;
-  quick: QuickKey;
   fp: string;
   chars: number;
   /** Content blocks, as the provider counts them for its cache lookback. */
@@ -99,6 +98,12 @@ export class SessionPruner {
   private last: readonly AgentMessageLike[] = [];
   /** Lowest index whose facts were (re)built in the current call (n when none). */
   private changedFrom = 0;
+  /** pi's identity of each message of the last call (see `gatherFacts`). */
+  private readonly identities = new MessageIdentities();
+  /** prefixChars[i]: chars of messages [0, i) of the last call (see `gatherFacts`). */
+  private readonly prefixChars: number[] = [0];
+  /** Indexes of the turn-starting messages of the last call, ascending (see `gatherFacts`). */
+  private readonly turnStarts: number[] = [];
   /** Bumped by every pin: a rendered prefix depends on the pins. */
   private pinsVersion = 0;
   /**
@@ -108,6 +113,8 @@ export class SessionPruner {
   private prefixes: RenderedPrefix[] = [];
   /** Boundary views (call sites, relations) of the boundaries above. */
   private views: BoundaryView[] = [];
+  /** The highest boundary any frozen judgement was made at (a changed message below it thaws them). */
+  private frozenUpTo = 0;
   private readonly isProtected: (path: string) => boolean;
   private readonly relationOptions: RelationOptions;
   private readonly blobWriter: ArgumentBlobWriter | undefined;
@@ -183,24 +190,21 @@ export class SessionPruner {
     const foldApplies = this.options.fold && hasNewFold(messages, this.last.length);
     this.last = messages;
     const n = messages.length;
-    const starts: number[] = [];
-    let rawChars = 0;
-    this.changedFrom = n;
-    for (let i = 0; i < n; i++) {
-      const f = this.factsAt(i, messages[i]!);
-      rawChars += f.chars;
-      if (f.turnKey !== undefined) starts.push(i);
-    }
-    this.facts.length = n;
+    const gathered = this.gatherFacts(messages);
+    const starts = gathered.starts;
+    let rawChars = gathered.rawChars;
     const inFold = foldedIndex(folded);
     for (const [start, end] of folded) for (let i = start; i < Math.min(end, n); i++) rawChars -= this.facts[i]!.chars;
     // Rendered prefixes and views that cover a changed message are stale.
     if (this.changedFrom < n || this.prefixes.some((p) => p.boundary > n)) {
       this.prefixes = this.prefixes.filter((p) => p.boundary <= this.changedFrom);
       this.views = this.views.filter((v) => v.upTo <= this.changedFrom);
-      for (let i = 0; i < this.changedFrom; i++) {
-        const frozen = this.facts[i]!.frozen;
-        if (frozen && frozen.upTo > this.changedFrom) this.facts[i]!.frozen = undefined;
+      if (this.frozenUpTo > this.changedFrom) {
+        for (let i = 0; i < this.changedFrom; i++) {
+          const frozen = this.facts[i]!.frozen;
+          if (frozen && frozen.upTo > this.changedFrom) this.facts[i]!.frozen = undefined;
+        }
+        this.frozenUpTo = this.changedFrom;
       }
     }
 
@@ -273,16 +277,40 @@ export class SessionPruner {
     return out ?? (messages as AgentMessageLike[]);
   }
 
-  private factsAt(i: number, m: AgentMessageLike): Facts {
-    const old = this.facts[i];
-    // Not re-pointed at `m` on a quick-key match: pi sends a fresh deep copy every call, and
-    // storing each copy in long-lived facts costs a GC write barrier and a promotion per message.
-    if (old && (old.ref === m || matchesQuickKey(m, old.quick))) return old;
-    const fp = fingerprint(m);
-    if (old && old.fp === fp) {
-      old.ref = m;
-      return old;
+  // ---- Facts: recognising the messages of this call, sizes and turn starts ----
+
+  /**
+   * Facts for every message of `messages`, the total size and the turn starts. Sets `changedFrom`.
+   * Each message is visited once to recognise it (its identity: no content read); sizes and turn
+   * starts of the unchanged prefix come from the last call, so only new or changed messages are summed.
+   */
+  private gatherFacts(messages: readonly AgentMessageLike[]): { rawChars: number; starts: number[] } {
+    const n = messages.length;
+    this.changedFrom = n;
+    this.identities.scan(messages, (i, m) => this.factsAt(i, m));
+    this.facts.length = n;
+    // The sums and starts of the last call hold up to the first changed (or removed) message.
+    const valid = Math.min(this.changedFrom, this.prefixChars.length - 1);
+    const sums = this.prefixChars;
+    const starts = this.turnStarts;
+    sums.length = valid + 1;
+    while (starts.length && starts[starts.length - 1]! >= valid) starts.pop();
+    for (let i = valid; i < n; i++) {
+      const f = this.facts[i]!;
+      sums.push(sums[i]! + f.chars);
+      if (f.turnKey !== undefined) starts.push(i);
     }
+    return { rawChars: sums[n]!, starts };
+  }
+
+  /** Facts for a message not recognised by its identity: the same (by fingerprint) or rebuilt. */
+  private factsAt(i: number, m: AgentMessageLike): void {
+    const old = this.facts[i];
+    const fp = fingerprint(m);
+    // Not recorded on an identity match (gatherFacts): pi sends a fresh deep copy every call, and
+    // storing each copy costs a GC write barrier and a promotion per message.
+    this.identities.record(i, m);
+    if (old && old.fp === fp) return;
     if (i < this.changedFrom) this.changedFrom = i;
     if (m.role === "assistant" && Array.isArray(m.content)) {
       for (const b of m.content as Array<{ type?: string; id?: unknown; name?: unknown; arguments?: unknown }>) {
@@ -290,9 +318,7 @@ export class SessionPruner {
       }
     }
     const blocks = Array.isArray(m.content) ? Math.max(1, m.content.length) : 1;
-    const f: Facts = { ref: m, quick: quickKey(m), fp, chars: messageChars(m), blocks, turnKey: startsTurn(m) ? turnKey(m) : undefined, decisions: {} };
-    this.facts[i] = f;
-    return f;
+    this.facts[i] = { fp, chars: messageChars(m), blocks, turnKey: startsTurn(m) ? turnKey(m) : undefined, decisions: {} };
   }
 
   private updateMode(percent: number): void {
@@ -354,6 +380,7 @@ export class SessionPruner {
       }
     }
     f.frozen = frozen;
+    this.frozenUpTo = Math.max(this.frozenUpTo, upTo);
     return frozen;
   }
 

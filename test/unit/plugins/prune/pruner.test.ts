@@ -111,6 +111,28 @@ describe("SessionPruner", () => {
     expect(second[2]).toBe(first[2]);
   });
 
+  it("sizes and turns kept from the last call match a fresh pruner's after appends, a branch switch and a compaction", () => {
+    const p = new SessionPruner({ ...base, minStepTokens: 1e9 }, memorySessionStore);
+    const fresh = (messages: AgentMessageLike[]) => {
+      const q = new SessionPruner({ ...base, minStepTokens: 1e9 }, memorySessionStore);
+      q.run(messages, usage(null));
+      return { rawTokens: q.lastReport!.rawTokens, turns: q.lastReport!.turns };
+    };
+    const check = (messages: AgentMessageLike[]) => {
+      p.run(structuredClone(messages), usage(null));
+      expect({ rawTokens: p.lastReport!.rawTokens, turns: p.lastReport!.turns }).toEqual(fresh(messages));
+    };
+    check(history(5));
+    check(history(6));
+    const branched = history(6);
+    branched.splice(9, 15, { role: "user", content: [{ type: "text", text: "another way" }], timestamp: 9000 }, { role: "assistant", content: [{ type: "text", text: "y".repeat(7000) }], timestamp: 9001 });
+    check(branched);
+    check([...branched, { role: "user", content: [{ type: "text", text: "more" }], timestamp: 9002 }]);
+    const compacted = [{ role: "compactionSummary", summary: "s".repeat(800), tokensBefore: 9000, timestamp: 9100 } as AgentMessageLike, ...history(6).slice(12)];
+    check(compacted);
+    check(compacted.slice(0, 3));
+  });
+
   it("keeps results pinned in their details and shows user pins with a marker", () => {
     const h = history(5);
     (h[2] as { details?: unknown }).details = { pinned: true };
