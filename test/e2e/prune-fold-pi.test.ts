@@ -93,7 +93,7 @@ describe("folding with the real pi SDK", () => {
     const saved = sentFolded - messagesChars([foldMessage!] as AgentMessageLike[]);
     if (process.env.PRUNE_E2E_DEBUG) process.stderr.write(`folded ${foldedChars} chars (${sentFolded} as sent); fold message ${sentFolded - saved}; saved ${saved} of ${messagesChars(before as AgentMessageLike[])} sent\n`);
     expect(foldedChars).toBeGreaterThan(4 * FILE_CHARS);
-    expect(saved).toBeGreaterThan(messagesChars(before as AgentMessageLike[]) / 2);
+    expect(saved).toBeGreaterThan(messagesChars(before as AgentMessageLike[]) * 0.4);
 
     // /governor unfold <id>: restored from the next context on.
     await pi.session.prompt(`/governor unfold ${foldId}`);

@@ -45,7 +45,7 @@ export interface Harness {
 /** Builds a governor; `prune` options from code, `blobsDir` adds the blobs plugin with that dir. */
 export async function harness(pruneOptions: Record<string, unknown> = {}, options: { blobsDir?: string; store?: SessionStore; cwd?: string; commandRoot?: string } = {}): Promise<Harness> {
   const preset = definePreset({ name: "fold-test", description: "", ...(options.commandRoot ? { commandRoot: options.commandRoot } : {}), plugins: () => [...(options.blobsDir ? [blobs()] : []), prune()] });
-  const layers = [{ kind: "global" as const, source: "test", data: { prune: { adaptive: false, cacheAware: false, minStepTokens: 0, ...pruneOptions }, ...(options.blobsDir ? { blobs: { dir: options.blobsDir } } : {}) } }];
+  const layers = [{ kind: "global" as const, source: "test", data: { prune: { adaptive: false, cacheAware: false, minStepTokens: 0, minStepPercent: 0, ...pruneOptions }, ...(options.blobsDir ? { blobs: { dir: options.blobsDir } } : {}) } }];
   const g = await createGovernor({ preset, cwd: options.cwd ?? "/work/project", agentDir: "/nonexistent", env: {}, layers });
   if (g.problems().length) throw new Error(g.problems().join("\n"));
   const store = options.store ?? memorySessionStore();
