@@ -38,7 +38,7 @@ const pruneBaseSchema = z.object({
   minStepTokens: z.number().int().min(0).max(100_000_000).describe("The pruning boundary moves only when the step frees at least this many estimated tokens (chars/4). Default 2000."),
   cacheAware: z.boolean().describe("Move the boundary only when the cached-input cost of carrying the prunable output has exceeded the cost of rewriting the prompt cache once (ski-rental rule). false: move as soon as minStepTokens would be freed. Default true."),
   forceStepPercent: z.number().min(1).max(1000).describe("When the prompt that would be sent reaches this percent of the window, move the boundary regardless of cache cost once the step frees forceStepFreePercent (at most one step per turn). Default 25."),
-  minStepPercent: z.number().min(0).max(50).describe("The boundary moves only when the step frees at least this percent of the prompt that would be sent (or minStepTokens, when larger): long prompts step rarely and in large steps, each one a prompt cache rewrite. 0: minStepTokens alone. Default 8."),
+  minStepPercent: z.number().min(0).max(50).describe("The boundary moves only when the step frees at least this percent of the prompt that would be sent (or minStepTokens, when larger): long prompts step rarely and in large steps, each one a prompt cache rewrite. 0: minStepTokens alone. Default 25."),
   forceStepFreePercent: z.number().min(0).max(90).describe("Above forceStepPercent, a step is forced only when it frees at least this percent of the prompt at the force line, falling linearly to any step at all when the prompt reaches the window (other steps follow the cache-cost rule, as below the line). Keeps long sessions from rewriting the prompt cache on every turn for the little one turn frees. 0: force a step whenever a turn leaves the protected window (a prompt cache break on every turn once the prompt stays above the line). Default 75."),
   perTool: z.record(z.string().min(1), placeholderHintSchema).describe("Per-tool placeholder text by tool name: argOrder (arguments shown first) and rehydrate (how to get the result back). Default: pi's read, bash, grep, find and ls, and blob_read."),
   dedup: z.boolean().describe("Past the boundary, the older results of a call repeated later with the same tool and arguments become a placeholder that names the newer call. Default true."),
@@ -123,7 +123,7 @@ export const pruneDefaults: PruneOptions = {
   minStepTokens: 2_000,
   cacheAware: true,
   forceStepPercent: 25,
-  minStepPercent: 8,
+  minStepPercent: 25,
   forceStepFreePercent: 75,
   perTool: {
     read: { argOrder: ["path", "offset", "limit"], rehydrate: "Re-run read on the same path (use offset/limit for just the lines you need) to rehydrate." },
