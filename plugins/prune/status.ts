@@ -22,7 +22,8 @@ export function pruningStatus(config: PruneOptions & { enabled: boolean }, prune
     options.adaptive
       ? `  adaptive: at ${options.adaptiveEnterPercent}% of the window keep ${options.adaptiveKeepRecentTurns} turn(s), cut at ${n(options.adaptiveMaxToolChars)} chars, also prune ${options.adaptivePruneTools.join(", ")}; back below ${options.adaptiveExitPercent}%`
       : "  adaptive: off",
-    `  boundary steps: at least ${n(options.minStepTokens)} tokens freed${options.cacheAware ? ", and only once carrying the output has cost more than one cache rewrite" : ""}; forced at ${options.forceStepPercent}% of the window${options.forceStepFreePercent ? ` when the step frees ${options.forceStepFreePercent}% of the prompt (less nearer the window)` : ""}`,
+    `  by meaning: repeated calls ${options.dedup ? "on" : "off"}; stale reads ${options.staleReads ? `on (${options.readTools.join(", ") || "-"} after ${options.writeTools.join(", ") || "-"} or bash)` : "off"}; call arguments over ${options.maxArgChars ? `${n(options.maxArgChars)} chars cut` : "never cut"}; failed calls' arguments ${options.failedArgsAfterTurns ? `cut after ${options.failedArgsAfterTurns} turn(s)` : "kept"}; folding ${options.fold ? `on (nudge at ${options.foldNudgePercent}% of the window)` : "off"}${options.protectedFilePatterns.length ? `; protected: ${options.protectedFilePatterns.join(", ")}` : ""}`,
+    `  boundary steps: at least ${n(options.minStepTokens)} tokens${options.minStepPercent ? ` and ${options.minStepPercent}% of the prompt` : ""} freed${options.cacheAware ? ", and only once carrying the output has cost more than one cache rewrite" : ""}; forced at ${options.forceStepPercent}% of the window${options.forceStepFreePercent ? ` when the step frees ${options.forceStepFreePercent}% of the prompt (less nearer the window)` : ""}`,
   ];
   if (model && !model.enabled) {
     lines.push("Nothing is pruned for this model: its context is sent in full.");
@@ -35,7 +36,7 @@ export function pruningStatus(config: PruneOptions & { enabled: boolean }, prune
   const r = pruner.lastReport;
   lines.push(
     `Last model call (#${r.request}): ${n(r.messages)} messages in ${r.turns} turns, mode ${r.mode} (${r.percentBefore.toFixed(1)}% of the window before pruning)`,
-    `  boundary after turn ${r.boundaryTurn} (${pruner.stepCount} step(s)); ${r.placeholders} result(s) pruned, ${n(r.savedChars)} chars (~${n(tokensOf(r.savedChars))} tokens) saved; sent ~${n(r.sentTokens)} of ~${n(r.rawTokens)} tokens`,
+    `  boundary after turn ${r.boundaryTurn} (${pruner.stepCount} step(s)); ${r.placeholders} result(s) pruned${r.argumentCuts ? `, ${r.argumentCuts} message(s) with cut call arguments` : ""}, ${n(r.savedChars)} chars (~${n(tokensOf(r.savedChars))} tokens) saved; sent ~${n(r.sentTokens)} of ~${n(r.rawTokens)} tokens`,
     `  pinned by the user: ${pruner.pinned.size ? [...pruner.pinned.values()].map((p) => `${p.toolName} (${p.toolCallId})`).join(", ") : "-"}`,
   );
   if (pruner.actions.length) {

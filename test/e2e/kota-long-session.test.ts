@@ -91,7 +91,7 @@ describe("kota e2e: a 32-turn session of deps, usages and impact", () => {
     const e2e = await startKotaSession({
       files: { "src/generated/big.ts": bigSource("big", 40) },
       // Prune as soon as the read is out of the last two turns (the defaults wait for a bigger, cache-worthy step).
-      config: { prune: { cacheAware: false, minStepTokens: 0 } },
+      config: { prune: { cacheAware: false, minStepTokens: 0, minStepPercent: 0 } },
       responses: [
         call("read", { path: "src/generated/big.ts" }),
         fauxAssistantMessage([fauxText("read it")]),

@@ -83,7 +83,7 @@ describe("a session file from an older version resumes with its result details u
     const preset = definePreset({ name: "e2e-old-session", description: "", plugins: () => [blobs(), prune()] });
     const layers = [
       { kind: "global" as const, source: "test", data: { blobs: { dir: cache, maxAgeDays: 7 } } },
-      { kind: "project" as const, source: "test", data: { prune: { cacheAware: false, minStepTokens: 0, adaptive: false } } },
+      { kind: "project" as const, source: "test", data: { prune: { cacheAware: false, minStepTokens: 0, minStepPercent: 0, adaptive: false } } },
     ];
     pi = await startPiSession({ sessionFile: oldFile, cwd, tools: ["read"], extensions: [createExtension(preset, { governorOptions: { layers, cwd } })], responses: readTurns(5, 6) });
     for (let t = 5; t <= 6; t++) await pi.session.prompt(`read m${t}.ts`);

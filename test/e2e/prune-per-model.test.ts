@@ -32,7 +32,7 @@ describe("prune per model in a real pi session", () => {
 
   async function run(prune_: Record<string, unknown>): Promise<PiTestSession> {
     const preset = definePreset({ name: "e2e-per-model", description: "", plugins: () => [prune()] });
-    const layers = [{ kind: "project" as const, source: "test", data: { prune: { cacheAware: false, minStepTokens: 0, adaptive: false, ...prune_ } } }];
+    const layers = [{ kind: "project" as const, source: "test", data: { prune: { cacheAware: false, minStepTokens: 0, minStepPercent: 0, adaptive: false, ...prune_ } } }];
     const pi = await startPiSession({ ui: true, cwd, tools: ["read"], extensions: [createExtension(preset, { governorOptions: { layers, cwd } })], responses: readTurns() });
     sessions.push(pi);
     const model = pi.faux.getModel();

@@ -33,7 +33,7 @@ describe("prune pins and boundary in a real pi session", () => {
     cwd = mkdtempSync(join(tmpdir(), "pigov-pin-"));
     for (let t = 1; t <= TURNS; t++) writeFileSync(join(cwd, `m${t}.ts`), `// module ${t}\n${"export const x = 1;\n".repeat(400)}`);
     const preset = definePreset({ name: "e2e-pin", description: "", plugins: () => [prune()] });
-    const layers = [{ kind: "project" as const, source: "test", data: { prune: { cacheAware: false, minStepTokens: 0, adaptive: false } } }];
+    const layers = [{ kind: "project" as const, source: "test", data: { prune: { cacheAware: false, minStepTokens: 0, minStepPercent: 0, adaptive: false } } }];
     let governors = 0;
     // The initial cwd is the session's, so each factory run builds exactly one governor.
     const extension = createExtension(preset, { governorOptions: { layers, cwd }, onGovernor: () => void governors++ });

@@ -85,7 +85,7 @@ describe.skipIf(!probeSqlite().fts5)("recall with the real pi SDK", () => {
       overrides: {
         blobs: { dir: blobDir },
         recall: { dbPath: join(cache, "recall", "index.db"), blobDir },
-        prune: { keepRecentTurns: 1, minStepTokens: 0, cacheAware: false },
+        prune: { keepRecentTurns: 1, minStepTokens: 0, minStepPercent: 0, cacheAware: false },
       },
     });
     const seen: { search?: string; read?: string; placeholder?: string } = {};

@@ -11,7 +11,7 @@ import { protectedFrom, turnStarts } from "../../plugins/prune/turns.ts";
 import { buildHistory, requestPoints, turnsArb } from "../helpers/prune-sessions.ts";
 
 /** Options that prune on the first call (no cache economics), so every property sees pruning. */
-const eager: PruneOptions = { ...pruneDefaults, adaptive: false, cacheAware: false, minStepTokens: 0 };
+const eager: PruneOptions = { ...pruneDefaults, adaptive: false, cacheAware: false, minStepTokens: 0, minStepPercent: 0 };
 const optionsArb = fc.record({
   keepRecentTurns: fc.integer({ min: 1, max: 4 }),
   maxToolChars: fc.constantFrom(0, 200, 1200, 5000),

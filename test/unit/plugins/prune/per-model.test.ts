@@ -47,7 +47,7 @@ function turn(t: number, chars = 3000): AgentMessageLike[] {
 const turns = (n: number, chars?: number) => Array.from({ length: n }, (_, i) => turn(i + 1, chars)).flat();
 const pruned = (messages: AgentMessageLike[]) => messages.filter((m) => m.role === "toolResult" && JSON.stringify(m.content).includes("(Pruned)")).length;
 /** Steps on every call, no adaptive mode: the thresholds alone decide. */
-const EAGER = { cacheAware: false, minStepTokens: 0, adaptive: false };
+const EAGER = { cacheAware: false, minStepTokens: 0, minStepPercent: 0, adaptive: false };
 
 describe("perModel key matching", () => {
   it("takes each setting from the most specific key: exact, then provider/*, then *", () => {

@@ -58,7 +58,7 @@ describe("prune plugin", () => {
   });
 
   it("prunes through the pipeline, request-only: the input list is not modified", async () => {
-    const { g } = await governor({ cacheAware: false, minStepTokens: 0, adaptive: false });
+    const { g } = await governor({ cacheAware: false, minStepTokens: 0, minStepPercent: 0, adaptive: false });
     const messages = [1, 2, 3, 4].flatMap((t) => turn(t));
     const copy = structuredClone(messages);
     const out = await g.pipeline.hooks.context.run(messages, { sessionId: "s1" });
@@ -68,7 +68,7 @@ describe("prune plugin", () => {
   });
 
   it("/kota pin pins the last meaning-bearing result, persists it, and pruning keeps it", async () => {
-    const { g, store, notes, ui } = await governor({ cacheAware: false, minStepTokens: 0, adaptive: false });
+    const { g, store, notes, ui } = await governor({ cacheAware: false, minStepTokens: 0, minStepPercent: 0, adaptive: false });
     const messages = [...turn(1), ...turn(2, "blob_read"), ...turn(3), ...turn(4)].slice(0, 11); // ends inside turn 3, after c3's result
     await g.pipeline.hooks.context.run(messages, { sessionId: "s1" });
     await g.pipeline.commands.get("kota pin")!.command.handler("", { ui, cwd: "/tmp", sessionId: "s1" });
@@ -87,7 +87,7 @@ describe("prune plugin", () => {
   });
 
   it("/kota pruning shows the settings and the last steps with bytes saved", async () => {
-    const { g, notes, ui } = await governor({ cacheAware: false, minStepTokens: 0, adaptive: false });
+    const { g, notes, ui } = await governor({ cacheAware: false, minStepTokens: 0, minStepPercent: 0, adaptive: false });
     await g.pipeline.commands.get("kota pruning")!.command.handler("", { ui, cwd: "/tmp", sessionId: "s1" });
     expect(notes.at(-1)).toContain("No model call seen");
     await g.pipeline.hooks.context.run([1, 2, 3, 4].flatMap((t) => turn(t)), { sessionId: "s1" });

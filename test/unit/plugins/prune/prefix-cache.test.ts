@@ -6,7 +6,7 @@ import { generateSession } from "../../../../plugins/prune/replay/sample/generat
 import { parseSession } from "../../../../plugins/prune/replay/session-file.ts";
 
 const usage = { tokens: null, contextWindow: 200_000, percent: null };
-const options = { ...pruneDefaults, adaptive: false, minStepTokens: 0, cacheAware: false };
+const options = { ...pruneDefaults, adaptive: false, minStepTokens: 0, minStepPercent: 0, cacheAware: false };
 
 function history(): AgentMessageLike[] {
   const requests = parseSession(generateSession({ turns: 40, seed: 7 }).map((l) => JSON.stringify(l)).join("\n")).requests;

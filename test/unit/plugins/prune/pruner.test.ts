@@ -18,7 +18,7 @@ function history(turns: number, size = 4000): AgentMessageLike[] {
 }
 const pruned = (out: AgentMessageLike[]) => out.filter((m) => m.role === "toolResult" && isPlaceholder((m.content as Array<{ text: string }>)[0]!.text)).length;
 const usage = (tokens: number | null, contextWindow = 100_000) => ({ tokens, contextWindow, percent: null });
-const base: PruneOptions = { ...pruneDefaults, adaptive: false, cacheAware: false, minStepTokens: 0 };
+const base: PruneOptions = { ...pruneDefaults, adaptive: false, cacheAware: false, minStepTokens: 0, minStepPercent: 0 };
 
 describe("SessionPruner", () => {
   it("prunes prunable results older than the last keepRecentTurns turns", () => {
@@ -38,7 +38,7 @@ describe("SessionPruner", () => {
   });
 
   it("with cacheAware, waits until carrying the prunable output has cost more than one cache rewrite", () => {
-    const p = new SessionPruner({ ...base, cacheAware: true, minStepTokens: 0, forceStepPercent: 1000 }, memorySessionStore);
+    const p = new SessionPruner({ ...base, cacheAware: true, minStepTokens: 0, minStepPercent: 0, forceStepPercent: 1000 }, memorySessionStore);
     const h = history(6);
     let calls = 0;
     while (pruned(p.run(h, usage(null, 1_000_000))) === 0) calls++;
