@@ -13,38 +13,16 @@
 import type { AgentMessageLike, ContextInfo, Logger, SessionStore } from "../../core/index.ts";
 import { type ModeRules, type PruneMode, type PruneOptions, rulesFor } from "./config.ts";
 import type { ArgumentBlobWriter } from "./argument-blobs.ts";
-import { type ArgumentCutReason, cutToolCallArguments } from "./arguments.ts";
-import { type BoundaryView, boundaryView } from "./boundary-view.ts";
-import { type CallInfo, type Decision, decide, isPinnedInMessage, relatedDecision } from "./decide.ts";
+import { type CallInfo, isPinnedInMessage } from "./decide.ts";
 import { fingerprint, fnv1a } from "./fingerprint.ts";
 import { FOLD_TOOL } from "./fold/folds.ts";
 import { MessageIdentities } from "./identity.ts";
-import { callPath, protectedPathMatcher } from "./paths.ts";
+import { type Facts, MessageJudge } from "./judge.ts";
 import { withPinMarker } from "./pin-marker.ts";
 import { loadPins, loadSteps, PIN_KIND, type PinRecord, STEP_KIND, type StepRecord } from "./records.ts";
-import type { RelationOptions, ResultRelation } from "./relations.ts";
 import { messageChars, tokensOf } from "./size.ts";
 import { decideStep, rewriteTokens } from "./step-rule.ts";
 import { protectedFrom, startsTurn } from "./turns.ts";
-
-/** What the pruner remembers about the message at one index. */
-interface Facts {
-  fp: string;
-  chars: number;
-  /** Content blocks, as the provider counts them for its cache lookback. */
-  blocks: number;
-  /** Set for messages that start a turn. */
-  turnKey: string | undefined;
-  decisions: Partial<Record<PruneMode, Decision>>;
-  /** Duplicate/stale placeholders, by mode and relation. */
-  related?: Map<string, Decision>;
-  /** Argument cuts of an assistant message, by which calls are cut and why. */
-  argCuts?: Map<string, PrefixDecision>;
-  /** What the step covering this message knew of it. */
-  frozen?: Frozen;
-  /** The message with the user-pin marker, built once. */
-  pinView?: AgentMessageLike;
-}
 
 /** One boundary step, as `/governor pruning` lists it. */
 export interface StepAction {
@@ -111,12 +89,7 @@ export class SessionPruner {
    * message before their boundary changed, so a call costs in proportion to the new messages.
    */
   private prefixes: RenderedPrefix[] = [];
-  /** Boundary views (call sites, relations) of the boundaries above. */
-  private views: BoundaryView[] = [];
-  /** The highest boundary any frozen judgement was made at (a changed message below it thaws them). */
-  private frozenUpTo = 0;
-  private readonly isProtected: (path: string) => boolean;
-  private readonly relationOptions: RelationOptions;
+  private readonly judge: MessageJudge;
   private readonly blobWriter: ArgumentBlobWriter | undefined;
   /** The last resolved steps, by the number of steps they were resolved for. */
   private resolvedCache: { steps: number; resolved: Array<{ index: number; mode: PruneMode }> } | undefined;
@@ -135,19 +108,11 @@ export class SessionPruner {
     env: { cwd?: string; blobWriter?: ArgumentBlobWriter } = {},
   ) {
     this.rules = { normal: rulesFor(options, "normal"), tight: rulesFor(options, "tight") };
-    this.isProtected = protectedPathMatcher(options.protectedFilePatterns, env.cwd);
     this.blobWriter = env.blobWriter;
-    this.relationOptions = {
-      dedup: options.dedup,
-      staleReads: options.staleReads,
-      readTools: new Set(options.readTools),
-      writeTools: new Set(options.writeTools),
-      isProtected: this.isProtected,
-      ...(env.cwd ? { cwd: env.cwd } : {}),
-    };
     const s = store();
     this.steps = loadSteps(s);
     this.pins = loadPins(s);
+    this.judge = new MessageJudge(options, this.rules, this.calls, this.pins, env);
   }
 
   /** The messages of the last call (for the pin command). */
@@ -198,13 +163,13 @@ export class SessionPruner {
     // Rendered prefixes and views that cover a changed message are stale.
     if (this.changedFrom < n || this.prefixes.some((p) => p.boundary > n)) {
       this.prefixes = this.prefixes.filter((p) => p.boundary <= this.changedFrom);
-      this.views = this.views.filter((v) => v.upTo <= this.changedFrom);
-      if (this.frozenUpTo > this.changedFrom) {
+      this.judge.forget(this.changedFrom);
+      if (this.judge.highestFrozen > this.changedFrom) {
         for (let i = 0; i < this.changedFrom; i++) {
           const frozen = this.facts[i]!.frozen;
           if (frozen && frozen.upTo > this.changedFrom) this.facts[i]!.frozen = undefined;
         }
-        this.frozenUpTo = this.changedFrom;
+        this.judge.highestFrozen = this.changedFrom;
       }
     }
 
@@ -360,95 +325,6 @@ export class SessionPruner {
     return out;
   }
 
-  /**
-   * What the step covering message i (boundary `upTo`) knew of it: its relation (a result) or its
-   * calls' sites (an assistant message). Frozen when that step is first rendered, so a later step
-   * never rewrites an old message again because of what came after it (a rewrite far back costs a
-   * whole prompt cache write for a few characters).
-   */
-  private frozenAt(i: number, m: AgentMessageLike, from: number, upTo: number, messages: readonly AgentMessageLike[], turnsBefore: (index: number) => number): Frozen {
-    const f = this.facts[i]!;
-    if (f.frozen?.upTo === upTo) return f.frozen;
-    const view = this.viewAt(messages, from, upTo, turnsBefore(from));
-    const frozen: Frozen = { upTo };
-    if (m.role === "toolResult") frozen.relation = view.relations.get(String((m as { toolCallId?: unknown }).toolCallId));
-    else if (Array.isArray(m.content)) {
-      for (const b of m.content as Array<{ type?: unknown; id?: unknown }>) {
-        if (!b || b.type !== "toolCall" || typeof b.id !== "string") continue;
-        const site = view.calls.get(b.id);
-        if (site) (frozen.sites ??= []).push({ id: b.id, isError: site.isError, turn: site.turn, pinned: isPinnedInMessage(messages[site.resultIndex]!) });
-      }
-    }
-    f.frozen = frozen;
-    this.frozenUpTo = Math.max(this.frozenUpTo, upTo);
-    return frozen;
-  }
-
-  /** The decision for message i under `mode`; pins applied by the caller. `turns`: turns before the current boundary. */
-  private decideAt(i: number, m: AgentMessageLike, mode: PruneMode, frozen: Frozen, turns: number): PrefixDecision {
-    if (m.role === "toolResult") return this.decideResult(i, m, mode, frozen.relation);
-    if (m.role === "assistant" && frozen.sites) return this.decideArguments(i, m, frozen.sites, turns);
-    return NO_CHANGE;
-  }
-
-  private decideResult(i: number, m: AgentMessageLike, mode: PruneMode, relation: ResultRelation | undefined): Decision {
-    const id = String((m as { toolCallId?: unknown }).toolCallId);
-    const call = this.calls.get(id);
-    const path = callPath(call?.args);
-    if (path !== undefined && this.isProtected(path)) return NO_CHANGE;
-    if (relation) {
-      const f = this.facts[i]!;
-      const key = `${mode}|${relation.kind}|${relation.kind === "duplicate" ? relation.newerCallId : relation.changedByCallId}`;
-      const related = ((f.related ??= new Map()).get(key) ?? f.related.set(key, relatedDecision(m, relation, this.rules[mode], call)).get(key))!;
-      if (related.replacement) return related;
-    }
-    return this.applied(i, m, mode);
-  }
-
-  /**
-   * Cuts long arguments of an assistant message's completed calls: large ones when the step covers
-   * them, failed ones once `failedArgsAfterTurns` turns (the call's own included) lie behind the
-   * current boundary (the one decision a later step may still make about an old message).
-   */
-  private decideArguments(i: number, m: AgentMessageLike, sites: readonly FrozenSite[], turns: number): PrefixDecision {
-    const { maxArgChars, failedArgsAfterTurns } = this.options;
-    if (maxArgChars === 0 && failedArgsAfterTurns === 0) return NO_CHANGE;
-    const plan = new Map<string, ArgumentCutReason>();
-    for (const site of sites) {
-      if (site.pinned || this.pins.has(site.id)) continue;
-      if (!site.isError) {
-        if (maxArgChars > 0) plan.set(site.id, "large");
-      } else if (failedArgsAfterTurns > 0 && turns - site.turn + 1 >= failedArgsAfterTurns) plan.set(site.id, "failed");
-    }
-    if (!plan.size) return NO_CHANGE;
-    const key = [...plan].map(([id, why]) => `${id}:${why}`).join(",");
-    const f = this.facts[i]!;
-    let cut = (f.argCuts ??= new Map()).get(key);
-    if (!cut) {
-      const done = cutToolCallArguments(m, (call) => plan.get(call.id), { maxArgChars, argExcerptChars: this.options.argExcerptChars, isProtected: this.isProtected, blobs: this.blobWriter !== undefined });
-      cut = { replacement: done.replacement, savedChars: done.savedChars, summary: done.summaries.join("; "), blobs: done.blobs };
-      f.argCuts.set(key, cut);
-    }
-    return cut;
-  }
-
-  /** The decision for a result under `mode` alone (no relations), cached per message. */
-  private applied(i: number, m: AgentMessageLike, mode: PruneMode): Decision {
-    const f = this.facts[i]!;
-    if (m.role !== "toolResult") return NO_CHANGE;
-    if (this.pins.has(String((m as { toolCallId?: unknown }).toolCallId))) return NO_CHANGE;
-    return (f.decisions[mode] ??= decide(m, this.rules[mode], this.calls));
-  }
-
-  /** The view of the step covering messages[from, upTo), cached while nothing before `upTo` changed. */
-  private viewAt(messages: readonly AgentMessageLike[], from: number, upTo: number, turnsBefore: number): BoundaryView {
-    const hit = this.views.find((v) => v.from === from && v.upTo === upTo);
-    if (hit) return hit;
-    const view = boundaryView(messages, from, upTo, turnsBefore, this.relationOptions);
-    this.views = [view, ...this.views].slice(0, 3);
-    return view;
-  }
-
   private step(from: number, to: number, mode: PruneMode, turn: number, pendingChars: number, current: RenderedPrefix, next: RenderedPrefix): void {
     const record: StepRecord = { key: this.facts[to]!.turnKey!, mode, turn, freedTokens: tokensOf(pendingChars) };
     this.steps.push(record);
@@ -489,7 +365,8 @@ export class SessionPruner {
         if (!isPinnedInMessage(m)) into.replaced.push({ index: i, message: (this.facts[i]!.pinView ??= withPinMarker(m, "user")) });
         continue;
       }
-      const d = this.decideAt(i, m, resolved[s]!.mode, this.frozenAt(i, m, stepFrom, resolved[s]!.index, messages, turnsBefore), turns);
+      const f = this.facts[i]!;
+      const d = this.judge.decide(f, m, resolved[s]!.mode, this.judge.frozenAt(f, m, stepFrom, resolved[s]!.index, messages, turnsBefore), turns);
       if (!d.replacement) continue;
       into.replaced.push({ index: i, message: d.replacement, summary: d.summary, saved: d.savedChars });
       into.savedChars += d.savedChars;
@@ -501,27 +378,6 @@ export class SessionPruner {
     return into;
   }
 }
-
-/** A completed call of an assistant message, as the step covering the message saw it. */
-interface FrozenSite {
-  id: string;
-  isError: boolean;
-  /** 1-based ordinal of the call's turn. */
-  turn: number;
-  /** Its result is pinned on arrival. */
-  pinned: boolean;
-}
-
-/** What the step covering a message knew of it (see `frozenAt`). */
-interface Frozen {
-  /** The boundary index of that step. */
-  upTo: number;
-  relation?: ResultRelation | undefined;
-  sites?: FrozenSite[];
-}
-
-/** A decision that may carry blobs to store (argument cuts). */
-type PrefixDecision = Decision & { blobs?: Array<{ id: string; text: string }> };
 
 /** The pruned prefix of a message list up to a boundary (see `prefixAt`). */
 interface RenderedPrefix {
@@ -579,4 +435,3 @@ function firstDifference(a: RenderedPrefix, b: RenderedPrefix): number {
   return -1;
 }
 
-const NO_CHANGE: Decision = Object.freeze({ replacement: undefined, savedChars: 0 });
