@@ -90,7 +90,7 @@ export function sessionArb(maxTurns = 14): fc.Arbitrary<SessionSpec> {
 
 /** Text of about `n` characters (well-formed UTF-16: surrogate pairs are never split). */
 export function longText(n: number, seed: number): string {
-  const units = [`const value${seed} = compute(${seed});\n`, "😀 ünïcödé — \"quoted\" \\ line\n", "\tx\n"];
+  const units = [`const value${seed} = compute(${seed});\n`, "😀 ünïcödé — \"quoted\" \\ line\n", "\tx\n", "😀😀😀😀x😀😀😀😀\n"];
   let s = "";
   for (let k = 0; s.length < n; k++) s += units[(seed + k) % units.length];
   return s;
