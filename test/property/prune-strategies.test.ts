@@ -44,7 +44,8 @@ const eagerArb: fc.Arbitrary<Run> = fc.record({
 const defaultsArb: fc.Arbitrary<Run> = fc.record({ window: fc.constantFrom(200_000, 30_000, 12_000), blobs: fc.boolean() }).map(({ window, blobs }) => ({ options: base, window, blobs }));
 const runArb = fc.oneof({ weight: 3, arbitrary: eagerArb }, { weight: 1, arbitrary: defaultsArb });
 
-const NUM_RUNS = { numRuns: 40 };
+/** PRUNE_PROPERTY_RUNS=400 runs a longer hunt (about a minute per property; raise --testTimeout). */
+const NUM_RUNS = { numRuns: Number(process.env.PRUNE_PROPERTY_RUNS ?? 40) };
 const j = (v: unknown) => JSON.stringify(v);
 const isProtected = protectedPathMatcher(PROTECTED_PATTERNS, CWD);
 
@@ -239,7 +240,7 @@ describe("pruning strategies over growing sessions (property)", () => {
   });
 
   // Break seen failing: loadPins skipping every record (user pins lost on reload).
-  it("4. is deterministic and reload-safe: a fresh pruner on the same store, and the same context again, send the same bytes", () => {
+  it("4. is deterministic and reload-safe: a fresh pruner on the same store, the same context again, and the sent context again send the same bytes", () => {
     fc.assert(
       fc.property(sessionArb(), runArb, (spec, run) => {
         const { session, driven } = simulate(spec, run);
@@ -259,6 +260,11 @@ describe("pruning strategies over growing sessions (property)", () => {
           expect(j(first)).toBe(expected);
         }
         expect(j(reloaded.run(context(), usageOf(run.window)))).toBe(j(first));
+        // Pruning is a fixpoint: a reloaded pruner given what was sent sends it unchanged.
+        const store2 = copyStore(driven.store);
+        const twice = new SessionPruner(run.options, () => store2, undefined, run.blobs ? { cwd: CWD, blobWriter: driven.env.blobWriter! } : { cwd: CWD });
+        const resent = twice.run(structuredClone(last.sent), usageOf(run.window));
+        if (!twice.lastReport!.stepped) expect(j(resent)).toBe(expected);
       }),
       NUM_RUNS,
     );
