@@ -11,16 +11,16 @@ import { describe, expect, it } from "vitest";
 import { type AgentMessageLike, memorySessionStore, type SessionStore } from "../../core/index.ts";
 import { ARGUMENT_MARKER_OPEN, argumentsBlobText, blobIdOf, isCutString } from "../../plugins/prune/arguments.ts";
 import { bashChangedPaths } from "../../plugins/prune/bash-paths.ts";
-import { canonicalJson } from "../../plugins/prune/relations.ts";
 import { pruneDefaults, type PruneOptions } from "../../plugins/prune/config.ts";
 import { callPath, normalizePath, protectedPathMatcher } from "../../plugins/prune/paths.ts";
 import { USER_PIN_MARKER } from "../../plugins/prune/pin-marker.ts";
 import { isPlaceholder } from "../../plugins/prune/placeholder.ts";
 import { SessionPruner } from "../../plugins/prune/pruner.ts";
 import { PIN_KIND, STEP_KIND } from "../../plugins/prune/records.ts";
+import { canonicalJson } from "../../plugins/prune/relations.ts";
 import { messageChars } from "../../plugins/prune/size.ts";
 import { turnStarts } from "../../plugins/prune/turns.ts";
-import { type BuiltSession, buildSession, CWD, type DrivenSession, driveSession, PROTECTED_PATTERNS, sessionArb, usageOf } from "../helpers/prune-strategy-sessions.ts";
+import { type BuiltSession, buildSession, CWD, driveSession, PROTECTED_PATTERNS, sessionArb, usageOf } from "../helpers/prune-strategy-sessions.ts";
 
 interface Run {
   options: PruneOptions;
