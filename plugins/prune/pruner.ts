@@ -90,6 +90,8 @@ export class SessionPruner {
    */
   private prefixes: RenderedPrefix[] = [];
   private readonly judge: MessageJudge;
+  /** The steps with the candidate step appended, reused while the steps and the candidate stay. */
+  private nextSteps: { base: ReadonlyArray<{ index: number; mode: PruneMode }>; steps: Array<{ index: number; mode: PruneMode }> } | undefined;
   private readonly blobWriter: ArgumentBlobWriter | undefined;
   /** The last resolved steps, by the number of steps they were resolved for. */
   private resolvedCache: { steps: number; resolved: Array<{ index: number; mode: PruneMode }> } | undefined;
@@ -197,7 +199,11 @@ export class SessionPruner {
     const candidate = protectedFrom(starts, rules.keepRecentTurns);
     let stepped = false;
     if (candidate > boundary) {
-      const nextSteps = [...resolved, { index: candidate, mode: rules.mode }];
+      const cachedNext = this.nextSteps;
+      const nextSteps =
+        cachedNext && cachedNext.base === resolved && cachedNext.steps.at(-1)!.index === candidate && cachedNext.steps.at(-1)!.mode === rules.mode
+          ? cachedNext.steps
+          : (this.nextSteps = { base: resolved, steps: [...resolved, { index: candidate, mode: rules.mode }] }).steps;
       const preview = this.prefixAt(messages, nextSteps, candidate, turnsBefore);
       const pendingChars = Math.max(0, savedOutside(preview, inFold) - savedOutside(current, inFold));
       if (preview.diff?.from !== current.key) preview.diff = { from: current.key, first: firstDifference(current, preview) };
@@ -231,7 +237,7 @@ export class SessionPruner {
       turns: starts.length,
       mode: this.mode,
       percentBefore,
-      boundaryTurn: starts.filter((s) => s < boundary).length,
+      boundaryTurn: turnsBefore(boundary),
       placeholders,
       argumentCuts: current.arguments ?? 0,
       savedChars,
@@ -349,7 +355,9 @@ export class SessionPruner {
    * exact, and the preview becomes the prefix when the step is taken.
    */
   private prefixAt(messages: readonly AgentMessageLike[], resolved: ReadonlyArray<{ index: number; mode: PruneMode }>, boundary: number, turnsBefore: (index: number) => number): RenderedPrefix {
-    const key = `${this.pinsVersion}|${resolved.map((r) => `${r.index}:${r.mode}`).join(",")}`;
+    let steps = stepKeys.get(resolved);
+    if (steps === undefined) stepKeys.set(resolved, (steps = resolved.map((r) => `${r.index}:${r.mode}`).join(",")));
+    const key = `${this.pinsVersion}|${steps}`;
     const hit = this.prefixes.find((p) => p.key === key);
     if (hit) return hit;
     const into: RenderedPrefix = { boundary, key, replaced: [], placeholders: 0, savedChars: 0, blobs: [] };
@@ -396,6 +404,9 @@ interface RenderedPrefix {
   /** For a preview: the first index that differs from the prefix with key `from`. */
   diff?: { from: string; first: number };
 }
+
+/** The `index:mode` list of a resolved steps array, built once per array (resolved steps are cached). */
+const stepKeys = new WeakMap<ReadonlyArray<{ index: number; mode: PruneMode }>, string>();
 
 /** A membership test for indexes inside fold ranges (undefined: no folds). */
 function foldedIndex(folded: ReadonlyArray<readonly [number, number]>): ((index: number) => boolean) | undefined {
