@@ -90,8 +90,6 @@ export class SessionPruner {
    */
   private prefixes: RenderedPrefix[] = [];
   private readonly judge: MessageJudge;
-  /** The steps with the candidate step appended, reused while the steps and the candidate stay. */
-  private nextSteps: { base: ReadonlyArray<{ index: number; mode: PruneMode }>; steps: Array<{ index: number; mode: PruneMode }> } | undefined;
   private readonly blobWriter: ArgumentBlobWriter | undefined;
   /** The last resolved steps, by the number of steps they were resolved for. */
   private resolvedCache: { steps: number; resolved: Array<{ index: number; mode: PruneMode }> } | undefined;
@@ -199,11 +197,7 @@ export class SessionPruner {
     const candidate = protectedFrom(starts, rules.keepRecentTurns);
     let stepped = false;
     if (candidate > boundary) {
-      const cachedNext = this.nextSteps;
-      const nextSteps =
-        cachedNext && cachedNext.base === resolved && cachedNext.steps.at(-1)!.index === candidate && cachedNext.steps.at(-1)!.mode === rules.mode
-          ? cachedNext.steps
-          : (this.nextSteps = { base: resolved, steps: [...resolved, { index: candidate, mode: rules.mode }] }).steps;
+      const nextSteps = [...resolved, { index: candidate, mode: rules.mode }];
       const preview = this.prefixAt(messages, nextSteps, candidate, turnsBefore);
       const pendingChars = Math.max(0, savedOutside(preview, inFold) - savedOutside(current, inFold));
       if (preview.diff?.from !== current.key) preview.diff = { from: current.key, first: firstDifference(current, preview) };

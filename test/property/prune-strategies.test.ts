@@ -45,7 +45,11 @@ const defaultsArb: fc.Arbitrary<Run> = fc.record({ window: fc.constantFrom(200_0
 const runArb = fc.oneof({ weight: 3, arbitrary: eagerArb }, { weight: 1, arbitrary: defaultsArb });
 
 /** PRUNE_PROPERTY_RUNS=400 runs a longer hunt (about a minute per property; raise --testTimeout). */
-const NUM_RUNS = { numRuns: Number(process.env.PRUNE_PROPERTY_RUNS ?? 40) };
+const NUM_RUNS = {
+  numRuns: Number(process.env.PRUNE_PROPERTY_RUNS ?? 40),
+  // PRUNE_PROPERTY_SEED and PRUNE_PROPERTY_PATH replay one reported counterexample.
+  ...(process.env.PRUNE_PROPERTY_SEED ? { seed: Number(process.env.PRUNE_PROPERTY_SEED), path: process.env.PRUNE_PROPERTY_PATH, endOnFailure: true } : {}),
+};
 const j = (v: unknown) => JSON.stringify(v);
 const isProtected = protectedPathMatcher(PROTECTED_PATTERNS, CWD);
 
@@ -240,7 +244,7 @@ describe("pruning strategies over growing sessions (property)", () => {
   });
 
   // Break seen failing: loadPins skipping every record (user pins lost on reload).
-  it("4. is deterministic and reload-safe: a fresh pruner on the same store, the same context again, and the sent context again send the same bytes", () => {
+  it("4. is deterministic and reload-safe: a fresh pruner on the same store and the same context again send the same bytes", () => {
     fc.assert(
       fc.property(sessionArb(), runArb, (spec, run) => {
         const { session, driven } = simulate(spec, run);
@@ -250,21 +254,20 @@ describe("pruning strategies over growing sessions (property)", () => {
         const expected = j(last.sent);
         // The same pruner, the same context again: identical (unless it steps now, which the report says).
         const again = driven.pruner.run(context(), usageOf(run.window));
-        if (!driven.pruner.lastReport!.stepped) expect(j(again)).toBe(expected);
+        if (!driven.pruner.lastReport!.stepped) expect(j(again), "the same context again").toBe(expected);
         // A reloaded pruner: only the store survives.
         const store = copyStore(driven.store);
         const reloaded = new SessionPruner(run.options, () => store, undefined, run.blobs ? { cwd: CWD, blobWriter: driven.env.blobWriter! } : { cwd: CWD });
         const first = reloaded.run(context(), usageOf(run.window));
         if (!driven.pruner.lastReport!.stepped) {
-          expect(reloaded.lastReport!.stepped).toBe(false);
-          expect(j(first)).toBe(expected);
+          expect(reloaded.lastReport!.stepped, "a reloaded pruner steps").toBe(false);
+          expect(j(first), "a reloaded pruner").toBe(expected);
         }
-        expect(j(reloaded.run(context(), usageOf(run.window)))).toBe(j(first));
-        // Pruning is a fixpoint: a reloaded pruner given what was sent sends it unchanged.
-        const store2 = copyStore(driven.store);
-        const twice = new SessionPruner(run.options, () => store2, undefined, run.blobs ? { cwd: CWD, blobWriter: driven.env.blobWriter! } : { cwd: CWD });
-        const resent = twice.run(structuredClone(last.sent), usageOf(run.window));
-        if (!twice.lastReport!.stepped) expect(j(resent)).toBe(expected);
+        expect(j(reloaded.run(context(), usageOf(run.window))), "a reloaded pruner, again").toBe(j(first));
+        // Not checked: that a pruner given its own output sends it unchanged. pi hands the hook the
+        // session's originals on every call, never what was sent, and a placeholder built from already
+        // cut arguments can be shorter than one built from the originals (so it may replace a result
+        // the original placeholder could not).
       }),
       NUM_RUNS,
     );
