@@ -25,6 +25,8 @@ export interface Facts {
   decisions: Partial<Record<PruneMode, Decision>>;
   /** Duplicate/stale placeholders, by mode and relation. */
   related?: Map<string, Decision>;
+  /** The last argument decision of an assistant message and the state it was made in (see decideArguments). */
+  lastCut?: { state: number; decision: PrefixDecision };
   /** Argument cuts of an assistant message, by which calls are cut and why. */
   argCuts?: Map<string, PrefixDecision>;
   /** What the step covering this message knew of it. */
@@ -112,6 +114,7 @@ export class MessageJudge {
       }
     }
     f.frozen = frozen;
+    f.lastCut = undefined;
     this.highestFrozen = Math.max(this.highestFrozen, upTo);
     return frozen;
   }
@@ -144,6 +147,17 @@ export class MessageJudge {
   private decideArguments(f: Facts, m: AgentMessageLike, sites: readonly FrozenSite[], turns: number): PrefixDecision {
     const { maxArgChars, failedArgsAfterTurns } = this.options;
     if (maxArgChars === 0 && failedArgsAfterTurns === 0) return NO_CHANGE;
+    // After the step that froze the sites, only two inputs change, and both only grow: how many failed
+    // calls are old enough, and how many calls the user pinned. Their counts key the last decision,
+    // so a render of a long prefix does no per-call work for a message that was decided already.
+    let old = 0;
+    let pinned = 0;
+    for (const site of sites) {
+      if (site.pinned || this.pins.has(site.id)) pinned++;
+      else if (site.isError && failedArgsAfterTurns > 0 && turns - site.turn + 1 >= failedArgsAfterTurns) old++;
+    }
+    const state = old * 1024 + pinned;
+    if (f.lastCut?.state === state) return f.lastCut.decision;
     const plan = new Map<string, ArgumentCutReason>();
     for (const site of sites) {
       if (site.pinned || this.pins.has(site.id)) continue;
@@ -151,14 +165,17 @@ export class MessageJudge {
         if (maxArgChars > 0) plan.set(site.id, "large");
       } else if (failedArgsAfterTurns > 0 && turns - site.turn + 1 >= failedArgsAfterTurns) plan.set(site.id, "failed");
     }
-    if (!plan.size) return NO_CHANGE;
-    const key = [...plan].map(([id, why]) => `${id}:${why}`).join(",");
-    let cut = (f.argCuts ??= new Map()).get(key);
-    if (!cut) {
-      const done = cutToolCallArguments(m, (call) => plan.get(call.id), { maxArgChars, argExcerptChars: this.options.argExcerptChars, isProtected: this.isProtected, blobs: this.env.blobWriter !== undefined });
-      cut = { replacement: done.replacement, savedChars: done.savedChars, summary: done.summaries.join("; "), blobs: done.blobs };
-      f.argCuts.set(key, cut);
+    let cut: PrefixDecision = NO_CHANGE;
+    if (plan.size) {
+      const key = [...plan].map(([id, why]) => `${id}:${why}`).join(",");
+      cut = (f.argCuts ??= new Map()).get(key) ?? NO_CHANGE;
+      if (cut === NO_CHANGE) {
+        const done = cutToolCallArguments(m, (call) => plan.get(call.id), { maxArgChars, argExcerptChars: this.options.argExcerptChars, isProtected: this.isProtected, blobs: this.env.blobWriter !== undefined });
+        cut = { replacement: done.replacement, savedChars: done.savedChars, summary: done.summaries.join("; "), blobs: done.blobs };
+        f.argCuts.set(key, cut);
+      }
     }
+    f.lastCut = { state, decision: cut };
     return cut;
   }
 
