@@ -14,7 +14,7 @@
  */
 import { messageMeta, type AgentMessageLike } from "../../core/index.ts";
 import type { ModeRules } from "./config.ts";
-import { isPlaceholder, placeholderText, relationPlaceholder } from "./placeholder.ts";
+import { isPlaceholder, type PlaceholderInput, placeholderText, relationPlaceholder } from "./placeholder.ts";
 import type { ResultRelation } from "./relations.ts";
 import { messageChars } from "./size.ts";
 
@@ -57,26 +57,8 @@ export function prunableReason(message: ToolResultLike, chars: number, rules: Mo
 
 /** Decides one message under `rules`. Pins are checked by the caller, before this. */
 export function decide(message: AgentMessageLike, rules: ModeRules, calls: ReadonlyMap<string, CallInfo>): Decision {
-  if (message.role !== "toolResult") return KEEP;
-  const m = message as ToolResultLike;
-  if (isPinnedInMessage(message)) return KEEP;
-  const content = Array.isArray(m.content) ? (m.content as Array<{ type?: string; text?: string }>) : [];
-  if (content.length === 1 && content[0]!.type === "text" && isPlaceholder(content[0]!.text ?? "")) return KEEP; // already pruned
-  const chars = messageChars(message);
-  const call = calls.get(m.toolCallId);
-  if (!prunableReason(m, chars, rules, call)) return KEEP;
-  const text = placeholderText({
-    toolName: m.toolName,
-    args: call?.args,
-    chars,
-    images: content.filter((b) => b.type === "image").length,
-    isError: m.isError === true,
-    blobId: messageMeta(message).blob?.id,
-    style: rules.placeholderStyle,
-    hint: rules.placeholderHints[m.toolName],
-  });
-  if (text.length >= chars) return KEEP;
-  return { replacement: { ...m, content: [{ type: "text", text }] }, savedChars: chars - text.length, summary: text };
+  const call = message.role === "toolResult" ? calls.get((message as ToolResultLike).toolCallId) : undefined;
+  return replaceWith(message, rules, call, (input, m) => (prunableReason(m, input.chars, rules, call) ? placeholderText(input) : undefined));
 }
 
 /**
@@ -84,12 +66,20 @@ export function decide(message: AgentMessageLike, rules: ModeRules, calls: Reado
  * read). Pins and protected paths are checked by the caller; kept when the placeholder is not shorter.
  */
 export function relatedDecision(message: AgentMessageLike, relation: ResultRelation, rules: ModeRules, call: CallInfo | undefined): Decision {
+  return replaceWith(message, rules, call, (input) => relationPlaceholder(input, relation));
+}
+
+/**
+ * A tool result replaced by the text `write` makes from its placeholder input (undefined: keep).
+ * Kept: other roles, results pinned on arrival, placeholders already, and any text not shorter.
+ */
+function replaceWith(message: AgentMessageLike, rules: ModeRules, call: CallInfo | undefined, write: (input: PlaceholderInput, m: ToolResultLike) => string | undefined): Decision {
   if (message.role !== "toolResult" || isPinnedInMessage(message)) return KEEP;
   const m = message as ToolResultLike;
   const content = Array.isArray(m.content) ? (m.content as Array<{ type?: string; text?: string }>) : [];
-  if (content.length === 1 && content[0]!.type === "text" && isPlaceholder(content[0]!.text ?? "")) return KEEP;
+  if (content.length === 1 && content[0]!.type === "text" && isPlaceholder(content[0]!.text ?? "")) return KEEP; // already pruned
   const chars = messageChars(message);
-  const text = relationPlaceholder(
+  const text = write(
     {
       toolName: m.toolName,
       args: call?.args,
@@ -100,8 +90,8 @@ export function relatedDecision(message: AgentMessageLike, relation: ResultRelat
       style: rules.placeholderStyle,
       hint: rules.placeholderHints[m.toolName],
     },
-    relation,
+    m,
   );
-  if (text.length >= chars) return KEEP;
+  if (text === undefined || text.length >= chars) return KEEP;
   return { replacement: { ...m, content: [{ type: "text", text }] }, savedChars: chars - text.length, summary: text };
 }

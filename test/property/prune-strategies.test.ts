@@ -381,11 +381,12 @@ describe("pruning strategies over growing sessions (property)", () => {
       }),
       NUM_RUNS,
     );
-    // The generator reaches every strategy often enough for the checks to mean something.
-    expect(seen.duplicate).toBeGreaterThan(20);
-    expect(seen.stale).toBeGreaterThan(20);
-    expect(seen.cuts).toBeGreaterThan(20);
-    expect(seen.failedCuts).toBeGreaterThan(5);
+    // The generator reaches every strategy, so the checks above are never vacuous (typical counts per
+    // 40 runs: 10-100 duplicates, 20-50 stale reads, hundreds of cuts, 5-70 failed-call cuts).
+    expect(seen.duplicate).toBeGreaterThan(3);
+    expect(seen.stale).toBeGreaterThan(3);
+    expect(seen.cuts).toBeGreaterThan(10);
+    expect(seen.failedCuts).toBeGreaterThan(0);
   });
 });
 
