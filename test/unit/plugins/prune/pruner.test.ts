@@ -4,6 +4,7 @@ import { pruneDefaults, type PruneOptions } from "../../../../plugins/prune/conf
 import { isPlaceholder } from "../../../../plugins/prune/placeholder.ts";
 import { SessionPruner } from "../../../../plugins/prune/pruner.ts";
 import { STEP_KIND } from "../../../../plugins/prune/records.ts";
+import { messagesChars } from "../../../../plugins/prune/size.ts";
 
 /** A history of `turns` turns, each one `read` of `size` characters. */
 function history(turns: number, size = 4000): AgentMessageLike[] {
@@ -50,6 +51,34 @@ describe("SessionPruner", () => {
   it("steps regardless of cache cost once the prompt reaches forceStepPercent of the window", () => {
     const p = new SessionPruner({ ...base, cacheAware: true, minStepTokens: 100_000, forceStepPercent: 10 }, memorySessionStore);
     expect(pruned(p.run(history(6), usage(null, 20_000)))).toBe(4);
+  });
+
+  it("leaves folded messages out of its sizes: output inside a fold never makes a step", () => {
+    const p = new SessionPruner({ ...base, cacheAware: false, forceStepPercent: 1000 }, memorySessionStore);
+    const h = history(6);
+    // Turns 1-4 (messages 0-15) are folded: all the output a step would prune is not sent anyway.
+    for (let call = 0; call < 5; call++) expect(pruned(p.run(structuredClone(h), usage(null), [[0, 16]]))).toBe(0);
+    expect(p.stepCount).toBe(0);
+    expect(p.lastReport!.rawTokens).toBe(Math.ceil(messagesChars(h.slice(16)) / 4));
+    expect(pruned(p.run(structuredClone(h), usage(null)))).toBe(4);
+  });
+
+  it("steps with the request that applies a new fold: the fold rewrites the prompt anyway", () => {
+    const options = { ...base, cacheAware: true, forceStepPercent: 1000 };
+    const h = history(6);
+    const fold: AgentMessageLike[] = [
+      { role: "assistant", content: [{ type: "toolCall", id: "f1", name: "context_fold", arguments: { from: "c0", to: "c0", summary: "read f0.ts" } }], timestamp: 2000 },
+      { role: "toolResult", toolCallId: "f1", toolName: "context_fold", content: [{ type: "text", text: "Folded turn 1." }], isError: false, timestamp: 2001 },
+    ];
+    const p = new SessionPruner(options, memorySessionStore);
+    expect(p.run(structuredClone(h), usage(null, 1_000_000)) && p.lastReport!.stepped).toBe(false);
+    p.run([...structuredClone(h), ...fold], usage(null, 1_000_000));
+    expect(p.lastReport!.stepped).toBe(true);
+    // Without the fold the cache-cost rule still waits.
+    const q = new SessionPruner(options, memorySessionStore);
+    q.run(structuredClone(h), usage(null, 1_000_000));
+    q.run(structuredClone(h), usage(null, 1_000_000));
+    expect(q.lastReport!.stepped).toBe(false);
   });
 
   it("keeps its boundary across /reload: a new pruner on the same store sends the same context", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { pruneDefaults, RESULT_ONLY_PRUNING } from "../../../../plugins/prune/config.ts";
-import { decideStep, FORCE_RAMP_END, forcedStepMinTokens, rewriteTokens } from "../../../../plugins/prune/step-rule.ts";
+import { decideStep, FORCE_RAMP_END, forcedStepMinTokens, minStepSize, rewriteTokens } from "../../../../plugins/prune/step-rule.ts";
 
 const options = { forceStepPercent: 50, minStepTokens: 1000, cacheAware: true };
 const input = { pending: 2000, sent: 50_000, rewrite: 48_000, window: 200_000, carry: 0 };
@@ -9,6 +9,17 @@ describe("step rule", () => {
   it("does not step for nothing or below minStepTokens", () => {
     expect(decideStep({ ...input, pending: 0 }, options).step).toBe(false);
     expect(decideStep({ ...input, pending: 999 }, options)).toEqual({ step: false, carry: 0 });
+  });
+
+  it("with minStepPercent, a step must also free that share of the prompt (long prompts step rarely)", () => {
+    const eager = { ...options, cacheAware: false, minStepPercent: 25 };
+    expect(minStepSize(10_000, eager)).toBe(2500);
+    expect(minStepSize(2_000, eager)).toBe(1000);
+    expect(decideStep({ ...input, pending: 12_499 }, eager).step).toBe(false);
+    expect(decideStep({ ...input, pending: 12_500 }, eager).step).toBe(true);
+    // Today's rule: minStepTokens alone.
+    expect(decideStep({ ...input, pending: 1000 }, { ...eager, minStepPercent: 0 }).step).toBe(true);
+    expect(RESULT_ONLY_PRUNING.minStepPercent).toBe(0);
   });
 
   it("accumulates carry at the cached rate and steps once it covers one rewrite", () => {
