@@ -221,8 +221,13 @@ export class SessionPruner {
 
     let out: AgentMessageLike[] | undefined;
     if (current.replaced.length) {
-      out = messages.slice();
-      for (const r of current.replaced) out[r.index] = r.message;
+      // The pruned prefix is built once per rendered prefix (its messages before the boundary have not
+      // changed while it is cached), so a call copies two arrays instead of re-applying every replacement.
+      if (!current.sent) {
+        current.sent = messages.slice(0, boundary);
+        for (const r of current.replaced) current.sent[r.index] = r.message;
+      }
+      out = current.sent.concat(messages.slice(boundary));
     }
     const { placeholders, savedChars } = current;
     this.lastReport = {
@@ -395,6 +400,8 @@ interface RenderedPrefix {
   savedChars: number;
   /** Full arguments to store for the cuts in this prefix. */
   blobs: Array<{ id: string; text: string }>;
+  /** The messages [0, boundary) as sent (replacements applied), built on first use. */
+  sent?: AgentMessageLike[];
   /** For a preview: the first index that differs from the prefix with key `from`. */
   diff?: { from: string; first: number };
 }
