@@ -96,7 +96,13 @@ export class MessageIdentities {
     // message's identity reads the message: the cheaper order depends on whether the caller passes
     // the objects of the last call (a host without copies) or fresh copies (pi). The first message says.
     const sameObjects = n > 0 && refs[offset] === messages[0];
-    for (let j = 0; j < n; j++) {
+    let j = 0;
+    if (sameObjects) {
+      // The unchanged run of the same objects, in the tightest loop (one comparison per message).
+      const known = Math.min(n, stamps.length - offset);
+      while (j < known && refs[offset + j] === messages[j]) j++;
+    }
+    for (; j < n; j++) {
       const i = offset + j;
       const message = messages[j]!;
       if (i < stamps.length) {
