@@ -9,21 +9,12 @@ import { createHash } from "node:crypto";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fauxAssistantMessage, fauxText, fauxToolCall, type FauxResponseStep } from "@mariozechner/pi-ai";
 import { afterEach, describe, expect, it } from "vitest";
 import { type AgentMessageLike, createExtension, definePreset } from "../../core/index.ts";
 import { blobs } from "../../plugins/blobs/index.ts";
 import { prune } from "../../plugins/prune/index.ts";
-import { startPiSession, type PiTestSession } from "../helpers/pi-session.ts";
+import { readTurnSteps, startPiSession, type PiTestSession } from "../helpers/pi-session.ts";
 
-function readTurns(from: number, to: number): FauxResponseStep[] {
-  const steps: FauxResponseStep[] = [];
-  for (let t = from; t <= to; t++) {
-    steps.push(fauxAssistantMessage([fauxToolCall("read", { path: `m${t}.ts` })], { stopReason: "toolUse" }));
-    steps.push(fauxAssistantMessage([fauxText(`m${t} read.`)]));
-  }
-  return steps;
-}
 
 const text = (m: AgentMessageLike) => JSON.stringify(m.content);
 const sha256 = (s: string) => createHash("sha256").update(s).digest("hex");
@@ -47,7 +38,7 @@ describe("a session file from an older version resumes with its result details u
     for (let t = 1; t <= 6; t++) writeFileSync(join(cwd, `m${t}.ts`), `// module ${t}\n${"export const x = 1;\n".repeat(400)}`);
 
     // 1. A plain pi session reads m1..m4 and is saved.
-    const first = await startPiSession({ persist: true, cwd, tools: ["read"], extensions: [], responses: readTurns(1, 4) });
+    const first = await startPiSession({ persist: true, cwd, tools: ["read"], extensions: [], responses: readTurnSteps(1, 4) });
     for (let t = 1; t <= 4; t++) await first.session.prompt(`read m${t}.ts`);
     const oldFile = join(root, "old-session.jsonl");
     copyFileSync(first.session.sessionManager.getSessionFile()!, oldFile);
@@ -85,7 +76,7 @@ describe("a session file from an older version resumes with its result details u
       { kind: "global" as const, source: "test", data: { blobs: { dir: cache, maxAgeDays: 7 } } },
       { kind: "project" as const, source: "test", data: { prune: { cacheAware: false, minStepTokens: 0, minStepPercent: 0, adaptive: false } } },
     ];
-    pi = await startPiSession({ sessionFile: oldFile, cwd, tools: ["read"], extensions: [createExtension(preset, { governorOptions: { layers, cwd } })], responses: readTurns(5, 6) });
+    pi = await startPiSession({ sessionFile: oldFile, cwd, tools: ["read"], extensions: [createExtension(preset, { governorOptions: { layers, cwd } })], responses: readTurnSteps(5, 6) });
     for (let t = 5; t <= 6; t++) await pi.session.prompt(`read m${t}.ts`);
 
     const results = (pi.contexts.at(-1) as AgentMessageLike[]).filter((m) => m.role === "toolResult");

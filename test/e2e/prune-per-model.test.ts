@@ -1,24 +1,15 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fauxAssistantMessage, fauxText, fauxToolCall, type FauxResponseStep } from "@mariozechner/pi-ai";
 import { afterEach, describe, expect, it } from "vitest";
 import { type AgentMessageLike, createExtension, definePreset } from "../../core/index.ts";
 import { prune } from "../../plugins/prune/index.ts";
-import { startPiSession, type PiTestSession } from "../helpers/pi-session.ts";
+import { readTurnSteps, startPiSession, type PiTestSession } from "../helpers/pi-session.ts";
 
 const TURNS = 6;
 /** The model pi reports for the test helper's faux provider (pi-ai's default provider name). */
 const FAUX_KEY = "faux/faux-1";
 
-function readTurns(): FauxResponseStep[] {
-  const steps: FauxResponseStep[] = [];
-  for (let t = 1; t <= TURNS; t++) {
-    steps.push(fauxAssistantMessage([fauxToolCall("read", { path: `m${t}.ts` })], { stopReason: "toolUse" }));
-    steps.push(fauxAssistantMessage([fauxText(`m${t} read.`)]));
-  }
-  return steps;
-}
 
 const results = (context: unknown[]) => (context as AgentMessageLike[]).filter((m) => m.role === "toolResult").map((m) => JSON.stringify(m.content));
 
@@ -33,7 +24,7 @@ describe("prune per model in a real pi session", () => {
   async function run(prune_: Record<string, unknown>): Promise<PiTestSession> {
     const preset = definePreset({ name: "e2e-per-model", description: "", plugins: () => [prune()] });
     const layers = [{ kind: "project" as const, source: "test", data: { prune: { cacheAware: false, minStepTokens: 0, minStepPercent: 0, adaptive: false, ...prune_ } } }];
-    const pi = await startPiSession({ ui: true, cwd, tools: ["read"], extensions: [createExtension(preset, { governorOptions: { layers, cwd } })], responses: readTurns() });
+    const pi = await startPiSession({ ui: true, cwd, tools: ["read"], extensions: [createExtension(preset, { governorOptions: { layers, cwd } })], responses: readTurnSteps(1, TURNS) });
     sessions.push(pi);
     const model = pi.faux.getModel();
     expect(`${model.provider}/${model.id}`).toBe(FAUX_KEY);

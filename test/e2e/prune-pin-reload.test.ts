@@ -1,23 +1,14 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fauxAssistantMessage, fauxText, fauxToolCall, type FauxResponseStep } from "@mariozechner/pi-ai";
 import { afterEach, describe, expect, it } from "vitest";
 import { type AgentMessageLike, createExtension, definePreset } from "../../core/index.ts";
 import { prune } from "../../plugins/prune/index.ts";
 import { PIN_KIND, STEP_KIND } from "../../plugins/prune/records.ts";
-import { startPiSession, type PiTestSession } from "../helpers/pi-session.ts";
+import { readTurnSteps, startPiSession, type PiTestSession } from "../helpers/pi-session.ts";
 
 const TURNS = 9;
 
-function readTurns(from: number, to: number): FauxResponseStep[] {
-  const steps: FauxResponseStep[] = [];
-  for (let t = from; t <= to; t++) {
-    steps.push(fauxAssistantMessage([fauxToolCall("read", { path: `m${t}.ts` })], { stopReason: "toolUse" }));
-    steps.push(fauxAssistantMessage([fauxText(`m${t} read.`)]));
-  }
-  return steps;
-}
 
 const toolText = (m: AgentMessageLike) => JSON.stringify(m.content);
 
@@ -37,7 +28,7 @@ describe("prune pins and boundary in a real pi session", () => {
     let governors = 0;
     // The initial cwd is the session's, so each factory run builds exactly one governor.
     const extension = createExtension(preset, { governorOptions: { layers, cwd }, onGovernor: () => void governors++ });
-    pi = await startPiSession({ ui: true, persist: true, cwd, tools: ["read"], extensions: [extension], responses: readTurns(1, 4) });
+    pi = await startPiSession({ ui: true, persist: true, cwd, tools: ["read"], extensions: [extension], responses: readTurnSteps(1, 4) });
     for (let t = 1; t <= 4; t++) await pi.session.prompt(`read m${t}.ts`);
 
     await pi.session.prompt("/governor pin");
@@ -49,7 +40,7 @@ describe("prune pins and boundary in a real pi session", () => {
     // /reload re-creates every extension (a new governor and pruner); the helper keeps the faux model.
     await pi.reload();
     expect(governors).toBe(2); // a fresh governor: the pin can only come from the session entries
-    pi.faux.setResponses(readTurns(5, TURNS));
+    pi.faux.setResponses(readTurnSteps(5, TURNS));
     for (let t = 5; t <= TURNS; t++) await pi.session.prompt(`read m${t}.ts`);
 
     const last = pi.contexts.at(-1) as AgentMessageLike[];

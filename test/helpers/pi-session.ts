@@ -265,3 +265,16 @@ export async function startPiRuntime(options: { extensions: ExtensionFactory[]; 
     },
   };
 }
+
+/**
+ * Faux model steps for turns `from`..`to`: each turn reads `m<t>.ts` with pi's `read`, then answers
+ * "m<t> read." (the workspace must hold those files).
+ */
+export function readTurnSteps(from: number, to: number): FauxResponseStep[] {
+  const steps: FauxResponseStep[] = [];
+  for (let t = from; t <= to; t++) {
+    steps.push(piAi.fauxAssistantMessage([piAi.fauxToolCall("read", { path: `m${t}.ts` })], { stopReason: "toolUse" }));
+    steps.push(piAi.fauxAssistantMessage([piAi.fauxText(`m${t} read.`)]));
+  }
+  return steps;
+}
