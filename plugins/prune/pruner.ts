@@ -158,8 +158,8 @@ export class SessionPruner {
     const gathered = this.gatherFacts(messages);
     const starts = gathered.starts;
     let rawChars = gathered.rawChars;
-    const inFold = foldedIndex(folded);
-    for (const [start, end] of folded) for (let i = start; i < Math.min(end, n); i++) rawChars -= this.facts[i]!.chars;
+    const folds = foldKey(folded);
+    for (const [start, end] of folded) rawChars -= this.prefixChars[Math.min(end, n)]! - this.prefixChars[Math.min(start, n)]!;
     // Rendered prefixes and views that cover a changed message are stale.
     if (this.changedFrom < n || this.prefixes.some((p) => p.boundary > n)) {
       this.prefixes = this.prefixes.filter((p) => p.boundary <= this.changedFrom);
@@ -199,12 +199,12 @@ export class SessionPruner {
     if (candidate > boundary) {
       const nextSteps = [...resolved, { index: candidate, mode: rules.mode }];
       const preview = this.prefixAt(messages, nextSteps, candidate, turnsBefore);
-      const pendingChars = Math.max(0, savedOutside(preview, inFold) - savedOutside(current, inFold));
+      const pendingChars = Math.max(0, savedOutside(preview, folded, folds) - savedOutside(current, folded, folds));
       if (preview.diff?.from !== current.key) preview.diff = { from: current.key, first: firstDifference(current, preview) };
       const firstChange = preview.diff.first;
       // A fold that applies from this request rewrites the prompt from its first folded turn anyway:
       // stepping now adds no cache write and saves a prefix break later.
-      const sentChars = rawChars - savedOutside(current, inFold);
+      const sentChars = rawChars - savedOutside(current, folded, folds);
       const rewrite = firstChange < 0 || foldApplies ? 0 : rewriteTokens(this.facts, firstChange, sentChars - pendingChars, pendingChars);
       const decision = decideStep({ pending: tokensOf(pendingChars), sent: tokensOf(sentChars), rewrite, window, carry: this.carry }, this.options);
       this.carry = decision.carry;
@@ -241,7 +241,7 @@ export class SessionPruner {
       argumentCuts: current.arguments ?? 0,
       savedChars,
       rawTokens,
-      sentTokens: tokensOf(rawChars - savedOutside(current, inFold)),
+      sentTokens: tokensOf(rawChars - savedOutside(current, folded, folds)),
       stepped,
     };
     return out ?? (messages as AgentMessageLike[]);
@@ -400,6 +400,8 @@ interface RenderedPrefix {
   savedChars: number;
   /** Full arguments to store for the cuts in this prefix. */
   blobs: Array<{ id: string; text: string }>;
+  /** Characters saved outside the fold ranges with `key` (see `savedOutside`). */
+  outside?: { key: string; saved: number };
   /** The messages [0, boundary) as sent (replacements applied), built on first use. */
   sent?: AgentMessageLike[];
   /** For a preview: the first index that differs from the prefix with key `from`. */
@@ -409,17 +411,25 @@ interface RenderedPrefix {
 /** The `index:mode` list of a resolved steps array, built once per array (resolved steps are cached). */
 const stepKeys = new WeakMap<ReadonlyArray<{ index: number; mode: PruneMode }>, string>();
 
-/** A membership test for indexes inside fold ranges (undefined: no folds). */
-function foldedIndex(folded: ReadonlyArray<readonly [number, number]>): ((index: number) => boolean) | undefined {
-  if (!folded.length) return undefined;
-  return (index) => folded.some(([start, end]) => index >= start && index < end);
+/** A key for a list of fold ranges ("" when there are none). */
+function foldKey(folded: ReadonlyArray<readonly [number, number]>): string {
+  return folded.length ? folded.map(([start, end]) => `${start}-${end}`).join(",") : "";
 }
 
-/** Characters a prefix saves outside the folded ranges (the folded ones are not sent at all). */
-function savedOutside(prefix: RenderedPrefix, inFold: ((index: number) => boolean) | undefined): number {
-  if (!inFold) return prefix.savedChars;
+/**
+ * Characters a prefix saves outside the folded ranges (the folded ones are not sent at all); computed
+ * once per prefix and set of folds, not on every call.
+ */
+function savedOutside(prefix: RenderedPrefix, folded: ReadonlyArray<readonly [number, number]>, key: string): number {
+  if (!key) return prefix.savedChars;
+  if (prefix.outside?.key === key) return prefix.outside.saved;
   let saved = prefix.savedChars;
-  for (const r of prefix.replaced) if (r.saved && inFold(r.index)) saved -= r.saved;
+  let f = 0;
+  for (const r of prefix.replaced) {
+    while (f < folded.length && folded[f]![1] <= r.index) f++;
+    if (r.saved && f < folded.length && r.index >= folded[f]![0]) saved -= r.saved;
+  }
+  prefix.outside = { key, saved };
   return saved;
 }
 

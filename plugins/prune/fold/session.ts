@@ -44,6 +44,8 @@ export class FoldSession {
   readonly pending: ActiveFold[] = [];
   private readonly built = new FoldMessages();
   private readonly warned = new Set<string>();
+  /** The view `foldedRanges` built for the current context call, reused by `render`. */
+  private captured: FoldView | undefined;
   private readonly isProtected: (path: string) => boolean;
 
   constructor(private readonly env: FoldEnv) {
@@ -56,10 +58,11 @@ export class FoldSession {
    * Empty, without a pass over the turns, when the history holds no fold.
    */
   foldedRanges(messages: readonly AgentMessageLike[]): Array<readonly [number, number]> {
+    this.captured = undefined;
     if (!messages.some(isFoldResult)) return [];
-    return this.view(messages)
-      .active.map((f) => [f.start, f.end] as const)
-      .sort((a, b) => a[0] - b[0]);
+    // Kept for `render` in the same context call: the turn map is built once per call.
+    this.captured = this.view(messages);
+    return this.captured.active.map((f) => [f.start, f.end] as const).sort((a, b) => a[0] - b[0]);
   }
 
   /** `messages` mapped by turn with the folds in force; invalid folds are logged once each. */
@@ -91,7 +94,8 @@ export class FoldSession {
     const rawChars = messagesChars(base);
     // The common case, without a pass over the turns: no fold, no nudge, and below the nudge threshold.
     if (!nudges.length && (tokensOf(rawChars) / window) * 100 < this.env.options.foldNudgePercent && !base.some(isFoldResult)) return pruned;
-    const v = this.view(base);
+    const v = this.captured?.messages === base ? this.captured : this.view(base);
+    this.captured = undefined;
     const foldedChars = v.active.reduce((sum, f) => sum + f.chars, 0);
     const percent = (tokensOf(rawChars - foldedChars) / window) * 100;
     const nudge = nudgeFor({ messages: base, map: v.map, active: v.active, nudges, percent, foldNudgePercent: this.env.options.foldNudgePercent, keepRecentTurns: this.env.options.keepRecentTurns });
