@@ -10,13 +10,16 @@
  * edits, failures, repeated and stale reads; generate.ts `coding`), with and without a simulated
  * model that folds finished turns (`folds`). Targets on the coding sessions with folds: cost under
  * both cache models at most 0.85x of today's, at 300 turns at most 60 prefix cache breaks, no prompt
- * over the window.
+ * over the window. Beside each, the cheapest schedule of the same steps chosen with hindsight
+ * (replay/hindsight.ts), with at most as many breaks as the defaults and without a limit: how far the
+ * online step rule is from the best any rule could do with those breaks.
  */
 import type { AgentMessageLike } from "../../core/index.ts";
 import { memorySessionStore } from "../../core/index.ts";
 import { RESULT_ONLY_PRUNING } from "../../plugins/prune/config.ts";
 import { kotaPrune, kotaPruneDefaults as pruneDefaults } from "../../presets/kota/prune-policy.ts";
 import { SessionPruner } from "../../plugins/prune/pruner.ts";
+import { hindsightRuns } from "../../plugins/prune/replay/hindsight.ts";
 import { clearOldToolResults, governorPolicy, keepLastTurnsEveryRequest, noPruning, type Policy, resultOnlyPolicy } from "../../plugins/prune/replay/policies.ts";
 import { type GenerateOptions, generateSession } from "../../plugins/prune/replay/sample/generate.ts";
 import { parseSession } from "../../plugins/prune/replay/session-file.ts";
@@ -101,6 +104,8 @@ const todays = resultOnlyPolicy({ name: "today's plugin", plugin: () => kotaPrun
 const defaults = governorPolicy({ name: "defaults", plugin: () => kotaPrune() });
 
 /** Breaks under the breakpoint model that wrote more than half the prompt again (a far-back change; the rest changed only the end). */
+/** The pruner stepping at every request: each step's view for the hindsight schedules. */
+const steppingEveryRequest = governorPolicy({ name: "stepping at every request", plugin: () => kotaPrune(), prune: { cacheAware: false, minStepTokens: 0, minStepPercent: 0, forceStepFreePercent: 0 } });
 const heavyBreaks = (run: SimResult) => run.requests.filter((r) => r.breakpoint.broke && r.breakpoint.writeTokens > r.tokens / 2).length;
 
 const k = (v: number) => (v >= 1e6 ? `${(v / 1e6).toFixed(2)}M` : v >= 1e4 ? `${Math.round(v / 1000)}k` : String(Math.round(v)));
@@ -183,6 +188,17 @@ const suite: BenchSuite = async (report) => {
       report({ name: `${label}, prefix cache breaks`, value: `${today.breaksPrefix} -> ${now.breaksPrefix} (breakpoint model: ${today.breaksBreakpoint} -> ${now.breaksBreakpoint}, of which rewrote over half the prompt: ${heavyBreaks(todayRun)} -> ${heavyBreaks(nowRun)})`, note: targets && turns === 300 ? "target <= 60 at 300 turns" : "", ...(targets && turns === 300 ? { pass: now.breaksPrefix <= 60 } : {}) });
       report({ name: `${label}, prompts over the window`, value: `${today.overWindow} -> ${now.overWindow} (largest ${k(today.largestPrompt)} -> ${k(now.largestPrompt)})`, note: targets ? "target 0" : "", ...target(now.overWindow === 0) });
       report({ name: `${label}, tokens sent`, value: `${k(today.tokensSent)} -> ${k(now.tokensSent)}`, ratio: now.tokensSent / today.tokensSent, note: "x today's" });
+      // The same steps scheduled with hindsight: the floor any step rule reaches with as many breaks, and without a limit.
+      for (const maxSteps of [now.breaksPrefix, undefined]) {
+        const best = await hindsightRuns(session.requests, steppingEveryRequest, { ...sim, maxSteps });
+        const [ha, hb] = [best.prefix.totals.costPrefix / today.costPrefix, best.breakpoint.totals.costBreakpoint / today.costBreakpoint];
+        report({
+          name: `${turns} turns ${kind}: cheapest schedule with hindsight, ${maxSteps === undefined ? "any number of breaks" : `at most ${maxSteps} breaks (as the defaults)`}`,
+          value: `(a) x${ha.toFixed(3)} with ${best.prefix.totals.breaksPrefix} breaks, (b) x${hb.toFixed(3)} with ${best.breakpoint.totals.breaksBreakpoint} breaks (defaults: x${a.toFixed(3)}, x${b.toFixed(3)})`,
+          ratio: hb,
+          note: "x today's (b)",
+        });
+      }
     }
   }
 

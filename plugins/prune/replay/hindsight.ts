@@ -1,0 +1,292 @@
+/**
+ * The cheapest schedule of pruning steps, chosen with hindsight: a reference for the step rule.
+ *
+ * The step rule decides online, request by request, whether moving the boundary now pays for the
+ * cache rewrite it causes. Knowing the whole session instead, the best schedule of the same steps
+ * can be found exactly: a step at request s sends what the pruner would send if it had stepped at
+ * every request (`views[s]`); until the next step the prompt is that view plus the history appended
+ * since. The cost of the requests after step s depends only on s, so dynamic programming over "the
+ * last step was s" finds the cheapest schedule in O(R^2) for R requests, after one O(R^2 log M) pass
+ * that prices every (previous step, step) pair with prefix hashes (M messages per request).
+ *
+ * A price per step (`stepPrice`, in cost units) traces the trade-off between cache breaks and cost:
+ * {@link cheapestScheduleWithin} finds the cheapest schedule with at most a given number of steps by
+ * bisecting that price. The pricing applies the cache models' rules but only looks back to the last
+ * step: a step that could reuse an even older request's cache entry is priced as if it could not, so
+ * an estimate is never below what the schedule costs. Callers replay the chosen schedule through the
+ * real models ({@link schedulePolicy} + simulate) to report what it costs exactly.
+ */
+import type { AgentMessageLike } from "../../../core/index.ts";
+import { CACHE_PRICING } from "../config.ts";
+import { messageChars, tokensOf } from "../size.ts";
+import { LOOKBACK_BLOCKS, messageHash } from "./cache-model.ts";
+import type { Policy } from "./policies.ts";
+import { type SimOptions, type SimRequest, simulate, type SimTotals } from "./simulate.ts";
+
+/** Which cache model the schedule is cheapest under. */
+export type CacheModelName = "prefix" | "breakpoint";
+
+/** A schedule of steps: the requests (indices) at which the boundary moves, ascending, and its estimated cost. */
+export interface StepSchedule {
+  steps: number[];
+  /** Estimated cost in fresh-input token equivalents, without the step prices. */
+  cost: number;
+}
+
+/** Per-message facts of one message list: prefix hashes, tokens and blocks, so any prefix is O(1). */
+interface Sums {
+  messages: readonly AgentMessageLike[];
+  /** Two independent 32-bit hash chains over the message hashes: equal prefixes have equal entries. */
+  h1: Int32Array;
+  h2: Int32Array;
+  tokens: Float64Array;
+  blocks: Float64Array;
+}
+
+const ids = new Map<string, number>();
+function idOf(m: AgentMessageLike): number {
+  const h = messageHash(m);
+  let id = ids.get(h);
+  if (id === undefined) ids.set(h, (id = ids.size + 1));
+  return id;
+}
+
+function sumsOf(messages: readonly AgentMessageLike[]): Sums {
+  const n = messages.length;
+  const s: Sums = { messages, h1: new Int32Array(n + 1), h2: new Int32Array(n + 1), tokens: new Float64Array(n + 1), blocks: new Float64Array(n + 1) };
+  s.h1[0] = 0x811c9dc5 | 0;
+  s.h2[0] = 0x1234567;
+  for (let j = 0; j < n; j++) {
+    const m = messages[j]!;
+    const id = idOf(m);
+    s.h1[j + 1] = Math.imul(s.h1[j]! ^ id, 16777619);
+    s.h2[j + 1] = Math.imul(s.h2[j]! + id * 2654435761, 0x5bd1e995) ^ (s.h2[j]! >>> 13);
+    s.tokens[j + 1] = s.tokens[j]! + tokensOf(messageChars(m));
+    s.blocks[j + 1] = s.blocks[j]! + (Array.isArray(m.content) ? Math.max(1, m.content.length) : 1);
+  }
+  return s;
+}
+
+/** Length of the common prefix of a[0..limit) and b[0..limit): binary search on the prefix hashes. */
+function commonPrefix(a: Sums, b: Sums, limit: number): number {
+  let lo = 0;
+  let hi = limit;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (a.h1[mid] === b.h1[mid] && a.h2[mid] === b.h2[mid]) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+const price = (read: number, write: number) => read * CACHE_PRICING.read + write * CACHE_PRICING.write;
+
+/**
+ * Prices every request of a session under one cache model, for every choice of the last step.
+ * `raw[r]`: the history at request r; `views[r]`: what the pruner sends at r when it steps at every request.
+ */
+export class SchedulePricer {
+  private readonly raw: Sums[];
+  private readonly views: Sums[];
+  /** stepCost[s][p]: request s when it steps and the last step was p (p < s); Infinity when impossible. */
+  private readonly stepCost: Float64Array[] = [];
+  /** segment[p][r - p - 1]: request r (> p) sent as views[p] plus the history appended since. */
+  private readonly segment: Float64Array[] = [];
+
+  /**
+   * @param systemTokens tokens of the system prompt and tool definitions sent first (default 4000)
+   * @param contextWindow a schedule may not send a prompt larger than this many tokens (default: no limit)
+   */
+  constructor(
+    raw: readonly (readonly AgentMessageLike[])[],
+    views: readonly (readonly AgentMessageLike[])[],
+    private readonly model: CacheModelName,
+    private readonly systemTokens = 4000,
+    private readonly contextWindow = Number.POSITIVE_INFINITY,
+  ) {
+    if (raw.length !== views.length) throw new Error(`raw and views differ in length (${raw.length} and ${views.length} requests)`);
+    this.raw = raw.map(sumsOf);
+    this.views = views.map(sumsOf);
+    const R = raw.length;
+    for (let p = 0; p < R; p++) {
+      const row = new Float64Array(R - p - 1).fill(Number.POSITIVE_INFINITY);
+      for (let r = p + 1; r < R && this.extends(r, r - 1) && this.extends(r, p); r++) row[r - p - 1] = this.segmentRequestCost(p, r);
+      this.segment.push(row);
+    }
+    for (let s = 0; s < R; s++) {
+      const row = new Float64Array(s);
+      for (let p = 0; p < s; p++) row[p] = this.stepRequestCost(s, p);
+      this.stepCost.push(row);
+    }
+  }
+
+  /** Requests in the session. */
+  get requests(): number {
+    return this.raw.length;
+  }
+
+  /** raw[r] starts with raw[q] (the same messages; a branch switch or compaction breaks this). */
+  private extends(r: number, q: number): boolean {
+    const n = this.raw[q]!.messages.length;
+    return this.raw[r]!.messages.length >= n && commonPrefix(this.raw[r]!, this.raw[q]!, n) === n;
+  }
+
+  /** Tokens and blocks of request r's messages sent in the segment of step p. */
+  private sent(r: number, p: number): { tokens: number; blocks: number; length: number } {
+    const v = this.views[p]!;
+    const raw = this.raw[r]!;
+    const from = this.raw[p]!.messages.length;
+    const n = raw.messages.length;
+    return { tokens: v.tokens[v.messages.length]! + raw.tokens[n]! - raw.tokens[from]!, blocks: v.blocks[v.messages.length]! + raw.blocks[n]! - raw.blocks[from]!, length: v.messages.length + n - from };
+  }
+
+  private segmentRequestCost(p: number, r: number): number {
+    const now = this.sent(r, p);
+    // Over the window only by stepping later: not allowed (a step's own view is, as nothing sends less).
+    if (this.systemTokens + now.tokens > this.contextWindow) return Number.POSITIVE_INFINITY;
+    const before = this.sent(r - 1, p);
+    // The previous request is a prefix: (a) reads all of it; (b) only while its end is within the lookback.
+    const hit = this.model === "prefix" || now.blocks - before.blocks <= LOOKBACK_BLOCKS ? before.tokens : 0;
+    return price(this.systemTokens + hit, now.tokens - hit);
+  }
+
+  private stepRequestCost(s: number, p: number): number {
+    const view = this.views[s]!;
+    const previous = this.views[p]!;
+    const total = view.tokens[view.messages.length]!;
+    // The previous request sent views[p] plus raw messages; the step's view must match it message by message.
+    let same = commonPrefix(view, previous, Math.min(view.messages.length, previous.messages.length));
+    if (same === previous.messages.length) {
+      const tail = this.raw[s - 1]!.messages;
+      const from = this.raw[p]!.messages.length;
+      while (same < view.messages.length && from + same - previous.messages.length < tail.length && idOf(view.messages[same]!) === idOf(tail[from + same - previous.messages.length]!)) same++;
+    }
+    if (this.model === "prefix") return price(this.systemTokens + view.tokens[same]!, total - view.tokens[same]!);
+    // (b): the latest earlier request end at or before the change and within the lookback of the new end.
+    const end = view.blocks[view.messages.length]!;
+    for (let r = s - 1; r >= p; r--) {
+      const at = this.sent(r, p).length;
+      if (at > view.messages.length || end - view.blocks[at]! > LOOKBACK_BLOCKS) break;
+      if (at <= same) return price(this.systemTokens + view.tokens[at]!, total - view.tokens[at]!);
+    }
+    return price(this.systemTokens, total);
+  }
+
+  /** The estimated cost of stepping at exactly `steps` (request indices, ascending). */
+  costOf(steps: readonly number[]): number {
+    const R = this.raw.length;
+    if (R === 0) return 0;
+    let cost = price(0, this.systemTokens + this.views[0]!.tokens[this.views[0]!.messages.length]!);
+    let p = 0;
+    let next = 0;
+    for (let r = 1; r < R; r++) {
+      if (steps[next] === r) {
+        cost += this.stepCost[r]![p]!;
+        p = r;
+        next++;
+      } else cost += this.segment[p]![r - p - 1]!;
+    }
+    return cost;
+  }
+
+  /** The cheapest schedule when every step costs `stepPrice` more (cost units; default 0). */
+  cheapest(stepPrice = 0): StepSchedule {
+    const R = this.raw.length;
+    if (R === 0) return { steps: [], cost: 0 };
+    const best = new Float64Array(R).fill(Number.POSITIVE_INFINITY);
+    const from = new Int32Array(R).fill(-1);
+    best[0] = price(0, this.systemTokens + this.views[0]!.tokens[this.views[0]!.messages.length]!);
+    let finalCost = Number.POSITIVE_INFINITY;
+    let last = 0;
+    for (let p = 0; p < R; p++) {
+      let run = best[p]!;
+      if (!Number.isFinite(run)) continue;
+      for (let s = p + 1; s <= R; s++) {
+        if (s === R) {
+          if (run < finalCost) (finalCost = run), (last = p);
+          break;
+        }
+        const stepping = run + this.stepCost[s]![p]! + stepPrice;
+        if (stepping < best[s]!) (best[s] = stepping), (from[s] = p);
+        run += this.segment[p]![s - p - 1]!;
+        if (!Number.isFinite(run)) break;
+      }
+    }
+    const steps: number[] = [];
+    for (let s = last; s > 0; s = from[s]!) steps.push(s);
+    steps.reverse();
+    return { steps, cost: finalCost - stepPrice * steps.length };
+  }
+
+  /**
+   * The cheapest schedule with at most `maxSteps` steps, found by bisecting the step price (the
+   * cheapest schedules of the cost/steps trade-off's lower hull; a schedule between two hull points
+   * is not considered, so the result may use fewer steps than allowed).
+   */
+  cheapestWithin(maxSteps: number): StepSchedule {
+    if (!(maxSteps >= 0)) throw new Error(`maxSteps must be a number >= 0 (got ${maxSteps})`);
+    let free = this.cheapest(0);
+    if (free.steps.length <= maxSteps) return free;
+    let lo = 0;
+    let hi = 1;
+    let within = this.cheapest(hi);
+    while (within.steps.length > maxSteps && hi < 1e12) within = this.cheapest((hi *= 4));
+    for (let i = 0; i < 40 && hi - lo > 1; i++) {
+      const mid = (lo + hi) / 2;
+      const s = this.cheapest(mid);
+      if (s.steps.length <= maxSteps) (hi = mid), (within = s);
+      else (lo = mid), (free = s);
+    }
+    return within;
+  }
+}
+
+/** Sends what a schedule sends: at request r, the view of the last step at or before r plus the history appended since. */
+export function schedulePolicy(name: string, schedule: StepSchedule, views: readonly (readonly AgentMessageLike[])[]): Policy {
+  return {
+    name,
+    async start() {
+      let r = 0;
+      let next = 0;
+      let step = 0;
+      let stepLength = 0;
+      return async (messages) => {
+        if (r === 0 || schedule.steps[next] === r) {
+          if (r > 0) next++;
+          step = r;
+          stepLength = messages.length;
+        }
+        const out = views[step]!.concat(messages.slice(stepLength));
+        r++;
+        return out as AgentMessageLike[];
+      };
+    },
+  };
+}
+
+/** The cheapest schedule under one cache model and what it measured. */
+export interface HindsightRun {
+  schedule: StepSchedule;
+  /** The schedule replayed through both cache models (its cost under the model it was chosen for is the reference). */
+  totals: SimTotals;
+}
+
+/**
+ * The cheapest schedule with hindsight under each cache model, replayed and measured.
+ * `steppingEveryRequest`: the pruner configured to step at every request (its output is each step's view).
+ * `maxSteps`: at most this many steps (default: no limit). No schedule sends a prompt over
+ * `contextWindow` (default 200000) unless stepping at every request does.
+ */
+export async function hindsightRuns(requests: readonly SimRequest[], steppingEveryRequest: Policy, options: SimOptions & { maxSteps?: number } = {}): Promise<Record<CacheModelName, HindsightRun>> {
+  const transform = await steppingEveryRequest.start();
+  const views: AgentMessageLike[][] = [];
+  for (const r of requests) views.push(await transform(r.messages));
+  const raw = requests.map((r) => r.messages);
+  const out = {} as Record<CacheModelName, HindsightRun>;
+  for (const model of ["prefix", "breakpoint"] as const) {
+    const pricer = new SchedulePricer(raw, views, model, options.systemTokens ?? 4000, options.contextWindow ?? 200_000);
+    const schedule = options.maxSteps === undefined ? pricer.cheapest() : pricer.cheapestWithin(options.maxSteps);
+    out[model] = { schedule, totals: (await simulate(requests, schedulePolicy(`hindsight (${model})`, schedule, views), options)).totals };
+  }
+  return out;
+}

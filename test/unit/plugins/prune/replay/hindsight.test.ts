@@ -1,0 +1,118 @@
+import { describe, expect, it } from "vitest";
+import type { AgentMessageLike } from "../../../../../core/index.ts";
+import { kotaPrune } from "../../../../../presets/kota/prune-policy.ts";
+import { type CacheModelName, SchedulePricer, schedulePolicy, type StepSchedule } from "../../../../../plugins/prune/replay/hindsight.ts";
+import { governorPolicy } from "../../../../../plugins/prune/replay/policies.ts";
+import { generateSession } from "../../../../../plugins/prune/replay/sample/generate.ts";
+import { parseSession } from "../../../../../plugins/prune/replay/session-file.ts";
+import { simulate } from "../../../../../plugins/prune/replay/simulate.ts";
+import { messagesChars, tokensOf } from "../../../../../plugins/prune/size.ts";
+
+const SIM = { systemTokens: 4000, contextWindow: 200_000 };
+const text = (role: string, chars: number, tag: string): AgentMessageLike => ({ role, content: [{ type: "text", text: tag.padEnd(chars, ".") }] }) as AgentMessageLike;
+
+/**
+ * A session with one `resultChars` result in its first turn, then `turns` turns whose first user message
+ * has `firstUserChars`; the view (stepping at every request) replaces the result from turn 3 on.
+ */
+function synthetic(turns: number, resultChars = 40_000, firstUserChars = 400) {
+  const history: AgentMessageLike[] = [text("user", 200, "u0"), text("assistant", 200, "a0"), text("toolResult", resultChars, "big")];
+  const placeholder = text("toolResult", 100, "pruned");
+  const raw: AgentMessageLike[][] = [];
+  const views: AgentMessageLike[][] = [];
+  for (let t = 1; t <= turns; t++) {
+    history.push(text("user", t === 1 ? firstUserChars : 400, `u${t}`));
+    raw.push(history.slice());
+    const view = history.slice();
+    if (t > 2) view[2] = placeholder;
+    views.push(view);
+    history.push(text("assistant", 400, `a${t}`));
+  }
+  return { raw, views };
+}
+
+async function measured(raw: AgentMessageLike[][], views: AgentMessageLike[][], schedule: StepSchedule, model: CacheModelName) {
+  const totals = (await simulate(raw.map((messages, turn) => ({ turn, messages })), schedulePolicy("schedule", schedule, views), SIM)).totals;
+  return { cost: model === "prefix" ? totals.costPrefix : totals.costBreakpoint, breaks: totals.breaksPrefix };
+}
+
+describe("the cheapest step schedule with hindsight", () => {
+  it("steps as soon as the saving repays the rewrite, and never when it cannot", () => {
+    for (const model of ["prefix", "breakpoint"] as const) {
+      const cheap = synthetic(60);
+      expect(new SchedulePricer(cheap.raw, cheap.views, model).cheapest().steps).toEqual([2]);
+      // 1k tokens saved behind 10k that would be written again: 60 requests at 0.1x never repay 1.15x of 10k.
+      const dear = synthetic(60, 4000, 40_000);
+      expect(new SchedulePricer(dear.raw, dear.views, model).cheapest().steps).toEqual([]);
+      const longer = synthetic(200, 4000, 40_000);
+      expect(new SchedulePricer(longer.raw, longer.views, model).cheapest().steps).toEqual([2]);
+    }
+  });
+
+  it("prices a schedule exactly as the cache models measure it, and no measured schedule is cheaper", async () => {
+    const session = parseSession(generateSession({ turns: 14, seed: 7, coding: true }).map((l) => JSON.stringify(l)).join("\n"));
+    const raw = session.requests.map((r) => r.messages);
+    const every = await governorPolicy({ plugin: () => kotaPrune(), prune: { cacheAware: false, minStepTokens: 0, minStepPercent: 0, forceStepFreePercent: 0 } }).start();
+    const views: AgentMessageLike[][] = [];
+    for (const messages of raw) views.push(await every(messages));
+    for (const model of ["prefix", "breakpoint"] as const) {
+      const pricer = new SchedulePricer(raw, views, model, SIM.systemTokens);
+      const best = pricer.cheapest();
+      const real = await measured(raw, views, best, model);
+      const never = await measured(raw, views, { steps: [], cost: 0 }, model);
+      expect(real.cost).toBeCloseTo(best.cost, 3);
+      expect(real.breaks).toBe(best.steps.length);
+      const everyStep = raw.map((_, i) => i).slice(1);
+      const always = await measured(raw, views, { steps: everyStep, cost: 0 }, model);
+      // The pricing sees the last step's requests only, so it may miss an older cache entry: never cheaper than measured.
+      expect(pricer.costOf(everyStep)).toBeGreaterThanOrEqual(always.cost - 1e-6);
+      expect(pricer.costOf([])).toBeCloseTo(never.cost, 3);
+      expect(best.cost).toBeLessThanOrEqual(never.cost + 1e-6);
+      expect(best.cost).toBeLessThanOrEqual(always.cost + 1e-6);
+      expect(best.cost).toBeLessThan(never.cost);
+      const within = pricer.cheapestWithin(2);
+      expect(within.steps.length).toBeLessThanOrEqual(2);
+      expect(within.cost).toBeGreaterThanOrEqual(best.cost - 1e-6);
+      expect((await measured(raw, views, within, model)).cost).toBeCloseTo(within.cost, 3);
+    }
+  });
+
+  it("a step reads the cache up to the latest earlier request that ends before its change (both models)", async () => {
+    const history = Array.from({ length: 12 }, (_, i) => text(i % 2 ? "toolResult" : "user", i === 4 ? 20_000 : 800, `m${i}`));
+    const raw = Array.from({ length: 5 }, (_, r) => history.slice(0, 2 * r + 4));
+    const placeholder = text("toolResult", 100, "pruned");
+    const views = raw.map((messages, r) => (r >= 3 ? messages.map((m, i) => (i === 4 ? placeholder : m)) : messages));
+    for (const model of ["prefix", "breakpoint"] as const) {
+      const pricer = new SchedulePricer(raw, views, model, SIM.systemTokens);
+      const real = await measured(raw, views, { steps: [3], cost: 0 }, model);
+      expect(pricer.costOf([3])).toBeCloseTo(real.cost, 3);
+    }
+  });
+
+  it("a history that does not extend the step's (a branch switch) forces a step there", () => {
+    const { raw, views } = synthetic(30);
+    const branch = [text("user", 200, "other branch")];
+    raw[20] = branch;
+    views[20] = branch;
+    for (let r = 21; r < 30; r++) (raw[r] = [...branch, ...raw[r]!.slice(3)]), (views[r] = raw[r]!);
+    const schedule = new SchedulePricer(raw, views, "prefix").cheapest();
+    expect(schedule.steps).toContain(20);
+    expect(Number.isFinite(schedule.cost)).toBe(true);
+  });
+
+  it("never sends a prompt over the window when stepping can avoid it", async () => {
+    const { raw, views } = synthetic(4, 4000, 40_000);
+    expect(new SchedulePricer(raw, views, "prefix").cheapest().steps).toEqual([]);
+    // The last request fits only once the 1k-token result is pruned.
+    const window = SIM.systemTokens + tokensOf(messagesChars(raw[3]!)) - 1;
+    const fitted = new SchedulePricer(raw, views, "prefix", SIM.systemTokens, window).cheapest();
+    expect(fitted.steps.length).toBe(1);
+    const totals = (await simulate(raw.map((messages, turn) => ({ turn, messages })), schedulePolicy("fitted", fitted, views), { ...SIM, contextWindow: window })).totals;
+    expect(totals.overWindow).toBe(0);
+  });
+
+  it("rejects views that do not match the requests", () => {
+    const { raw, views } = synthetic(5);
+    expect(() => new SchedulePricer(raw, views.slice(1), "prefix")).toThrow(/raw and views differ in length \(5 and 4 requests\)/);
+  });
+});
