@@ -19,7 +19,7 @@ import { memorySessionStore } from "../../core/index.ts";
 import { RESULT_ONLY_PRUNING } from "../../plugins/prune/config.ts";
 import { kotaPrune, kotaPruneDefaults as pruneDefaults } from "../../presets/kota/prune-policy.ts";
 import { SessionPruner } from "../../plugins/prune/pruner.ts";
-import { hindsightRuns } from "../../plugins/prune/replay/hindsight.ts";
+import { hindsightRuns, STEP_EVERY_REQUEST } from "../../plugins/prune/replay/hindsight.ts";
 import { clearOldToolResults, governorPolicy, keepLastTurnsEveryRequest, noPruning, type Policy, resultOnlyPolicy } from "../../plugins/prune/replay/policies.ts";
 import { type GenerateOptions, generateSession } from "../../plugins/prune/replay/sample/generate.ts";
 import { parseSession } from "../../plugins/prune/replay/session-file.ts";
@@ -105,7 +105,7 @@ const defaults = governorPolicy({ name: "defaults", plugin: () => kotaPrune() })
 
 /** Breaks under the breakpoint model that wrote more than half the prompt again (a far-back change; the rest changed only the end). */
 /** The pruner stepping at every request: each step's view for the hindsight schedules. */
-const steppingEveryRequest = governorPolicy({ name: "stepping at every request", plugin: () => kotaPrune(), prune: { cacheAware: false, minStepTokens: 0, minStepPercent: 0, forceStepFreePercent: 0 } });
+const steppingEveryRequest = governorPolicy({ name: "stepping at every request", plugin: () => kotaPrune(), prune: { ...STEP_EVERY_REQUEST } });
 const heavyBreaks = (run: SimResult) => run.requests.filter((r) => r.breakpoint.broke && r.breakpoint.writeTokens > r.tokens / 2).length;
 
 const k = (v: number) => (v >= 1e6 ? `${(v / 1e6).toFixed(2)}M` : v >= 1e4 ? `${Math.round(v / 1000)}k` : String(Math.round(v)));
@@ -189,11 +189,12 @@ const suite: BenchSuite = async (report) => {
       report({ name: `${label}, prompts over the window`, value: `${today.overWindow} -> ${now.overWindow} (largest ${k(today.largestPrompt)} -> ${k(now.largestPrompt)})`, note: targets ? "target 0" : "", ...target(now.overWindow === 0) });
       report({ name: `${label}, tokens sent`, value: `${k(today.tokensSent)} -> ${k(now.tokensSent)}`, ratio: now.tokensSent / today.tokensSent, note: "x today's" });
       // The same steps scheduled with hindsight: the floor any step rule reaches with as many breaks, and without a limit.
-      for (const maxSteps of [now.breaksPrefix, undefined]) {
+      // At 300 turns also capped at the breaks target (60).
+      for (const maxSteps of [now.breaksPrefix, ...(turns === 300 && now.breaksPrefix !== 60 ? [60] : []), undefined]) {
         const best = await hindsightRuns(session.requests, steppingEveryRequest, { ...sim, maxSteps });
         const [ha, hb] = [best.prefix.totals.costPrefix / today.costPrefix, best.breakpoint.totals.costBreakpoint / today.costBreakpoint];
         report({
-          name: `${turns} turns ${kind}: cheapest schedule with hindsight, ${maxSteps === undefined ? "any number of breaks" : `at most ${maxSteps} breaks (as the defaults)`}`,
+          name: `${turns} turns ${kind}: cheapest schedule with hindsight, ${maxSteps === undefined ? "any number of breaks" : `at most ${maxSteps} breaks${maxSteps === now.breaksPrefix ? " (as the defaults)" : ""}`}`,
           value: `(a) x${ha.toFixed(3)} with ${best.prefix.totals.breaksPrefix} breaks, (b) x${hb.toFixed(3)} with ${best.breakpoint.totals.breaksBreakpoint} breaks (defaults: x${a.toFixed(3)}, x${b.toFixed(3)})`,
           ratio: hb,
           note: "x today's (b)",

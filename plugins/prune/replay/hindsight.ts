@@ -264,6 +264,9 @@ export function schedulePolicy(name: string, schedule: StepSchedule, views: read
   };
 }
 
+/** `prune` settings that make the pruner step at every request: each step's view for a schedule. */
+export const STEP_EVERY_REQUEST = Object.freeze({ cacheAware: false, minStepTokens: 0, minStepPercent: 0, forceStepFreePercent: 0 });
+
 /** The cheapest schedule under one cache model and what it measured. */
 export interface HindsightRun {
   schedule: StepSchedule;

@@ -84,6 +84,15 @@ export function totalsTable(base: SimTotals, pruned: SimTotals, labels: [string,
 }
 
 /**
+ * One line on the step timing: what the same steps would cost if scheduled with hindsight, with at
+ * most as many cache breaks as the plugin took, against what the plugin's online rule cost.
+ */
+export function hindsightLine(plugin: SimTotals, hindsight: { costPrefix: number; costBreakpoint: number }): string {
+  const change = (after: number, before: number) => pct(after, before) || "0%";
+  return `  step timing: the same steps timed with hindsight (no more cache breaks) would cost ${change(hindsight.costPrefix, plugin.costPrefix)} (a), ${change(hindsight.costBreakpoint, plugin.costBreakpoint)} (b)\n  against pi-governor: about the most a better timing rule could save on these sessions`;
+}
+
+/**
  * A column chart of the prompt size per model call: `█` what pruning sends, `░` what it removed.
  * Calls are bucketed (maximum per bucket) to fit `width` columns.
  */

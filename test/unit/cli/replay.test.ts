@@ -51,6 +51,11 @@ describe("pi-governor replay", () => {
     expect(numberIn(out, "cost (b) breakpoint cache", 2)).toBeLessThan(numberIn(out, "cost (b) breakpoint cache", 0));
     expect(numberIn(out, "cost (a) prefix cache", 1)).toBeLessThan(numberIn(out, "cost (a) prefix cache", 0));
     expect(out).toContain("today's plugin: your settings with no dedup");
+    // The same steps timed with hindsight cost no more than the online rule on the sample (-2% under both models).
+    const timing = /step timing: the same steps timed with hindsight \(no more cache breaks\) would cost ([-+]?\d+)% \(a\), ([-+]?\d+)% \(b\)/.exec(out);
+    expect(timing).not.toBeNull();
+    expect(Number(timing![1])).toBeLessThanOrEqual(0);
+    expect(Number(timing![2])).toBeLessThanOrEqual(0);
     for (const line of out.split("\n").filter((l) => /^(tokens sent|largest prompt|prompts over|cache breaks|cost \()/.test(l))) expect(line.length).toBeLessThanOrEqual(120);
   });
 
