@@ -1,7 +1,8 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { AgentMessageLike } from "../../../../../core/index.ts";
 import { kotaPrune } from "../../../../../presets/kota/prune-policy.ts";
-import { type CacheModelName, SchedulePricer, schedulePolicy, type StepSchedule } from "../../../../../plugins/prune/replay/hindsight.ts";
+import { type CacheModelName, SchedulePricer, schedulePolicy, STEP_EVERY_REQUEST, type StepSchedule } from "../../../../../plugins/prune/replay/hindsight.ts";
 import { governorPolicy } from "../../../../../plugins/prune/replay/policies.ts";
 import { generateSession } from "../../../../../plugins/prune/replay/sample/generate.ts";
 import { parseSession } from "../../../../../plugins/prune/replay/session-file.ts";
@@ -52,7 +53,7 @@ describe("the cheapest step schedule with hindsight", () => {
   it("prices a schedule exactly as the cache models measure it, and no measured schedule is cheaper", async () => {
     const session = parseSession(generateSession({ turns: 14, seed: 7, coding: true }).map((l) => JSON.stringify(l)).join("\n"));
     const raw = session.requests.map((r) => r.messages);
-    const every = await governorPolicy({ plugin: () => kotaPrune(), prune: { cacheAware: false, minStepTokens: 0, minStepPercent: 0, forceStepFreePercent: 0 } }).start();
+    const every = await governorPolicy({ plugin: () => kotaPrune(), prune: { ...STEP_EVERY_REQUEST } }).start();
     const views: AgentMessageLike[][] = [];
     for (const messages of raw) views.push(await every(messages));
     for (const model of ["prefix", "breakpoint"] as const) {
@@ -75,6 +76,46 @@ describe("the cheapest step schedule with hindsight", () => {
       expect(within.cost).toBeGreaterThanOrEqual(best.cost - 1e-6);
       expect((await measured(raw, views, within, model)).cost).toBeCloseTo(within.cost, 3);
     }
+  });
+
+  it("no schedule, least of all one next to it, is priced below the cheapest; a cap on steps is kept (property)", async () => {
+    const session = parseSession(generateSession({ turns: 24, seed: 11 }).map((l) => JSON.stringify(l)).join("\n"));
+    const raw = session.requests.map((r) => r.messages);
+    const every = await governorPolicy({ plugin: () => kotaPrune(), prune: { ...STEP_EVERY_REQUEST } }).start();
+    const views: AgentMessageLike[][] = [];
+    for (const messages of raw) views.push(await every(messages));
+    const pricers = (["prefix", "breakpoint"] as const).map((model) => new SchedulePricer(raw, views, model, SIM.systemTokens));
+    const best = pricers.map((p) => p.cheapest());
+    expect(best[0]!.steps.length).toBeGreaterThan(3);
+    const last = raw.length - 1;
+    // Schedules next to the cheapest (a step moved, dropped or added) and arbitrary ones.
+    const edit = fc.tuple(fc.constantFrom("move", "drop", "add"), fc.nat(), fc.integer({ min: -3, max: 3 }));
+    const near = (base: number[]) =>
+      fc.array(edit, { minLength: 1, maxLength: 3 }).map((edits) => {
+        let steps = base.slice();
+        for (const [kind, at, by] of edits) {
+          const i = steps.length ? at % steps.length : 0;
+          if (kind === "move" && steps.length) steps[i] = Math.min(last, Math.max(1, steps[i]! + by));
+          else if (kind === "drop" && steps.length) steps.splice(i, 1);
+          else steps.push(1 + (at % last));
+        }
+        steps = [...new Set(steps)].sort((a, b) => a - b);
+        return steps;
+      });
+    const anywhere = fc.uniqueArray(fc.integer({ min: 1, max: last }), { maxLength: 12 }).map((xs) => xs.sort((a, b) => a - b));
+    pricers.forEach((pricer, i) => {
+      fc.assert(
+        fc.property(fc.oneof(near(best[i]!.steps), anywhere), fc.integer({ min: 0, max: 10 }), (steps, cap) => {
+          expect(pricer.costOf(steps)).toBeGreaterThanOrEqual(best[i]!.cost - 1e-6);
+          const within = pricer.cheapestWithin(cap);
+          expect(within.steps.length).toBeLessThanOrEqual(cap);
+          // Cheapest at its step price, so no schedule with as few steps costs less.
+          if (steps.length <= within.steps.length) expect(within.cost).toBeLessThanOrEqual(pricer.costOf(steps) + 1e-6);
+          expect(pricer.costOf(within.steps)).toBeCloseTo(within.cost, 6);
+        }),
+        { numRuns: 150, seed: 16 },
+      );
+    });
   });
 
   it("a step reads the cache up to the latest earlier request that ends before its change (both models)", async () => {
