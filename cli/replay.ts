@@ -12,7 +12,7 @@ import { agentDirFrom } from "../core/index.ts";
 import { loadPiSessionFormat } from "../plugins/prune/replay/pi-session-format.ts";
 import { type ReplayConfig, replayConfig } from "./replay-config.ts";
 import { governorPolicy, noPruning, resultOnlyPolicy } from "../plugins/prune/replay/policies.ts";
-import { hindsightRuns, STEP_EVERY_REQUEST } from "../plugins/prune/replay/hindsight.ts";
+import { hindsightRuns, MAX_SCHEDULE_REQUESTS, STEP_EVERY_REQUEST } from "../plugins/prune/replay/hindsight.ts";
 import { addTotals, fileLine, hindsightLine, promptChart, totalsTable, turnTable, ZERO_TOTALS } from "../plugins/prune/replay/report.ts";
 import { type ParsedSession, readSessionFile } from "../plugins/prune/replay/session-file.ts";
 import { simulate } from "../plugins/prune/replay/simulate.ts";
@@ -177,7 +177,7 @@ export const run: CliCommand = async (argv, io) => {
   const todays = resultOnlyPolicy({ prune: config.prune, contextWindow: args.window });
   const pruning = config.prune.enabled !== false;
   const everyRequest = governorPolicy({ prune: { ...config.prune, ...STEP_EVERY_REQUEST }, contextWindow: args.window });
-  const hindsight = { costPrefix: 0, costBreakpoint: 0 };
+  const hindsight = { costPrefix: 0, costBreakpoint: 0, plugin: ZERO_TOTALS, sessions: 0 };
   const sim = { systemTokens: args.systemTokens, contextWindow: args.window };
   const single = files.length === 1;
   let base = ZERO_TOTALS;
@@ -216,10 +216,12 @@ export const run: CliCommand = async (argv, io) => {
     base = addTotals(base, a.totals);
     pruned = addTotals(pruned, b.totals);
     today = addTotals(today, c.totals);
-    if (pruning) {
+    if (pruning && session.requests.length <= MAX_SCHEDULE_REQUESTS) {
       const best = await hindsightRuns(session.requests, everyRequest, { ...sim, maxSteps: b.totals.breaksPrefix });
       hindsight.costPrefix += best.prefix.totals.costPrefix;
       hindsight.costBreakpoint += best.breakpoint.totals.costBreakpoint;
+      hindsight.plugin = addTotals(hindsight.plugin, b.totals);
+      hindsight.sessions++;
     }
     if (!single) {
       io.out(`${fileLine(basename(file), turns, a.totals, b.totals)}\n`);
@@ -237,6 +239,7 @@ export const run: CliCommand = async (argv, io) => {
   io.out(`Totals${single ? "" : ` over ${replayed} sessions`}\n${totalsTable(base, pruned, ["no pruning", "pi-governor"], args.price, { label: "today's plugin", totals: today })}\n`);
   io.out(`  costs are input token-equivalents (cached input 0.1x, cache writes 1.25x; a = prefix cache model, b = breakpoint model); $ at ${args.price} per million input tokens; output tokens are the same either way and not counted\n`);
   io.out(`  today's plugin: your settings with ${TODAY_OFF}; "vs today's": pi-governor's change against it\n`);
-  if (pruning) io.out(`${hindsightLine(pruned, hindsight)}\n`);
+  if (hindsight.sessions) io.out(`${hindsightLine(hindsight.plugin, hindsight)}\n`);
+  if (pruning && hindsight.sessions < replayed) io.out(`  (step timing left out for ${replayed - hindsight.sessions} session(s) of more than ${MAX_SCHEDULE_REQUESTS} model calls)\n`);
   return 0;
 }

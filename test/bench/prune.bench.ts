@@ -103,9 +103,10 @@ const sessionOf = (options: GenerateOptions) => parseSession(generateSession(opt
 const todays = resultOnlyPolicy({ name: "today's plugin", plugin: () => kotaPrune() });
 const defaults = governorPolicy({ name: "defaults", plugin: () => kotaPrune() });
 
-/** Breaks under the breakpoint model that wrote more than half the prompt again (a far-back change; the rest changed only the end). */
 /** The pruner stepping at every request: each step's view for the hindsight schedules. */
 const steppingEveryRequest = governorPolicy({ name: "stepping at every request", plugin: () => kotaPrune(), prune: { ...STEP_EVERY_REQUEST } });
+
+/** Breaks under the breakpoint model that wrote more than half the prompt again (a far-back change; the rest changed only the end). */
 const heavyBreaks = (run: SimResult) => run.requests.filter((r) => r.breakpoint.broke && r.breakpoint.writeTokens > r.tokens / 2).length;
 
 const k = (v: number) => (v >= 1e6 ? `${(v / 1e6).toFixed(2)}M` : v >= 1e4 ? `${Math.round(v / 1000)}k` : String(Math.round(v)));
@@ -188,8 +189,8 @@ const suite: BenchSuite = async (report) => {
       report({ name: `${label}, prefix cache breaks`, value: `${today.breaksPrefix} -> ${now.breaksPrefix} (breakpoint model: ${today.breaksBreakpoint} -> ${now.breaksBreakpoint}, of which rewrote over half the prompt: ${heavyBreaks(todayRun)} -> ${heavyBreaks(nowRun)})`, note: targets && turns === 300 ? "target <= 60 at 300 turns" : "", ...(targets && turns === 300 ? { pass: now.breaksPrefix <= 60 } : {}) });
       report({ name: `${label}, prompts over the window`, value: `${today.overWindow} -> ${now.overWindow} (largest ${k(today.largestPrompt)} -> ${k(now.largestPrompt)})`, note: targets ? "target 0" : "", ...target(now.overWindow === 0) });
       report({ name: `${label}, tokens sent`, value: `${k(today.tokensSent)} -> ${k(now.tokensSent)}`, ratio: now.tokensSent / today.tokensSent, note: "x today's" });
-      // The same steps scheduled with hindsight: the floor any step rule reaches with as many breaks, and without a limit.
-      // At 300 turns also capped at the breaks target (60).
+      // The same steps scheduled with hindsight: the floor any step rule reaches with as many breaks
+      // (at 300 turns also with the 60-break target), and without a limit.
       for (const maxSteps of [now.breaksPrefix, ...(turns === 300 && now.breaksPrefix !== 60 ? [60] : []), undefined]) {
         const best = await hindsightRuns(session.requests, steppingEveryRequest, { ...sim, maxSteps });
         const [ha, hb] = [best.prefix.totals.costPrefix / today.costPrefix, best.breakpoint.totals.costBreakpoint / today.costBreakpoint];

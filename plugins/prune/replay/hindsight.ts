@@ -43,22 +43,17 @@ interface Sums {
   blocks: Float64Array;
 }
 
-const ids = new Map<string, number>();
-function idOf(m: AgentMessageLike): number {
-  const h = messageHash(m);
-  let id = ids.get(h);
-  if (id === undefined) ids.set(h, (id = ids.size + 1));
-  return id;
-}
-
-function sumsOf(messages: readonly AgentMessageLike[]): Sums {
+/** Prefix hashes and sums of one message list; `ids` numbers the message hashes (one map per pricer). */
+function sumsOf(messages: readonly AgentMessageLike[], ids: Map<string, number>): Sums {
   const n = messages.length;
   const s: Sums = { messages, h1: new Int32Array(n + 1), h2: new Int32Array(n + 1), tokens: new Float64Array(n + 1), blocks: new Float64Array(n + 1) };
   s.h1[0] = 0x811c9dc5 | 0;
   s.h2[0] = 0x1234567;
   for (let j = 0; j < n; j++) {
     const m = messages[j]!;
-    const id = idOf(m);
+    const h = messageHash(m);
+    let id = ids.get(h);
+    if (id === undefined) ids.set(h, (id = ids.size + 1));
     s.h1[j + 1] = Math.imul(s.h1[j]! ^ id, 16777619);
     s.h2[j + 1] = Math.imul(s.h2[j]! + id * 2654435761, 0x5bd1e995) ^ (s.h2[j]! >>> 13);
     s.tokens[j + 1] = s.tokens[j]! + tokensOf(messageChars(m));
@@ -78,6 +73,9 @@ function commonPrefix(a: Sums, b: Sums, limit: number): number {
   }
   return lo;
 }
+
+/** Requests per session a schedule is computed for: the pricing keeps two triangles of R^2/2 numbers (3000: about 72 MB). */
+export const MAX_SCHEDULE_REQUESTS = 3000;
 
 const price = (read: number, write: number) => read * CACHE_PRICING.read + write * CACHE_PRICING.write;
 
@@ -105,8 +103,10 @@ export class SchedulePricer {
     private readonly contextWindow = Number.POSITIVE_INFINITY,
   ) {
     if (raw.length !== views.length) throw new Error(`raw and views differ in length (${raw.length} and ${views.length} requests)`);
-    this.raw = raw.map(sumsOf);
-    this.views = views.map(sumsOf);
+    if (raw.length > MAX_SCHEDULE_REQUESTS) throw new Error(`${raw.length} requests are more than the ${MAX_SCHEDULE_REQUESTS} a schedule is computed for (memory and time grow with the square)`);
+    const ids = new Map<string, number>();
+    this.raw = raw.map((m) => sumsOf(m, ids));
+    this.views = views.map((m) => sumsOf(m, ids));
     const R = raw.length;
     for (let p = 0; p < R; p++) {
       const row = new Float64Array(R - p - 1).fill(Number.POSITIVE_INFINITY);
@@ -118,11 +118,6 @@ export class SchedulePricer {
       for (let p = 0; p < s; p++) row[p] = this.stepRequestCost(s, p);
       this.stepCost.push(row);
     }
-  }
-
-  /** Requests in the session. */
-  get requests(): number {
-    return this.raw.length;
   }
 
   /** raw[r] starts with raw[q] (the same messages; a branch switch or compaction breaks this). */
@@ -159,7 +154,7 @@ export class SchedulePricer {
     if (same === previous.messages.length) {
       const tail = this.raw[s - 1]!.messages;
       const from = this.raw[p]!.messages.length;
-      while (same < view.messages.length && from + same - previous.messages.length < tail.length && idOf(view.messages[same]!) === idOf(tail[from + same - previous.messages.length]!)) same++;
+      while (same < view.messages.length && from + same - previous.messages.length < tail.length && messageHash(view.messages[same]!) === messageHash(tail[from + same - previous.messages.length]!)) same++;
     }
     if (this.model === "prefix") return price(this.systemTokens + view.tokens[same]!, total - view.tokens[same]!);
     // (b): the latest earlier request end at or before the change and within the lookback of the new end.

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { AgentMessageLike } from "../../../../../core/index.ts";
 import { kotaPrune } from "../../../../../presets/kota/prune-policy.ts";
-import { type CacheModelName, SchedulePricer, schedulePolicy, STEP_EVERY_REQUEST, type StepSchedule } from "../../../../../plugins/prune/replay/hindsight.ts";
+import { type CacheModelName, MAX_SCHEDULE_REQUESTS, SchedulePricer, schedulePolicy, STEP_EVERY_REQUEST, type StepSchedule } from "../../../../../plugins/prune/replay/hindsight.ts";
 import { governorPolicy } from "../../../../../plugins/prune/replay/policies.ts";
 import { generateSession } from "../../../../../plugins/prune/replay/sample/generate.ts";
 import { parseSession } from "../../../../../plugins/prune/replay/session-file.ts";
@@ -155,5 +155,7 @@ describe("the cheapest step schedule with hindsight", () => {
   it("rejects views that do not match the requests", () => {
     const { raw, views } = synthetic(5);
     expect(() => new SchedulePricer(raw, views.slice(1), "prefix")).toThrow(/raw and views differ in length \(5 and 4 requests\)/);
+    const huge = Array.from({ length: MAX_SCHEDULE_REQUESTS + 1 }, () => [] as AgentMessageLike[]);
+    expect(() => new SchedulePricer(huge, huge, "prefix")).toThrow(/3001 requests are more than the 3000/);
   });
 });
