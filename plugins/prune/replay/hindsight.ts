@@ -161,17 +161,27 @@ export class SchedulePricer {
     const end = view.blocks[view.messages.length]!;
     for (let r = s - 1; r >= p; r--) {
       const at = this.sent(r, p).length;
-      if (at > view.messages.length || end - view.blocks[at]! > LOOKBACK_BLOCKS) break;
+      if (at > view.messages.length) continue; // a fold made the view shorter than that request
+      if (end - view.blocks[at]! > LOOKBACK_BLOCKS) break;
       if (at <= same) return price(this.systemTokens + view.tokens[at]!, total - view.tokens[at]!);
     }
     return price(this.systemTokens, total);
   }
 
-  /** The estimated cost of stepping at exactly `steps` (request indices, ascending). */
+  /** The first request: nothing is cached yet. */
+  private firstCost(): number {
+    const view = this.views[0]!;
+    return price(0, this.systemTokens + view.tokens[view.messages.length]!);
+  }
+
+  /** The estimated cost of stepping at exactly `steps` (request indices, ascending, each in [1, requests)). */
   costOf(steps: readonly number[]): number {
     const R = this.raw.length;
+    steps.forEach((s, i) => {
+      if (!Number.isInteger(s) || s < 1 || s >= R || (i > 0 && s <= steps[i - 1]!)) throw new Error(`steps must be ascending request indices from 1 to ${R - 1} (got ${s} at position ${i})`);
+    });
     if (R === 0) return 0;
-    let cost = price(0, this.systemTokens + this.views[0]!.tokens[this.views[0]!.messages.length]!);
+    let cost = this.firstCost();
     let p = 0;
     let next = 0;
     for (let r = 1; r < R; r++) {
@@ -190,7 +200,7 @@ export class SchedulePricer {
     if (R === 0) return { steps: [], cost: 0 };
     const best = new Float64Array(R).fill(Number.POSITIVE_INFINITY);
     const from = new Int32Array(R).fill(-1);
-    best[0] = price(0, this.systemTokens + this.views[0]!.tokens[this.views[0]!.messages.length]!);
+    best[0] = this.firstCost();
     let finalCost = Number.POSITIVE_INFINITY;
     let last = 0;
     for (let p = 0; p < R; p++) {

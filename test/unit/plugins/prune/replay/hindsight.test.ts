@@ -155,6 +155,7 @@ describe("the cheapest step schedule with hindsight", () => {
   it("rejects views that do not match the requests", () => {
     const { raw, views } = synthetic(5);
     expect(() => new SchedulePricer(raw, views.slice(1), "prefix")).toThrow(/raw and views differ in length \(5 and 4 requests\)/);
+    expect(() => new SchedulePricer(raw, views, "prefix").costOf([3, 2])).toThrow(/steps must be ascending request indices from 1 to 4 \(got 2 at position 1\)/);
     const huge = Array.from({ length: MAX_SCHEDULE_REQUESTS + 1 }, () => [] as AgentMessageLike[]);
     expect(() => new SchedulePricer(huge, huge, "prefix")).toThrow(/3001 requests are more than the 3000/);
   });
