@@ -54,7 +54,8 @@ export function messageHash(m: AgentMessageLike): string {
 }
 
 const sizes = new WeakMap<object, number>();
-function messageTokens(m: AgentMessageLike): number {
+/** Estimated tokens of a message (chars/4); cached per object. */
+export function messageTokens(m: AgentMessageLike): number {
   let t = sizes.get(m);
   if (t === undefined) sizes.set(m, (t = tokensOf(messageChars(m))));
   return t;

@@ -18,8 +18,7 @@
  */
 import type { AgentMessageLike } from "../../../core/index.ts";
 import { CACHE_PRICING } from "../config.ts";
-import { messageChars, tokensOf } from "../size.ts";
-import { LOOKBACK_BLOCKS, messageHash } from "./cache-model.ts";
+import { LOOKBACK_BLOCKS, messageHash, messageTokens } from "./cache-model.ts";
 import type { Policy } from "./policies.ts";
 import { type SimOptions, type SimRequest, simulate, type SimTotals } from "./simulate.ts";
 
@@ -56,7 +55,7 @@ function sumsOf(messages: readonly AgentMessageLike[], ids: Map<string, number>)
     if (id === undefined) ids.set(h, (id = ids.size + 1));
     s.h1[j + 1] = Math.imul(s.h1[j]! ^ id, 16777619);
     s.h2[j + 1] = Math.imul(s.h2[j]! + id * 2654435761, 0x5bd1e995) ^ (s.h2[j]! >>> 13);
-    s.tokens[j + 1] = s.tokens[j]! + tokensOf(messageChars(m));
+    s.tokens[j + 1] = s.tokens[j]! + messageTokens(m);
     s.blocks[j + 1] = s.blocks[j]! + (Array.isArray(m.content) ? Math.max(1, m.content.length) : 1);
   }
   return s;
@@ -137,8 +136,9 @@ export class SchedulePricer {
 
   private segmentRequestCost(p: number, r: number): number {
     const now = this.sent(r, p);
-    // Over the window only by stepping later: not allowed (a step's own view is, as nothing sends less).
-    if (this.systemTokens + now.tokens > this.contextWindow) return Number.POSITIVE_INFINITY;
+    // Over the window when stepping here would fit: not allowed (when the step's own view is over too, nothing sends less).
+    const stepView = this.views[r]!;
+    if (this.systemTokens + now.tokens > this.contextWindow && this.systemTokens + stepView.tokens[stepView.messages.length]! <= this.contextWindow) return Number.POSITIVE_INFINITY;
     const before = this.sent(r - 1, p);
     // The previous request is a prefix: (a) reads all of it; (b) only while its end is within the lookback.
     const hit = this.model === "prefix" || now.blocks - before.blocks <= LOOKBACK_BLOCKS ? before.tokens : 0;
@@ -157,15 +157,20 @@ export class SchedulePricer {
       while (same < view.messages.length && from + same - previous.messages.length < tail.length && messageHash(view.messages[same]!) === messageHash(tail[from + same - previous.messages.length]!)) same++;
     }
     if (this.model === "prefix") return price(this.systemTokens + view.tokens[same]!, total - view.tokens[same]!);
-    // (b): the latest earlier request end at or before the change and within the lookback of the new end.
-    const end = view.blocks[view.messages.length]!;
-    for (let r = s - 1; r >= p; r--) {
-      const at = this.sent(r, p).length;
-      if (at > view.messages.length) continue; // a fold made the view shorter than that request
-      if (end - view.blocks[at]! > LOOKBACK_BLOCKS) break;
-      if (at <= same) return price(this.systemTokens + view.tokens[at]!, total - view.tokens[at]!);
+    // (b): the latest earlier request end at or before the change, if it lies within the lookback of
+    // the new end (an earlier one lies further back). Request ends grow with r: binary search.
+    const limit = Math.min(same, view.messages.length);
+    let lo = p;
+    let hi = s - 1;
+    if (this.sent(lo, p).length > limit) return price(this.systemTokens, total);
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.sent(mid, p).length <= limit) lo = mid;
+      else hi = mid - 1;
     }
-    return price(this.systemTokens, total);
+    const at = this.sent(lo, p).length;
+    if (view.blocks[view.messages.length]! - view.blocks[at]! > LOOKBACK_BLOCKS) return price(this.systemTokens, total);
+    return price(this.systemTokens + view.tokens[at]!, total - view.tokens[at]!);
   }
 
   /** The first request: nothing is cached yet. */
