@@ -150,6 +150,9 @@ describe("the cheapest step schedule with hindsight", () => {
     expect(fitted.steps.length).toBe(1);
     const totals = (await simulate(raw.map((messages, turn) => ({ turn, messages })), schedulePolicy("fitted", fitted, views), { ...SIM, contextWindow: window })).totals;
     expect(totals.overWindow).toBe(0);
+    // When even a step's own view is over the window, nothing sends less: the window forces nothing.
+    const long = synthetic(40);
+    expect(new SchedulePricer(long.raw, long.views, "breakpoint", SIM.systemTokens, 1000).cheapest()).toEqual(new SchedulePricer(long.raw, long.views, "breakpoint", SIM.systemTokens).cheapest());
   });
 
   it("rejects views that do not match the requests", () => {
