@@ -6,14 +6,13 @@
  * it (as `pi --session <file>` does) with the blobs and prune plugins.
  */
 import { createHash } from "node:crypto";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { type AgentMessageLike, createExtension, definePreset } from "../../core/index.ts";
 import { blobs } from "../../plugins/blobs/index.ts";
 import { prune } from "../../plugins/prune/index.ts";
-import { readTurnSteps, startPiSession, type PiTestSession } from "../helpers/pi-session.ts";
+import { piTestScope, readTurnSteps, startPiSession } from "../helpers/pi-session.ts";
 
 
 const text = (m: AgentMessageLike) => JSON.stringify(m.content);
@@ -21,16 +20,10 @@ const sha256 = (s: string) => createHash("sha256").update(s).digest("hex");
 const DAY_MS = 86_400_000;
 
 describe("a session file from an older version resumes with its result details understood", () => {
-  let pi: PiTestSession | undefined;
-  let root: string | undefined;
-  afterEach(async () => {
-    await pi?.dispose();
-    pi = undefined;
-    if (root) rmSync(root, { recursive: true, force: true });
-  });
+  const scope = piTestScope();
 
   it("old pins stay whole, an old blob pointer reaches the placeholder and survives retention", async () => {
-    root = mkdtempSync(join(tmpdir(), "pigov-oldsession-"));
+    const root = scope.tempDir("pigov-oldsession-");
     const cwd = join(root, "repo");
     const cache = join(root, "blobs");
     mkdirSync(cwd);
@@ -76,7 +69,7 @@ describe("a session file from an older version resumes with its result details u
       { kind: "global" as const, source: "test", data: { blobs: { dir: cache, maxAgeDays: 7 } } },
       { kind: "project" as const, source: "test", data: { prune: { cacheAware: false, minStepTokens: 0, minStepPercent: 0, adaptive: false } } },
     ];
-    pi = await startPiSession({ sessionFile: oldFile, cwd, tools: ["read"], extensions: [createExtension(preset, { governorOptions: { layers, cwd } })], responses: readTurnSteps(5, 6) });
+    const pi = await scope.start({ sessionFile: oldFile, cwd, tools: ["read"], extensions: [createExtension(preset, { governorOptions: { layers, cwd } })], responses: readTurnSteps(5, 6) });
     for (let t = 5; t <= 6; t++) await pi.session.prompt(`read m${t}.ts`);
 
     const results = (pi.contexts.at(-1) as AgentMessageLike[]).filter((m) => m.role === "toolResult");

@@ -1,14 +1,13 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fauxAssistantMessage, fauxText, fauxToolCall, type FauxResponseStep } from "@mariozechner/pi-ai";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { type AgentMessageLike, createExtension, definePreset } from "../../core/index.ts";
 import { blobs } from "../../plugins/blobs/index.ts";
 import { NUDGE_KIND, UNFOLD_KIND } from "../../plugins/prune/fold/index.ts";
 import { prune } from "../../plugins/prune/index.ts";
 import { messagesChars } from "../../plugins/prune/size.ts";
-import { startPiSession, type PiTestSession } from "../helpers/pi-session.ts";
+import { piTestScope } from "../helpers/pi-session.ts";
 
 const READ_TURNS = 5;
 const FILE_CHARS = 6_000;
@@ -20,15 +19,10 @@ const callIdsOf = (messages: Msg[], name: string) =>
   messages.flatMap((m) => (m.role === "assistant" ? (m.content as Array<{ type: string; name?: string; id?: string }>).filter((b) => b.type === "toolCall" && b.name === name).map((b) => b.id!) : []));
 
 describe("folding with the real pi SDK", () => {
-  let pi: PiTestSession | undefined;
-  let root: string | undefined;
-  afterEach(async () => {
-    await pi?.dispose();
-    if (root) rmSync(root, { recursive: true, force: true });
-  });
+  const scope = piTestScope();
 
   it("the model is nudged, folds finished turns with real ids, the next context carries the summary instead, and /governor unfold brings them back", async () => {
-    root = mkdtempSync(join(tmpdir(), "pigov-fold-e2e-"));
+    const root = scope.tempDir("pigov-fold-e2e-");
     const cwd = join(root, "work");
     mkdirSync(cwd);
     for (let t = 1; t <= READ_TURNS; t++) {
@@ -56,7 +50,7 @@ describe("folding with the real pi SDK", () => {
     // Adaptive mode off: the reads stay in the context (no boundary step pays yet), which is what a fold is for.
     // 35%: the first request of turn 6 is the first one above it (each read adds ~7.6% of the 20,000-token window).
     const layers = [{ kind: "global" as const, source: "test", data: { blobs: { dir: join(root, "blobs") }, prune: { foldNudgePercent: 35, adaptive: false } } }];
-    pi = await startPiSession({ extensions: [createExtension(preset, { governorOptions: { layers, cwd } })], responses: steps, cwd, tools: ["read", "context_fold", "blob_read"], persist: true, ui: true, contextWindow: 20_000 });
+    const pi = await scope.start({ extensions: [createExtension(preset, { governorOptions: { layers, cwd } })], responses: steps, cwd, tools: ["read", "context_fold", "blob_read"], persist: true, ui: true, contextWindow: 20_000 });
     for (let t = 1; t <= READ_TURNS; t++) await pi.session.prompt(`What does m${t}.ts do?`);
     await pi.session.prompt("Continue.");
 

@@ -1,10 +1,9 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { type AgentMessageLike, createExtension, definePreset } from "../../core/index.ts";
 import { prune } from "../../plugins/prune/index.ts";
-import { readTurnSteps, startPiSession, type PiTestSession } from "../helpers/pi-session.ts";
+import { piTestScope, type PiTestSession, readTurnSteps } from "../helpers/pi-session.ts";
 
 const TURNS = 6;
 /** The model pi reports for the test helper's faux provider (pi-ai's default provider name). */
@@ -14,18 +13,13 @@ const FAUX_KEY = "faux/faux-1";
 const results = (context: unknown[]) => (context as AgentMessageLike[]).filter((m) => m.role === "toolResult").map((m) => JSON.stringify(m.content));
 
 describe("prune per model in a real pi session", () => {
-  const sessions: PiTestSession[] = [];
-  let cwd: string | undefined;
-  afterEach(async () => {
-    for (const s of sessions.splice(0)) await s.dispose();
-    if (cwd) rmSync(cwd, { recursive: true, force: true });
-  });
+  const scope = piTestScope();
+  let cwd = "";
 
   async function run(prune_: Record<string, unknown>): Promise<PiTestSession> {
     const preset = definePreset({ name: "e2e-per-model", description: "", plugins: () => [prune()] });
     const layers = [{ kind: "project" as const, source: "test", data: { prune: { cacheAware: false, minStepTokens: 0, minStepPercent: 0, adaptive: false, ...prune_ } } }];
-    const pi = await startPiSession({ ui: true, cwd, tools: ["read"], extensions: [createExtension(preset, { governorOptions: { layers, cwd } })], responses: readTurnSteps(1, TURNS) });
-    sessions.push(pi);
+    const pi = await scope.start({ ui: true, cwd, tools: ["read"], extensions: [createExtension(preset, { governorOptions: { layers, cwd } })], responses: readTurnSteps(1, TURNS) });
     const model = pi.faux.getModel();
     expect(`${model.provider}/${model.id}`).toBe(FAUX_KEY);
     for (let t = 1; t <= TURNS; t++) await pi.session.prompt(`read m${t}.ts`);
@@ -34,7 +28,7 @@ describe("prune per model in a real pi session", () => {
   }
 
   it(`perModel "${FAUX_KEY}": { enabled: false } sends the full history; without it old results are pruned`, async () => {
-    cwd = mkdtempSync(join(tmpdir(), "pigov-per-model-"));
+    cwd = scope.tempDir("pigov-per-model-");
     for (let t = 1; t <= TURNS; t++) writeFileSync(join(cwd, `m${t}.ts`), `// module ${t}\n${"export const x = 1;\n".repeat(400)}`);
 
     const pruned = await run({});

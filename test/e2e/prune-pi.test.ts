@@ -1,22 +1,20 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fauxAssistantMessage, fauxText, fauxToolCall, type FauxResponseStep } from "@mariozechner/pi-ai";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { type AgentMessageLike, createExtension, definePreset } from "../../core/index.ts";
 import { prune } from "../../plugins/prune/index.ts";
 import { governorPolicy, noPruning } from "../../plugins/prune/replay/policies.ts";
 import { readSessionFile } from "../../plugins/prune/replay/session-file.ts";
 import { simulate } from "../../plugins/prune/replay/simulate.ts";
 import { messagesChars } from "../../plugins/prune/size.ts";
-import { startPiSession, type PiTestSession } from "../helpers/pi-session.ts";
+import { type PiTestScope, piTestScope, type PiTestSession } from "../helpers/pi-session.ts";
 
 const TURNS = 32;
 const FILE_CHARS = 12_000;
 
 /** A cwd with one large source file per turn. */
-function workspace(): string {
-  const cwd = mkdtempSync(join(tmpdir(), "pigov-prune-e2e-"));
+function workspace(cwd: string): string {
   for (let t = 1; t <= TURNS; t++) {
     const lines: string[] = [];
     for (let i = 0; lines.join("\n").length < FILE_CHARS; i++) lines.push(`export const value${t}_${i} = compute(${t}, ${i}); // module ${t}`);
@@ -36,28 +34,21 @@ function script(): FauxResponseStep[] {
 }
 
 /** Characters of every context the model was sent, one per model call. */
-async function promptSizes(withPruning: boolean, cwd: string): Promise<{ sizes: number[]; pi: PiTestSession }> {
+async function promptSizes(scope: PiTestScope, withPruning: boolean, cwd: string): Promise<{ sizes: number[]; pi: PiTestSession }> {
   const preset = definePreset({ name: "e2e-prune", description: "", plugins: () => [prune()] });
   const extensions = withPruning ? [createExtension(preset, { governorOptions: { layers: [] } })] : [];
-  const pi = await startPiSession({ extensions, responses: script(), cwd, tools: ["read"], persist: true });
+  const pi = await scope.start({ extensions, responses: script(), cwd, tools: ["read"], persist: true });
   for (let t = 1; t <= TURNS; t++) await pi.session.prompt(`What does module${t}.ts do?`);
   return { sizes: pi.contexts.map((c) => messagesChars(c as AgentMessageLike[])), pi };
 }
 
 describe("prune with the real pi SDK", () => {
-  const sessions: PiTestSession[] = [];
-  let cwd: string | undefined;
-  afterEach(async () => {
-    for (const s of sessions.splice(0)) await s.dispose();
-    if (cwd) rmSync(cwd, { recursive: true, force: true });
-  });
+  const scope = piTestScope();
 
   it("a 32-turn session's prompt stays flat with pruning while the unpruned prompt keeps growing", async () => {
-    cwd = workspace();
-    const plain = await promptSizes(false, cwd);
-    sessions.push(plain.pi);
-    const pruned = await promptSizes(true, cwd);
-    sessions.push(pruned.pi);
+    const cwd = workspace(scope.tempDir("pigov-prune-e2e-"));
+    const plain = await promptSizes(scope, false, cwd);
+    const pruned = await promptSizes(scope, true, cwd);
     if (process.env.PRUNE_E2E_DEBUG) process.stderr.write(`${plain.sizes.join(",")}\n${pruned.sizes.join(",")}\n`);
     expect(plain.sizes).toHaveLength(TURNS * 2);
     expect(pruned.sizes).toHaveLength(TURNS * 2);

@@ -1,11 +1,10 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { type AgentMessageLike, createExtension, definePreset } from "../../core/index.ts";
 import { prune } from "../../plugins/prune/index.ts";
 import { PIN_KIND, STEP_KIND } from "../../plugins/prune/records.ts";
-import { readTurnSteps, startPiSession, type PiTestSession } from "../helpers/pi-session.ts";
+import { piTestScope, readTurnSteps } from "../helpers/pi-session.ts";
 
 const TURNS = 9;
 
@@ -13,22 +12,17 @@ const TURNS = 9;
 const toolText = (m: AgentMessageLike) => JSON.stringify(m.content);
 
 describe("prune pins and boundary in a real pi session", () => {
-  let pi: PiTestSession | undefined;
-  let cwd: string | undefined;
-  afterEach(async () => {
-    await pi?.dispose();
-    if (cwd) rmSync(cwd, { recursive: true, force: true });
-  });
+  const scope = piTestScope();
 
   it("/governor pin pins the last result, the pin and the boundary are session entries, and both survive /reload", async () => {
-    cwd = mkdtempSync(join(tmpdir(), "pigov-pin-"));
+    const cwd = scope.tempDir("pigov-pin-");
     for (let t = 1; t <= TURNS; t++) writeFileSync(join(cwd, `m${t}.ts`), `// module ${t}\n${"export const x = 1;\n".repeat(400)}`);
     const preset = definePreset({ name: "e2e-pin", description: "", plugins: () => [prune()] });
     const layers = [{ kind: "project" as const, source: "test", data: { prune: { cacheAware: false, minStepTokens: 0, minStepPercent: 0, adaptive: false } } }];
     let governors = 0;
     // The initial cwd is the session's, so each factory run builds exactly one governor.
     const extension = createExtension(preset, { governorOptions: { layers, cwd }, onGovernor: () => void governors++ });
-    pi = await startPiSession({ ui: true, persist: true, cwd, tools: ["read"], extensions: [extension], responses: readTurnSteps(1, 4) });
+    const pi = await scope.start({ ui: true, persist: true, cwd, tools: ["read"], extensions: [extension], responses: readTurnSteps(1, 4) });
     for (let t = 1; t <= 4; t++) await pi.session.prompt(`read m${t}.ts`);
 
     await pi.session.prompt("/governor pin");

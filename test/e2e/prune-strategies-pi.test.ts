@@ -3,15 +3,14 @@
  * read/edit/write tools on real files): a repeated read, a stale read after an edit, a large
  * write's arguments and a failed edit's arguments, as the model sees them once the boundary passed.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fauxAssistantMessage, fauxText, fauxToolCall, type FauxResponseStep } from "@mariozechner/pi-ai";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { type AgentMessageLike, createExtension, definePreset } from "../../core/index.ts";
 import { blobs } from "../../plugins/blobs/index.ts";
 import { prune } from "../../plugins/prune/index.ts";
-import { startPiSession, type PiTestSession } from "../helpers/pi-session.ts";
+import { piTestScope } from "../helpers/pi-session.ts";
 
 const code = (name: string, chars: number) => {
   const lines: string[] = [];
@@ -26,17 +25,11 @@ const resultOf = (context: AgentMessageLike[], id: string) => context.find((m) =
 const callOf = (context: AgentMessageLike[], id: string) => context.flatMap((m) => (m.role === "assistant" ? blocksOf(m) : [])).find((b) => b.type === "toolCall" && b.id === id);
 
 describe("context round 2 strategies with the real pi SDK", () => {
-  let pi: PiTestSession | undefined;
-  let cwd: string | undefined;
-  let blobDir: string | undefined;
-  afterEach(async () => {
-    await pi?.dispose();
-    for (const d of [cwd, blobDir]) if (d) rmSync(d, { recursive: true, force: true });
-  });
+  const scope = piTestScope();
 
   it("shows a repeated read, a stale read, a large write's arguments and a failed call's arguments as placeholders with a way back", async () => {
-    cwd = mkdtempSync(join(tmpdir(), "pigov-strategies-"));
-    blobDir = mkdtempSync(join(tmpdir(), "pigov-strategies-blobs-"));
+    const cwd = scope.tempDir("pigov-strategies-");
+    const blobDir = scope.tempDir("pigov-strategies-blobs-");
     writeFileSync(join(cwd, "a.ts"), code("alpha", 6000));
     writeFileSync(join(cwd, "b.ts"), code("beta", 6000));
     const written = code("gamma", 20_000);
@@ -62,7 +55,7 @@ describe("context round 2 strategies with the real pi SDK", () => {
       description: "",
       plugins: () => [blobs({ dir: blobDir! }), prune({ keepRecentTurns: 1, cacheAware: false, minStepTokens: 8000, forceStepPercent: 1000, adaptive: false, failedArgsAfterTurns: 1, fold: false })],
     });
-    pi = await startPiSession({ extensions: [createExtension(preset, { governorOptions: { layers: [], cwd } })], responses, cwd, tools: ["read", "edit", "write"], persist: true });
+    const pi = await scope.start({ extensions: [createExtension(preset, { governorOptions: { layers: [], cwd } })], responses, cwd, tools: ["read", "edit", "write"], persist: true });
     for (const prompt of ["Read a.ts", "Read a.ts again", "Fix b.ts", "Edit a.ts", "Write c.ts", "One", "Two"]) await pi.session.prompt(prompt);
 
     // The tools really ran.

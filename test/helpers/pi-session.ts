@@ -7,6 +7,7 @@ import * as piAi from "@mariozechner/pi-ai";
 import type { FauxProviderRegistration, FauxResponseStep } from "@mariozechner/pi-ai";
 import * as piSdk from "@mariozechner/pi-coding-agent";
 import type { AgentSession, ExtensionFactory } from "@mariozechner/pi-coding-agent";
+import { afterEach } from "vitest";
 import { isEarendilPi } from "./pi-host.ts";
 
 /** A real pi AgentSession driven by pi-ai's faux provider, for end-to-end tests. */
@@ -277,4 +278,40 @@ export function readTurnSteps(from: number, to: number): FauxResponseStep[] {
     steps.push(piAi.fauxAssistantMessage([piAi.fauxText(`m${t} read.`)]));
   }
   return steps;
+}
+
+/** What {@link piTestScope} hands a test file. */
+export interface PiTestScope {
+  /** Starts a pi session that is disposed after the test. */
+  start(options: PiTestSessionOptions): Promise<PiTestSession>;
+  /** A new temp folder (under the OS temp dir, named `<prefix>XXXXXX`) removed after the test. */
+  tempDir(prefix: string): string;
+}
+
+/**
+ * Cleanup for an end-to-end test file: sessions and temp folders made through the scope are disposed
+ * and removed after each test, the folders even when a dispose fails. Call once per describe block.
+ */
+export function piTestScope(): PiTestScope {
+  const sessions: PiTestSession[] = [];
+  const dirs: string[] = [];
+  afterEach(async () => {
+    try {
+      for (const s of sessions.splice(0)) await s.dispose();
+    } finally {
+      for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+    }
+  });
+  return {
+    async start(options) {
+      const session = await startPiSession(options);
+      sessions.push(session);
+      return session;
+    },
+    tempDir(prefix) {
+      const dir = mkdtempSync(join(tmpdir(), prefix));
+      dirs.push(dir);
+      return dir;
+    },
+  };
 }
