@@ -205,7 +205,9 @@ export function bindGovernor(pi: ExtensionAPI, governor: Governor, options: Bind
 
   pi.on("before_agent_start", async (event, ctx) => {
     const { pipeline } = await attach(ctx);
-    const injections = await pipeline.hooks.beforeAgentStart.run([], { prompt: event.prompt, cwd: ctx.cwd, sessionId, ...(ctx.signal ? { signal: ctx.signal } : {}) });
+    // pi 1.x also starts runs from custom messages (`sendMessage(..., { triggerTurn })`): no user prompt then.
+    const prompt = "prompt" in event && typeof event.prompt === "string" ? event.prompt : "";
+    const injections = await pipeline.hooks.beforeAgentStart.run([], { prompt, cwd: ctx.cwd, sessionId, ...(ctx.signal ? { signal: ctx.signal } : {}) });
     if (!injections.length) return undefined;
     return {
       message: {
