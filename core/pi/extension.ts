@@ -4,6 +4,7 @@ import { agentDirFrom } from "../config/layers.ts";
 import { createGovernor, type Governor, type GovernorOptions } from "../host.ts";
 import { observationDetails } from "../observation.ts";
 import { resultMeta } from "../result-meta.ts";
+import { isNestedResult, type PiToolResultFields, resultPatch } from "./result-patch.ts";
 import type { Preset } from "../plugin.ts";
 import type { ToolResultValue } from "../tool-types.ts";
 import type { UiBridge } from "../services.ts";
@@ -172,6 +173,9 @@ export function bindGovernor(pi: ExtensionAPI, governor: Governor, options: Bind
 
   pi.on("tool_result", async (event, ctx) => {
     const { pipeline } = await attach(ctx);
+    // A nested call's result is the calling script's input, not the model's: no stage cuts, stores
+    // or annotates it (pi's own bounded record of nested calls goes with the parent's result).
+    if (isNestedResult(event as PiToolResultFields)) return undefined;
     const governed = pipeline.tools.get(event.toolName);
     const value: ToolResultValue = {
       toolName: event.toolName,
@@ -184,8 +188,7 @@ export function bindGovernor(pi: ExtensionAPI, governor: Governor, options: Bind
     const status = resultMeta(value).call?.status;
     if (governed && status && status !== "SUCCESS") value.isError = true;
     const out = await pipeline.hooks.toolResult.run(value, { tool: governed?.info, sessionId, ...(ctx.signal ? { signal: ctx.signal } : {}) });
-    if (out.content === event.content && out.details === event.details && out.isError === event.isError) return undefined;
-    return { content: out.content as never[], details: out.details, isError: out.isError };
+    return resultPatch(event as PiToolResultFields, out) as never;
   });
 
   pi.on("context", async (event, ctx) => {
