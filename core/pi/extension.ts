@@ -5,6 +5,7 @@ import { createGovernor, type Governor, type GovernorOptions } from "../host.ts"
 import { observationDetails } from "../observation.ts";
 import { resultMeta } from "../result-meta.ts";
 import { isNestedResult, type PiToolResultFields, resultPatch } from "./result-patch.ts";
+import { bindHostCallEvents, withPiMcpNextStep } from "./host-call-events.ts";
 import type { Preset } from "../plugin.ts";
 import type { ToolResultValue } from "../tool-types.ts";
 import type { UiBridge } from "../services.ts";
@@ -124,6 +125,8 @@ export function bindGovernor(pi: ExtensionAPI, governor: Governor, options: Bind
     ui.setStatus(PROBLEMS_STATUS_KEY, `governor: ${counts} (/governor status)`);
   };
 
+  const hostCalls = bindHostCallEvents(pi, attach, () => sessionId);
+
   function registerTool(name: string, owner: Governor): void {
     registeredTools.add(name);
     const def = owner.pipeline.tools.get(name)!.definition;
@@ -139,8 +142,10 @@ export function bindGovernor(pi: ExtensionAPI, governor: Governor, options: Bind
         if (!pipeline.tools.has(name)) {
           throw new Error(`${name} is not available in this session: the pi-governor config for ${ctx.cwd} does not offer it (/governor status lists the tools).`);
         }
+        const parentToolCallId = hostCalls.parentOf(toolCallId);
         const obs = await pipeline.callTool(name, (params ?? {}) as Record<string, unknown>, {
           toolCallId,
+          ...(parentToolCallId ? { parentToolCallId } : {}),
           sessionId,
           ...(signal ? { signal } : {}),
           ...(onUpdate ? { onUpdate: (p) => onUpdate({ content: p.content as never[], details: p.details ?? {} }) } : {}),
@@ -188,7 +193,7 @@ export function bindGovernor(pi: ExtensionAPI, governor: Governor, options: Bind
     const status = resultMeta(value).call?.status;
     if (governed && status && status !== "SUCCESS") value.isError = true;
     const out = await pipeline.hooks.toolResult.run(value, { tool: governed?.info, sessionId, ...(ctx.signal ? { signal: ctx.signal } : {}) });
-    return resultPatch(event as PiToolResultFields, out) as never;
+    return resultPatch(event as PiToolResultFields, withPiMcpNextStep(out, (event as PiToolResultFields).structuredContent)) as never;
   });
 
   pi.on("context", async (event, ctx) => {
