@@ -5,7 +5,7 @@
  * step until a trial call succeeds. Real pi SDK sessions (faux model) with the default preset; MCP
  * servers over stdio (the big-answer fixture, server-everything behind the fault wrapper).
  */
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fauxAssistantMessage, fauxText, fauxToolCall } from "@mariozechner/pi-ai";
 import { describe, expect, it } from "vitest";
@@ -13,6 +13,7 @@ import { createExtension } from "../../core/index.ts";
 import { openDatabase } from "../../lib/sqlite/index.ts";
 import { kotaPreset, presetsExcept } from "../../presets/index.ts";
 import { bigAnswerServer } from "../fixtures/big-answer-mcp/command.ts";
+import { numberedFiller } from "../fixtures/big-answer-mcp/filler.mjs";
 import { faultyServer } from "../fixtures/faulty-mcp/command.ts";
 import { standinKotaConfig } from "../helpers/kota-standin.ts";
 import { piHasBuiltinMcp, piHost } from "../helpers/pi-host.ts";
@@ -110,6 +111,40 @@ describe(`calls pi runs itself (pi ${piHost.version})`, () => {
   });
 });
 
+/** The stored blob `id` in `work`'s blob dir, once written (recall writes off the call path). */
+async function blobText(work: string, id: unknown): Promise<string | undefined> {
+  if (typeof id !== "string" || !/^[0-9a-f]{64}$/.test(id)) return undefined;
+  for (let i = 0; i < 100; i++) {
+    for (const ext of [".txt", ".json"]) {
+      const path = join(work, "blobs", `${id}${ext}`);
+      if (existsSync(path)) return readFileSync(path, "utf8");
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return undefined;
+}
+
+/** `details` pi stored with the first result of `toolName`. */
+function detailsOf(pi: PiTestSession, toolName: string): Record<string, unknown> | undefined {
+  return (pi.session.messages.find((m) => m.role === "toolResult" && (m as { toolName?: string }).toolName === toolName) as { details?: Record<string, unknown> } | undefined)?.details;
+}
+
+describe(`pi's full-output files (pi ${piHost.version})`, () => {
+  const scope = piTestScope();
+
+  it("a bash output pi cut is stored whole from pi's full-output file", { timeout: 60_000 }, async () => {
+    const work = scope.tempDir("pigov-bash-full-");
+    const pi = await scope.start({
+      extensions: [defaultPreset(work)],
+      cwd: work,
+      responses: [fauxAssistantMessage([fauxToolCall("bash", { command: "seq 1 30000" })], { stopReason: "toolUse" }), fauxAssistantMessage([fauxText("done")])],
+    });
+    await pi.session.prompt("Count.");
+    const expected = `${Array.from({ length: 30_000 }, (_, i) => i + 1).join("\n")}\n`;
+    expect(await blobText(work, detailsOf(pi, "bash")?.blobId)).toBe(expected);
+  });
+});
+
 describe.skipIf(!piHasBuiltinMcp)(`pi's own MCP calls, governed (pi ${piHost.version})`, () => {
   const scope = piTestScope();
 
@@ -176,6 +211,26 @@ describe.skipIf(!piHasBuiltinMcp)(`pi's own MCP calls, governed (pi ${piHost.ver
         ["SUCCESS", null],
       ]);
       expect(server.starts()).toBeGreaterThanOrEqual(3); // pi restarted the crashed server; the blocked call started none
+    } finally {
+      server.cleanup();
+    }
+  });
+
+  it("a top-level answer pi cut to 20 KB is stored whole (recall) from pi's full-output file", { timeout: 120_000 }, async () => {
+    const work = scope.tempDir("pigov-mcp-full-");
+    const server = bigAnswerServer();
+    try {
+      const pi = await scope.start({
+        extensions: [defaultPreset(work)],
+        cwd: work,
+        piMcp: { servers: { big: { command: server.command, args: server.args, env: server.env, exposure: "direct" } } },
+        responses: [fauxAssistantMessage([fauxToolCall("mcp__big__big_structured", { bytes: 100_000 })], { stopReason: "toolUse" }), fauxAssistantMessage([fauxText("done")])],
+      });
+      await pi.session.prompt("Fetch the big answer.");
+      const details = detailsOf(pi, "mcp__big__big_structured");
+      expect(details?.fullOutputPath, "pi cut the answer and saved it").toEqual(expect.any(String));
+      expect(resultsOf(pi, "mcp__big__big_structured")[0]!.length).toBeLessThan(30_000);
+      expect(await blobText(work, details?.blobId)).toBe(numberedFiller(100_000));
     } finally {
       server.cleanup();
     }
