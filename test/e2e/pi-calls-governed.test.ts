@@ -9,13 +9,11 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fauxAssistantMessage, fauxText, fauxToolCall } from "@mariozechner/pi-ai";
 import { describe, expect, it } from "vitest";
-import { createExtension } from "../../core/index.ts";
 import { openDatabase } from "../../lib/sqlite/index.ts";
-import { kotaPreset, presetsExcept } from "../../presets/index.ts";
 import { bigAnswerServer } from "../fixtures/big-answer-mcp/command.ts";
 import { numberedFiller } from "../fixtures/big-answer-mcp/filler.mjs";
 import { faultyServer } from "../fixtures/faulty-mcp/command.ts";
-import { standinKotaConfig } from "../helpers/kota-standin.ts";
+import { hermeticDefaultPreset } from "../helpers/hermetic-preset.ts";
 import { piHasBuiltinMcp, piHost } from "../helpers/pi-host.ts";
 import { piTestScope, type PiTestSession } from "../helpers/pi-session.ts";
 
@@ -26,30 +24,6 @@ interface Row {
   status: string;
   error_category: string | null;
   duration_ms: number;
-}
-
-/** pi-governor's default preset, every file it writes inside `work`, rows written at once; `extra` merges into the config. */
-function defaultPreset(work: string, extra: Record<string, unknown> = {}) {
-  return createExtension(kotaPreset, {
-    presets: presetsExcept(kotaPreset),
-    governorOptions: {
-      cwd: work,
-      agentDir: join(work, "agent"),
-      layers: [
-        {
-          kind: "global",
-          source: "e2e",
-          data: {
-            kota: standinKotaConfig(),
-            blobs: { dir: join(work, "blobs") },
-            recall: { dbPath: join(work, "recall.db"), blobDir: join(work, "blobs") },
-            executionLog: { dbPath: join(work, "executions.db"), batchSize: 1 },
-            ...extra,
-          },
-        },
-      ],
-    },
-  });
 }
 
 /** The execution log's rows, once `count` are written (the writer flushes off the call path). */
@@ -90,7 +64,7 @@ describe(`calls pi runs itself (pi ${piHost.version})`, () => {
     const work = scope.tempDir("pigov-builtin-rows-");
     writeFileSync(join(work, "a.txt"), "alpha\n");
     const pi = await scope.start({
-      extensions: [defaultPreset(work)],
+      extensions: [hermeticDefaultPreset(work)],
       cwd: work,
       responses: [
         fauxAssistantMessage([fauxToolCall("read", { path: "a.txt" })], { stopReason: "toolUse" }),
@@ -135,7 +109,7 @@ describe(`pi's full-output files (pi ${piHost.version})`, () => {
   it("a bash output pi cut is stored whole from pi's full-output file", { timeout: 60_000 }, async () => {
     const work = scope.tempDir("pigov-bash-full-");
     const pi = await scope.start({
-      extensions: [defaultPreset(work)],
+      extensions: [hermeticDefaultPreset(work)],
       cwd: work,
       responses: [fauxAssistantMessage([fauxToolCall("bash", { command: "seq 1 30000" })], { stopReason: "toolUse" }), fauxAssistantMessage([fauxText("done")])],
     });
@@ -154,7 +128,7 @@ describe.skipIf(!piHasBuiltinMcp)(`pi's own MCP calls, governed (pi ${piHost.ver
     try {
       const script = 'const a = await tools.mcp__big__echo({ text: "hi" });\nconst b = await tools.mcp__big__big({ bytes: -5 }).then(() => "ran", (e) => "rejected");\nreturn { a: typeof a, b };';
       const pi = await scope.start({
-        extensions: [defaultPreset(work)],
+        extensions: [hermeticDefaultPreset(work)],
         cwd: work,
         piMcp: { servers: { big: { command: server.command, args: server.args, env: server.env } } },
         responses: [fauxAssistantMessage([fauxToolCall("codemode", { code: script })], { stopReason: "toolUse" }), fauxAssistantMessage([fauxText("done")])],
@@ -180,7 +154,7 @@ describe.skipIf(!piHasBuiltinMcp)(`pi's own MCP calls, governed (pi ${piHost.ver
     try {
       const echo = (message: string) => fauxAssistantMessage([fauxToolCall("mcp__faulty__echo", { message })], { stopReason: "toolUse" });
       const pi = await scope.start({
-        extensions: [defaultPreset(work, { breaker: { failureThreshold: 2, cooldownMs } })],
+        extensions: [hermeticDefaultPreset(work, { breaker: { failureThreshold: 2, cooldownMs } })],
         cwd: work,
         piMcp: { servers: { faulty: { command: server.command, args: server.args, env: server.env, exposure: "direct" } } },
         responses: [
@@ -221,7 +195,7 @@ describe.skipIf(!piHasBuiltinMcp)(`pi's own MCP calls, governed (pi ${piHost.ver
     const server = bigAnswerServer();
     try {
       const pi = await scope.start({
-        extensions: [defaultPreset(work)],
+        extensions: [hermeticDefaultPreset(work)],
         cwd: work,
         piMcp: { servers: { big: { command: server.command, args: server.args, env: server.env, exposure: "direct" } } },
         responses: [fauxAssistantMessage([fauxToolCall("mcp__big__big_structured", { bytes: 100_000 })], { stopReason: "toolUse" }), fauxAssistantMessage([fauxText("done")])],

@@ -10,10 +10,10 @@ import { fauxAssistantMessage, fauxText, fauxToolCall } from "@mariozechner/pi-a
 import { describe, expect, it } from "vitest";
 import { createExtension } from "../../core/index.ts";
 import { BLOB_MARKER_PATTERN } from "../../plugins/blobs/index.ts";
-import { kotaPreset, mcpPreset, presetsExcept } from "../../presets/index.ts";
+import { mcpPreset } from "../../presets/index.ts";
 import { bigAnswerServer } from "../fixtures/big-answer-mcp/command.ts";
 import { FNV1A_SOURCE, fnv1a, numberedFiller } from "../fixtures/big-answer-mcp/filler.mjs";
-import { standinKotaConfig } from "../helpers/kota-standin.ts";
+import { hermeticDefaultPreset } from "../helpers/hermetic-preset.ts";
 import { piHasBuiltinMcp, piHost } from "../helpers/pi-host.ts";
 import { piTestScope, type PiTestSession } from "../helpers/pi-session.ts";
 
@@ -35,29 +35,6 @@ const checksum = ${FNV1A_SOURCE};
 const text = r.content[0].text;
 return { type: typeof r, length: text.length, fnv1a: checksum(text), structured: r.structuredContent, isError: r.isError === true };`;
 
-/** pi-governor's default preset, with every file it writes inside `work`. */
-function defaultPreset(work: string) {
-  return createExtension(kotaPreset, {
-    presets: presetsExcept(kotaPreset),
-    governorOptions: {
-      cwd: work,
-      agentDir: join(work, "agent"),
-      layers: [
-        {
-          kind: "global",
-          source: "e2e",
-          data: {
-            kota: standinKotaConfig(),
-            blobs: { dir: join(work, "blobs") },
-            recall: { dbPath: join(work, "recall.db"), blobDir: join(work, "blobs") },
-            executionLog: { dbPath: join(work, "executions.db") },
-          },
-        },
-      ],
-    },
-  });
-}
-
 /** The text of the codemode result pi stored. */
 function codemodeResult(pi: PiTestSession): string {
   const result = pi.session.messages.find((m) => m.role === "toolResult" && (m as { toolName?: string }).toolName === "codemode") as { content?: Array<{ text?: string }> } | undefined;
@@ -77,7 +54,7 @@ describe.skipIf(!piHasBuiltinMcp)(`pi's own MCP and codemode beside pi-governor 
     const work = scope.tempDir("pigov-codemode-");
     const server = bigAnswerServer();
     try {
-      const extension = defaultPreset(work);
+      const extension = hermeticDefaultPreset(work);
       const pi = await scope.start({
         extensions: [extension],
         cwd: work,
@@ -102,7 +79,7 @@ describe.skipIf(!piHasBuiltinMcp)(`pi's own MCP and codemode beside pi-governor 
     writeFileSync(join(work, "big.txt"), file);
     const script = `const t = await tools.read({ path: "big.txt" });\nconst checksum = ${FNV1A_SOURCE};\nreturn { type: typeof t, length: t.length, fnv1a: checksum(t), structured: null, isError: false };`;
     const pi = await scope.start({
-      extensions: [defaultPreset(work)],
+      extensions: [hermeticDefaultPreset(work)],
       cwd: work,
       piMcp: { servers: {} },
       responses: [
@@ -158,7 +135,7 @@ describe.skipIf(!piHasBuiltinMcp)(`pi's own MCP and codemode beside pi-governor 
     const ended: Array<{ toolName: string; result: { structuredContent?: unknown; details?: Record<string, unknown> } }> = [];
     try {
       const pi = await scope.start({
-        extensions: [defaultPreset(work), (api) => void api.on("tool_execution_end", (event) => void ended.push(event as never))],
+        extensions: [hermeticDefaultPreset(work), (api) => void api.on("tool_execution_end", (event) => void ended.push(event as never))],
         cwd: work,
         piMcp: { servers: { big: { command: server.command, args: server.args, env: server.env, exposure: "direct" } } },
         responses: [fauxAssistantMessage([fauxToolCall("mcp__big__big_structured", { bytes: 100_000 })], { stopReason: "toolUse" }), fauxAssistantMessage([fauxText("done")])],
