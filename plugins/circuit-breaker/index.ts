@@ -99,7 +99,7 @@ function judge(obs: ToolObservation, counted: ReadonlySet<string>, signal: Abort
 export const breaker = definePlugin({
   name: BREAKER_PLUGIN,
   configKey: "breaker",
-  description: "Fails fast for a cool-down after repeated failures of a tool or server, then lets one probe call through (half-open).",
+  description: "Fails fast for a cool-down after repeated failures of a tool or server (pi-governor's, and pi's own MCP servers), then lets one probe call through (half-open).",
   schema: breakerSchema,
   defaults: breakerDefaults,
   apply(pipeline, config, services) {
