@@ -68,6 +68,9 @@ export interface BindOptions {
   rebuild?: (cwd: string) => Promise<Governor>;
 }
 
+/** How a governed call ended, from the details its execute returned (undefined for other tools' results). */
+const observedStatus = (details: unknown): string | undefined => resultMeta({ details: (details ?? undefined) as Record<string, unknown> | undefined }).call?.status;
+
 /** Footer status key for problems found at load. */
 const PROBLEMS_STATUS_KEY = "governor";
 
@@ -178,10 +181,12 @@ export function bindGovernor(pi: ExtensionAPI, governor: Governor, options: Bind
 
   pi.on("tool_result", async (event, ctx) => {
     const { pipeline } = await attach(ctx);
-    // A nested call's result is the calling script's input, not the model's: no stage cuts, stores
-    // or annotates it (pi's own bounded record of nested calls goes with the parent's result).
-    if (isNestedResult(event as PiToolResultFields)) return undefined;
     const governed = pipeline.tools.get(event.toolName);
+    const status = observedStatus(event.details);
+    const failedGoverned = governed !== undefined && status !== undefined && status !== "SUCCESS";
+    // A nested call's result is the calling script's input, not the model's: no stage cuts, stores
+    // or annotates it. Only a failed call of pi-governor's own tool is flagged, so the script's call rejects.
+    if (isNestedResult(event as PiToolResultFields)) return failedGoverned && !event.isError ? { isError: true } : undefined;
     const value: ToolResultValue = {
       toolName: event.toolName,
       toolCallId: event.toolCallId,
@@ -190,8 +195,7 @@ export function bindGovernor(pi: ExtensionAPI, governor: Governor, options: Bind
       details: (event.details ?? undefined) as Record<string, unknown> | undefined,
       isError: event.isError,
     };
-    const status = resultMeta(value).call?.status;
-    if (governed && status && status !== "SUCCESS") value.isError = true;
+    if (failedGoverned) value.isError = true;
     const out = await pipeline.hooks.toolResult.run(value, { tool: governed?.info, sessionId, ...(ctx.signal ? { signal: ctx.signal } : {}) });
     return resultPatch(event as PiToolResultFields, withPiMcpNextStep(out, (event as PiToolResultFields).structuredContent)) as never;
   });

@@ -13,6 +13,7 @@ import { BLOB_MARKER_PATTERN } from "../../plugins/blobs/index.ts";
 import { mcpPreset } from "../../presets/index.ts";
 import { bigAnswerServer } from "../fixtures/big-answer-mcp/command.ts";
 import { FNV1A_SOURCE, fnv1a, numberedFiller } from "../fixtures/big-answer-mcp/filler.mjs";
+import { faultyServer } from "../fixtures/faulty-mcp/command.ts";
 import { hermeticDefaultPreset } from "../helpers/hermetic-preset.ts";
 import { piHasBuiltinMcp, piHost } from "../helpers/pi-host.ts";
 import { piTestScope, type PiTestSession } from "../helpers/pi-session.ts";
@@ -124,6 +125,31 @@ describe.skipIf(!piHasBuiltinMcp)(`pi's own MCP and codemode beside pi-governor 
       expect(reportIn(text), text.slice(0, 2_000)).toEqual({ type: "string", length: answer.length, fnv1a: fnv1a(answer), structured: null, isError: false });
       const direct = pi.session.messages.find((m) => m.role === "toolResult" && (m as { toolName?: string }).toolName === "big_big_structured") as { content: Array<{ text?: string }> };
       expect(direct.content[0]!.text).toMatch(BLOB_MARKER_PATTERN);
+    } finally {
+      server.cleanup();
+    }
+  });
+
+  it("a codemode script's nested call of a pi-governor tool that fails rejects, with the governed error", { timeout: 120_000 }, async () => {
+    const work = scope.tempDir("pigov-codemode-governed-fail-");
+    const server = faultyServer({ mode: "crash-mid-call", tool: "echo" });
+    try {
+      const extension = createExtension(mcpPreset, {
+        governorOptions: {
+          cwd: work,
+          agentDir: join(work, "agent"),
+          layers: [{ kind: "global", source: "e2e", data: { mcp: { servers: { faulty: { command: server.command, args: server.args, env: server.env } } }, retry: { enabled: false }, blobs: { dir: join(work, "blobs") }, recall: { dbPath: join(work, "recall.db"), blobDir: join(work, "blobs") }, executionLog: { dbPath: join(work, "executions.db") } } }],
+        },
+      });
+      const script = 'return await tools.faulty_echo({ message: "x" }).then(() => "resolved", (e) => "rejected: " + e.message);';
+      const pi = await scope.start({
+        extensions: [extension],
+        cwd: work,
+        piMcp: { servers: {} },
+        responses: [fauxAssistantMessage([fauxToolCall("codemode", { code: script })], { stopReason: "toolUse" }), fauxAssistantMessage([fauxText("done")])],
+      });
+      await pi.session.prompt("Echo in a script.");
+      expect(codemodeResult(pi)).toMatch(/rejected: /);
     } finally {
       server.cleanup();
     }
