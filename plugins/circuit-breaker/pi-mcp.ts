@@ -80,10 +80,12 @@ export function piMcpCircuits(options: BreakerOptions, deps: PiMcpCircuitDeps) {
 
 /** The block reason the model reads: what is paused, until when, and the next step. */
 function openMessage(toolName: string, server: string, c: Circuit, now: number): string {
+  // pi registered the name, but it is shown to the model: only plain name characters, bounded.
+  const shown = toolName.replace(/[^\w.-]/g, "?").slice(0, 128);
   const waitMs = c.retryInMs(now);
   const when = waitMs > 0 ? `in ${formatSeconds(Math.ceil(waitMs / 100) * 100)}` : "as soon as the trial call in flight ends";
   return (
-    `pi-governor: ${toolName} was not run: pi's MCP server "${server}" failed ${c.openedAfter} calls in a row, so its calls are paused ` +
+    `pi-governor: ${shown} was not run: pi's MCP server "${server}" failed ${c.openedAfter} calls in a row, so its calls are paused ` +
     `until one trial call is let through ${when}. Do not call its tools again before then; use another approach or tell the user. ${piMcpNextStep(server)}`
   );
 }
