@@ -15,7 +15,8 @@
  * rows still queued then go to a private spill file beside the index (spill.ts), which the next
  * writer replays before its own rows. When even that fails, one warning says how many were lost.
  */
-import { errorText, sleep, type Clock, type Logger } from "../../core/index.ts";
+import { setTimeout as delay } from "node:timers/promises";
+import { errorText, type Clock, type Logger } from "../../core/index.ts";
 import type { BlobStore } from "../../lib/blobs/index.ts";
 import { isTransientSqliteError } from "../../lib/sqlite/index.ts";
 import type { ChunkLimits } from "./chunk.ts";
@@ -140,7 +141,9 @@ export class RecallWriter {
     const start = this.deps.clock.now();
     await this.flush();
     while (this.queue.length && !this.brokenReason && this.deps.clock.now() - start < waitMs) {
-      await sleep(this.deps.clock, Math.min(CLOSE_RETRY_MS, waitMs));
+      // A referenced timer (the clock's are unref'd): pi exits once the loop is idle, and this bounded
+      // wait is exactly what must keep it alive.
+      await delay(Math.min(CLOSE_RETRY_MS, waitMs));
       await this.flush();
     }
     if (this.timer !== undefined) this.deps.clock.clearTimeout(this.timer);
