@@ -15,7 +15,7 @@ export const recallSchema = z.object({
   storeBlobs: z.boolean().describe("Store every indexed output that was not cut to a blob in the blobs plugin's cache (blobs.dir) and name it in the result's details.blobId, so every pruned placeholder has a blob_read way back. Default true."),
   searchAllProjects: z
     .boolean()
-    .describe('Offer the model context_search scope "all": outputs recorded in every project, not only this one. Off by default, because a prompt injection in one repository could then read what another project printed. Trusted: only the global config may turn it on. Default false.'),
+    .describe('Offer the model context_search scope "all": outputs recorded in every project, not only this one. Off by default, because a prompt injection in one repository could then read what another project printed. Default false.'),
   chunkLines: z.number().int().min(1).max(1_000).describe("Lines per indexed chunk (a hit points at one chunk's line range). Default 40."),
   chunkBytes: z.number().int().min(256).max(65_536).describe("Characters per indexed chunk. Default 4096."),
   maxIndexBytes: z.number().int().min(1_024).max(64 * 1024 * 1024).describe("Bytes of one output that are indexed (the blob keeps all of it). Default 4194304 (4 MiB)."),
