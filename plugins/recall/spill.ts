@@ -15,7 +15,7 @@ import { open, readdir, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { z } from "zod";
 import { BLOB_ID_PATTERN, openPrivateFile } from "../../lib/blobs/index.ts";
-import type { PendingOutput } from "./writer.ts";
+import type { PendingOutput } from "./index-store.ts";
 
 /** Most bytes read from one spill file (4 MiB: far more than maxQueued rows of a session). */
 const MAX_SPILL_BYTES = 4 * 1024 * 1024;

@@ -21,14 +21,13 @@ import type { BlobStore } from "../../lib/blobs/index.ts";
 import { isTransientSqliteError } from "../../lib/sqlite/index.ts";
 import type { ChunkLimits } from "./chunk.ts";
 import { checkIndexFiles } from "./index-file.ts";
-import { RecallIndex, type OutputRecord } from "./index-store.ts";
+import { RecallIndex, type OutputRecord, type PendingOutput } from "./index-store.ts";
 import { takeSpills, writeSpill } from "./spill.ts";
 
 /** Between flush attempts while close() waits for another process's lock, in milliseconds. */
 const CLOSE_RETRY_MS = 50;
 
-/** An output waiting to be written. `text` set: store it as blob `blobId`; absent: read blob `blobId`. */
-export type PendingOutput = Omit<OutputRecord, "text"> & { text?: string };
+export type { PendingOutput } from "./index-store.ts";
 
 /** Writer settings (see config.ts for meaning and bounds). */
 export interface RecallWriterOptions {
