@@ -7,10 +7,10 @@
  *   so neither is offered (a call must never reach the wrong server), and one warning names both
  *   servers and tools. Every other tool of both servers stays. Names over pi's 64 characters are
  *   left out with a warning too.
- * - Size: each server offers at most `maxTools` tools and `maxSchemaBytes` of schema JSON (name,
- *   title, description, inputSchema), in listed order; a tool that does not fit is skipped. One
- *   warning names the server, how many tools it listed, how many were offered and left out, and the
- *   keys that raise the limits.
+ * - Size: each server offers its first tools in listed order, at most `maxTools` of them and
+ *   `maxSchemaBytes` of schema JSON (name, title, description, inputSchema). One warning names the
+ *   server, how many tools it listed, how many were offered and left out, the limit that ended the
+ *   list, and the keys that raise the limits.
  */
 import type { McpTool } from "../../lib/mcp/index.ts";
 import { governedToolName } from "./tool-bridge.ts";
@@ -76,25 +76,27 @@ export function selectTools(servers: readonly ServerTools[]): ToolSelection {
   return { offered, warnings };
 }
 
-/** The server's tools within its limits, in listed order; a warning when any were left out. */
+/**
+ * The server's first tools in listed order that stay within both limits (the first tool that does
+ * not fit ends the list, so the rest is never measured); a warning when any were left out.
+ */
 function capTools(s: ServerTools, warnings: string[]): McpTool[] {
   const kept: McpTool[] = [];
   let keptBytes = 0;
-  let totalBytes = 0;
   for (const tool of s.tools) {
+    if (kept.length >= s.maxTools) break;
     const bytes = schemaBytes(tool);
-    totalBytes += bytes;
-    if (kept.length < s.maxTools && keptBytes + bytes <= s.maxSchemaBytes) {
-      kept.push(tool);
-      keptBytes += bytes;
-    }
+    if (keptBytes + bytes > s.maxSchemaBytes) break;
+    kept.push(tool);
+    keptBytes += bytes;
   }
   const left = s.tools.length - kept.length;
   if (left > 0) {
     const n = (x: number) => x.toLocaleString("en-US");
+    const limit = kept.length >= s.maxTools ? `maxTools ${n(s.maxTools)}` : `maxSchemaBytes ${n(s.maxSchemaBytes)}`;
     warnings.push(
-      `MCP server "${s.server}" lists ${n(s.tools.length)} tools (${n(totalBytes)} bytes of schemas); ${n(kept.length)} are offered (${n(keptBytes)} bytes) and ${n(left)} left out. ` +
-        `Limits: mcp.servers.${s.server}.maxTools ${n(s.maxTools)}, maxSchemaBytes ${n(s.maxSchemaBytes)}; raise them in the global config if you need more.`,
+      `MCP server "${s.server}" lists ${n(s.tools.length)} tools; the first ${n(kept.length)} are offered (${n(keptBytes)} bytes of schemas) and ${n(left)} left out by its ${limit}. ` +
+        `Raise mcp.servers.${s.server}.maxTools (${n(s.maxTools)}) or maxSchemaBytes (${n(s.maxSchemaBytes)}) in the global config if you need more.`,
     );
   }
   return kept;

@@ -48,7 +48,7 @@ describe("MCP tool selection", () => {
     expect(mcpTools(g)).toContain("small_ping"); // other servers unaffected
     const warnings = g.degraded().filter((l) => l.includes('MCP server "big" lists 20,000 tools'));
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toContain(`${offered.length} are offered`);
+    expect(warnings[0]).toContain(`the first ${offered.length} are offered`);
     expect(warnings[0]).toContain(`${(20_000 - offered.length).toLocaleString("en-US")} left out`);
     expect(warnings[0]).toContain("mcp.servers.big.maxTools");
   }, 120_000);
