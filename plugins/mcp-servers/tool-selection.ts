@@ -13,7 +13,17 @@
  *   list, and the keys that raise the limits.
  */
 import type { McpTool } from "../../lib/mcp/index.ts";
+import { BLOB_READ_TOOL } from "../blobs/index.ts";
+import { CONTEXT_SEARCH_TOOL } from "../recall/index.ts";
+import { STATUS_TOOL } from "./status.ts";
 import { governedToolName } from "./tool-bridge.ts";
+
+/**
+ * Names of pi-governor's own tools that a server's tool could otherwise take (server `blob`, tool
+ * `read`): whichever registered first would win, and the plugin applied later would fail. Never
+ * offered for an MCP tool.
+ */
+export const RESERVED_TOOL_NAMES: ReadonlySet<string> = new Set([BLOB_READ_TOOL, CONTEXT_SEARCH_TOOL, STATUS_TOOL]);
 
 /** Default most tools one server offers. */
 export const DEFAULT_MAX_TOOLS = 200;
@@ -63,14 +73,17 @@ export function selectTools(servers: readonly ServerTools[]): ToolSelection {
   const offered = new Map<string, McpTool[]>();
   for (const { server, tools } of capped) {
     const long: string[] = [];
+    const reserved: string[] = [];
     offered.set(
       server,
       tools.filter((tool) => {
         const name = governedToolName(server, tool.name);
         if (name.length > MAX_TOOL_NAME) return void long.push(tool.name.slice(0, 80)), false;
+        if (RESERVED_TOOL_NAMES.has(name)) return void reserved.push(`"${tool.name}" (${name})`), false;
         return owners.get(name)!.length === 1;
       }),
     );
+    if (reserved.length) warnings.push(`MCP server "${server}": tool(s) ${reserved.join(", ")} left out: the name belongs to pi-governor's own tool. Rename the server in mcp.servers to offer them.`);
     if (long.length) warnings.push(`MCP server "${server}": ${long.length} tool(s) left out because "${server}_<tool>" would be longer than ${MAX_TOOL_NAME} characters (${long.slice(0, 3).map((n) => JSON.stringify(n)).join(", ")}${long.length > 3 ? ", ..." : ""}).`);
   }
   return { offered, warnings };

@@ -64,3 +64,12 @@ describe("MCP tool selection", () => {
     expect(g.problems().join("\n")).toMatch(/mcp\.servers\.wild\.maxTools/);
   }, 60_000);
 });
+
+describe("MCP tool names that belong to pi-governor", () => {
+  it("server blob listing read, server context listing search: never take blob_read or context_search", async () => {
+    const g = await build({ blob: manyToolsServer({ label: "blob", names: ["read", "other"] }), context: manyToolsServer({ label: "context", names: ["search"] }) });
+    expect(mcpTools(g)).toEqual(["blob_other"]);
+    expect(g.degraded().join("\n")).toContain('MCP server "blob": tool(s) "read" (blob_read) left out');
+    expect(g.degraded().join("\n")).toContain('MCP server "context": tool(s) "search" (context_search) left out');
+  }, 60_000);
+});
