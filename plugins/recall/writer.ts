@@ -273,7 +273,7 @@ export class RecallWriter {
       this.deps.logger.warn("recall: output not indexed, its blob is not available", { tool: p.tool, blobId: p.blobId, error: errorText(error) });
       if (p.text !== undefined && !this.blobWarned) {
         this.blobWarned = true;
-        this.deps.notify(`pi-governor recall: cannot write the blob cache ${this.deps.store.dir} (${errorText(error)}). Outputs are not indexed and pruned ones must be re-run; fix the directory or set recall.blobDir.`, "warning");
+        this.deps.notify(`pi-governor recall: cannot write the blob cache ${this.deps.store.dir} (${errorText(error)}). Outputs are not indexed and pruned ones must be re-run; fix the directory or set blobs.dir.`, "warning");
       }
       return undefined;
     }
