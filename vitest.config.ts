@@ -1,6 +1,12 @@
+import { defaultServerConditions } from "vite";
 import { defineConfig } from "vitest/config";
 
+/** In this repository `pi-governor` resolves to the sources (package.json exports), not dist/. */
+export const SOURCE_CONDITIONS = ["pi-governor-source", ...defaultServerConditions];
+
 export default defineConfig({
+  resolve: { conditions: SOURCE_CONDITIONS },
+  ssr: { resolve: { conditions: SOURCE_CONDITIONS } },
   test: {
     include: ["test/**/*.test.ts"],
     exclude: ["test/bench/**", "node_modules/**"],
