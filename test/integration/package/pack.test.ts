@@ -124,14 +124,13 @@ console.log(JSON.stringify({ definePlugin: typeof gov.definePlugin, createGovern
   });
 
   it("type-checks the team's plugin, test and extension with tsc", async () => {
-    const tsc = await run(process.execPath, [join(team, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.json"], team);
-    expect({ code: tsc.code, out: tsc.stdout + tsc.stderr }).toEqual({ code: 0, out: "" });
-    // The check can fail: a wrong option type in the team's code is an error.
+    // One tsc run over the team's files and one deliberate mistake: the mistake is the only error,
+    // so the rest type-checks against the shipped declarations, and the check can fail.
     writeFileSync(join(team, "src", "broken.ts"), `import { shout } from "./shout.ts";\nshout({ suffix: 3 });\n`);
-    const broken = await run(process.execPath, [join(team, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.json"], team);
+    const tsc = await run(process.execPath, [join(team, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.json"], team);
     rmSync(join(team, "src", "broken.ts"));
-    expect(broken.code).toBe(2);
-    expect(broken.stdout).toMatch(/src\/broken\.ts.*TS2322/);
+    expect(tsc.code).toBe(2);
+    expect(tsc.stdout.trim().split("\n")).toEqual([expect.stringMatching(/^src\/broken\.ts\(2,\d+\): error TS2322: Type 'number' is not assignable to type 'string'/)]);
   });
 
   it("runs the team's vitest test", async () => {

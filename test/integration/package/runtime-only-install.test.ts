@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { copyClone, npm, run } from "../../helpers/package-install.ts";
 
 const clone = mkdtempSync(join(tmpdir(), "gov-runtime-only-"));
-afterAll(() => rmSync(clone, { recursive: true, force: true }));
+afterAll(() => rmSync(clone, { recursive: true, force: true }), 60_000);
 
 beforeAll(async () => {
   copyClone(clone);
@@ -20,7 +20,8 @@ beforeAll(async () => {
 
 const cli = (...args: string[]) => run(process.execPath, ["bin/pi-governor.mjs", ...args], clone, {}, 60_000);
 
-describe("pi-governor from a runtime-only install (npm ci --omit=dev)", () => {
+// Each command is a fresh process that compiles the TypeScript sources (jiti): seconds each on a busy machine.
+describe("pi-governor from a runtime-only install (npm ci --omit=dev)", { timeout: 120_000 }, () => {
   it("has no typebox and no devDependencies, as pi users install it", () => {
     expect(existsSync(join(clone, "node_modules", "tapable"))).toBe(true);
     expect(existsSync(join(clone, "node_modules", "typebox"))).toBe(false);

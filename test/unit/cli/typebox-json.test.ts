@@ -28,7 +28,7 @@ async function toolParameters(build: Build, preset: typeof kotaPreset): Promise<
   return Object.fromEntries([...governor.pipeline.tools].map(([name, tool]) => [name, JSON.stringify(tool.definition.parameters)]));
 }
 
-describe("cli/typebox-json.ts, the command line's typebox", () => {
+describe("cli/typebox-json.ts, the command line's typebox", { timeout: 120_000 }, () => {
   it("builds every shipped tool's parameters exactly as typebox does", async () => {
     const real = await toolParameters(createGovernor, kotaPreset);
     // The same sources, loaded the way bin/pi-governor.mjs loads them: `typebox` is the stand-in.
