@@ -12,9 +12,13 @@ import { join } from "node:path";
 /** The variables a hermetic home sets; anything that derives a user folder reads one of them. */
 export const HOME_VARIABLES = ["HOME", "USERPROFILE", "PI_CODING_AGENT_DIR", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME"] as const;
 
-/** Variables a temp home must not lose: npm's cache stays the real one, so installs in tests find packages offline. */
-function keepNpmCache(env: NodeJS.ProcessEnv): void {
+/**
+ * What a temp home must not take from npm: its cache (installs in tests find packages offline) and
+ * the user's npm config (registry, proxy) stay the real ones.
+ */
+function keepNpm(env: NodeJS.ProcessEnv): void {
   env.npm_config_cache ||= join(homedir(), ".npm");
+  env.npm_config_userconfig ||= join(homedir(), ".npmrc");
 }
 
 /**
@@ -23,7 +27,7 @@ function keepNpmCache(env: NodeJS.ProcessEnv): void {
  * PI_CODING_AGENT_DIR.
  */
 export function useHermeticHome(parent: string = tmpdir(), env: NodeJS.ProcessEnv = process.env): string {
-  keepNpmCache(env);
+  keepNpm(env);
   mkdirSync(parent, { recursive: true });
   const home = mkdtempSync(join(parent, "pi-governor-home-"));
   const agentDir = join(home, ".pi", "agent");
