@@ -72,5 +72,11 @@ describe("pi-governor from a runtime-only install (npm ci --omit=dev)", { timeou
     expect(doctor.stderr).toContain(`pi-governor doctor: the module "tapable" is not installed`);
     expect(doctor.stderr).toMatch(/Fix: run `npm ci --omit=dev` in .*gov-runtime-only-/);
     expect(doctor.stderr).not.toMatch(/Require stack/);
+
+    // The loader itself: named by bin/pi-governor.mjs before any TypeScript runs.
+    rmSync(join(clone, "node_modules", "jiti"), { recursive: true, force: true });
+    const usage = await cli("--help");
+    expect(usage.code).toBe(1);
+    expect(usage.stderr).toMatch(/^pi-governor: the module "jiti" is not installed .*Fix: run `npm ci --omit=dev` in .*gov-runtime-only-/);
   });
 });
