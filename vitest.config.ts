@@ -1,12 +1,19 @@
-import { defaultServerConditions } from "vite";
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
-/** In this repository `pi-governor` resolves to the sources (package.json exports), not dist/. */
-export const SOURCE_CONDITIONS = ["pi-governor-source", ...defaultServerConditions];
+const root = fileURLToPath(new URL(".", import.meta.url));
+
+/**
+ * In this repository `pi-governor` resolves to the sources, not dist/ (as the `pi-governor-source`
+ * export condition does for tsc): only the package's own public entries, nothing else's resolution.
+ */
+export const SOURCE_ALIASES = [
+  { find: /^pi-governor$/, replacement: `${root}core/index.ts` },
+  { find: /^pi-governor\/((?:plugins|presets)\/[^/]+\/index\.ts)$/, replacement: `${root}$1` },
+];
 
 export default defineConfig({
-  resolve: { conditions: SOURCE_CONDITIONS },
-  ssr: { resolve: { conditions: SOURCE_CONDITIONS } },
+  resolve: { alias: SOURCE_ALIASES },
   test: {
     include: ["test/**/*.test.ts"],
     exclude: ["test/bench/**", "node_modules/**"],

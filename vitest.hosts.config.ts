@@ -7,7 +7,7 @@
  */
 import { join } from "node:path";
 import { defineConfig } from "vitest/config";
-import base, { SOURCE_CONDITIONS } from "./vitest.config.ts";
+import base, { SOURCE_ALIASES } from "./vitest.config.ts";
 import { piHost } from "./test/helpers/pi-host.ts";
 
 const earendil = piHost.scope === "@earendil-works";
@@ -19,8 +19,8 @@ const piAi = join(piHost.aiDir, earendil ? "dist/compat.js" : "dist/index.js");
 export default defineConfig({
   ...base,
   resolve: {
-    conditions: SOURCE_CONDITIONS,
     alias: [
+      ...SOURCE_ALIASES,
       { find: /^@(mariozechner|earendil-works)\/pi-coding-agent$/, replacement: join(piHost.codingAgentDir, "dist/index.js") },
       { find: /^@(mariozechner|earendil-works)\/pi-ai$/, replacement: piAi },
       { find: /^typebox$/, replacement: join(piHost.typeboxDir, "build/index.mjs") },
