@@ -104,7 +104,7 @@ describe.skipIf(!piHasBuiltinMcp)(`pi's own MCP and codemode beside pi-governor 
         governorOptions: {
           cwd: work,
           agentDir: join(work, "agent"),
-          layers: [{ kind: "global", source: "e2e", data: { mcp: { servers: { big: { command: server.command, args: server.args, env: server.env } } }, blobs: { dir: join(work, "blobs") }, recall: { dbPath: join(work, "recall.db"), blobDir: join(work, "blobs") }, executionLog: { dbPath: join(work, "executions.db") } } }],
+          layers: [{ kind: "global", source: "e2e", data: { mcp: { servers: { big: { command: server.command, args: server.args, env: server.env } } }, blobs: { dir: join(work, "blobs") }, recall: { dbPath: join(work, "recall.db") }, executionLog: { dbPath: join(work, "executions.db") } } }],
         },
       });
       const answer = numberedFiller(100_000);
@@ -138,7 +138,7 @@ describe.skipIf(!piHasBuiltinMcp)(`pi's own MCP and codemode beside pi-governor 
         governorOptions: {
           cwd: work,
           agentDir: join(work, "agent"),
-          layers: [{ kind: "global", source: "e2e", data: { mcp: { servers: { faulty: { command: server.command, args: server.args, env: server.env } } }, retry: { enabled: false }, blobs: { dir: join(work, "blobs") }, recall: { dbPath: join(work, "recall.db"), blobDir: join(work, "blobs") }, executionLog: { dbPath: join(work, "executions.db") } } }],
+          layers: [{ kind: "global", source: "e2e", data: { mcp: { servers: { faulty: { command: server.command, args: server.args, env: server.env } } }, retry: { enabled: false }, blobs: { dir: join(work, "blobs") }, recall: { dbPath: join(work, "recall.db") }, executionLog: { dbPath: join(work, "executions.db") } } }],
         },
       });
       const script = 'return await tools.faulty_echo({ message: "x" }).then(() => "resolved", (e) => "rejected: " + e.message);';

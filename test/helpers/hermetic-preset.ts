@@ -22,7 +22,7 @@ export function hermeticDefaultPreset(work: string, extra: Record<string, unknow
           data: {
             kota: standinKotaConfig(),
             blobs: { dir: join(work, "blobs") },
-            recall: { dbPath: join(work, "recall.db"), blobDir: join(work, "blobs") },
+            recall: { dbPath: join(work, "recall.db") },
             executionLog: { dbPath: join(work, "executions.db"), batchSize: 1 },
             ...extra,
           },
