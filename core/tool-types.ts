@@ -36,6 +36,8 @@ export interface ToolCallContext {
   readonly toolName: string;
   /** pi's tool call id ("" for calls made outside pi). */
   readonly toolCallId: string;
+  /** pi's id of the call that made this one (a codemode script), when another tool made it. */
+  readonly parentToolCallId?: string;
   /**
    * The model's arguments. pi validated them against the tool's `parameters` before the call;
    * `pipeline.callTool` (tests, scripts) passes them as given. A budget stage may hand a later
@@ -120,6 +122,28 @@ export interface ToolResultInfo {
   readonly tool: ToolInfo | undefined;
   readonly sessionId: string;
   readonly signal?: AbortSignal;
+}
+
+/**
+ * The value of the `toolGate` waterfall: whether a call pi is about to run (any tool, pi's own MCP
+ * tools and nested calls included) may run. A stage that refuses it returns `{ blockReason }`; pi
+ * then answers the call with that text instead of running it.
+ */
+export interface ToolGateDecision {
+  /** Why the call is refused; shown as the call's result. Undefined: the call runs. */
+  blockReason?: string;
+}
+
+/** Side information for `toolGate`. */
+export interface ToolGateInfo {
+  readonly toolName: string;
+  readonly toolCallId: string;
+  /** The call that made this one (a codemode script's call), when another tool made it. */
+  readonly parentToolCallId?: string;
+  readonly input: Readonly<Record<string, unknown>>;
+  /** True for pi-governor's own tools (their calls are governed by the wrap hook as well). */
+  readonly governed: boolean;
+  readonly sessionId: string;
 }
 
 /** Side information for the `context` waterfall. */

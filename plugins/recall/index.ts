@@ -8,6 +8,7 @@
  * footer and `/<root> recall`. See README.md.
  */
 import { createHash } from "node:crypto";
+import { readPiFullOutput } from "../../lib/pi/index.ts";
 import { contentText, definePlugin, errorText, hasTag, REHYDRATION_TAG, resultMeta, STAGE, withResultMeta, type AgentMessageLike, type ContentBlock } from "../../core/index.ts";
 import { isBlobId, resolveBlobDir, RetentionSchedule } from "../../lib/blobs/index.ts";
 import { BLOB_STORE } from "../blobs/index.ts";
@@ -82,7 +83,7 @@ export const recall = definePlugin({
     let turn = 0;
     const userTurns = new Set<number>();
 
-    pipeline.hooks.toolResult.tap({ name: RECALL_PLUGIN, stage: RECALL_STAGE }, (value, info) => {
+    pipeline.hooks.toolResult.tap({ name: RECALL_PLUGIN, stage: RECALL_STAGE }, async (value, info) => {
       if (exclude.has(value.toolName) || hasTag(info.tool, REHYDRATION_TAG)) return undefined;
       const text = contentText(value.content.filter((b): b is Extract<ContentBlock, { type: "text" }> => b.type === "text"));
       const base = {
@@ -107,10 +108,12 @@ export const recall = definePlugin({
       if (blob?.truncated) return undefined;
       savings.remember(value.toolCallId, text.length);
       if (!config.storeBlobs || text.length === 0) return undefined;
+      // pi cut the output itself (bash, pi 1.x's MCP tools) and saved the whole of it: keep that.
+      const output = (info.tool ? undefined : await readPiFullOutput(value.details)) ?? text;
       // Same id the blob store will compute from the same UTF-8 bytes: the result names its blob now,
       // the write happens in the queue (a failed write leaves the output unindexed and warns once).
-      const blobId = createHash("sha256").update(text, "utf8").digest("hex");
-      writer.add({ ...base, blobId, text });
+      const blobId = createHash("sha256").update(output, "utf8").digest("hex");
+      writer.add({ ...base, blobId, text: output });
       return withResultMeta(value, { blob: { truncated: false, id: blobId } });
     });
 
