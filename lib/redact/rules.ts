@@ -1,0 +1,123 @@
+/**
+ * The built-in rules: known secret shapes. Every rule is anchored on literal text (a prefix, a
+ * header or variable name) and uses only bounded quantifiers, and may start only where the character
+ * before is not part of the same run (a lookbehind), so the combined expression runs in linear time
+ * (test/bench/redact.bench.ts measures it on adversarial input). A rule either hides its whole match,
+ * or, with a `(?<k>...)` group, keeps that leading part (the header or variable name) and hides the
+ * rest. Sources use no other capturing groups.
+ *
+ * Measured for false positives on this repository's source, its node_modules and logs
+ * (test/fixtures/redact/false-positives.ts prints the counts; docs/security.md lists them).
+ */
+import { shapeSource, type TokenShape } from "./shape.ts";
+
+/** A compiled-source rule. */
+export interface RedactionRule {
+  /** Shown in `[redacted:<name>]`; config's `disabledRules` names it. */
+  readonly name: string;
+  /** Regular expression source, no flags; may contain one `(?<k>...)` group: the part that is kept. */
+  readonly source: string;
+  /** One line for docs: what it finds. */
+  readonly finds: string;
+}
+
+/** Case-insensitive literal without the `i` flag (which would apply to every rule in the combined expression). */
+function ci(word: string): string {
+  return word.replace(/[a-z]/gi, (c) => `[${c.toLowerCase()}${c.toUpperCase()}]`);
+}
+
+const shape = (s: TokenShape, finds: string): RedactionRule => ({ name: s.name, source: shapeSource(s), finds });
+const alnum = "A-Za-z0-9";
+/** Characters of a header or assignment value: anything but space, quotes and the delimiters of templates and lists. */
+const VALUE = "[^\\s\"'`$<>{}()\\[\\]\\\\,;]";
+
+/** The built-in rules, in priority order (an earlier rule wins where two match at the same place). */
+export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
+  // Cloud providers.
+  { name: "aws-access-key", source: `(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])`, finds: "AWS access key ids (AKIA…, ASIA…)" },
+  {
+    name: "aws-secret-key",
+    source: `(?<k>(?<![A-Za-z0-9_])(?:${ci("aws")}_?)?${ci("secret")}_?${ci("access")}_?${ci("key")}["']?[ \\t]{0,4}[:=][ \\t]{0,4}["']?)[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])`,
+    finds: "AWS secret access keys after aws_secret_access_key = / : (40 characters)",
+  },
+  shape({ name: "gcp-api-key", prefix: "AIza", chars: `${alnum}_-`, minLength: 35, maxLength: 35 }, "Google API keys (AIza + 35)"),
+  shape({ name: "gcp-oauth-token", prefix: "ya29.", chars: `${alnum}_.-`, minLength: 30, maxLength: 2048 }, "Google OAuth access tokens (ya29.…)"),
+  {
+    name: "azure-storage-key",
+    source: `(?<k>(?<![A-Za-z0-9])(?:AccountKey|SharedAccessKey|SharedAccessSignature)=)[A-Za-z0-9+/=%]{20,1024}(?![A-Za-z0-9+/=%])`,
+    finds: "Azure connection-string keys (AccountKey=, SharedAccessKey=)",
+  },
+  {
+    name: "azure-sas-signature",
+    source: `(?<k>(?<![A-Za-z0-9])[?&]sig=)[A-Za-z0-9%+/=]{30,512}(?![A-Za-z0-9%+/=])`,
+    finds: "Azure SAS URL signatures (?sig=…, &sig=…)",
+  },
+  {
+    name: "azure-client-secret",
+    source: `(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.-]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])`,
+    finds: "Azure AD client secrets (…8Q~…, 40 characters)",
+  },
+  // Code hosts and package registries.
+  shape({ name: "github-token", prefix: "ghp_", chars: alnum, minLength: 36, maxLength: 251 }, "GitHub personal, OAuth, app and refresh tokens (ghp_, gho_, ghu_, ghs_, ghr_)"),
+  shape({ name: "github-token", prefix: "gho_", chars: alnum, minLength: 36, maxLength: 251 }, ""),
+  shape({ name: "github-token", prefix: "ghu_", chars: alnum, minLength: 36, maxLength: 251 }, ""),
+  shape({ name: "github-token", prefix: "ghs_", chars: alnum, minLength: 36, maxLength: 251 }, ""),
+  shape({ name: "github-token", prefix: "ghr_", chars: alnum, minLength: 36, maxLength: 251 }, ""),
+  shape({ name: "github-token", prefix: "github_pat_", chars: `${alnum}_`, minLength: 50, maxLength: 251 }, "GitHub fine-grained tokens (github_pat_…)"),
+  shape({ name: "gitlab-token", prefix: "glpat-", chars: `${alnum}_-`, minLength: 20, maxLength: 255 }, "GitLab personal, deploy, runner and OAuth tokens (glpat-, gldt-, glrt-, glptt-, gloas-)"),
+  shape({ name: "gitlab-token", prefix: "gldt-", chars: `${alnum}_-`, minLength: 20, maxLength: 255 }, ""),
+  shape({ name: "gitlab-token", prefix: "glrt-", chars: `${alnum}_-`, minLength: 20, maxLength: 255 }, ""),
+  shape({ name: "gitlab-token", prefix: "glptt-", chars: `${alnum}_-`, minLength: 20, maxLength: 255 }, ""),
+  shape({ name: "gitlab-token", prefix: "gloas-", chars: `${alnum}_-`, minLength: 20, maxLength: 255 }, ""),
+  shape({ name: "npm-token", prefix: "npm_", chars: alnum, minLength: 36, maxLength: 255 }, "npm access tokens (npm_ + 36)"),
+  // Chat and payments.
+  {
+    name: "slack-token",
+    source: `(?<![A-Za-z0-9-])xox[abposer]-[0-9A-Za-z]{1,64}-[0-9A-Za-z-]{8,255}(?![0-9A-Za-z-])`,
+    finds: "Slack bot, user, app and refresh tokens (xoxb-, xoxp-, xoxa-, xoxe-…)",
+  },
+  shape({ name: "slack-webhook", prefix: "https://hooks.slack.com/services/", chars: `${alnum}/`, minLength: 20, maxLength: 128 }, "Slack incoming webhook URLs"),
+  shape({ name: "stripe-key", prefix: "sk_live_", chars: alnum, minLength: 20, maxLength: 255 }, "Stripe live secret and restricted keys (sk_live_, rk_live_)"),
+  shape({ name: "stripe-key", prefix: "rk_live_", chars: alnum, minLength: 20, maxLength: 255 }, ""),
+  // Model providers: Anthropic before OpenAI, both start with sk-.
+  shape({ name: "anthropic-key", prefix: "sk-ant-", chars: `${alnum}_-`, minLength: 32, maxLength: 255 }, "Anthropic API keys (sk-ant-…)"),
+  {
+    name: "openai-key",
+    // sk- then at least 20 characters, one of them a digit: "sk-some-long-css-class-name" is not a key.
+    source: `(?<![A-Za-z0-9_-])sk-(?=[A-Za-z0-9_-]{0,254}[0-9])[A-Za-z0-9_-]{20,255}(?![A-Za-z0-9_-])`,
+    finds: "OpenAI-style keys (sk-…, sk-proj-…; at least 20 characters with a digit)",
+  },
+  // Formats.
+  {
+    name: "jwt",
+    source: `(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{5,4096}\\.eyJ[A-Za-z0-9_-]{5,8192}\\.[A-Za-z0-9_-]{0,4096}(?![A-Za-z0-9_-])`,
+    finds: "JSON Web Tokens (eyJ….eyJ….…)",
+  },
+  {
+    name: "authorization-header",
+    source: `(?<k>(?<![A-Za-z0-9_-])(?:${ci("proxy-")})?${ci("authorization")}["']?[ \\t]{0,4}[:=][ \\t]{0,4}["']?(?:(?:Bearer|Basic|Token|Bot|Digest|bearer|basic|token)[ \\t]{1,4})?)(?![$<{%*\\[])${VALUE}{8,4096}`,
+    finds: "Authorization / Proxy-Authorization header values (Bearer, Basic, Token)",
+  },
+  {
+    name: "bearer-token",
+    source: `(?<k>(?<![A-Za-z0-9_-])Bearer[ \\t]{1,4})[A-Za-z0-9._~+/=-]{20,4096}(?![A-Za-z0-9._~+/=-])`,
+    finds: "Bearer tokens outside a header line (Bearer + 20 or more token characters)",
+  },
+  {
+    name: "secret-assignment",
+    // NAME=value (shell, .env, docker) or "NAME": "value" (JSON); no spaces around = so
+    // `const API_KEY = "name"` in source is not taken for a secret, and no variable references.
+    source:
+      `(?<k>(?<![A-Za-z0-9_.$-])(?:[A-Z][A-Z0-9_]{0,62})?(?:_TOKEN|_KEY|_SECRET|PASSWORD|_PASSWD|_PWD|_PASS|_CREDENTIALS|_CREDENTIAL|_APIKEY|_AUTH)` +
+      `(?:=["']?|["'][ \\t]{0,2}:[ \\t]{0,2}["']))(?![$<{%*\\[=(])${VALUE}{1,1024}`,
+    finds: "Values of *_TOKEN, *_KEY, *_SECRET, *PASSWORD, *_CREDENTIALS assignments (NAME=value, \"NAME\": \"value\")",
+  },
+  {
+    name: "url-password",
+    source: `(?<k>(?<![A-Za-z0-9+.-])[a-zA-Z][a-zA-Z0-9+.-]{0,20}://[^\\s:/@'"\`<>{}$]{1,256}:)(?![$<{%*\\[])[^\\s/@'"\`<>{}]{1,256}(?=@)`,
+    finds: "Passwords in URLs (scheme://user:password@host)",
+  },
+]);
+
+/** Every built-in rule name, once. */
+export const BUILTIN_RULE_NAMES: readonly string[] = Object.freeze([...new Set([...BUILTIN_RULES.map((r) => r.name), "private-key"])]);
