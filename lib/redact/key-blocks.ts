@@ -13,6 +13,13 @@ export const MAX_KEY_BLOCK_CHARS = 16_384;
 /** `-----BEGIN RSA PRIVATE KEY-----`, `-----BEGIN OPENSSH PRIVATE KEY-----`, `-----BEGIN PGP PRIVATE KEY BLOCK-----`. */
 const BEGIN_LINE = /-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/y;
 const END_MARK = "-----END ";
+/**
+ * Key material right after the BEGIN line (past line breaks, also JSON's escaped `\n`): 16 base64
+ * characters or a PEM header. A BEGIN line in documentation or code, with no key after it, is kept.
+ */
+const KEY_BODY = /(?:\s|\\[rn]){0,8}(?:[A-Za-z0-9+/=]{16}|Proc-Type:|Comment:|Version:)/y;
+/** What a key body may contain, for a block with no END: base64, line breaks and escapes, PEM headers. */
+const BODY_CHAR = /[A-Za-z0-9+/=\s\\:,.-]/;
 const DASHES = "-----";
 
 /** A half-open range [start, end) of text to hide. */
@@ -43,12 +50,20 @@ export function keyBlockSpans(text: string): Span[] {
       continue;
     }
     const bodyStart = BEGIN_LINE.lastIndex;
+    KEY_BODY.lastIndex = bodyStart;
+    if (!KEY_BODY.test(text)) {
+      from = bodyStart;
+      continue;
+    }
     const limit = Math.min(text.length, begin + MAX_KEY_BLOCK_CHARS);
     const end = nextEnd(bodyStart);
-    let stop = limit;
+    let stop = bodyStart;
     if (end !== -1 && end < limit) {
       const close = text.indexOf(DASHES, end + END_MARK.length);
       stop = close !== -1 && close - end <= 64 ? close + DASHES.length : Math.min(limit, end + END_MARK.length);
+    } else {
+      // No END within reach (a cut output): hide the key body, as far as it looks like one.
+      while (stop < limit && BODY_CHAR.test(text[stop]!)) stop++;
     }
     spans.push({ start: begin, end: stop });
     from = stop;

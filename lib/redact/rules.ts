@@ -30,11 +30,25 @@ const shape = (s: TokenShape, finds: string): RedactionRule => ({ name: s.name, 
 const alnum = "A-Za-z0-9";
 /** Characters of a header or assignment value: anything but space, quotes and the delimiters of templates and lists. */
 const VALUE = "[^\\s\"'`$<>{}()\\[\\]\\\\,;]";
+/**
+ * A header value that is a credential, not code: it holds a digit (tokens do), or it ends the line
+ * or a quoted string (`Basic dXNlcjpwYXNz`). `Authorization: makeHeader(key)` and
+ * `Authorization = token ?? null` in source are left alone.
+ */
+const CREDENTIAL_VALUE = `(?:(?=${VALUE}{0,4095}[0-9])${VALUE}{8,4096}|${VALUE}{8,4096}(?=["'\`\\r\\n]|$))`;
+/** Placeholders in documentation: `your-api-key`, `sk-...`, `<token>`, `xxxx`. */
+const NOT_A_PLACEHOLDER =
+  "(?!(?:your|Your|YOUR|my-|my_|xxx|XXX|test|Test|TEST|fake|dummy|example|sample|placeholder|changeme|\\.\\.\\.|…|<|redacted|REDACTED)|" +
+  // an upper-case name (SOME_TOKEN), a flag or small number (true, 1, 3000)
+  "[A-Z][A-Z_]{2,63}(?![A-Za-z0-9+/=.~-])|(?:true|false|yes|no|on|off|null|none|undefined)(?![A-Za-z0-9_])|[0-9]{1,8}(?![A-Za-z0-9_]))" +
+  `(?!${VALUE}{0,1023}(?:\\.\\.\\.|…))`;
+/** Authentication schemes in front of a header's credential. */
+const SCHEME = "(?:Bearer|Basic|Token|Bot|Digest|bearer|basic|token)(?:[ \\t]{1,4}|%20)";
 
 /** The built-in rules, in priority order (an earlier rule wins where two match at the same place). */
 export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
   // Cloud providers.
-  { name: "aws-access-key", source: `(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])`, finds: "AWS access key ids (AKIA…, ASIA…)" },
+  { name: "aws-access-key", source: `(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])(?<!EXAMPLE)`, finds: "AWS access key ids (AKIA…, ASIA…)" },
   {
     name: "aws-secret-key",
     source: `(?<k>(?<![A-Za-z0-9_])(?:${ci("aws")}_?)?${ci("secret")}_?${ci("access")}_?${ci("key")}["']?[ \\t]{0,4}[:=][ \\t]{0,4}["']?)[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])`,
@@ -95,12 +109,12 @@ export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
   },
   {
     name: "authorization-header",
-    source: `(?<k>(?<![A-Za-z0-9_-])(?:${ci("proxy-")})?${ci("authorization")}["']?[ \\t]{0,4}[:=][ \\t]{0,4}["']?(?:(?:Bearer|Basic|Token|Bot|Digest|bearer|basic|token)[ \\t]{1,4})?)(?![$<{%*\\[])${VALUE}{8,4096}`,
+    source: `(?<k>(?<![A-Za-z0-9_-])(?:${ci("proxy-")})?${ci("authorization")}["']?[ \\t]{0,4}[:=][ \\t]{0,4}["']?(?:${SCHEME})?)(?![$<{%*\\[])(?!${SCHEME})${NOT_A_PLACEHOLDER}${CREDENTIAL_VALUE}`,
     finds: "Authorization / Proxy-Authorization header values (Bearer, Basic, Token)",
   },
   {
     name: "bearer-token",
-    source: `(?<k>(?<![A-Za-z0-9_-])Bearer[ \\t]{1,4})[A-Za-z0-9._~+/=-]{20,4096}(?![A-Za-z0-9._~+/=-])`,
+    source: `(?<k>(?<![A-Za-z0-9_-])Bearer[ \\t]{1,4})${NOT_A_PLACEHOLDER}[A-Za-z0-9._~+/=-]{20,4096}(?![A-Za-z0-9._~+/=-])`,
     finds: "Bearer tokens outside a header line (Bearer + 20 or more token characters)",
   },
   {
@@ -109,12 +123,12 @@ export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
     // `const API_KEY = "name"` in source is not taken for a secret, and no variable references.
     source:
       `(?<k>(?<![A-Za-z0-9_.$-])(?:[A-Z][A-Z0-9_]{0,62})?(?:_TOKEN|_KEY|_SECRET|PASSWORD|_PASSWD|_PWD|_PASS|_CREDENTIALS|_CREDENTIAL|_APIKEY|_AUTH)` +
-      `(?:=["']?|["'][ \\t]{0,2}:[ \\t]{0,2}["']))(?![$<{%*\\[=(])${VALUE}{1,1024}`,
+      `(?:=["']?|["'][ \\t]{0,2}:[ \\t]{0,2}["']))(?![$<{%*\\[=(/~.])${NOT_A_PLACEHOLDER}${VALUE}{1,1024}`,
     finds: "Values of *_TOKEN, *_KEY, *_SECRET, *PASSWORD, *_CREDENTIALS assignments (NAME=value, \"NAME\": \"value\")",
   },
   {
     name: "url-password",
-    source: `(?<k>(?<![A-Za-z0-9+.-])[a-zA-Z][a-zA-Z0-9+.-]{0,20}://[^\\s:/@'"\`<>{}$]{1,256}:)(?![$<{%*\\[])[^\\s/@'"\`<>{}]{1,256}(?=@)`,
+    source: `(?<k>(?<![A-Za-z0-9+.-])[a-zA-Z][a-zA-Z0-9+.-]{0,20}://[^\\s:/@'"\`<>{}$]{1,256}:)(?![$<{%*\\[])(?!(?:password|passwd|pass|pwd|secret|x{1,16}|\\*{1,16})@)${NOT_A_PLACEHOLDER}[^\\s/@'"\`<>{}]{1,256}(?=@(?!(?:www\\.)?example\\.(?:com|org|net)))`,
     finds: "Passwords in URLs (scheme://user:password@host)",
   },
 ]);
