@@ -1,7 +1,8 @@
 import { stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { isAbsolute, join } from "node:path";
-import type { BlobStore, WrittenBlob } from "../../lib/blobs/index.ts";
+import { openBlobFile, type BlobStore, type WrittenBlob } from "../../lib/blobs/index.ts";
+import type { Redactor } from "../../lib/redact/index.ts";
 import { contentText, errorText, REHYDRATION_TAG, resultMeta, utf8Bytes, withMeta, type BlobMeta, type ContentBlock, type GovernorServices, type ToolResultInfo, type ToolResultValue } from "../../core/index.ts";
 import type { BlobsOptions } from "./config.ts";
 import { boundDetails } from "./details.ts";
@@ -18,8 +19,18 @@ import { blobMarker, unstoredMarker } from "./marker.ts";
  * tool's `thresholdBytes`, else the budget stage's `meta.budget.maxBytes`, else `thresholdBytes`;
  * what was stored goes into the result's `meta.blob`.
  */
-export function createShaper(store: BlobStore, config: BlobsOptions, services: Pick<GovernorServices, "cwd" | "logger" | "ui">) {
+export function createShaper(store: BlobStore, config: BlobsOptions, services: Pick<GovernorServices, "cwd" | "logger" | "ui">, redactor?: Pick<Redactor, "redact">) {
   const builtins = new Set(config.builtinTools);
+  // What is written is redacted here too, not only by the redact stage before: the stored copy of
+  // pi's full bash output never passed through it, and a result that skips that stage (a nested
+  // call handed back to its script unchanged) must still not reach the disk with its secrets.
+  const redact = (text: string) => (redactor ? redactor.redact(text) : text);
+  const putFile = async (path: string): Promise<WrittenBlob> => {
+    if (!redactor) return store.putFile(path);
+    const text = await readWholeFile(path, MAX_REDACTED_FILE_CHARS);
+    if (text === undefined) throw new Error("too large to redact in memory");
+    return store.put(redactor.redact(text));
+  };
   let warned = false;
 
   const warnOnce = (error: unknown) => {
@@ -57,7 +68,7 @@ export function createShaper(store: BlobStore, config: BlobsOptions, services: P
       // pi's bash keeps its own cut output and writes the whole of it to a temp file: store that.
       const full = info.tool ? undefined : await fullOutputFile(value);
       // (If that file vanished meanwhile, pi's own copy is still worth keeping.)
-      stored = full ? await store.putFile(full).catch(() => store.put(text)) : await store.put(text);
+      stored = full ? await putFile(full).catch(() => store.put(redact(text))) : await store.put(redact(text));
     } catch (error) {
       blobError = (error as NodeJS.ErrnoException).code ?? errorText(error);
       warnOnce(error);
@@ -77,6 +88,20 @@ export function createShaper(store: BlobStore, config: BlobsOptions, services: P
     };
     return { ...value, content: [{ type: "text", text: excerpt.text }, ...images], details: withMeta(details, { blob }) };
   };
+}
+
+/** Largest full-output file redacted in memory before it is stored (64 MiB); a larger one stores pi's cut copy. */
+const MAX_REDACTED_FILE_CHARS = 64 * 1024 * 1024;
+
+/** The file's text (opened without following links, a regular file of the user's), or undefined when larger than `max` bytes. */
+async function readWholeFile(path: string, max: number): Promise<string | undefined> {
+  const handle = await openBlobFile(path);
+  try {
+    if ((await handle.stat()).size > max) return undefined;
+    return await handle.readFile("utf8");
+  } finally {
+    await handle.close().catch(() => {});
+  }
 }
 
 /** The regular file pi's bash tool wrote its whole output to (`details.fullOutputPath`), if any. */

@@ -12,6 +12,8 @@ import { dirname } from "node:path";
 import { contentText, definePlugin, errorText, hasTag, REHYDRATION_TAG, resultMeta, STAGE, withResultMeta, type AgentMessageLike, type ContentBlock } from "../../core/index.ts";
 import { BlobStore, isBlobId, resolveBlobDir, RetentionSchedule } from "../../lib/blobs/index.ts";
 import { formatCall } from "../prune/index.ts";
+import { redactValue } from "../../lib/redact/index.ts";
+import { REDACTOR } from "../redact/index.ts";
 import { purgeIndexCommand, recallStatusCommand, searchCommand } from "./commands.ts";
 import { DEFAULT_RECALL_BLOB_DIR, defaultIndexPath, recallDefaults, recallSchema } from "./config.ts";
 import { SavingsTracker, statusText } from "./savings.ts";
@@ -59,7 +61,12 @@ export const recall = definePlugin({
   defaults: recallDefaults,
   // Where files are written, and how many rows the index every project shares keeps, is the user's choice.
   trustedKeys: ["dbPath", "blobDir", "maxOutputs"],
+  optional: [REDACTOR],
   apply(pipeline, config, services) {
+    // What the index and the blob cache keep is redacted here too (the call's arguments never pass
+    // the redact stage, and a result that skipped it must not be stored with its secrets).
+    const redactor = services.maybe(REDACTOR);
+    const redact = (text: string) => (redactor ? redactor.redact(text) : text);
     const store = new BlobStore({ dir: resolveBlobDir(config.blobDir || DEFAULT_RECALL_BLOB_DIR, { cwd: services.cwd }) });
     const writer = new RecallWriter(
       {
@@ -89,12 +96,13 @@ export const recall = definePlugin({
 
     pipeline.hooks.toolResult.tap({ name: RECALL_PLUGIN, stage: RECALL_STAGE }, (value, info) => {
       if (exclude.has(value.toolName) || hasTag(info.tool, REHYDRATION_TAG)) return undefined;
-      const text = contentText(value.content.filter((b): b is Extract<ContentBlock, { type: "text" }> => b.type === "text"));
+      const text = redact(contentText(value.content.filter((b): b is Extract<ContentBlock, { type: "text" }> => b.type === "text")));
       const base = {
         sessionId: info.sessionId,
         project: services.cwd,
         tool: value.toolName,
-        args: formatCall(value.toolName, value.input, [], 3, 80),
+        // Values are redacted before formatCall cuts them to 80 characters (a cut token has no shape left).
+        args: redact(formatCall(value.toolName, redactor ? redactValue(value.input, redactor) : value.input, [], 3, 80)),
         turn,
         atMs: Date.now(),
         toolCallId: value.toolCallId,
