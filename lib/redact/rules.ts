@@ -63,7 +63,7 @@ export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
   },
   {
     name: "azure-sas-signature",
-    source: `(?<k>(?<![A-Za-z0-9])[?&]sig=)[A-Za-z0-9%+/=]{30,512}(?![A-Za-z0-9%+/=])`,
+    source: `(?<k>[?&]sig=)[A-Za-z0-9%+/=]{30,512}(?![A-Za-z0-9%+/=])`,
     finds: "Azure SAS URL signatures (?sig=…, &sig=…)",
   },
   {
