@@ -38,3 +38,20 @@ export function redactArgs(args: readonly string[], redactor?: Pick<Redactor, "r
 export function redactedCommandLine(command: string, args: readonly string[], redactor?: Pick<Redactor, "redact">): string {
   return [redactor ? redactor.redact(command) : command, ...redactArgs(args, redactor)].join(" ");
 }
+
+/**
+ * The values {@link redactArgs} hides by their option's name (`--token X`, `--api-key=X`): add them
+ * to a redactor as literals, so a server that echoes its arguments (stderr, an error) is hidden too.
+ */
+export function secretArgValues(args: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (!SECRET_OPTION.test(arg)) continue;
+    const eq = arg.indexOf("=");
+    if (eq !== -1) {
+      if (eq + 1 < arg.length) out.push(arg.slice(eq + 1));
+    } else if (i + 1 < args.length && !args[i + 1]!.startsWith("-")) out.push(args[i + 1]!);
+  }
+  return out;
+}

@@ -7,5 +7,5 @@ export { Redactor, placeholder, secretEnvValues, MIN_LITERAL_LENGTH, MAX_LITERAL
 export { BUILTIN_RULES, BUILTIN_RULE_NAMES, type RedactionRule } from "./rules.ts";
 export { checkShape, parseCharSet, shapeSource, RULE_NAME_PATTERN, MAX_SHAPE_LENGTH, type TokenShape } from "./shape.ts";
 export { keyBlockSpans, MAX_KEY_BLOCK_CHARS } from "./key-blocks.ts";
-export { redactArgs, redactedCommandLine } from "./argv.ts";
+export { redactArgs, redactedCommandLine, secretArgValues } from "./argv.ts";
 export { redactValue } from "./deep.ts";

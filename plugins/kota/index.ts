@@ -12,7 +12,7 @@
  */
 import { definePlugin, defineService, STAGE } from "../../core/index.ts";
 import { announceServerProcess } from "../../lib/mcp/index.ts";
-import { secretEnvValues } from "../../lib/redact/index.ts";
+import { secretArgValues, secretEnvValues } from "../../lib/redact/index.ts";
 import { REDACTOR } from "../redact/index.ts";
 import { kotaDefaults, kotaSchema } from "./config.ts";
 import { kotaStatusReport, registerKotaCommands } from "./commands.ts";
@@ -43,7 +43,7 @@ export const kota = definePlugin({
   apply(pipeline, config, services) {
     // KotaDB's env may carry tokens: hide those values in its stderr, its errors and every result.
     const redactor = services.maybe(REDACTOR);
-    redactor?.addLiterals(secretEnvValues(config.env));
+    redactor?.addLiterals([...secretEnvValues(config.env), ...secretArgValues(config.args)]);
     const connect: ConnectionFactory = (launch) => {
       const connection = managedKotaConnection(launch, services.logger, `/${services.commandRoot} restart`, redactor);
       connection.onStateChange((to) => pipeline.emit({ type: "custom", source: KOTA_PLUGIN, name: "mcp_state", data: { server: "kota", to } }));

@@ -13,7 +13,7 @@
  * a footer entry, and everything closed on session shutdown (SIGTERM, then SIGKILL after 2 s).
  */
 import { definePlugin, errorText } from "../../core/index.ts";
-import { secretEnvValues } from "../../lib/redact/index.ts";
+import { secretArgValues, secretEnvValues } from "../../lib/redact/index.ts";
 import { REDACTOR } from "../redact/index.ts";
 import type { ManagedMcpServer, McpTool } from "../../lib/mcp/index.ts";
 import { mcpServersDefaults, mcpServersSchema, type McpServerOptions } from "./config.ts";
@@ -45,7 +45,7 @@ export const mcpServers = definePlugin({
     // The env the user gives a server is where its tokens go: hide those values everywhere, from
     // every server's stderr and every tool result, before any server starts.
     const redactor = services.maybe(REDACTOR);
-    for (const [, options] of entries) redactor?.addLiterals(secretEnvValues(options.env));
+    for (const [, options] of entries) redactor?.addLiterals([...secretEnvValues(options.env), ...secretArgValues(options.args ?? [])]);
     const redact = redactor ? { redact: (text: string) => redactor.redact(text) } : {};
     const discovered = await Promise.all(
       entries.map(async ([name, options]) => {
