@@ -1,7 +1,7 @@
 /**
- * The redactor: replaces every known secret in a text by `[redacted:<rule>]`. All rules are one
- * combined regular expression (one pass; at a given position the earlier rule wins), after one pass
- * for private key blocks; literal values (the env given to a server) are one more alternative. The
+ * The redactor: replaces every known secret in a text by `[redacted:<rule>]`: one pass for private
+ * key blocks, then one pass per rule in order (an earlier rule's placeholder is never matched by a
+ * later one), then the literal values (the env given to a server). The
  * result is idempotent (a placeholder never matches a rule) and never longer in secrets than its
  * input. Linear time: see rules.ts and shape.ts for why each rule is.
  */
@@ -50,8 +50,7 @@ export class Redactor {
   private rules: RedactionRule[];
   private readonly keyBlocks: boolean;
   private readonly literals = new Set<string>();
-  private combined!: RegExp;
-  private groupRules: Array<{ group: string; keep: string | undefined; name: string }> = [];
+  private compiled: Array<{ name: string; re: RegExp; anchors?: readonly string[] }> = [];
   /** Secrets replaced since this redactor was built, by rule. */
   readonly totals: Record<string, number> = {};
 
@@ -59,7 +58,7 @@ export class Redactor {
     const off = new Set(options.disabledRules ?? []);
     this.rules = BUILTIN_RULES.filter((r) => !off.has(r.name));
     this.keyBlocks = !off.has(PRIVATE_KEY);
-    for (const s of options.shapes ?? []) this.rules.push({ name: checkShape(s).name, source: shapeSource(s), finds: "" });
+    for (const s of options.shapes ?? []) this.rules.push({ name: checkShape(s).name, source: shapeSource(s), finds: "", anchors: [s.prefix] });
     for (const l of options.literals ?? []) this.addLiteral(l);
     this.compile();
   }
@@ -98,18 +97,17 @@ export class Redactor {
         out = next + out.slice(at);
       }
     }
-    this.combined.lastIndex = 0;
-    out = out.replace(this.combined, (...args: unknown[]) => {
-      const match = args[0] as string;
-      const groups = args[args.length - 1] as Record<string, string | undefined>;
-      for (const g of this.groupRules) {
-        if (groups[g.group] === undefined) continue;
-        count(g.name);
-        const kept = g.keep ? (groups[g.keep] ?? "") : "";
-        return kept + placeholder(g.name);
-      }
-      return match;
-    });
+    // One pass per rule, skipped when none of its anchors occurs (indexOf is far cheaper than a
+    // regular expression that must try every position): most texts hold none of most anchors.
+    for (const c of this.compiled) {
+      if (c.anchors && !c.anchors.some((a) => out.includes(a))) continue;
+      c.re.lastIndex = 0;
+      out = out.replace(c.re, (...args: unknown[]) => {
+        const groups = args[args.length - 1] as Record<string, string | undefined> | undefined;
+        count(c.name);
+        return (groups?.k ?? "") + placeholder(c.name);
+      });
+    }
     return { text: out, counts };
   }
 
@@ -123,22 +121,12 @@ export class Redactor {
   }
 
   private compile(): void {
-    const parts: string[] = [];
-    this.groupRules = [];
-    this.rules.forEach((rule, i) => {
-      const group = `r${i}`;
-      const hasKeep = rule.source.includes("(?<k>");
-      const source = hasKeep ? rule.source.replace("(?<k>", `(?<k${i}>`) : rule.source;
-      parts.push(`(?<${group}>${source})`);
-      this.groupRules.push({ group, keep: hasKeep ? `k${i}` : undefined, name: rule.name });
-    });
+    this.compiled = this.rules.map((rule) => ({ name: rule.name, re: new RegExp(rule.source, "g"), ...(rule.anchors ? { anchors: rule.anchors } : {}) }));
     if (this.literals.size) {
       // Longest first, so a value that contains another is hidden whole.
       const alternatives = [...this.literals].sort((a, b) => b.length - a.length).map(escapeRegExp);
-      parts.push(`(?<lit>${alternatives.join("|")})`);
-      this.groupRules.push({ group: "lit", keep: undefined, name: LITERAL });
+      this.compiled.push({ name: LITERAL, re: new RegExp(alternatives.join("|"), "g") });
     }
-    this.combined = new RegExp(parts.join("|"), "g");
   }
 }
 

@@ -19,6 +19,8 @@ export interface RedactionRule {
   readonly source: string;
   /** One line for docs: what it finds. */
   readonly finds: string;
+  /** Literal texts one of which every match contains; a text with none of them skips the rule. */
+  readonly anchors?: readonly string[];
 }
 
 /** Case-insensitive literal without the `i` flag (which would apply to every rule in the combined expression). */
@@ -26,7 +28,7 @@ function ci(word: string): string {
   return word.replace(/[a-z]/gi, (c) => `[${c.toLowerCase()}${c.toUpperCase()}]`);
 }
 
-const shape = (s: TokenShape, finds: string): RedactionRule => ({ name: s.name, source: shapeSource(s), finds });
+const shape = (s: TokenShape, finds: string): RedactionRule => ({ name: s.name, source: shapeSource(s), finds, anchors: [s.prefix] });
 const alnum = "A-Za-z0-9";
 /** Characters of a header or assignment value: anything but space, quotes and the delimiters of templates and lists. */
 const VALUE = "[^\\s\"'`$<>{}()\\[\\]\\\\,;]";
@@ -41,18 +43,21 @@ const NOT_A_PLACEHOLDER =
   "(?!(?:your|Your|YOUR|my-|my_|xxx|XXX|test|Test|TEST|fake|dummy|example|sample|placeholder|changeme|\\.\\.\\.|…|<|redacted|REDACTED)|" +
   // an upper-case name (SOME_TOKEN), a flag or small number (true, 1, 3000)
   "[A-Z][A-Z_]{2,63}(?![A-Za-z0-9+/=.~-])|(?:true|false|yes|no|on|off|null|none|undefined)(?![A-Za-z0-9_])|[0-9]{1,8}(?![A-Za-z0-9_]))" +
-  `(?!${VALUE}{0,1023}(?:\\.\\.\\.|…))`;
+  "";
+/** An assignment's value that is an elided example (`sk-...`); scans at most 128 characters. */
+const NOT_ELIDED = `(?!${VALUE}{0,128}(?:\\.\\.\\.|…))`;
 /** Authentication schemes in front of a header's credential. */
 const SCHEME = "(?:Bearer|Basic|Token|Bot|Digest|bearer|basic|token)(?:[ \\t]{1,4}|%20)";
 
 /** The built-in rules, in priority order (an earlier rule wins where two match at the same place). */
 export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
   // Cloud providers.
-  { name: "aws-access-key", source: `(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])(?<!EXAMPLE)`, finds: "AWS access key ids (AKIA…, ASIA…)" },
+  { name: "aws-access-key", source: `(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])(?<!EXAMPLE)`, finds: "AWS access key ids (AKIA…, ASIA…)", anchors: ["AKIA", "ASIA", "ABIA", "ACCA"] },
   {
     name: "aws-secret-key",
     source: `(?<k>(?<![A-Za-z0-9_])(?:${ci("aws")}_?)?${ci("secret")}_?${ci("access")}_?${ci("key")}["']?[ \\t]{0,4}[:=][ \\t]{0,4}["']?)[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])`,
     finds: "AWS secret access keys after aws_secret_access_key = / : (40 characters)",
+    anchors: ["secret", "SECRET", "Secret"],
   },
   shape({ name: "gcp-api-key", prefix: "AIza", chars: `${alnum}_-`, minLength: 35, maxLength: 35 }, "Google API keys (AIza + 35)"),
   shape({ name: "gcp-oauth-token", prefix: "ya29.", chars: `${alnum}_.-`, minLength: 30, maxLength: 2048 }, "Google OAuth access tokens (ya29.…)"),
@@ -60,16 +65,19 @@ export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
     name: "azure-storage-key",
     source: `(?<k>(?<![A-Za-z0-9])(?:AccountKey|SharedAccessKey|SharedAccessSignature)=)[A-Za-z0-9+/=%]{20,1024}(?![A-Za-z0-9+/=%])`,
     finds: "Azure connection-string keys (AccountKey=, SharedAccessKey=)",
+    anchors: ["AccountKey=", "SharedAccess"],
   },
   {
     name: "azure-sas-signature",
     source: `(?<k>[?&]sig=)[A-Za-z0-9%+/=]{30,512}(?![A-Za-z0-9%+/=])`,
     finds: "Azure SAS URL signatures (?sig=…, &sig=…)",
+    anchors: ["sig="],
   },
   {
     name: "azure-client-secret",
     source: `(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.-]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])`,
     finds: "Azure AD client secrets (…8Q~…, 40 characters)",
+    anchors: ["Q~"],
   },
   // Code hosts and package registries.
   shape({ name: "github-token", prefix: "ghp_", chars: alnum, minLength: 36, maxLength: 251 }, "GitHub personal, OAuth, app and refresh tokens (ghp_, gho_, ghu_, ghs_, ghr_)"),
@@ -89,6 +97,7 @@ export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
     name: "slack-token",
     source: `(?<![A-Za-z0-9-])xox[abposer]-[0-9A-Za-z]{1,64}-[0-9A-Za-z-]{8,255}(?![0-9A-Za-z-])`,
     finds: "Slack bot, user, app and refresh tokens (xoxb-, xoxp-, xoxa-, xoxe-…)",
+    anchors: ["xox"],
   },
   shape({ name: "slack-webhook", prefix: "https://hooks.slack.com/services/", chars: `${alnum}/`, minLength: 20, maxLength: 128 }, "Slack incoming webhook URLs"),
   shape({ name: "stripe-key", prefix: "sk_live_", chars: alnum, minLength: 20, maxLength: 255 }, "Stripe live secret and restricted keys (sk_live_, rk_live_)"),
@@ -100,22 +109,26 @@ export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
     // sk- then at least 20 characters, one of them a digit: "sk-some-long-css-class-name" is not a key.
     source: `(?<![A-Za-z0-9_-])sk-(?=[A-Za-z0-9_-]{0,254}[0-9])[A-Za-z0-9_-]{20,255}(?![A-Za-z0-9_-])`,
     finds: "OpenAI-style keys (sk-…, sk-proj-…; at least 20 characters with a digit)",
+    anchors: ["sk-"],
   },
   // Formats.
   {
     name: "jwt",
     source: `(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{5,4096}\\.eyJ[A-Za-z0-9_-]{5,8192}\\.[A-Za-z0-9_-]{0,4096}(?![A-Za-z0-9_-])`,
     finds: "JSON Web Tokens (eyJ….eyJ….…)",
+    anchors: ["eyJ"],
   },
   {
     name: "authorization-header",
     source: `(?<k>(?<![A-Za-z0-9_-])(?:${ci("proxy-")})?${ci("authorization")}["']?[ \\t]{0,4}[:=][ \\t]{0,4}["']?(?:${SCHEME})?)(?![$<{%*\\[])(?!${SCHEME})${NOT_A_PLACEHOLDER}${CREDENTIAL_VALUE}`,
     finds: "Authorization / Proxy-Authorization header values (Bearer, Basic, Token)",
+    anchors: ["uthorization", "UTHORIZATION"],
   },
   {
     name: "bearer-token",
     source: `(?<k>(?<![A-Za-z0-9_-])Bearer[ \\t]{1,4})${NOT_A_PLACEHOLDER}[A-Za-z0-9._~+/=-]{20,4096}(?![A-Za-z0-9._~+/=-])`,
     finds: "Bearer tokens outside a header line (Bearer + 20 or more token characters)",
+    anchors: ["Bearer"],
   },
   {
     name: "secret-assignment",
@@ -123,13 +136,15 @@ export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
     // `const API_KEY = "name"` in source is not taken for a secret, and no variable references.
     source:
       `(?<k>(?<![A-Za-z0-9_.$-])(?:[A-Z][A-Z0-9_]{0,62})?(?:_TOKEN|_KEY|_SECRET|PASSWORD|_PASSWD|_PWD|_PASS|_CREDENTIALS|_CREDENTIAL|_APIKEY|_AUTH)` +
-      `(?:=["']?|["'][ \\t]{0,2}:[ \\t]{0,2}["']))(?![$<{%*\\[=(/~.])${NOT_A_PLACEHOLDER}${VALUE}{1,1024}`,
+      `(?:=["']?|["'][ \\t]{0,2}:[ \\t]{0,2}["']))(?![$<{%*\\[=(/~.])${NOT_A_PLACEHOLDER}${NOT_ELIDED}${VALUE}{1,1024}`,
     finds: "Values of *_TOKEN, *_KEY, *_SECRET, *PASSWORD, *_CREDENTIALS assignments (NAME=value, \"NAME\": \"value\")",
+    anchors: ["_TOKEN", "_KEY", "_SECRET", "PASSWORD", "_PASSWD", "_PWD", "_PASS", "_CREDENTIAL", "_APIKEY", "_AUTH"],
   },
   {
     name: "url-password",
-    source: `(?<k>(?<![A-Za-z0-9+.-])[a-zA-Z][a-zA-Z0-9+.-]{0,20}://[^\\s:/@'"\`<>{}$]{1,256}:)(?![$<{%*\\[])(?!(?:password|passwd|pass|pwd|secret|x{1,16}|\\*{1,16})@)${NOT_A_PLACEHOLDER}[^\\s/@'"\`<>{}]{1,256}(?=@(?!(?:www\\.)?example\\.(?:com|org|net)))`,
+    source: `(?<k>://(?<=(?<![A-Za-z0-9+.-])[a-zA-Z][a-zA-Z0-9+.-]{0,20}://)[^\\s:/@'"\`<>{}$]{1,256}:)(?![$<{%*\\[])(?!(?:password|passwd|pass|pwd|secret|x{1,16}|\\*{1,16})@)${NOT_A_PLACEHOLDER}[^\\s/@'"\`<>{}]{1,256}(?=@(?!(?:www\\.)?example\\.(?:com|org|net)))`,
     finds: "Passwords in URLs (scheme://user:password@host)",
+    anchors: ["://"],
   },
 ]);
 

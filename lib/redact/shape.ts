@@ -81,5 +81,7 @@ export function checkShape(shape: TokenShape): TokenShape {
  */
 export function shapeSource(shape: TokenShape): string {
   const set = parseCharSet(shape.chars);
-  return `(?<![A-Za-z0-9${set}])${escapeRegExp(shape.prefix)}[${set}]{${shape.minLength},${shape.maxLength}}(?![${set}])`;
+  // The literal comes first (the engine scans for it quickly); the boundary before it is a lookbehind.
+  const prefix = escapeRegExp(shape.prefix);
+  return `${prefix}(?<![A-Za-z0-9${set}]${prefix})[${set}]{${shape.minLength},${shape.maxLength}}(?![${set}])`;
 }

@@ -24,7 +24,7 @@ describe("redactArgs", () => {
 
   it("runs every argument through the redactor's rules", () => {
     const r = new Redactor();
-    expect(redactArgs(["x", TOKEN, `--header=Authorization: Bearer ${TOKEN}`], r)).toEqual(["x", "[redacted:github-token]", "--header=Authorization: Bearer [redacted:authorization-header]"]);
+    expect(redactArgs(["x", TOKEN, `--header=Authorization: Bearer ${TOKEN}`], r)).toEqual(["x", "[redacted:github-token]", "--header=Authorization: Bearer [redacted:github-token]"]);
     expect(redactedCommandLine("bun", ["x", "kotadb", "--token", "s3cret"], r)).toBe("bun x kotadb --token [redacted:argument]");
   });
 

@@ -92,7 +92,7 @@ describe("redact plugin", () => {
     const out = await result({ text: `${"x\n".repeat(2_000)}(cut by pi)`, details: { fullOutputPath: full, truncation: {} } });
     expect(out.details?.truncated).toBe(true);
     const stored = readFileSync(String(out.details?.blobPath ?? (out.details as { blob?: { path?: string } })?.blob?.path ?? findBlob(dir)), "utf8");
-    expect(stored).toContain("NPM_TOKEN=[redacted:secret-assignment]");
+    expect(stored).toContain("NPM_TOKEN=[redacted:github-token]");
     expect(filesUnder(join(dir, "blobs"))).not.toContain(TOKEN);
     rmSync(join(full, ".."), { recursive: true, force: true });
   });
