@@ -48,7 +48,7 @@ describe("pi -p, mcp preset: a server that prints its token to stderr and crashe
           maxReconnectAttempts: 1,
         },
       };
-      const config = { mcp: { servers }, blobs: { dir: blobDir }, recall: { dbPath, blobDir } };
+      const config = { mcp: { servers }, blobs: { dir: blobDir }, recall: { dbPath } };
       const run = await runPiCli({
         extensions: [repoRoot],
         script: [{ toolCall: { name: "everything_echo", arguments: { message: "hello" } } }, { text: "the server is down" }],

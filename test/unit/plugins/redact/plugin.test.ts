@@ -56,7 +56,7 @@ describe("redact plugin", () => {
       agentDir: dir,
       env: {},
       layers,
-      overrides: { blobs: { dir: join(dir, "blobs"), thresholdBytes: 2_048 }, recall: { dbPath: join(dir, "recall.db"), blobDir: join(dir, "blobs") } },
+      overrides: { blobs: { dir: join(dir, "blobs"), thresholdBytes: 2_048 }, recall: { dbPath: join(dir, "recall.db") } },
     });
     gov.attachSession("s", { hasUI: false, notify: () => {}, setStatus: () => {}, confirm: async () => false });
     await gov.pipeline.hooks.sessionStart.run({ sessionId: "s", cwd: dir, reason: "startup" });
