@@ -9,6 +9,7 @@ export { openPrivateFile } from "./open-blob.ts";
 export { writeBlobAtomically, WRITE_CHUNK_CHARS, type WrittenBlob } from "./atomic-write.ts";
 export { readBytePage, readRange, type BytePage } from "./read-bytes.ts";
 export { cutUtf8 } from "./read-lines.ts";
+export { openBlobFile } from "./open-blob.ts";
 export { grepBlob, readLinePage, type GrepMatch, type GrepResult, type LinePage } from "./read-pages.ts";
 export { listBlobs, purgeBlobs, sweepBlobs, type BlobEntry, type RetentionPolicy, type SweepReport } from "./retention.ts";
 export { RetentionSchedule } from "./retention-schedule.ts";

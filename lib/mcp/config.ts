@@ -58,11 +58,17 @@ export interface ManagedMcpServerConfig {
   answerLimitKey?: string;
   /** Reads extra state after each (re)connect, bounded by connectTimeoutMs; diffed after reconnects. */
   probe?: StateProbe;
+  /**
+   * Hides secrets in what the server's process contributes to error texts: its stderr tail and its
+   * command line (lib/redact's `Redactor.redact`, with this server's env values added). Default: none,
+   * the text is used as it is.
+   */
+  redact?: (text: string) => string;
 }
 
 /** A config with every default filled in. */
-export type ResolvedServerConfig = Required<Omit<ManagedMcpServerConfig, "installHint" | "probe" | "cwd">> &
-  Pick<ManagedMcpServerConfig, "installHint" | "probe" | "cwd">;
+export type ResolvedServerConfig = Required<Omit<ManagedMcpServerConfig, "installHint" | "probe" | "cwd" | "redact">> &
+  Pick<ManagedMcpServerConfig, "installHint" | "probe" | "cwd" | "redact">;
 
 /** Upper bound of `maxAnswerBytes`: 256 MiB (a V8 string holds at most ~512 MiB, and parsing doubles the memory). */
 export const MAX_ANSWER_BYTES_LIMIT = 256 * 1024 * 1024;
@@ -120,6 +126,7 @@ export function resolveServerConfig(config: ManagedMcpServerConfig): ResolvedSer
     ...(config.installHint ? { installHint: config.installHint } : {}),
     ...(config.probe ? { probe: config.probe } : {}),
     ...(config.cwd ? { cwd: config.cwd } : {}),
+    ...(config.redact ? { redact: config.redact } : {}),
   };
   return resolved;
 }

@@ -71,6 +71,8 @@ export interface ConnectRequest {
   signal?: AbortSignal;
   /** Receives non-protocol output and other transport errors after start (for logs). */
   onTransportError?: (error: Error) => void;
+  /** Hides secrets in the stderr tail and command line errors quote ({@link ManagedMcpServerConfig.redact}). */
+  redact?: (text: string) => string;
 }
 
 /**

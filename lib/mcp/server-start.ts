@@ -41,6 +41,7 @@ export async function startServer(c: ResolvedServerConfig, ctx: StartContext): P
     answerLimitKey: c.answerLimitKey,
     signal: ctx.signal,
     onTransportError: ctx.onTransportError,
+    ...(c.redact ? { redact: c.redact } : {}),
   });
   try {
     ctx.assertWanted();

@@ -11,6 +11,7 @@ import { classifyError, errorText, formatSeconds, McpError, SpawnError, TimeoutE
 import { AnswerLineBuffer, type OversizedLine } from "./answer-line-buffer.ts";
 import { registerChild } from "./child-registry.ts";
 import type { ConnectRequest, ExitInfo, McpTool, ServerConnection } from "./connection-types.ts";
+import { redactedCommandLine } from "../redact/index.ts";
 import { StderrTail } from "./stderr-tail.ts";
 
 const CLIENT_INFO = { name: "pi-governor", version: "0.1.0" };
@@ -81,7 +82,7 @@ function describeExit(info: ExitInfo): string {
 
 /** Starts `request.command` as a stdio MCP server and initializes it. See {@link Connector}. */
 export async function openStdioConnection(request: ConnectRequest): Promise<ServerConnection> {
-  const stderr = new StderrTail();
+  const stderr = new StderrTail(undefined, request.redact);
   const limitKey = request.answerLimitKey ?? "maxAnswerBytes";
   const transport = new ChildStdioTransport(
     {
@@ -142,7 +143,7 @@ export async function openStdioConnection(request: ConnectRequest): Promise<Serv
     }
   };
   const subject = `MCP server "${request.name}"`;
-  const what = [request.command, ...request.args].join(" ");
+  const what = request.redact ? redactedCommandLine(request.command, request.args, { redact: request.redact }) : [request.command, ...request.args].join(" ");
 
   const client = new Client(CLIENT_INFO, { capabilities: {} });
   let timer: NodeJS.Timeout | undefined;
@@ -293,7 +294,7 @@ function classifyStartFailure(error: unknown, e: FailureEvidence): Error {
     return classifyError(error, { subject, command: request.command, ...(request.installHint ? { installHint: request.installHint } : {}), ...(stderrTail ? { stderrTail } : {}) });
   }
   if (e.noise !== undefined) {
-    return new SpawnError(`${subject} speaks the wrong protocol: '${what}' wrote non-JSON to stdout (${e.noise}). It is not an MCP stdio server, or it logs to stdout.`, {
+    return new SpawnError(`${subject} speaks the wrong protocol: '${what}' wrote non-JSON to stdout (${request.redact ? request.redact(e.noise) : e.noise}). It is not an MCP stdio server, or it logs to stdout.`, {
       ...base,
       agentMessage: `The ${request.name} server is misconfigured (not an MCP server). Tell the user to check its command, then run ${request.restartCommand}; continue without its tools.`,
     });

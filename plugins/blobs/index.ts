@@ -5,6 +5,7 @@
  */
 import { BlobStore, isBlobId, resolveBlobDir, RetentionSchedule } from "../../lib/blobs/index.ts";
 import { definePlugin, defineService, errorText, messageMeta, STAGE } from "../../core/index.ts";
+import { REDACTOR } from "../redact/index.ts";
 import { listBlobsCommand, purgeBlobsCommand } from "./commands.ts";
 import { blobsDefaults, blobsRenamedKeys, blobsSchema } from "./config.ts";
 import { blobReadTool } from "./read-tool.ts";
@@ -39,11 +40,12 @@ export const blobs = definePlugin({
   // choice, not a cloned repository's (a project's maxBytes: 0 would delete every project's outputs).
   trustedKeys: ["dir", "maxBytes", "maxAgeDays"],
   provides: [BLOB_STORE],
+  optional: [REDACTOR],
   apply(pipeline, config, services) {
     const store = new BlobStore({ dir: resolveBlobDir(config.dir, { cwd: services.cwd, agentDir: services.agentDir }), maxBytes: config.maxBytes, maxAgeDays: config.maxAgeDays });
     services.provide(BLOB_STORE, store);
 
-    pipeline.hooks.toolResult.tap({ name: BLOBS_PLUGIN, stage: STAGE.SHAPE }, createShaper(store, config, services));
+    pipeline.hooks.toolResult.tap({ name: BLOBS_PLUGIN, stage: STAGE.SHAPE }, createShaper(store, config, services, services.maybe(REDACTOR)));
     // A resumed session points to blobs written by an earlier process: every message list the model
     // gets names them in result details, so retention learns them here (read-only; stage 0 sees them
     // before pruning replaces old results).

@@ -2,6 +2,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import type { BlobStore, WrittenBlob } from "../../lib/blobs/index.ts";
 import { readPiFullOutput } from "../../lib/pi/index.ts";
+import type { Redactor } from "../../lib/redact/index.ts";
 import { contentText, errorText, REHYDRATION_TAG, resultMeta, utf8Bytes, withMeta, type BlobMeta, type ContentBlock, type GovernorServices, type ToolResultInfo, type ToolResultValue } from "../../core/index.ts";
 import type { BlobsOptions } from "./config.ts";
 import { boundDetails } from "./details.ts";
@@ -18,8 +19,12 @@ import { blobMarker, unstoredMarker } from "./marker.ts";
  * tool's `thresholdBytes`, else the budget stage's `meta.budget.maxBytes`, else `thresholdBytes`;
  * what was stored goes into the result's `meta.blob`.
  */
-export function createShaper(store: BlobStore, config: BlobsOptions, services: Pick<GovernorServices, "cwd" | "logger" | "ui">) {
+export function createShaper(store: BlobStore, config: BlobsOptions, services: Pick<GovernorServices, "cwd" | "logger" | "ui">, redactor?: Pick<Redactor, "redact">) {
   const builtins = new Set(config.builtinTools);
+  // What is written is redacted here too, not only by the redact stage before: the stored copy of
+  // pi's full bash output never passed through it, and a result that skips that stage (a nested
+  // call handed back to its script unchanged) must still not reach the disk with its secrets.
+  const redact = (text: string) => (redactor ? redactor.redact(text) : text);
   let warned = false;
 
   const warnOnce = (error: unknown) => {
@@ -55,9 +60,9 @@ export function createShaper(store: BlobStore, config: BlobsOptions, services: P
     let blobError: string | undefined;
     try {
       // pi cuts large output itself (bash, pi 1.x's MCP tools) and writes the whole of it to a temp
-      // file: store that, read safely; a file that is gone or not to trust leaves pi's own copy.
+      // file: store that, read safely and redacted; a file that is gone or not to trust leaves pi's own copy.
       const full = info.tool ? undefined : await readPiFullOutput(value.details);
-      stored = await store.put(full ?? text);
+      stored = await store.put(redact(full ?? text));
     } catch (error) {
       blobError = (error as NodeJS.ErrnoException).code ?? errorText(error);
       warnOnce(error);

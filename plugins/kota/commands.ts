@@ -36,7 +36,7 @@ export async function kotaStatusReport(runtime: KotaRuntime): Promise<string> {
     const last = runtime.lastServerError();
     if (last) lines.push(`Last server error: ${last}`);
   }
-  lines.push(`Command: ${runtime.config.command} ${runtime.config.args.join(" ")} (cwd: ${runtime.config.cwd || "filesystem root, so nothing the repository ships runs in KotaDB"})`);
+  lines.push(`Command: ${runtime.commandLine()} (cwd: ${runtime.config.cwd || "filesystem root, so nothing the repository ships runs in KotaDB"})`);
   const ignored = runtime.ignoredLaunchNote();
   if (ignored) lines.push(ignored);
   lines.push(`confirmIndex: ${runtime.config.confirmIndex}, indexWithoutUi: ${runtime.config.indexWithoutUi}, autoContext: ${runtime.config.autoContext}`);

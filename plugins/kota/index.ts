@@ -12,6 +12,8 @@
  */
 import { definePlugin, defineService, STAGE } from "../../core/index.ts";
 import { announceServerProcess } from "../../lib/mcp/index.ts";
+import { secretArgValues, secretEnvValues } from "../../lib/redact/index.ts";
+import { REDACTOR } from "../redact/index.ts";
 import { kotaDefaults, kotaSchema } from "./config.ts";
 import { kotaStatusReport, registerKotaCommands } from "./commands.ts";
 import { readIndexRecord, writeIndexRecord } from "./index-record.ts";
@@ -37,9 +39,13 @@ export const kota = definePlugin({
   defaults: kotaDefaults,
   trustedKeys: ["command", "args", "env", "cwd"],
   provides: [KOTA_RUNTIME],
+  optional: [REDACTOR],
   apply(pipeline, config, services) {
+    // KotaDB's env may carry tokens: hide those values in its stderr, its errors and every result.
+    const redactor = services.maybe(REDACTOR);
+    redactor?.addLiterals([...secretEnvValues(config.env), ...secretArgValues(config.args)]);
     const connect: ConnectionFactory = (launch) => {
-      const connection = managedKotaConnection(launch, services.logger, `/${services.commandRoot} restart`);
+      const connection = managedKotaConnection(launch, services.logger, `/${services.commandRoot} restart`, redactor);
       connection.onStateChange((to) => pipeline.emit({ type: "custom", source: KOTA_PLUGIN, name: "mcp_state", data: { server: "kota", to } }));
       return connection;
     };

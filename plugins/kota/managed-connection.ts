@@ -6,13 +6,14 @@
  */
 import type { Logger } from "../../core/index.ts";
 import { formatServerStatus, ManagedMcpServer } from "../../lib/mcp/index.ts";
+import type { Redactor } from "../../lib/redact/index.ts";
 import type { KotaConnection, KotaLaunch, RawToolResult } from "./connection.ts";
 
 /** KotaDB core tools that change nothing (safe to replay after a reconnect). index_repository is not. */
 export const KOTA_READ_ONLY_TOOLS: readonly string[] = Object.freeze(["search", "list_recent_files", "search_dependencies", "find_usages", "analyze_change_impact", "get_index_statistics", "generate_task_context"]);
 
 /** A ManagedMcpServer named `kota` for `launch`. Nothing starts until the first call. */
-export function managedKotaConnection(launch: KotaLaunch, logger: Logger, restartCommand: string): KotaConnection {
+export function managedKotaConnection(launch: KotaLaunch, logger: Logger, restartCommand: string, redactor?: Pick<Redactor, "redact">): KotaConnection {
   const server = new ManagedMcpServer(
     {
       name: "kota",
@@ -24,6 +25,7 @@ export function managedKotaConnection(launch: KotaLaunch, logger: Logger, restar
       installHint: launch.installHint,
       restartCommand,
       replayTools: [...KOTA_READ_ONLY_TOOLS],
+      ...(redactor ? { redact: (text: string) => redactor.redact(text) } : {}),
       probe: async (caller, signal) => {
         const result = await caller.callTool("get_index_statistics", {}, { signal, timeoutMs: launch.connectTimeoutMs });
         const text = (result.content ?? []).map((b) => (b.type === "text" ? b.text : "")).join("");

@@ -6,6 +6,7 @@
 import { accessSync, constants } from "node:fs";
 import { delimiter, isAbsolute, join } from "node:path";
 import { ALLOW_PROJECT_LINE, CONFIG_FILE, type IgnoredTrustedKey } from "../../core/index.ts";
+import { redactedCommandLine, type Redactor } from "../../lib/redact/index.ts";
 
 /** The kota keys that decide what program starts KotaDB and how. */
 const LAUNCH_KEYS = new Set(["command", "args", "env", "cwd"]);
@@ -41,8 +42,9 @@ export function missingCommandText(command: string): string {
  * What to add when KotaDB's command exists but KotaDB does not start (e.g. `bun x kotadb@next` cannot
  * download KotaDB): where to look and how to fix it.
  */
-export function kotaStartHint(command: string, args: readonly string[]): string {
-  const line = [command, ...args].join(" ");
+export function kotaStartHint(command: string, args: readonly string[], redactor?: Pick<Redactor, "redact">): string {
+  // The line reaches the model: a token in kota.args (`--token X`, a known shape) is hidden.
+  const line = redactor ? redactedCommandLine(command, args, redactor) : [command, ...args].join(" ");
   if (command === "bun" && args.some((a) => a.startsWith("kotadb"))) {
     return `KotaDB did not start (\`${line}\`). bun x downloads KotaDB from the npm registry on first use: check network access to it, or install KotaDB (\`bun add -g kotadb@next\`) and set "kota.command"/"kota.args" in ~/.pi/agent/pi-governor.json; then run /kota restart.`;
   }

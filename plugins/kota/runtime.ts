@@ -10,6 +10,8 @@ import { classifyError, contentBytes, contentText, type GovernorError, type Gove
 import { argsWithToolset, type KotaOptions } from "./config.ts";
 import type { KotaConnection, KotaLaunch, KotaServerState } from "./connection.ts";
 import { gitHead, gitRoot } from "../../lib/git/index.ts";
+import { redactedCommandLine } from "../../lib/redact/index.ts";
+import { REDACTOR } from "../redact/index.ts";
 import { type IndexedState, Indexer, type IndexTarget } from "./index-flow.ts";
 import { kotaDataDir, kotaDataEnv, neutralCwd } from "./isolation.ts";
 import { BUN_INSTALL_HINT, commandExists, ignoredProjectLaunchNote, kotaStartHint, missingCommandText } from "./runtime-check.ts";
@@ -104,6 +106,15 @@ export class KotaRuntime implements IndexTarget {
     return kotaLaunch(this.config, this.services.env, this.services.agentDir, await this.root());
   }
 
+  /**
+   * KotaDB's command line for messages: option values that name a secret (`--token X`) and known
+   * secret shapes hidden, when the redact plugin runs (it is on unless the user turned it off).
+   */
+  commandLine(): string {
+    const redactor = this.services.maybe(REDACTOR);
+    return redactor ? redactedCommandLine(this.config.command, this.config.args, redactor) : [this.config.command, ...this.config.args].join(" ");
+  }
+
   /** Why the project's command/args/env/cwd are not in force ("" when no project file set them). */
   ignoredLaunchNote(): string {
     return ignoredProjectLaunchNote(this.services.ignoredTrustedKeys, this.services.agentDir);
@@ -148,7 +159,7 @@ export class KotaRuntime implements IndexTarget {
       if (classified.category === "spawn") {
         if (!/^command not found/.test(classified.message)) {
           // The command exists but KotaDB did not start: say where to look (stderr) and what to fix.
-          classified = new SpawnError(classified.message, { agentMessage: withNote(`${kotaStartHint(this.config.command, this.config.args)} ${classified.agentMessage}`, this.ignoredLaunchNote()), cause: classified, ...(classified.stderrTail ? { stderrTail: classified.stderrTail } : {}) });
+          classified = new SpawnError(classified.message, { agentMessage: withNote(`${kotaStartHint(this.config.command, this.config.args, this.services.maybe(REDACTOR))} ${classified.agentMessage}`, this.ignoredLaunchNote()), cause: classified, ...(classified.stderrTail ? { stderrTail: classified.stderrTail } : {}) });
         }
         this.notifyUnavailableOnce(classified);
       }

@@ -17,6 +17,8 @@
  * a footer entry, and everything closed on session shutdown (SIGTERM, then SIGKILL after 2 s).
  */
 import { definePlugin, errorText } from "../../core/index.ts";
+import { secretArgValues, secretEnvValues } from "../../lib/redact/index.ts";
+import { REDACTOR } from "../redact/index.ts";
 import type { ManagedMcpServer, McpTool } from "../../lib/mcp/index.ts";
 import { mcpServersDefaults, mcpServersSchema, type McpServerOptions } from "./config.ts";
 import { manageServer } from "./managed.ts";
@@ -41,15 +43,21 @@ export const mcpServers = definePlugin({
   schema: mcpServersSchema,
   defaults: mcpServersDefaults,
   trustedKeys: ["servers"],
+  optional: [REDACTOR],
   async apply(pipeline, config, services) {
     const logger = services.logger;
     const servers: ManagedMcpServer[] = [];
     const entries = Object.entries(config.servers);
+    // The env the user gives a server is where its tokens go: hide those values everywhere, from
+    // every server's stderr and every tool result, before any server starts.
+    const redactor = services.maybe(REDACTOR);
+    for (const [, options] of entries) redactor?.addLiterals([...secretEnvValues(options.env), ...secretArgValues(options.args ?? [])]);
+    const redact = redactor ? { redact: (text: string) => redactor.redact(text) } : {};
     const discovered = await Promise.all(
       entries.map(async ([name, options]) => {
         let server: ManagedMcpServer;
         try {
-          server = manageServer(pipeline, MCP_SERVERS_PLUGIN, services, serverConfig(name, options, services.cwd));
+          server = manageServer(pipeline, MCP_SERVERS_PLUGIN, services, { ...serverConfig(name, options, services.cwd), ...redact });
         } catch (error) {
           logger.error(`MCP server "${name}" is misconfigured: ${errorText(error)}`, { server: name });
           return undefined;

@@ -39,6 +39,8 @@ export interface ArgumentCutOptions {
   isProtected: (path: string) => boolean;
   /** Whether a blob store will hold the full arguments: the marker then names `blob_read`. */
   blobs: boolean;
+  /** Hides secrets in the stored arguments (before the blob id is computed). Default: none. */
+  redact?: (text: string) => string;
 }
 
 /** The outcome for one assistant message. */
@@ -224,7 +226,7 @@ export function cutToolCallArguments(message: AgentMessageLike, plan: (call: Too
     if (reason === "large" && !(options.maxArgChars > 0 && before > options.maxArgChars)) return block;
     const path = callPath(args);
     if (path !== undefined && options.isProtected(path)) return block;
-    const text = options.blobs ? argumentsBlobText(args) : undefined;
+    const text = options.blobs ? (options.redact ? options.redact(argumentsBlobText(args)) : argumentsBlobText(args)) : undefined;
     const blobId = text === undefined ? undefined : blobIdOf(text);
     const way = wayBack(reason, blobId, path);
     const cutArgs = cutArguments(args, (s) => cutString(s, keep, reason, way));

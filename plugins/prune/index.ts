@@ -14,6 +14,7 @@
  */
 import { definePlugin, STAGE } from "../../core/index.ts";
 import { BLOB_STORE } from "../blobs/index.ts";
+import { REDACTOR } from "../redact/index.ts";
 import { ArgumentBlobWriter } from "./argument-blobs.ts";
 import { pruneCrossCheck, pruneDefaults, pruneSchema } from "./config.ts";
 import { settingsForModel } from "./per-model.ts";
@@ -39,7 +40,7 @@ export const prune = definePlugin({
   schema: pruneSchema,
   defaults: pruneDefaults,
   check: pruneCrossCheck,
-  optional: [BLOB_STORE],
+  optional: [BLOB_STORE, REDACTOR],
   apply(pipeline, config, services) {
     const logger = services.logger;
     if (config.adaptiveExitPercent >= config.adaptiveEnterPercent) {
@@ -55,7 +56,9 @@ export const prune = definePlugin({
     // Cut call arguments go to the blob store (when the blobs plugin runs), each id written once.
     const blobStore = services.maybe(BLOB_STORE);
     const blobWriter = new ArgumentBlobWriter(blobStore, logger);
-    const env = { cwd: services.cwd, ...(blobStore ? { blobWriter } : {}) };
+    // Stored arguments are redacted before their blob id is computed (the marker names that id).
+    const redactor = services.maybe(REDACTOR);
+    const env = { cwd: services.cwd, ...(blobStore ? { blobWriter } : {}), ...(redactor ? { redact: (text: string) => redactor.redact(text) } : {}) };
     const sessions = new SessionPruners((options, store) => new SessionPruner(options, store, logger, env), () => services.store());
 
     pipeline.hooks.sessionShutdown.tap({ name: PRUNE_PLUGIN }, () => blobWriter.flush());

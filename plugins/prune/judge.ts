@@ -77,7 +77,7 @@ export class MessageJudge {
     private readonly rules: Record<PruneMode, ModeRules>,
     private readonly calls: ReadonlyMap<string, CallInfo>,
     private readonly pins: ReadonlyMap<string, PinRecord>,
-    private readonly env: { cwd?: string; blobWriter?: ArgumentBlobWriter },
+    private readonly env: { cwd?: string; blobWriter?: ArgumentBlobWriter; redact?: (text: string) => string },
   ) {
     this.isProtected = protectedPathMatcher(options.protectedFilePatterns, env.cwd);
     this.relationOptions = {
@@ -170,7 +170,7 @@ export class MessageJudge {
       const key = [...plan].map(([id, why]) => `${id}:${why}`).join(",");
       cut = (f.argCuts ??= new Map()).get(key) ?? NO_CHANGE;
       if (cut === NO_CHANGE) {
-        const done = cutToolCallArguments(m, (call) => plan.get(call.id), { maxArgChars, argExcerptChars: this.options.argExcerptChars, isProtected: this.isProtected, blobs: this.env.blobWriter !== undefined });
+        const done = cutToolCallArguments(m, (call) => plan.get(call.id), { maxArgChars, argExcerptChars: this.options.argExcerptChars, isProtected: this.isProtected, blobs: this.env.blobWriter !== undefined, ...(this.env.redact ? { redact: this.env.redact } : {}) });
         cut = { replacement: done.replacement, savedChars: done.savedChars, summary: done.summaries.join("; "), blobs: done.blobs };
         f.argCuts.set(key, cut);
       }

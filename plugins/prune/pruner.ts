@@ -105,7 +105,7 @@ export class SessionPruner {
     private readonly options: PruneOptions,
     private readonly store: () => SessionStore,
     private readonly logger?: Logger,
-    env: { cwd?: string; blobWriter?: ArgumentBlobWriter } = {},
+    env: { cwd?: string; blobWriter?: ArgumentBlobWriter; redact?: (text: string) => string } = {},
   ) {
     this.rules = { normal: rulesFor(options, "normal"), tight: rulesFor(options, "tight") };
     this.blobWriter = env.blobWriter;

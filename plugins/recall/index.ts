@@ -13,6 +13,8 @@ import { contentText, definePlugin, errorText, hasTag, REHYDRATION_TAG, resultMe
 import { isBlobId, resolveBlobDir, RetentionSchedule } from "../../lib/blobs/index.ts";
 import { BLOB_STORE } from "../blobs/index.ts";
 import { formatCall } from "../prune/index.ts";
+import { redactValue } from "../../lib/redact/index.ts";
+import { REDACTOR } from "../redact/index.ts";
 import { purgeIndexCommand, recallStatusCommand, searchCommand } from "./commands.ts";
 import { defaultIndexPath, recallDefaults, recallSchema } from "./config.ts";
 import { SavingsTracker, statusText } from "./savings.ts";
@@ -63,7 +65,12 @@ export const recall = definePlugin({
   trustedKeys: ["dbPath", "maxOutputs", "searchAllProjects"],
   // One blob store for every plugin: blob_read reads where recall writes, and both follow the agent dir.
   requires: [BLOB_STORE],
+  optional: [REDACTOR],
   apply(pipeline, config, services) {
+    // What the index and the blob cache keep is redacted here too (the call's arguments never pass
+    // the redact stage, and a result that skipped it must not be stored with its secrets).
+    const redactor = services.maybe(REDACTOR);
+    const redact = (text: string) => (redactor ? redactor.redact(text) : text);
     const store = services.need(BLOB_STORE);
     const writer = new RecallWriter(
       {
@@ -85,12 +92,13 @@ export const recall = definePlugin({
 
     pipeline.hooks.toolResult.tap({ name: RECALL_PLUGIN, stage: RECALL_STAGE }, async (value, info) => {
       if (exclude.has(value.toolName) || hasTag(info.tool, REHYDRATION_TAG)) return undefined;
-      const text = contentText(value.content.filter((b): b is Extract<ContentBlock, { type: "text" }> => b.type === "text"));
+      const text = redact(contentText(value.content.filter((b): b is Extract<ContentBlock, { type: "text" }> => b.type === "text")));
       const base = {
         sessionId: info.sessionId,
         project: services.cwd,
         tool: value.toolName,
-        args: formatCall(value.toolName, value.input, [], 3, 80),
+        // Values are redacted before formatCall cuts them to 80 characters (a cut token has no shape left).
+        args: redact(formatCall(value.toolName, redactor ? redactValue(value.input, redactor) : value.input, [], 3, 80)),
         turn,
         atMs: Date.now(),
         toolCallId: value.toolCallId,

@@ -22,6 +22,7 @@ import { telemetryDefaults, type TelemetryOptions, telemetrySchema } from "./con
 import { type RunningExport, startExport } from "./export.ts";
 import { createInstruments } from "./instruments.ts";
 import { ToolSpans } from "./tool-spans.ts";
+import { REDACTOR } from "../redact/index.ts";
 
 export { telemetryDefaults, telemetrySchema, type TelemetryOptions } from "./config.ts";
 export { resolveExportTarget, parseOtlpHeaders, startExport, DEFAULT_OTLP_ENDPOINT, type ExportTarget, type RunningExport } from "./export.ts";
@@ -46,6 +47,7 @@ export const telemetry = definePlugin({
   enabledByDefault: false,
   // Where session data goes, with which credentials, and whether code and outputs go with it, is the user's choice.
   trustedKeys: ["endpoint", "headers", "captureContent"],
+  optional: [REDACTOR],
   async apply(pipeline, config, services) {
     const logger = services.logger;
     if (!config.traces && !config.metrics) return;
@@ -56,7 +58,8 @@ export const telemetry = definePlugin({
     const apiInstruments = createInstruments(metrics.getMeter("pi-governor", version));
     let tracer = apiTracer;
     let instruments = apiInstruments;
-    const spans = new ToolSpans(tracer, instruments, services.clock, config);
+    const redactor = services.maybe(REDACTOR);
+    const spans = new ToolSpans(tracer, instruments, services.clock, { ...config, ...(redactor ? { redact: (text: string) => redactor.redact(text) } : {}) });
     /** Starts the exporter (again after a session shutdown stopped it); a failure is one warning, then API-only. */
     const startExporting = async (): Promise<void> => {
       if (!config.export || running || exportFailed) return;

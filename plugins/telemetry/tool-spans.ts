@@ -21,6 +21,8 @@ export interface ToolSpanOptions {
   metrics: boolean;
   captureContent: boolean;
   maxContentChars: number;
+  /** Hides secrets in captured arguments and results before they are bounded and exported. Default: none. */
+  redact?: (text: string) => string;
 }
 
 interface CallState {
@@ -68,6 +70,10 @@ export class ToolSpans {
     this.instruments = instruments;
   }
 
+  private redacted(text: string): string {
+    return this.options.redact ? this.options.redact(text) : text;
+  }
+
   private static key(call: ToolCallContext): string {
     return `${call.toolCallId}\u0000${call.startedAt}`;
   }
@@ -91,7 +97,7 @@ export class ToolSpans {
       };
       if (call.sessionId) attributes[GEN_AI.CONVERSATION_ID] = call.sessionId;
       if (tool.description) attributes[GEN_AI.TOOL_DESCRIPTION] = boundText(tool.description, 256);
-      if (this.options.captureContent) attributes[GEN_AI.TOOL_ARGUMENTS] = boundText(jsonText(call.args), this.options.maxContentChars);
+      if (this.options.captureContent) attributes[GEN_AI.TOOL_ARGUMENTS] = boundText(this.redacted(jsonText(call.args)), this.options.maxContentChars);
       const parent = context.active();
       const span = this.tracer.startSpan(`${EXECUTE_TOOL} ${tool.name}`, { kind: SpanKind.INTERNAL, attributes }, parent);
       // No SDK registered (the API's no-op tracer): nothing to record or propagate, skip the bookkeeping.
@@ -186,7 +192,7 @@ export class ToolSpans {
     }
     if (this.options.captureContent) {
       const text = obs.content.map((b) => (b.type === "text" ? b.text : `[${b.type}]`)).join("\n");
-      span.setAttribute(GEN_AI.TOOL_RESULT, boundText(text, this.options.maxContentChars));
+      span.setAttribute(GEN_AI.TOOL_RESULT, boundText(this.redacted(text), this.options.maxContentChars));
     }
     span.end();
   }

@@ -5,7 +5,7 @@
  * `/kota`: status, index, restart (kota), pruning, pin (prune), blobs, purge-blobs (blobs), doctor
  * (doctor, also as `/governor doctor`).
  *
- * Plugin order (apply order; run order comes from stages): execution-log, breaker, retry, timeout,
+ * Plugin order (apply order; run order comes from stages): redact, execution-log, breaker, retry, timeout,
  * budget, kota, auto-context, blobs, prune, telemetry (off by default), chaos (off unless
  * the global config enables it), doctor. autoContext needs kota's
  * `kota:runtime` service; the host applies kota first wherever it stands.
@@ -20,6 +20,7 @@ import { doctor } from "../../plugins/doctor/index.ts";
 import { executionLog } from "../../plugins/execution-log/index.ts";
 import { kota } from "../../plugins/kota/index.ts";
 import { recall } from "../../plugins/recall/index.ts";
+import { redact } from "../../plugins/redact/index.ts";
 import { telemetry } from "../../plugins/telemetry/index.ts";
 import { retry } from "../../plugins/retry/index.ts";
 import { timeout } from "../../plugins/timeout/index.ts";
@@ -41,6 +42,7 @@ export const kotaPreset = definePreset({
   description: "pi + KotaDB: bounded kota_* tools with resilience, budgets, blobs, pruning and autoContext.",
   commandRoot: "kota",
   plugins: () => [
+    redact(),
     executionLog(),
     breaker(),
     retry(),

@@ -13,6 +13,7 @@ import { executionLog } from "../../plugins/execution-log/index.ts";
 import { mcpServers } from "../../plugins/mcp-servers/index.ts";
 import { prune } from "../../plugins/prune/index.ts";
 import { recall } from "../../plugins/recall/index.ts";
+import { redact } from "../../plugins/redact/index.ts";
 import { telemetry } from "../../plugins/telemetry/index.ts";
 import { retry } from "../../plugins/retry/index.ts";
 import { timeout } from "../../plugins/timeout/index.ts";
@@ -22,5 +23,5 @@ import { BUILTIN_BLOB_TOOLS } from "../kota/index.ts";
 export const mcpPreset = definePreset({
   name: "mcp",
   description: "MCP servers from config as governed tools, with resilience, budgets, blobs and pruning.",
-  plugins: () => [executionLog(), breaker(), retry(), timeout(), budget(), mcpServers(), blobs({ builtinTools: [...BUILTIN_BLOB_TOOLS] }), prune(), recall(), telemetry(), chaos(), doctor()],
+  plugins: () => [redact(), executionLog(), breaker(), retry(), timeout(), budget(), mcpServers(), blobs({ builtinTools: [...BUILTIN_BLOB_TOOLS] }), prune(), recall(), telemetry(), chaos(), doctor()],
 });

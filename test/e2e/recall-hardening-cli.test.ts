@@ -53,7 +53,7 @@ function results(run: PiCliRun, tool: string): string[] {
 
 describe.skipIf(!probeSqlite().fts5)("recall hardening in the real pi CLI", () => {
   it("second profile: index and blobs under the agent dir; blob_read reads recall's blob; scope all is off by default, on only from the global config", async () => {
-    const a = await pi("alpha", [{ toolCall: { name: "bash", arguments: { command: "echo DATABASE_PASSWORD=hunter2-otterVault" } } }, { text: "done" }]);
+    const a = await pi("alpha", [{ toolCall: { name: "bash", arguments: { command: "echo DATABASE_HOST=hunter2-otterVault" } } }, { text: "done" }]);
     expect(a.code, a.stderr).toBe(0);
     expect(existsSync(join(cache(), "recall", "index.db"))).toBe(true);
     expect(existsSync(join(home, ".pi"))).toBe(false);
@@ -76,7 +76,7 @@ describe.skipIf(!probeSqlite().fts5)("recall hardening in the real pi CLI", () =
     for (const s of searches) expect(s).not.toContain("hunter2");
     expect(searches[0]).toMatch(/scope/);
     // The user's own blob_read (an id they hold) works in this profile: the store is the blobs plugin's.
-    expect(results(b, "blob_read")[0]).toContain("DATABASE_PASSWORD=hunter2-otterVault");
+    expect(results(b, "blob_read")[0]).toContain("DATABASE_HOST=hunter2-otterVault");
 
     writeFileSync(join(agentDir, "pi-governor.json"), JSON.stringify({ recall: { searchAllProjects: true } }));
     try {

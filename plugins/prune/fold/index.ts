@@ -10,6 +10,7 @@
  */
 import { type GovernorServices, type Pipeline, STAGE, type AgentMessageLike } from "../../../core/index.ts";
 import { BLOB_STORE } from "../../blobs/index.ts";
+import { REDACTOR } from "../../redact/index.ts";
 import type { PruneOptions } from "../config.ts";
 import { unfoldCommand } from "./commands.ts";
 import { FoldSession } from "./session.ts";
@@ -64,7 +65,7 @@ export function registerFolding(pipeline: Pipeline, config: PruneOptions, servic
     return out === messages ? undefined : (out as AgentMessageLike[]);
   });
 
-  pipeline.registerTool(OWNER, contextFoldTool({ session: (id) => session(id), blobs: services.maybe(BLOB_STORE), root, warn: (m, d) => logger.warn(m, d) }));
+  pipeline.registerTool(OWNER, contextFoldTool({ session: (id) => session(id), blobs: services.maybe(BLOB_STORE), redactor: services.maybe(REDACTOR), root, warn: (m, d) => logger.warn(m, d) }));
   pipeline.registerCommand(OWNER, `${root} unfold`, unfoldCommand(root, (id) => session(id), store));
   return (sessionId) => folded.get(sessionId) ?? [];
 }

@@ -31,6 +31,8 @@ const n = (v: number) => v.toLocaleString("en-US");
 export interface FoldToolDeps {
   session(sessionId: string): FoldSession | undefined;
   blobs: BlobStore | undefined;
+  /** Hides secrets in the originals before they are stored (user text, call arguments). Default: none. */
+  redactor?: { redact(text: string): string } | undefined;
   root: string;
   warn(message: string, data: Record<string, unknown>): void;
 }
@@ -73,7 +75,8 @@ export function contextFoldTool(deps: FoldToolDeps): GovernedToolDefinition {
       let blobId: string | undefined;
       if (deps.blobs) {
         try {
-          blobId = (await deps.blobs.put(originals.map((m) => JSON.stringify(m)).join("\n") + "\n")).id;
+          const text = originals.map((m) => JSON.stringify(m)).join("\n") + "\n";
+          blobId = (await deps.blobs.put(deps.redactor ? deps.redactor.redact(text) : text)).id;
         } catch (error) {
           deps.warn("context_fold: the originals could not be stored as a blob; they stay in the session", { error: String(error) });
         }

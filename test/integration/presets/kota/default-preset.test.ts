@@ -63,6 +63,7 @@ describe("the default kota preset through the stand-in", () => {
     const g = await build();
     expect(g.problems()).toEqual([]);
     expect(g.plugins.map((p) => [p.plugin.name, p.enabled])).toEqual([
+      ["governor:redact", true],
       ["governor:execution-log", true],
       ["governor:breaker", true],
       ["governor:retry", true],
@@ -78,7 +79,7 @@ describe("the default kota preset through the stand-in", () => {
       ["governor:doctor", true],
     ]);
     expect([...g.pipeline.tools.keys()].sort()).toEqual(["blob_read", "context_fold", "context_search", "kota_deps", "kota_impact", "kota_index", "kota_search", "kota_status", "kota_task_context", "kota_usages"]);
-    expect([...g.pipeline.commands.keys()].sort()).toEqual(["governor doctor", "kota blobs", "kota doctor", "kota index", "kota pin", "kota pruning", "kota purge-blobs", "kota purge-index", "kota recall", "kota restart", "kota search", "kota status", "kota unfold"]);
+    expect([...g.pipeline.commands.keys()].sort()).toEqual(["governor doctor", "kota blobs", "kota doctor", "kota index", "kota pin", "kota pruning", "kota purge-blobs", "kota purge-index", "kota recall", "kota redacted", "kota restart", "kota search", "kota status", "kota unfold"]);
     const wrapOrder = g.pipeline.describe().toolCall!.map((t) => t.name);
     expect(wrapOrder.indexOf("governor:breaker")).toBeLessThan(wrapOrder.indexOf("governor:retry"));
     expect(wrapOrder.indexOf("governor:retry")).toBeLessThan(wrapOrder.indexOf("governor:budget"));

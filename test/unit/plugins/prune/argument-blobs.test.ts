@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createLogger, type LogRecord } from "../../../../core/index.ts";
 import { BlobStore } from "../../../../lib/blobs/index.ts";
+import { Redactor } from "../../../../lib/redact/index.ts";
 import { ArgumentBlobWriter } from "../../../../plugins/prune/argument-blobs.ts";
 import { argumentsBlobText, blobIdOf, cutToolCallArguments } from "../../../../plugins/prune/arguments.ts";
 
@@ -38,6 +39,24 @@ describe("ArgumentBlobWriter", () => {
     expect(JSON.parse(readFileSync(file, "utf8"))).toEqual(args);
     expect(store.referencedIds().has(id)).toBe(true);
     expect((await store.readBytePage(id, 0, 100_000)).text).toBe(text);
+    expect(records).toEqual([]);
+  });
+
+  it("stores the arguments redacted, under the id of the redacted text the marker names", async () => {
+    const token = ["ghp", "_", "ArgBlobs".repeat(4), "Xx77"].join("");
+    const store = new BlobStore({ dir: join(root, "blobs") });
+    const writer = new ArgumentBlobWriter(store, logger());
+    const args = { path: ".env", content: `GITHUB=${token}\n${"filler line\n".repeat(400)}` };
+    const message = { role: "assistant", content: [{ type: "toolCall", id: "c1", name: "write", arguments: args }] };
+    const redactor = new Redactor();
+    const cut = cutToolCallArguments(message, () => "large", { maxArgChars: 2000, argExcerptChars: 240, isProtected: () => false, blobs: true, redact: (t) => redactor.redact(t) });
+    writer.write(cut.blobs);
+    await writer.flush();
+    const { id } = cut.blobs[0]!;
+    expect(JSON.stringify(cut.replacement)).toContain(id);
+    const stored = readFileSync(join(store.dir, `${id}.json`), "utf8");
+    expect(stored).toContain("[redacted:github-token]");
+    expect(stored).not.toContain(token);
     expect(records).toEqual([]);
   });
 

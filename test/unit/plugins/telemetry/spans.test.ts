@@ -15,6 +15,7 @@ import { blobs } from "../../../../plugins/blobs/index.ts";
 import { budget } from "../../../../plugins/budget/index.ts";
 import { breaker } from "../../../../plugins/circuit-breaker/index.ts";
 import { prune } from "../../../../plugins/prune/index.ts";
+import { redact } from "../../../../plugins/redact/index.ts";
 import { retry } from "../../../../plugins/retry/index.ts";
 import { ATTR, EVENT, GEN_AI, METRIC, SPAN, telemetry } from "../../../../plugins/telemetry/index.ts";
 import { timeout } from "../../../../plugins/timeout/index.ts";
@@ -170,6 +171,19 @@ describe("telemetry: tool spans", () => {
     expect(args).toMatch(/more chars\]$/);
     expect(args.length).toBeLessThan(80);
     expect((span!.attributes[GEN_AI.TOOL_RESULT] as string).length).toBeLessThan(80);
+  });
+});
+
+describe("telemetry with the redact plugin", () => {
+  it("exports captured arguments and results with secrets hidden", async () => {
+    const token = ["ghp", "_", "SpanAttr".repeat(4), "Ww42"].join("");
+    const preset = definePreset({ name: "t-redact", description: "", plugins: () => [redact(), telemetry(), tools()] });
+    clock = new ManualClock();
+    const g = await createGovernor({ preset, cwd: dir, agentDir: dir, layers: [], env: {}, clock, overrides: { telemetry: { enabled: true, captureContent: true } } });
+    await call(g, "flaky", { header: `Authorization: Bearer ${token}` });
+    const [span] = spansNamed("execute_tool flaky");
+    expect(span!.attributes[GEN_AI.TOOL_ARGUMENTS]).toContain("[redacted:github-token]");
+    expect(JSON.stringify(spanExporter.getFinishedSpans().map((s) => s.attributes))).not.toContain(token);
   });
 });
 

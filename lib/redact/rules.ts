@@ -1,0 +1,152 @@
+/**
+ * The built-in rules: known secret shapes. Every rule is anchored on literal text (a prefix, a
+ * header or variable name) and uses only bounded quantifiers, and may start only where the character
+ * before is not part of the same run (a lookbehind), so the combined expression runs in linear time
+ * (test/bench/redact.bench.ts measures it on adversarial input). A rule either hides its whole match,
+ * or, with a `(?<k>...)` group, keeps that leading part (the header or variable name) and hides the
+ * rest. Sources use no other capturing groups.
+ *
+ * Measured for false positives on this repository's source, its node_modules and logs
+ * (test/fixtures/redact/false-positives.ts prints the counts; docs/security.md lists them).
+ */
+import { shapeSource, type TokenShape } from "./shape.ts";
+
+/** A compiled-source rule. */
+export interface RedactionRule {
+  /** Shown in `[redacted:<name>]`; config's `disabledRules` names it. */
+  readonly name: string;
+  /** Regular expression source, no flags; may contain one `(?<k>...)` group: the part that is kept. */
+  readonly source: string;
+  /** One line for docs: what it finds. */
+  readonly finds: string;
+  /** Literal texts one of which every match contains; a text with none of them skips the rule. */
+  readonly anchors?: readonly string[];
+}
+
+/** Case-insensitive literal without the `i` flag (which would apply to every rule in the combined expression). */
+function ci(word: string): string {
+  return word.replace(/[a-z]/gi, (c) => `[${c.toLowerCase()}${c.toUpperCase()}]`);
+}
+
+const shape = (s: TokenShape, finds: string): RedactionRule => ({ name: s.name, source: shapeSource(s), finds, anchors: [s.prefix] });
+const alnum = "A-Za-z0-9";
+/** Characters of a header or assignment value: anything but space, quotes and the delimiters of templates and lists. */
+const VALUE = "[^\\s\"'`$<>{}()\\[\\]\\\\,;]";
+/**
+ * A header value that is a credential, not code: it holds a digit (tokens do), or it ends the line
+ * or a quoted string (`Basic dXNlcjpwYXNz`). `Authorization: makeHeader(key)` and
+ * `Authorization = token ?? null` in source are left alone.
+ */
+const CREDENTIAL_VALUE = `(?:(?=${VALUE}{0,4095}[0-9])${VALUE}{8,4096}|${VALUE}{8,4096}(?=["'\`\\r\\n]|$))`;
+/** Placeholders in documentation: `your-api-key`, `sk-...`, `<token>`, `xxxx`. */
+const NOT_A_PLACEHOLDER =
+  "(?!(?:your|Your|YOUR|my-|my_|xxx|XXX|test|Test|TEST|fake|dummy|example|sample|placeholder|changeme|\\.\\.\\.|…|<|redacted|REDACTED)|" +
+  // an upper-case name (SOME_TOKEN), a flag or small number (true, 1, 3000)
+  "[A-Z][A-Z_]{2,63}(?![A-Za-z0-9+/=.~-])|(?:true|false|yes|no|on|off|null|none|undefined)(?![A-Za-z0-9_])|[0-9]{1,8}(?![A-Za-z0-9_]))" +
+  "";
+/** An assignment's value that is an elided example (`sk-...`); scans at most 128 characters. */
+const NOT_ELIDED = `(?!${VALUE}{0,128}(?:\\.\\.\\.|…))`;
+/** Authentication schemes in front of a header's credential. */
+const SCHEME = "(?:Bearer|Basic|Token|Bot|Digest|bearer|basic|token)(?:[ \\t]{1,4}|%20)";
+
+/** The built-in rules, in priority order (an earlier rule wins where two match at the same place). */
+export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
+  // Cloud providers.
+  { name: "aws-access-key", source: `(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])(?<!EXAMPLE)`, finds: "AWS access key ids (AKIA…, ASIA…)", anchors: ["AKIA", "ASIA", "ABIA", "ACCA"] },
+  {
+    name: "aws-secret-key",
+    source: `(?<k>(?<![A-Za-z0-9_])(?:${ci("aws")}_?)?${ci("secret")}_?${ci("access")}_?${ci("key")}["']?[ \\t]{0,4}[:=][ \\t]{0,4}["']?)[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])`,
+    finds: "AWS secret access keys after aws_secret_access_key = / : (40 characters)",
+    anchors: ["secret", "SECRET", "Secret"],
+  },
+  shape({ name: "gcp-api-key", prefix: "AIza", chars: `${alnum}_-`, minLength: 35, maxLength: 35 }, "Google API keys (AIza + 35)"),
+  shape({ name: "gcp-oauth-token", prefix: "ya29.", chars: `${alnum}_.-`, minLength: 30, maxLength: 2048 }, "Google OAuth access tokens (ya29.…)"),
+  {
+    name: "azure-storage-key",
+    source: `(?<k>(?<![A-Za-z0-9])(?:AccountKey|SharedAccessKey|SharedAccessSignature)=)[A-Za-z0-9+/=%]{20,1024}(?![A-Za-z0-9+/=%])`,
+    finds: "Azure connection-string keys (AccountKey=, SharedAccessKey=)",
+    anchors: ["AccountKey=", "SharedAccess"],
+  },
+  {
+    name: "azure-sas-signature",
+    source: `(?<k>[?&]sig=)[A-Za-z0-9%+/=]{30,512}(?![A-Za-z0-9%+/=])`,
+    finds: "Azure SAS URL signatures (?sig=…, &sig=…)",
+    anchors: ["sig="],
+  },
+  {
+    name: "azure-client-secret",
+    source: `(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.-]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])`,
+    finds: "Azure AD client secrets (…8Q~…, 40 characters)",
+    anchors: ["Q~"],
+  },
+  // Code hosts and package registries.
+  shape({ name: "github-token", prefix: "ghp_", chars: alnum, minLength: 36, maxLength: 251 }, "GitHub personal, OAuth, app and refresh tokens (ghp_, gho_, ghu_, ghs_, ghr_)"),
+  shape({ name: "github-token", prefix: "gho_", chars: alnum, minLength: 36, maxLength: 251 }, ""),
+  shape({ name: "github-token", prefix: "ghu_", chars: alnum, minLength: 36, maxLength: 251 }, ""),
+  shape({ name: "github-token", prefix: "ghs_", chars: alnum, minLength: 36, maxLength: 251 }, ""),
+  shape({ name: "github-token", prefix: "ghr_", chars: alnum, minLength: 36, maxLength: 251 }, ""),
+  shape({ name: "github-token", prefix: "github_pat_", chars: `${alnum}_`, minLength: 50, maxLength: 251 }, "GitHub fine-grained tokens (github_pat_…)"),
+  shape({ name: "gitlab-token", prefix: "glpat-", chars: `${alnum}_-`, minLength: 20, maxLength: 255 }, "GitLab personal, deploy, runner and OAuth tokens (glpat-, gldt-, glrt-, glptt-, gloas-)"),
+  shape({ name: "gitlab-token", prefix: "gldt-", chars: `${alnum}_-`, minLength: 20, maxLength: 255 }, ""),
+  shape({ name: "gitlab-token", prefix: "glrt-", chars: `${alnum}_-`, minLength: 20, maxLength: 255 }, ""),
+  shape({ name: "gitlab-token", prefix: "glptt-", chars: `${alnum}_-`, minLength: 20, maxLength: 255 }, ""),
+  shape({ name: "gitlab-token", prefix: "gloas-", chars: `${alnum}_-`, minLength: 20, maxLength: 255 }, ""),
+  shape({ name: "npm-token", prefix: "npm_", chars: alnum, minLength: 36, maxLength: 255 }, "npm access tokens (npm_ + 36)"),
+  // Chat and payments.
+  {
+    name: "slack-token",
+    source: `(?<![A-Za-z0-9-])xox[abposer]-[0-9A-Za-z]{1,64}-[0-9A-Za-z-]{8,255}(?![0-9A-Za-z-])`,
+    finds: "Slack bot, user, app and refresh tokens (xoxb-, xoxp-, xoxa-, xoxe-…)",
+    anchors: ["xox"],
+  },
+  shape({ name: "slack-webhook", prefix: "https://hooks.slack.com/services/", chars: `${alnum}/`, minLength: 20, maxLength: 128 }, "Slack incoming webhook URLs"),
+  shape({ name: "stripe-key", prefix: "sk_live_", chars: alnum, minLength: 20, maxLength: 255 }, "Stripe live secret and restricted keys (sk_live_, rk_live_)"),
+  shape({ name: "stripe-key", prefix: "rk_live_", chars: alnum, minLength: 20, maxLength: 255 }, ""),
+  // Model providers: Anthropic before OpenAI, both start with sk-.
+  shape({ name: "anthropic-key", prefix: "sk-ant-", chars: `${alnum}_-`, minLength: 32, maxLength: 255 }, "Anthropic API keys (sk-ant-…)"),
+  {
+    name: "openai-key",
+    // sk- then at least 20 characters, one of them a digit: "sk-some-long-css-class-name" is not a key.
+    source: `(?<![A-Za-z0-9_-])sk-(?=[A-Za-z0-9_-]{0,254}[0-9])[A-Za-z0-9_-]{20,255}(?![A-Za-z0-9_-])`,
+    finds: "OpenAI-style keys (sk-…, sk-proj-…; at least 20 characters with a digit)",
+    anchors: ["sk-"],
+  },
+  // Formats.
+  {
+    name: "jwt",
+    source: `(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{5,4096}\\.eyJ[A-Za-z0-9_-]{5,8192}\\.[A-Za-z0-9_-]{0,4096}(?![A-Za-z0-9_-])`,
+    finds: "JSON Web Tokens (eyJ….eyJ….…)",
+    anchors: ["eyJ"],
+  },
+  {
+    name: "authorization-header",
+    source: `(?<k>(?<![A-Za-z0-9_-])(?:${ci("proxy-")})?${ci("authorization")}["']?[ \\t]{0,4}[:=][ \\t]{0,4}["']?(?:${SCHEME})?)(?![$<{%*\\[])(?!${SCHEME})${NOT_A_PLACEHOLDER}${CREDENTIAL_VALUE}`,
+    finds: "Authorization / Proxy-Authorization header values (Bearer, Basic, Token)",
+    anchors: ["uthorization", "UTHORIZATION"],
+  },
+  {
+    name: "bearer-token",
+    source: `(?<k>(?<![A-Za-z0-9_-])Bearer[ \\t]{1,4})${NOT_A_PLACEHOLDER}[A-Za-z0-9._~+/=-]{20,4096}(?![A-Za-z0-9._~+/=-])`,
+    finds: "Bearer tokens outside a header line (Bearer + 20 or more token characters)",
+    anchors: ["Bearer"],
+  },
+  {
+    name: "secret-assignment",
+    // NAME=value (shell, .env, docker) or "NAME": "value" (JSON); no spaces around = so
+    // `const API_KEY = "name"` in source is not taken for a secret, and no variable references.
+    source:
+      `(?<k>(?<![A-Za-z0-9_.$-])(?:[A-Z][A-Z0-9_]{0,62})?(?:_TOKEN|_KEY|_SECRET|PASSWORD|_PASSWD|_PWD|_PASS|_CREDENTIALS|_CREDENTIAL|_APIKEY|_AUTH)` +
+      `(?:=["']?|["'][ \\t]{0,2}:[ \\t]{0,2}["']))(?![$<{%*\\[=(/~.])${NOT_A_PLACEHOLDER}${NOT_ELIDED}${VALUE}{1,1024}`,
+    finds: "Values of *_TOKEN, *_KEY, *_SECRET, *PASSWORD, *_CREDENTIALS assignments (NAME=value, \"NAME\": \"value\")",
+    anchors: ["_TOKEN", "_KEY", "_SECRET", "PASSWORD", "_PASSWD", "_PWD", "_PASS", "_CREDENTIAL", "_APIKEY", "_AUTH"],
+  },
+  {
+    name: "url-password",
+    source: `(?<k>://(?<=(?<![A-Za-z0-9+.-])[a-zA-Z][a-zA-Z0-9+.-]{0,20}://)[^\\s:/@'"\`<>{}$]{1,256}:)(?![$<{%*\\[])(?!(?:password|passwd|pass|pwd|secret|x{1,16}|\\*{1,16})@)${NOT_A_PLACEHOLDER}[^\\s/@'"\`<>{}]{1,256}(?=@(?!(?:www\\.)?example\\.(?:com|org|net)))`,
+    finds: "Passwords in URLs (scheme://user:password@host)",
+    anchors: ["://"],
+  },
+]);
+
+/** Every built-in rule name, once. */
+export const BUILTIN_RULE_NAMES: readonly string[] = Object.freeze([...new Set([...BUILTIN_RULES.map((r) => r.name), "private-key"])]);

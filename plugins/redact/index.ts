@@ -1,0 +1,86 @@
+/**
+ * `governor:redact` (config key `redact`, on by default): secrets never persist. Every governed call's
+ * observation is redacted just inside the outermost observers (the execution log, telemetry), and
+ * every tool result, governed or pi's own, is redacted first in `toolResult` (before blobs store it,
+ * recall indexes it and the model reads it). Other plugins get the session's redactor as the
+ * `redact:redactor` service: the MCP and kota plugins add the env values they give a server and
+ * redact stderr tails and command lines with it; blobs and recall redact what they write; telemetry
+ * what it exports. Turning it off, or leaving out a built-in rule, is the user's choice (global file).
+ */
+import { definePlugin, defineService, STAGE, type ContentBlock, type ToolObservation, type ToolResultValue, type ToolWrapper } from "../../core/index.ts";
+import { Redactor, redactValue } from "../../lib/redact/index.ts";
+import { redactDefaults, redactSchema } from "./config.ts";
+
+export { redactDefaults, redactSchema, type RedactOptions } from "./config.ts";
+
+/** Plugin name, as taps, logs and errors show it. */
+export const REDACT_PLUGIN = "governor:redact";
+/** toolResult stage: before every formatter (FORMAT), so nothing after it sees a secret. */
+export const REDACT_RESULT_STAGE = STAGE.FORMAT - 90;
+/** toolCall stage: just inside the execution log (OBSERVE) and telemetry (OBSERVE - 10), outside everything else. */
+export const REDACT_CALL_STAGE = STAGE.OBSERVE + 1;
+
+/** The session's redactor, for plugins that write or show text: list it in `optional`, read it with `services.maybe(REDACTOR)`. */
+export const REDACTOR = defineService<Redactor>("redact:redactor", { providedBy: `${REDACT_PLUGIN} (redact() from pi-governor/plugins/redact/index.ts)` });
+
+/** Text blocks redacted; the same array when nothing changed. */
+export function redactContent(content: ContentBlock[], redactor: Pick<Redactor, "redact">): ContentBlock[] {
+  let out: ContentBlock[] | undefined;
+  content.forEach((block, i) => {
+    if (block.type !== "text") return;
+    const text = redactor.redact(block.text);
+    if (text !== block.text) (out ??= [...content])[i] = { ...block, text };
+  });
+  return out ?? content;
+}
+
+/** A tool result with its text and details redacted, or undefined when nothing changed. */
+export function redactResult(value: ToolResultValue, redactor: Pick<Redactor, "redact">): ToolResultValue | undefined {
+  const content = redactContent(value.content, redactor);
+  const details = value.details === undefined ? undefined : redactValue(value.details, redactor);
+  if (content === value.content && details === value.details) return undefined;
+  return { ...value, content, ...(details === undefined ? {} : { details }) };
+}
+
+/** An observation with its text, message and details redacted (the same object when nothing changed). */
+export function redactObservation(obs: ToolObservation, redactor: Pick<Redactor, "redact">): ToolObservation {
+  const content = redactContent(obs.content, redactor);
+  const details = redactValue(obs.details, redactor);
+  const message = "message" in obs ? redactor.redact(obs.message) : undefined;
+  if (content === obs.content && details === obs.details && (!("message" in obs) || message === obs.message)) return obs;
+  return { ...obs, content, details, ...(message !== undefined ? { message } : {}) } as ToolObservation;
+}
+
+/** The redact plugin factory: `redact()` or `redact({ disabledRules: ["url-password"] })`. */
+export const redact = definePlugin({
+  name: REDACT_PLUGIN,
+  configKey: "redact",
+  description: "Hides secrets (cloud keys, GitHub/GitLab/Slack/npm tokens, sk- keys, JWTs, private keys, Authorization headers, *_TOKEN= assignments, the env given to servers) in every tool output, error and command line before the model, the blob cache, the recall index or telemetry see them.",
+  schema: redactSchema,
+  defaults: redactDefaults,
+  // Hiding less is the user's choice: a cloned repository may add shapes, never remove any.
+  trustedKeys: ["enabled", "patterns", "disabledRules"] as never,
+  provides: [REDACTOR],
+  apply(pipeline, config, services) {
+    const shapes = [];
+    for (const s of [...config.patterns, ...config.projectPatterns]) {
+      if (s.minLength > s.maxLength) continue;
+      shapes.push(s);
+    }
+    const redactor = new Redactor({ disabledRules: config.disabledRules, shapes });
+    services.provide(REDACTOR, redactor);
+
+    const wrapper: ToolWrapper = (next) => async (call) => redactObservation(await next(call), redactor);
+    pipeline.hooks.toolCall.tap({ name: REDACT_PLUGIN, stage: REDACT_CALL_STAGE }, wrapper);
+    pipeline.hooks.toolResult.tap({ name: REDACT_PLUGIN, stage: REDACT_RESULT_STAGE }, (value) => redactResult(value, redactor));
+
+    pipeline.registerCommand(REDACT_PLUGIN, `${services.commandRoot} redacted`, {
+      description: "How many secrets were hidden this session, by rule",
+      handler: (_args, ctx) => {
+        const totals = Object.entries(redactor.totals);
+        const text = totals.length ? totals.map(([rule, n]) => `${rule}: ${n}`).join(", ") : "none";
+        ctx.ui.notify(`pi-governor redact: secrets hidden: ${text}`, "info");
+      },
+    });
+  },
+});
