@@ -37,6 +37,7 @@ const pruneBaseSchema = z.object({
   contextWindow: z.number().int().min(1000).max(100_000_000).describe("Context window in tokens, used when pi does not report one. Default 200000."),
   minStepTokens: z.number().int().min(0).max(100_000_000).describe("The pruning boundary moves only when the step frees at least this many estimated tokens (chars/4). Default 2000."),
   cacheAware: z.boolean().describe("Move the boundary only when the cached-input cost of carrying the prunable output has exceeded the cost of rewriting the prompt cache once (ski-rental rule). false: move as soon as minStepTokens would be freed. Default true."),
+  stepRule: z.enum(["expected-cost", "carry"]).describe('When the boundary moves below forceStepPercent. "expected-cost": when the step repays its cache rewrite within the calls the session is expected to make (as many as it has made so far) and waiting would not make it cheaper, else once carrying the output has cost one rewrite (both cache models weighed the same). "carry": only once carrying the output has cost one rewrite (the rule of earlier releases). Default "expected-cost".'),
   forceStepPercent: z.number().min(1).max(1000).describe("When the prompt that would be sent reaches this percent of the window, move the boundary regardless of cache cost once the step frees forceStepFreePercent (at most one step per turn). Default 25."),
   minStepPercent: z.number().min(0).max(50).describe("The boundary moves only when the step frees at least this percent of the prompt that would be sent (or minStepTokens, when larger): long prompts step rarely and in large steps, each one a prompt cache rewrite. 0: minStepTokens alone. Default 25."),
   forceStepFreePercent: z.number().min(0).max(90).describe("Above forceStepPercent, a step is forced only when it frees at least this percent of the prompt at the force line, falling linearly to any step at all when the prompt reaches the window (other steps follow the cache-cost rule, as below the line). Keeps long sessions from rewriting the prompt cache on every turn for the little one turn frees. 0: force a step whenever a turn leaves the protected window (a prompt cache break on every turn once the prompt stays above the line). Default 75."),
@@ -65,6 +66,7 @@ export const PER_MODEL_KEYS = [
   "contextWindow",
   "minStepTokens",
   "cacheAware",
+  "stepRule",
   "forceStepPercent",
   "forceStepFreePercent",
   "minStepPercent",
@@ -122,6 +124,7 @@ export const pruneDefaults: PruneOptions = {
   contextWindow: 200_000,
   minStepTokens: 2_000,
   cacheAware: true,
+  stepRule: "expected-cost",
   forceStepPercent: 25,
   minStepPercent: 25,
   forceStepFreePercent: 75,
@@ -150,7 +153,10 @@ export const pruneDefaults: PruneOptions = {
  * The settings of today's plugin before the meaning-based strategies: no dedup, no stale reads, no
  * argument cuts, no folding. The replay and the bench compare against it.
  */
-export const RESULT_ONLY_PRUNING: Partial<PruneOptions> = Object.freeze({ dedup: false, staleReads: false, maxArgChars: 0, failedArgsAfterTurns: 0, fold: false, forceStepPercent: 25, forceStepFreePercent: 0, minStepPercent: 0 });
+export const RESULT_ONLY_PRUNING: Partial<PruneOptions> = Object.freeze({ dedup: false, staleReads: false, maxArgChars: 0, failedArgsAfterTurns: 0, fold: false, stepRule: "carry", minStepTokens: 2000, forceStepPercent: 25, forceStepFreePercent: 0, minStepPercent: 0 } as const);
+
+/** The step settings of the previous release's defaults (the replay and the bench compare against them). */
+export const PREVIOUS_STEP_DEFAULTS: Partial<PruneOptions> = Object.freeze({ stepRule: "carry", minStepTokens: 2000, forceStepPercent: 25, forceStepFreePercent: 75, minStepPercent: 25 } as const);
 
 /** Rules across prune keys: adaptive mode needs a gap between its exit and enter thresholds. */
 export function pruneCrossCheck(options: PruneOptions): Array<{ keys: string[]; message: string }> {

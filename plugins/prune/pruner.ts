@@ -21,7 +21,7 @@ import { type Facts, MessageJudge } from "./judge.ts";
 import { withPinMarker } from "./pin-marker.ts";
 import { loadPins, loadSteps, PIN_KIND, type PinRecord, STEP_KIND, type StepRecord } from "./records.ts";
 import { messageChars, tokensOf } from "./size.ts";
-import { decideStep, rewriteTokens } from "./step-rule.ts";
+import { decideStep, rewriteEstimates } from "./step-rule.ts";
 import { protectedFrom, startsTurn } from "./turns.ts";
 
 /** One boundary step, as `/governor pruning` lists it. */
@@ -54,6 +54,8 @@ export interface CallReport {
 }
 
 const MAX_ACTIONS = 10;
+/** Recent request ends kept for the rewrite estimate: more than the lookback's blocks ever span. */
+const MAX_REQUEST_ENDS = 64;
 
 /** A stable key for a turn-starting user message: its timestamp and a hash of its text. */
 export function turnKey(message: AgentMessageLike): string {
@@ -73,6 +75,8 @@ export class SessionPruner {
   /** Cached-read cost (token units) paid so far for carrying output the next step would prune. */
   private carry = 0;
   private requests = 0;
+  /** Message counts of the recent calls, ascending: where the provider wrote its cache entries. */
+  private readonly requestEnds: number[] = [];
   private last: readonly AgentMessageLike[] = [];
   /** Lowest index whose facts were (re)built in the current call (n when none). */
   private changedFrom = 0;
@@ -205,9 +209,13 @@ export class SessionPruner {
       // A fold that applies from this request rewrites the prompt from its first folded turn anyway:
       // stepping now adds no cache write and saves a prefix break later.
       const sentChars = rawChars - savedOutside(current, folded, folds);
-      const rewrite = firstChange < 0 || foldApplies ? 0 : rewriteTokens(this.facts, firstChange, sentChars - pendingChars, pendingChars);
-      const decision = decideStep({ pending: tokensOf(pendingChars), sent: tokensOf(sentChars), rewrite, window, carry: this.carry }, this.options);
+      const free = firstChange < 0 || foldApplies;
+      const rewrite = free ? { prefix: 0, breakpoint: 0, later: 0 } : rewriteEstimates(this.facts, firstChange, sentChars - pendingChars, pendingChars, this.prefixChars[n]! - this.prefixChars[firstChange]!, this.options.stepRule === "carry" ? undefined : this.requestEnds);
+      // Expected model calls left: as many as the session has made so far (a session that has run
+      // long is likely to run on; a young one may end soon).
+      const decision = decideStep({ pending: tokensOf(pendingChars), sent: tokensOf(sentChars), rewrite: rewrite.breakpoint, rewritePrefix: rewrite.prefix, rewriteLater: rewrite.later, horizon: this.requests, window, carry: this.carry }, this.options);
       this.carry = decision.carry;
+      if (process.env.STEP_DEBUG) console.log(JSON.stringify({ r: this.requests, n, turns: starts.length, first: firstChange, cand: candidate, bnd: boundary, pending: tokensOf(pendingChars), sent: tokensOf(sentChars), ...rewrite, step: decision.step, mode: rules.mode }));
       if (decision.step) {
         this.step(boundary, candidate, rules.mode, starts.indexOf(candidate) + 1, pendingChars, current, preview);
         resolved = nextSteps;
@@ -218,6 +226,9 @@ export class SessionPruner {
       }
     }
     if (current.blobs.length) this.blobWriter?.write(current.blobs);
+    while (this.requestEnds.length && this.requestEnds[this.requestEnds.length - 1]! > n) this.requestEnds.pop();
+    this.requestEnds.push(n);
+    if (this.requestEnds.length > MAX_REQUEST_ENDS) this.requestEnds.shift();
 
     let out: AgentMessageLike[] | undefined;
     if (current.replaced.length) {

@@ -25,8 +25,20 @@ export interface StepInput {
   pending: number;
   /** Tokens of the prompt that would be sent without the step. */
   sent: number;
-  /** Tokens the provider would write again if the step is taken. */
+  /**
+   * Tokens the provider would write again if the step is taken now, under the breakpoint cache model
+   * (a change beyond the provider's lookback of the end rewrites the whole prompt).
+   */
   rewrite: number;
+  /** The same under the prefix cache model (everything after the first change). Default: `rewrite`. */
+  rewritePrefix?: number;
+  /**
+   * Tokens a step of the same output would rewrite at a later request, once the change lies behind
+   * the provider's lookback (breakpoint model: the whole prompt). Default: `rewrite` (no cheaper now).
+   */
+  rewriteLater?: number;
+  /** Model calls the session is expected to make after this one. Default: unbounded. */
+  horizon?: number;
   /** Model context window. */
   window: number;
   /** Carry so far (cached-read cost paid for the pending output since the last step). */
@@ -39,7 +51,7 @@ export interface StepOutcome {
   carry: number;
 }
 
-type StepOptions = Pick<PruneOptions, "forceStepPercent" | "minStepTokens" | "cacheAware"> & Partial<Pick<PruneOptions, "forceStepFreePercent" | "minStepPercent">>;
+type StepOptions = Pick<PruneOptions, "forceStepPercent" | "minStepTokens" | "cacheAware"> & Partial<Pick<PruneOptions, "forceStepFreePercent" | "minStepPercent" | "stepRule">>;
 
 /** The smallest step the cache-cost rule takes: `minStepTokens`, or `minStepPercent` of the prompt when larger. */
 export function minStepSize(sent: number, options: Pick<StepOptions, "minStepTokens" | "minStepPercent">): number {
@@ -65,14 +77,41 @@ export function forcedStepMinTokens(sent: number, window: number, options: Pick<
   return fraction * sent * ((end - sent) / (end - line));
 }
 
-/** Decides one step (see the module comment). Forced above `forceStepPercent` of the window. */
+/**
+ * Extra cost of rewriting `prefix` / `breakpoint` tokens (fresh-input units): a written token costs
+ * `write` instead of the `read` it would have cost from cache. Neither cache model is known to the
+ * pruner (providers differ, and a gateway may change it), so both weigh the same.
+ */
+export function rewriteCost(prefix: number, breakpoint: number): number {
+  return ((CACHE_PRICING.write - CACHE_PRICING.read) * (prefix + breakpoint)) / 2;
+}
+
+/**
+ * Decides one step (see the module comment): forced near the window; otherwise taken when it pays
+ * within the expected rest of the session and waiting would not make it cheaper per token freed.
+ */
 export function decideStep(input: StepInput, options: StepOptions): StepOutcome {
   if (input.pending === 0) return { step: false, carry: input.carry };
   if (input.pending >= forcedStepMinTokens(input.sent, input.window, options)) return { step: true, carry: 0 };
   if (input.pending < minStepSize(input.sent, options)) return { step: false, carry: input.carry };
   if (!options.cacheAware) return { step: true, carry: 0 };
-  const carry = input.carry + CACHE_PRICING.read * input.pending;
-  const cost = (CACHE_PRICING.write - CACHE_PRICING.read) * input.rewrite - CACHE_PRICING.read * input.pending;
+  // Per later request the step saves reading `pending` tokens from cache; this request it pays the rewrite.
+  const saving = CACHE_PRICING.read * input.pending;
+  if (options.stepRule === "carry") {
+    const carry = input.carry + saving;
+    const cost = (CACHE_PRICING.write - CACHE_PRICING.read) * input.rewrite - saving;
+    return carry >= cost ? { step: true, carry: 0 } : { step: false, carry };
+  }
+  const cost = rewriteCost(input.rewritePrefix ?? input.rewrite, input.rewrite) - saving;
+  if (cost <= 0) return { step: true, carry: 0 };
+  const carry = input.carry + saving;
+  // Not repaid before the session is expected to end: never worth it now.
+  if (saving * (input.horizon ?? Number.POSITIVE_INFINITY) < cost) return { step: false, carry };
+  // Cheaper now than at any later request (the change is still within the provider's lookback):
+  // waiting would carry this output and then pay more to drop it.
+  const later = rewriteCost(input.rewritePrefix ?? input.rewrite, input.rewriteLater ?? input.rewrite) - saving;
+  if (cost < later) return { step: true, carry: 0 };
+  // Ski rental: carry the output until what carrying it cost covers one rewrite.
   return carry >= cost ? { step: true, carry: 0 } : { step: false, carry };
 }
 
@@ -97,4 +136,30 @@ export function rewriteTokens(messages: readonly SizedMessage[], firstChange: nu
     if (blocks > CACHE_PRICING.lookbackBlocks) return tokensOf(sentAfterChars);
   }
   return tokensOf(suffix - pendingChars);
+}
+
+/**
+ * The rewrite of a step under both cache models, and under the breakpoint model at a later request:
+ * `prefix` everything after the first change (`suffixChars` from it to the end, less what the step
+ * frees); `breakpoint` what follows the cache entry the provider finds: the end of the latest earlier
+ * request at or before the change (`requestEnds`, message counts, ascending), when it lies within
+ * the lookback of the end, else the whole prompt after the system prompt; `later` that whole prompt.
+ * Without `requestEnds`, the change itself counts as such an end ({@link rewriteTokens}).
+ */
+export function rewriteEstimates(messages: readonly SizedMessage[], firstChange: number, sentAfterChars: number, pendingChars: number, suffixChars: number, requestEnds?: readonly number[]): { prefix: number; breakpoint: number; later: number } {
+  let hit = firstChange;
+  if (requestEnds) {
+    hit = -1;
+    for (let k = requestEnds.length - 1; k >= 0; k--) {
+      if (requestEnds[k]! <= firstChange) {
+        hit = requestEnds[k]!;
+        break;
+      }
+    }
+  }
+  return {
+    prefix: tokensOf(Math.max(0, Math.min(sentAfterChars, suffixChars - pendingChars))),
+    breakpoint: hit < 0 ? tokensOf(sentAfterChars) : rewriteTokens(messages, hit, sentAfterChars, pendingChars),
+    later: tokensOf(sentAfterChars),
+  };
 }

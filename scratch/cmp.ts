@@ -1,0 +1,10 @@
+import { kotaPrune } from "../presets/kota/prune-policy.ts";
+import { governorPolicy, resultOnlyPolicy } from "../plugins/prune/replay/policies.ts";
+import { generateSession } from "../plugins/prune/replay/sample/generate.ts";
+import { parseSession } from "../plugins/prune/replay/session-file.ts";
+import { simulate } from "../plugins/prune/replay/simulate.ts";
+const s = parseSession(generateSession({ turns: Number(process.env.T), seed: Number(process.env.SEED), ...JSON.parse(process.env.GEN ?? "{}") }).map((l) => JSON.stringify(l)).join("\n"));
+const a = await simulate(s.requests, resultOnlyPolicy({ plugin: () => kotaPrune() }), {});
+const b = await simulate(s.requests, governorPolicy({ plugin: () => kotaPrune(), prune: JSON.parse(process.env.PRUNE ?? "{}") }), {});
+let ca = 0, cb = 0;
+a.requests.forEach((x, i) => { const y = b.requests[i]!; ca += x.breakpoint.cost; cb += y.breakpoint.cost; if (x.breakpoint.broke || y.breakpoint.broke || Math.abs(x.tokens - y.tokens) > 2000) console.log(i + 1, "RO", x.tokens, Math.round(x.breakpoint.cost), x.breakpoint.broke ? "B" : "", "| new", y.tokens, Math.round(y.breakpoint.cost), y.breakpoint.broke ? "B" : "", "| cum", Math.round(ca), Math.round(cb)); });
