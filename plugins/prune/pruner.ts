@@ -75,6 +75,9 @@ export class SessionPruner {
   /** Cached-read cost (token units) paid so far for carrying output the next step would prune. */
   private carry = 0;
   private requests = 0;
+  /** Recent share of turns that could step within the provider's lookback (see StepInput.cheapShare). */
+  private cheapShare = 0;
+  private lastCandidate = -1;
   /** Message counts of the recent calls, ascending: where the provider wrote its cache entries. */
   private readonly requestEnds: number[] = [];
   private last: readonly AgentMessageLike[] = [];
@@ -211,12 +214,18 @@ export class SessionPruner {
       const sentChars = rawChars - savedOutside(current, folded, folds);
       const free = firstChange < 0 || foldApplies;
       const rewrite = free ? { prefix: 0, breakpoint: 0, later: 0 } : rewriteEstimates(this.facts, firstChange, sentChars - pendingChars, pendingChars, this.prefixChars[n]! - this.prefixChars[firstChange]!, this.options.stepRule === "carry" ? undefined : this.requestEnds);
+      if (candidate !== this.lastCandidate && !free) {
+        this.lastCandidate = candidate;
+        this.cheapShare = 0.8 * this.cheapShare + 0.2 * (rewrite.breakpoint < rewrite.later ? 1 : 0);
+      }
       // Expected model calls left: as many as the session has made so far (a session that has run
       // long is likely to run on; a young one may end soon).
-      const decision = decideStep({ pending: tokensOf(pendingChars), sent: tokensOf(sentChars), rewrite: rewrite.breakpoint, rewritePrefix: rewrite.prefix, rewriteLater: rewrite.later, horizon: this.requests, window, carry: this.carry }, this.options);
+      const decision = decideStep({ pending: tokensOf(pendingChars), sent: tokensOf(sentChars), rewrite: rewrite.breakpoint, rewritePrefix: rewrite.prefix, rewriteLater: rewrite.later, horizon: this.requests, cheapShare: this.cheapShare, window, carry: this.carry }, this.options);
       this.carry = decision.carry;
       if (process.env.STEP_DEBUG) console.log(JSON.stringify({ r: this.requests, n, turns: starts.length, first: firstChange, cand: candidate, bnd: boundary, pending: tokensOf(pendingChars), sent: tokensOf(sentChars), ...rewrite, step: decision.step, mode: rules.mode }));
       if (decision.step) {
+        // Cache entries written after the change hold the old bytes: only those before it still hit.
+        while (this.requestEnds.length && this.requestEnds[this.requestEnds.length - 1]! > firstChange) this.requestEnds.pop();
         this.step(boundary, candidate, rules.mode, starts.indexOf(candidate) + 1, pendingChars, current, preview);
         resolved = nextSteps;
         this.resolvedCache = { steps: this.steps.length, resolved };
@@ -448,7 +457,8 @@ function savedOutside(prefix: RenderedPrefix, folded: ReadonlyArray<readonly [nu
  * Whether a `context_fold` call completed since the last call (its result is among the messages
  * after `seen`): the fold applies from this request.
  */
-function hasNewFold(messages: readonly AgentMessageLike[], seen: number): boolean {
+/** Whether messages from index `seen` on hold a fold (a `context_fold` result that is not an error): it applies from this request. */
+export function hasNewFold(messages: readonly AgentMessageLike[], seen: number): boolean {
   for (let i = Math.min(seen, messages.length); i < messages.length; i++) {
     const m = messages[i] as { role?: unknown; toolName?: unknown; isError?: unknown };
     if (m.role === "toolResult" && m.toolName === FOLD_TOOL && m.isError !== true) return true;

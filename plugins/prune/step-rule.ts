@@ -39,6 +39,11 @@ export interface StepInput {
   rewriteLater?: number;
   /** Model calls the session is expected to make after this one. Default: unbounded. */
   horizon?: number;
+  /**
+   * Share of the recent turns (0-1) whose step was still within the provider's lookback when the
+   * turn left the protected window: how likely a step now is followed by cheap steps. Default 0.
+   */
+  cheapShare?: number;
   /** Model context window. */
   window: number;
   /** Carry so far (cached-read cost paid for the pending output since the last step). */
@@ -111,6 +116,9 @@ export function decideStep(input: StepInput, options: StepOptions): StepOutcome 
   // waiting would carry this output and then pay more to drop it.
   const later = rewriteCost(input.rewritePrefix ?? input.rewrite, input.rewriteLater ?? input.rewrite) - saving;
   if (cost < later) return { step: true, carry: 0 };
+  // Steps are usually cheap in this session: this dear one brings the next ones back within the
+  // lookback, while waiting carries the output and pays as much later.
+  if (process.env.REGIME && (input.cheapShare ?? 0) >= Number(process.env.REGIME)) return { step: true, carry: 0 };
   // Ski rental: carry the output until what carrying it cost covers one rewrite.
   return carry >= cost ? { step: true, carry: 0 } : { step: false, carry };
 }
