@@ -6,8 +6,8 @@
  * prefix at 1.25x. Pruning a little on every call rewrites the cache on every call. So everything
  * before a *boundary* is pruned with decisions frozen when the boundary passed it, and the boundary
  * moves (a "step", always to the start of the oldest protected turn) only when step-rule.ts says it
- * pays: it frees at least `minStepTokens` and carrying the output has cost more than one cache
- * rewrite, or the prompt is above `forceStepPercent` of the window. Steps are persisted, so the
+ * pays for its cache rewrite within the session's expected rest, or the prompt is above
+ * `forceStepPercent` of the window. Steps are persisted, so the
  * boundary survives `/reload` and is never recomputed from scratch.
  */
 import type { AgentMessageLike, ContextInfo, Logger, SessionStore } from "../../core/index.ts";
@@ -222,7 +222,6 @@ export class SessionPruner {
       // long is likely to run on; a young one may end soon).
       const decision = decideStep({ pending: tokensOf(pendingChars), sent: tokensOf(sentChars), rewrite: rewrite.breakpoint, rewritePrefix: rewrite.prefix, rewriteLater: rewrite.later, horizon: this.requests, cheapShare: this.cheapShare, window, carry: this.carry }, this.options);
       this.carry = decision.carry;
-      if (process.env.STEP_DEBUG) console.log(JSON.stringify({ r: this.requests, n, turns: starts.length, first: firstChange, cand: candidate, bnd: boundary, pending: tokensOf(pendingChars), sent: tokensOf(sentChars), ...rewrite, step: decision.step, mode: rules.mode }));
       if (decision.step) {
         // Cache entries written after the change hold the old bytes: only those before it still hit.
         while (this.requestEnds.length && this.requestEnds[this.requestEnds.length - 1]! > firstChange) this.requestEnds.pop();

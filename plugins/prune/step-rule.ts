@@ -2,19 +2,29 @@
  * When the pruning boundary moves: the cache economics of one step, as pure functions.
  *
  * A step replaces the output of the turns that left the protected window with placeholders. It saves
- * `pending` tokens on every later call, but the provider must write the changed prompt into its cache
- * again (1.25x instead of 0.1x for those tokens), once. The rule is ski rental: keep paying the
- * cached rate for the prunable output ("carry") until what was paid exceeds one rewrite, then step.
- * That is never worse than twice the best choice made with hindsight, and it makes steps rare and
- * large when a rewrite is expensive (a change far behind the end of the prompt) and frequent when it
- * is cheap (a change within the provider's lookback of the end).
+ * reading `pending` tokens from cache (0.1x) on every later call, and costs writing the changed part
+ * of the prompt into the cache again (1.25x instead of 0.1x), once. Which part that is depends on the
+ * provider's cache, unknown here, so both models count the same: (a) everything after the first
+ * change; (b) everything after the cache entry an earlier call wrote at or before the change, when it
+ * lies within the provider's lookback (~20 content blocks) of the end, else the whole prompt. pi 1.x
+ * sends Anthropic requests as message threads (only the new messages) and the whole request again
+ * when an earlier message changed; billing and caching are the same, so the same model holds.
  *
- * Above `forceStepPercent` of the window the prompt is large, so a step is taken regardless of its
- * cache cost, but only once it frees enough to pay for rewriting that large prompt: at least
- * `forceStepFreePercent` of the prompt at the force line, falling linearly to any step at all when the
- * prompt reaches 90% of the window. Without that floor, a long session whose pruned prompt stays above the
- * line steps (and rewrites the whole cache) on every turn for the few tokens one turn adds; with it,
- * steps are rare and large while the prompt is far from the window, and as frequent as needed near it.
+ * One objective, the expected cost of the session. A step is taken when:
+ * - it repays its rewrite within the calls the session is expected to make (as many as it made so
+ *   far: a long session is likely to go on, a young one may end soon); and
+ * - it is cheaper now than later: a change still within the lookback costs only the end of the
+ *   prompt, while a later step of the same output rewrites the whole prompt under model (b); or
+ * - most recent turns could step within the lookback: a dear step now brings the next ones back
+ *   to cheap, while waiting carries the output and pays as much later; or
+ * - otherwise (ski rental) once carrying the output has cost as much as one rewrite, which makes
+ *   dear steps rare and large.
+ * Above `forceStepPercent` of the window a step is taken regardless (room for the next turns), once
+ * it frees `forceStepFreePercent` of the prompt (falling to any step at 90% of the window). Cache
+ * breaks are a consequence, never a target.
+ *
+ * `stepRule: "carry"` keeps the rule of earlier releases: the ski rental alone, on model (b)'s
+ * rewrite counted from the change itself.
  */
 import { CACHE_PRICING, type PruneOptions } from "./config.ts";
 import { tokensOf } from "./size.ts";
@@ -118,10 +128,13 @@ export function decideStep(input: StepInput, options: StepOptions): StepOutcome 
   if (cost < later) return { step: true, carry: 0 };
   // Steps are usually cheap in this session: this dear one brings the next ones back within the
   // lookback, while waiting carries the output and pays as much later.
-  if (process.env.REGIME && (input.cheapShare ?? 0) >= Number(process.env.REGIME)) return { step: true, carry: 0 };
+  if ((input.cheapShare ?? 0) >= CHEAP_REGIME_SHARE) return { step: true, carry: 0 };
   // Ski rental: carry the output until what carrying it cost covers one rewrite.
   return carry >= cost ? { step: true, carry: 0 } : { step: false, carry };
 }
+
+/** Share of recent turns that stepped within the lookback above which a dear step is taken at once (see decideStep). */
+export const CHEAP_REGIME_SHARE = 0.5;
 
 /** Per-message sizes the rewrite estimate needs. */
 export interface SizedMessage {
