@@ -35,11 +35,12 @@ const pruneBaseSchema = z.object({
   adaptiveEnterPercent: z.number().min(1).max(1000).describe("Adaptive mode turns on when the context before pruning (the full history) reaches this percent of the window. Default 25."),
   adaptiveExitPercent: z.number().min(0).max(1000).describe("Adaptive mode turns off when the context before pruning falls below this percent (must be lower: the gap stops flip-flopping). Default 15."),
   contextWindow: z.number().int().min(1000).max(100_000_000).describe("Context window in tokens, used when pi does not report one. Default 200000."),
-  minStepTokens: z.number().int().min(0).max(100_000_000).describe("The pruning boundary moves only when the step frees at least this many estimated tokens (chars/4). Default 2000."),
-  cacheAware: z.boolean().describe("Move the boundary only when the cached-input cost of carrying the prunable output has exceeded the cost of rewriting the prompt cache once (ski-rental rule). false: move as soon as minStepTokens would be freed. Default true."),
-  forceStepPercent: z.number().min(1).max(1000).describe("When the prompt that would be sent reaches this percent of the window, move the boundary regardless of cache cost once the step frees forceStepFreePercent (at most one step per turn). Default 25."),
-  minStepPercent: z.number().min(0).max(50).describe("The boundary moves only when the step frees at least this percent of the prompt that would be sent (or minStepTokens, when larger): long prompts step rarely and in large steps, each one a prompt cache rewrite. 0: minStepTokens alone. Default 25."),
-  forceStepFreePercent: z.number().min(0).max(90).describe("Above forceStepPercent, a step is forced only when it frees at least this percent of the prompt at the force line, falling linearly to any step at all when the prompt reaches the window (other steps follow the cache-cost rule, as below the line). Keeps long sessions from rewriting the prompt cache on every turn for the little one turn frees. 0: force a step whenever a turn leaves the protected window (a prompt cache break on every turn once the prompt stays above the line). Default 75."),
+  minStepTokens: z.number().int().min(0).max(100_000_000).describe("The pruning boundary moves only when the step frees at least this many estimated tokens (chars/4). 0: any step that pays for its cache rewrite. Default 0."),
+  cacheAware: z.boolean().describe("Move the boundary only when the step pays for the prompt cache rewrite it causes (stepRule). false: move as soon as minStepTokens would be freed. Default true."),
+  stepRule: z.enum(["expected-cost", "carry"]).describe('When the boundary moves below forceStepPercent. "expected-cost": when the step repays its cache rewrite within the calls the session is expected to make (as many as it has made so far) and waiting would not make it cheaper, else once carrying the output has cost one rewrite (both cache models weighed the same). "carry": only once carrying the output has cost one rewrite (the rule of earlier releases). Default "expected-cost".'),
+  forceStepPercent: z.number().min(1).max(1000).describe("When the prompt that would be sent reaches this percent of the window, move the boundary regardless of cache cost once the step frees forceStepFreePercent (room for the next turns). Default 80."),
+  minStepPercent: z.number().min(0).max(50).describe("The boundary moves only when the step frees at least this percent of the prompt that would be sent (or minStepTokens, when larger). 0: no such floor. Default 0."),
+  forceStepFreePercent: z.number().min(0).max(90).describe("Above forceStepPercent, a step is forced only when it frees at least this percent of the prompt at the force line, falling linearly to any step at all at 90% of the window. 0: force any step above the line. Default 0."),
   perTool: z.record(z.string().min(1), placeholderHintSchema).describe("Per-tool placeholder text by tool name: argOrder (arguments shown first) and rehydrate (how to get the result back). Default: pi's read, bash, grep, find and ls, and blob_read."),
   dedup: z.boolean().describe("Past the boundary, the older results of a call repeated later with the same tool and arguments become a placeholder that names the newer call. Default true."),
   staleReads: z.boolean().describe("Past the boundary, a readTools result of a file that a later writeTools call (or a bash command naming the file) changed becomes a placeholder saying the file changed and how to read it now. Default true."),
@@ -65,6 +66,7 @@ export const PER_MODEL_KEYS = [
   "contextWindow",
   "minStepTokens",
   "cacheAware",
+  "stepRule",
   "forceStepPercent",
   "forceStepFreePercent",
   "minStepPercent",
@@ -120,11 +122,12 @@ export const pruneDefaults: PruneOptions = {
   adaptiveEnterPercent: 25,
   adaptiveExitPercent: 15,
   contextWindow: 200_000,
-  minStepTokens: 2_000,
+  minStepTokens: 0,
   cacheAware: true,
-  forceStepPercent: 25,
-  minStepPercent: 25,
-  forceStepFreePercent: 75,
+  stepRule: "expected-cost",
+  forceStepPercent: 80,
+  minStepPercent: 0,
+  forceStepFreePercent: 0,
   perTool: {
     read: { argOrder: ["path", "offset", "limit"], rehydrate: "Re-run read on the same path (use offset/limit for just the lines you need) to rehydrate." },
     bash: { argOrder: ["command"], rehydrate: "Re-run the command, narrowed (grep/head/tail), to rehydrate." },
@@ -150,7 +153,10 @@ export const pruneDefaults: PruneOptions = {
  * The settings of today's plugin before the meaning-based strategies: no dedup, no stale reads, no
  * argument cuts, no folding. The replay and the bench compare against it.
  */
-export const RESULT_ONLY_PRUNING: Partial<PruneOptions> = Object.freeze({ dedup: false, staleReads: false, maxArgChars: 0, failedArgsAfterTurns: 0, fold: false, forceStepPercent: 25, forceStepFreePercent: 0, minStepPercent: 0 });
+export const RESULT_ONLY_PRUNING: Partial<PruneOptions> = Object.freeze({ dedup: false, staleReads: false, maxArgChars: 0, failedArgsAfterTurns: 0, fold: false, stepRule: "carry", minStepTokens: 2000, forceStepPercent: 25, forceStepFreePercent: 0, minStepPercent: 0 } as const);
+
+/** The step settings of the previous release's defaults (the replay and the bench compare against them). */
+export const PREVIOUS_STEP_DEFAULTS: Partial<PruneOptions> = Object.freeze({ stepRule: "carry", minStepTokens: 2000, forceStepPercent: 25, forceStepFreePercent: 75, minStepPercent: 25 } as const);
 
 /** Rules across prune keys: adaptive mode needs a gap between its exit and enter thresholds. */
 export function pruneCrossCheck(options: PruneOptions): Array<{ keys: string[]; message: string }> {

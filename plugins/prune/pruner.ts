@@ -6,8 +6,8 @@
  * prefix at 1.25x. Pruning a little on every call rewrites the cache on every call. So everything
  * before a *boundary* is pruned with decisions frozen when the boundary passed it, and the boundary
  * moves (a "step", always to the start of the oldest protected turn) only when step-rule.ts says it
- * pays: it frees at least `minStepTokens` and carrying the output has cost more than one cache
- * rewrite, or the prompt is above `forceStepPercent` of the window. Steps are persisted, so the
+ * pays for its cache rewrite within the session's expected rest, or the prompt is above
+ * `forceStepPercent` of the window. Steps are persisted, so the
  * boundary survives `/reload` and is never recomputed from scratch.
  */
 import type { AgentMessageLike, ContextInfo, Logger, SessionStore } from "../../core/index.ts";
@@ -21,7 +21,7 @@ import { type Facts, MessageJudge } from "./judge.ts";
 import { withPinMarker } from "./pin-marker.ts";
 import { loadPins, loadSteps, PIN_KIND, type PinRecord, STEP_KIND, type StepRecord } from "./records.ts";
 import { messageChars, tokensOf } from "./size.ts";
-import { decideStep, rewriteTokens } from "./step-rule.ts";
+import { decideStep, rewriteEstimates } from "./step-rule.ts";
 import { protectedFrom, startsTurn } from "./turns.ts";
 
 /** One boundary step, as `/governor pruning` lists it. */
@@ -54,6 +54,8 @@ export interface CallReport {
 }
 
 const MAX_ACTIONS = 10;
+/** Recent request ends kept for the rewrite estimate: more than the lookback's blocks ever span. */
+const MAX_REQUEST_ENDS = 64;
 
 /** A stable key for a turn-starting user message: its timestamp and a hash of its text. */
 export function turnKey(message: AgentMessageLike): string {
@@ -73,6 +75,11 @@ export class SessionPruner {
   /** Cached-read cost (token units) paid so far for carrying output the next step would prune. */
   private carry = 0;
   private requests = 0;
+  /** Recent share of turns that could step within the provider's lookback (see StepInput.cheapShare). */
+  private cheapShare = 0;
+  private lastCandidate = -1;
+  /** Message counts of the recent calls, ascending: where the provider wrote its cache entries. */
+  private readonly requestEnds: number[] = [];
   private last: readonly AgentMessageLike[] = [];
   /** Lowest index whose facts were (re)built in the current call (n when none). */
   private changedFrom = 0;
@@ -205,10 +212,19 @@ export class SessionPruner {
       // A fold that applies from this request rewrites the prompt from its first folded turn anyway:
       // stepping now adds no cache write and saves a prefix break later.
       const sentChars = rawChars - savedOutside(current, folded, folds);
-      const rewrite = firstChange < 0 || foldApplies ? 0 : rewriteTokens(this.facts, firstChange, sentChars - pendingChars, pendingChars);
-      const decision = decideStep({ pending: tokensOf(pendingChars), sent: tokensOf(sentChars), rewrite, window, carry: this.carry }, this.options);
+      const free = firstChange < 0 || foldApplies;
+      const rewrite = free ? { prefix: 0, breakpoint: 0, later: 0 } : rewriteEstimates(this.facts, firstChange, sentChars - pendingChars, pendingChars, this.prefixChars[n]! - this.prefixChars[firstChange]!, this.options.stepRule === "carry" ? undefined : this.requestEnds);
+      if (candidate !== this.lastCandidate && !free) {
+        this.lastCandidate = candidate;
+        this.cheapShare = 0.8 * this.cheapShare + 0.2 * (rewrite.breakpoint < rewrite.later ? 1 : 0);
+      }
+      // Expected model calls left: as many as the session has made so far (a session that has run
+      // long is likely to run on; a young one may end soon).
+      const decision = decideStep({ pending: tokensOf(pendingChars), sent: tokensOf(sentChars), rewrite: rewrite.breakpoint, rewritePrefix: rewrite.prefix, rewriteLater: rewrite.later, horizon: this.requests, cheapShare: this.cheapShare, window, carry: this.carry }, this.options);
       this.carry = decision.carry;
       if (decision.step) {
+        // Cache entries written after the change hold the old bytes: only those before it still hit.
+        while (this.requestEnds.length && this.requestEnds[this.requestEnds.length - 1]! > firstChange) this.requestEnds.pop();
         this.step(boundary, candidate, rules.mode, starts.indexOf(candidate) + 1, pendingChars, current, preview);
         resolved = nextSteps;
         this.resolvedCache = { steps: this.steps.length, resolved };
@@ -218,6 +234,9 @@ export class SessionPruner {
       }
     }
     if (current.blobs.length) this.blobWriter?.write(current.blobs);
+    while (this.requestEnds.length && this.requestEnds[this.requestEnds.length - 1]! > n) this.requestEnds.pop();
+    this.requestEnds.push(n);
+    if (this.requestEnds.length > MAX_REQUEST_ENDS) this.requestEnds.shift();
 
     let out: AgentMessageLike[] | undefined;
     if (current.replaced.length) {
@@ -437,7 +456,8 @@ function savedOutside(prefix: RenderedPrefix, folded: ReadonlyArray<readonly [nu
  * Whether a `context_fold` call completed since the last call (its result is among the messages
  * after `seen`): the fold applies from this request.
  */
-function hasNewFold(messages: readonly AgentMessageLike[], seen: number): boolean {
+/** Whether messages from index `seen` on hold a fold (a `context_fold` result that is not an error): it applies from this request. */
+export function hasNewFold(messages: readonly AgentMessageLike[], seen: number): boolean {
   for (let i = Math.min(seen, messages.length); i < messages.length; i++) {
     const m = messages[i] as { role?: unknown; toolName?: unknown; isError?: unknown };
     if (m.role === "toolResult" && m.toolName === FOLD_TOOL && m.isError !== true) return true;

@@ -4,29 +4,32 @@
  * context policies under both prompt-cache models (shared simulator: plugins/prune/replay/simulate.ts).
  * Target: the prune plugin is the cheapest policy under both models, with no prompt over 200k tokens.
  *
- * Then the plugin's defaults against today's plugin (the same preset with RESULT_ONLY_PRUNING: no
- * dedup, stale reads, argument cuts or folding, and the step rule that forces a step every turn
- * above forceStepPercent), on the read-mostly sessions and on generated coding sessions (writes,
- * edits, failures, repeated and stale reads; generate.ts `coding`), with and without a simulated
- * model that folds finished turns (`folds`). Targets on the coding sessions with folds: cost under
- * both cache models at most 0.85x of today's, at 300 turns at most 60 prefix cache breaks, no prompt
- * over the window. Beside each, the cheapest schedule of the same steps chosen with hindsight
- * (replay/hindsight.ts), with at most as many breaks as the defaults and without a limit: how far the
- * online step rule is from the best any rule could do with those breaks.
+ * Then the step rule on every kind of session (generate.ts: read-mostly; `coding`: writes, edits,
+ * failures, repeated and stale reads; `coding` with `folds`: a model that folds finished turns;
+ * `mix: "navigation"`: kota tools; `mix: "logs"`: long bash output), 30/100/300 turns, two seeds,
+ * and the bundled sample session as the replay reads it. Each row: the previous release's default
+ * step settings, the defaults, the result-only plugin (RESULT_ONLY_PRUNING) and the cheapest timing
+ * of the same steps with hindsight (replay/hindsight.ts, any number of steps), as cost shares of no
+ * pruning under both cache models, with their cache breaks (reported, not targeted). Targets, under
+ * both models: the defaults never cost more than the result-only plugin; at 100 and 300 turns they
+ * cost at most 1.10x the hindsight schedule.
  */
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { AgentMessageLike } from "../../core/index.ts";
 import { memorySessionStore } from "../../core/index.ts";
-import { RESULT_ONLY_PRUNING } from "../../plugins/prune/config.ts";
 import { kotaPrune, kotaPruneDefaults as pruneDefaults } from "../../presets/kota/prune-policy.ts";
 import { SessionPruner } from "../../plugins/prune/pruner.ts";
-import { hindsightRuns, STEP_EVERY_REQUEST } from "../../plugins/prune/replay/hindsight.ts";
-import { clearOldToolResults, governorPolicy, keepLastTurnsEveryRequest, noPruning, type Policy, resultOnlyPolicy } from "../../plugins/prune/replay/policies.ts";
+import { clearOldToolResults, governorPolicy, keepLastTurnsEveryRequest, noPruning, type Policy } from "../../plugins/prune/replay/policies.ts";
 import { type GenerateOptions, generateSession } from "../../plugins/prune/replay/sample/generate.ts";
 import { parseSession } from "../../plugins/prune/replay/session-file.ts";
-import { type SimResult, simulate, type SimTotals } from "../../plugins/prune/replay/simulate.ts";
+import { type SimRequest, simulate, type SimTotals } from "../../plugins/prune/replay/simulate.ts";
+import { compareStepRules, type RelativeCost } from "../../plugins/prune/replay/step-comparison.ts";
 import { formatNs, type BenchSuite } from "./harness.ts";
 
 const WINDOW = 200_000;
+const SAMPLE_SESSION = join(dirname(fileURLToPath(import.meta.url)), "../../plugins/prune/replay/sample/session.jsonl");
 const SYSTEM_TOKENS = 4000;
 const usage = { tokens: null, contextWindow: WINDOW, percent: null };
 
@@ -99,16 +102,6 @@ let sink = 0;
 /** A generated session, parsed as the replay reads it. */
 const sessionOf = (options: GenerateOptions) => parseSession(generateSession(options).map((l) => JSON.stringify(l)).join("\n"));
 
-/** Today's plugin and the defaults, both with the kota preset's prune settings. */
-const todays = resultOnlyPolicy({ name: "today's plugin", plugin: () => kotaPrune() });
-const defaults = governorPolicy({ name: "defaults", plugin: () => kotaPrune() });
-
-/** The pruner stepping at every request: each step's view for the hindsight schedules. */
-const steppingEveryRequest = governorPolicy({ name: "stepping at every request", plugin: () => kotaPrune(), prune: { ...STEP_EVERY_REQUEST } });
-
-/** Breaks under the breakpoint model that wrote more than half the prompt again (a far-back change; the rest changed only the end). */
-const heavyBreaks = (run: SimResult) => run.requests.filter((r) => r.breakpoint.broke && r.breakpoint.writeTokens > r.tokens / 2).length;
-
 const k = (v: number) => (v >= 1e6 ? `${(v / 1e6).toFixed(2)}M` : v >= 1e4 ? `${Math.round(v / 1000)}k` : String(Math.round(v)));
 
 const suite: BenchSuite = async (report) => {
@@ -165,68 +158,45 @@ const suite: BenchSuite = async (report) => {
     });
   }
 
-  // The defaults against today's plugin. Labelled by session kind: "read-mostly" (the sessions
-  // above), "coding" (coding: true), "coding+folds" (coding: true, folds: true; the model folds).
-  const kinds: Array<[string, Omit<GenerateOptions, "turns">, boolean]> = [
-    ["read-mostly", {}, false],
-    ["coding", { coding: true }, false],
-    ["coding+folds", { coding: true, folds: true }, true],
+  // The step rule on every kind of session, against the previous default step settings, the
+  // result-only plugin and the cheapest timing with hindsight, all in this run on the same sessions.
+  const kinds: Array<[string, Omit<GenerateOptions, "turns">]> = [
+    ["read-mostly", {}],
+    ["coding", { coding: true }],
+    ["coding+folds", { coding: true, folds: true }],
+    ["navigation", { mix: "navigation" }],
+    ["logs", { mix: "logs" }],
   ];
-  for (const [kind, options, targets] of kinds) {
+  const sim = { systemTokens: SYSTEM_TOKENS, contextWindow: WINDOW, plugin: () => kotaPrune() };
+  const worst = { resultOnly: [0, 0], hindsight: [0, 0] };
+  const row = async (label: string, requests: SimRequest[], hindsightTarget: boolean) => {
+    const c = await compareStepRules(requests, sim);
+    const pair = (r: RelativeCost) => `${r.prefix.toFixed(3)}/${r.breakpoint.toFixed(3)}`;
+    const breaks = (r: RelativeCost) => `${r.breaksPrefix}/${r.breaksBreakpoint}`;
+    const vsResultOnly = [c.now.prefix / c.resultOnly.prefix, c.now.breakpoint / c.resultOnly.breakpoint];
+    const vsHindsight = [c.now.prefix / c.hindsight.prefix, c.now.breakpoint / c.hindsight.breakpoint];
+    vsResultOnly.forEach((v, i) => (worst.resultOnly[i] = Math.max(worst.resultOnly[i]!, v)));
+    if (hindsightTarget) vsHindsight.forEach((v, i) => (worst.hindsight[i] = Math.max(worst.hindsight[i]!, v)));
+    const meetsResultOnly = vsResultOnly.every((v) => v <= 1);
+    const meetsHindsight = !hindsightTarget || vsHindsight.every((v) => v <= 1.1);
+    report({
+      name: `${label}: cost vs no pruning, (a) prefix / (b) breakpoint cache`,
+      value:
+        `previous default ${pair(c.previous)}, defaults ${pair(c.now)}, result-only ${pair(c.resultOnly)}, hindsight ${pair(c.hindsight)}; ` +
+        `cache breaks (a)/(b) ${breaks(c.previous)}, ${breaks(c.now)}, ${breaks(c.resultOnly)}, ${breaks(c.hindsight)}; ` +
+        `defaults x${vsResultOnly.map((v) => v.toFixed(3)).join("/")} result-only, x${vsHindsight.map((v) => v.toFixed(3)).join("/")} hindsight`,
+      ratio: Math.max(...vsResultOnly, ...(hindsightTarget ? vsHindsight : [])),
+      note: `defaults x result-only (target <= 1)${hindsightTarget ? " and x hindsight (target <= 1.10)" : ""}, worst of both models`,
+      pass: meetsResultOnly && meetsHindsight,
+    });
+  };
+  for (const [kind, options] of kinds) {
     for (const turns of [30, 100, 300]) {
-      const session = sessionOf({ turns, seed: 1000 + turns, ...options });
-      const sim = { systemTokens: SYSTEM_TOKENS, contextWindow: WINDOW };
-      const todayRun = await simulate(session.requests, todays, sim);
-      const nowRun = await simulate(session.requests, defaults, sim);
-      const today = todayRun.totals;
-      const now = nowRun.totals;
-      const label = `${turns} turns ${kind}: defaults vs today's plugin`;
-      const a = now.costPrefix / today.costPrefix;
-      const b = now.costBreakpoint / today.costBreakpoint;
-      const target = (met: boolean) => (targets ? { pass: met } : {});
-      report({ name: `${label}, cost (a) prefix cache`, value: `${k(today.costPrefix)} -> ${k(now.costPrefix)}`, ratio: a, note: `x today's${targets ? ", target <= 0.85" : ""}`, ...target(a <= 0.85) });
-      report({ name: `${label}, cost (b) breakpoint cache`, value: `${k(today.costBreakpoint)} -> ${k(now.costBreakpoint)}`, ratio: b, note: `x today's${targets ? ", target <= 0.85" : ""}`, ...target(b <= 0.85) });
-      report({ name: `${label}, prefix cache breaks`, value: `${today.breaksPrefix} -> ${now.breaksPrefix} (breakpoint model: ${today.breaksBreakpoint} -> ${now.breaksBreakpoint}, of which rewrote over half the prompt: ${heavyBreaks(todayRun)} -> ${heavyBreaks(nowRun)})`, note: targets && turns === 300 ? "target <= 60 at 300 turns" : "", ...(targets && turns === 300 ? { pass: now.breaksPrefix <= 60 } : {}) });
-      report({ name: `${label}, prompts over the window`, value: `${today.overWindow} -> ${now.overWindow} (largest ${k(today.largestPrompt)} -> ${k(now.largestPrompt)})`, note: targets ? "target 0" : "", ...target(now.overWindow === 0) });
-      report({ name: `${label}, tokens sent`, value: `${k(today.tokensSent)} -> ${k(now.tokensSent)}`, ratio: now.tokensSent / today.tokensSent, note: "x today's" });
-      // The same steps scheduled with hindsight: the floor any step rule reaches with as many breaks
-      // (at 300 turns also with the 60-break target), and without a limit.
-      for (const maxSteps of [now.breaksPrefix, ...(turns === 300 && now.breaksPrefix !== 60 ? [60] : []), undefined]) {
-        const best = await hindsightRuns(session.requests, steppingEveryRequest, { ...sim, maxSteps });
-        const [ha, hb] = [best.prefix.totals.costPrefix / today.costPrefix, best.breakpoint.totals.costBreakpoint / today.costBreakpoint];
-        report({
-          name: `${turns} turns ${kind}: cheapest schedule with hindsight, ${maxSteps === undefined ? "any number of breaks" : `at most ${maxSteps} breaks${maxSteps === now.breaksPrefix ? " (as the defaults)" : ""}`}`,
-          value: `(a) x${ha.toFixed(3)} with ${best.prefix.totals.breaksPrefix} breaks, (b) x${hb.toFixed(3)} with ${best.breakpoint.totals.breaksBreakpoint} breaks (defaults: x${a.toFixed(3)}, x${b.toFixed(3)})`,
-          ratio: hb,
-          note: "x today's (b)",
-        });
-      }
+      for (const seed of [1, 2]) await row(`${turns} turns ${kind}, seed ${seed}`, sessionOf({ turns, seed: seed * 1000 + turns, ...options }).requests, turns >= 100);
     }
   }
-
-  // The step rule's trade-off, for tuning forceStepFreePercent on 300-turn sessions whose pruned
-  // prompt stays above forceStepPercent, where a value of 0 steps on every turn: rarer, larger steps
-  // mean fewer cache breaks, but each one changes older turns and so rewrites more of the prompt.
-  // Read-mostly: today's plugin with each value; coding+folds: the defaults with each value.
-  const sweeps: Array<[string, GenerateOptions, Record<string, unknown>]> = [
-    ["read-mostly, today's plugin", { turns: 300, seed: 1300 }, { ...RESULT_ONLY_PRUNING }],
-    ["coding+folds, defaults", { turns: 300, seed: 1300, coding: true, folds: true }, {}],
-  ];
-  const sim = { systemTokens: SYSTEM_TOKENS, contextWindow: WINDOW };
-  for (const [what, options, prune] of sweeps) {
-    const long = sessionOf(options);
-    let baseline: SimTotals | undefined;
-    for (const free of [0, 25, 50, 75]) {
-      const run = await simulate(long.requests, governorPolicy({ plugin: () => kotaPrune(), prune: { ...prune, forceStepFreePercent: free } }), sim);
-      const t = run.totals;
-      baseline ??= t;
-      report({
-        name: `300 turns ${what}, forceStepFreePercent ${free}`,
-        value: `${t.breaksPrefix} breaks (${heavyBreaks(run)} rewrote over half the prompt), cost (a) x${(t.costPrefix / baseline.costPrefix).toFixed(3)}, (b) x${(t.costBreakpoint / baseline.costBreakpoint).toFixed(3)}, largest ${k(t.largestPrompt)}, ${t.overWindow} over the window`,
-        ratio: t.costBreakpoint / baseline.costBreakpoint,
-        note: "cost (b) x the value 0",
-      });
-    }
-  }
+  await row("replay of the bundled sample session", parseSession(readFileSync(SAMPLE_SESSION, "utf8")).requests, false);
+  report({ name: "worst defaults x result-only, every class and length", value: `(a) x${worst.resultOnly[0]!.toFixed(3)}, (b) x${worst.resultOnly[1]!.toFixed(3)}`, ratio: Math.max(...worst.resultOnly), note: "target <= 1", pass: Math.max(...worst.resultOnly) <= 1 });
+  report({ name: "worst defaults x hindsight, 100 and 300 turns", value: `(a) x${worst.hindsight[0]!.toFixed(3)}, (b) x${worst.hindsight[1]!.toFixed(3)}`, ratio: Math.max(...worst.hindsight), note: "target <= 1.10", pass: Math.max(...worst.hindsight) <= 1.1 });
 };
 export default suite;

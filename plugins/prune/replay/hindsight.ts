@@ -18,6 +18,7 @@
  */
 import type { AgentMessageLike } from "../../../core/index.ts";
 import { CACHE_PRICING } from "../config.ts";
+import { hasNewFold } from "../pruner.ts";
 import { LOOKBACK_BLOCKS, messageHash, messageTokens } from "./cache-model.ts";
 import type { Policy } from "./policies.ts";
 import { type SimOptions, type SimRequest, simulate, type SimTotals } from "./simulate.ts";
@@ -93,6 +94,8 @@ export class SchedulePricer {
   /**
    * @param systemTokens tokens of the system prompt and tool definitions sent first (default 4000)
    * @param contextWindow a schedule may not send a prompt larger than this many tokens (default: no limit)
+   * @param mustStep requests every schedule steps at (default none): a fold the model made applies
+   *   from its request on, whatever the step rule does, so no schedule may postpone it
    */
   constructor(
     raw: readonly (readonly AgentMessageLike[])[],
@@ -100,6 +103,7 @@ export class SchedulePricer {
     private readonly model: CacheModelName,
     private readonly systemTokens = 4000,
     private readonly contextWindow = Number.POSITIVE_INFINITY,
+    mustStep: readonly boolean[] = [],
   ) {
     if (raw.length !== views.length) throw new Error(`raw and views differ in length (${raw.length} and ${views.length} requests)`);
     if (raw.length > MAX_SCHEDULE_REQUESTS) throw new Error(`${raw.length} requests are more than the ${MAX_SCHEDULE_REQUESTS} a schedule is computed for (memory and time grow with the square)`);
@@ -109,7 +113,7 @@ export class SchedulePricer {
     const R = raw.length;
     for (let p = 0; p < R; p++) {
       const row = new Float64Array(R - p - 1).fill(Number.POSITIVE_INFINITY);
-      for (let r = p + 1; r < R && this.extends(r, r - 1) && this.extends(r, p); r++) row[r - p - 1] = this.segmentRequestCost(p, r);
+      for (let r = p + 1; r < R && !mustStep[r] && this.extends(r, r - 1) && this.extends(r, p); r++) row[r - p - 1] = this.segmentRequestCost(p, r);
       this.segment.push(row);
     }
     for (let s = 0; s < R; s++) {
@@ -295,9 +299,10 @@ export async function hindsightRuns(requests: readonly SimRequest[], steppingEve
   const views: AgentMessageLike[][] = [];
   for (const r of requests) views.push(await transform(r.messages));
   const raw = requests.map((r) => r.messages);
+  const mustStep = raw.map((m, r) => r > 0 && hasNewFold(m, raw[r - 1]!.length));
   const out = {} as Record<CacheModelName, HindsightRun>;
   for (const model of ["prefix", "breakpoint"] as const) {
-    const pricer = new SchedulePricer(raw, views, model, options.systemTokens ?? 4000, options.contextWindow ?? 200_000);
+    const pricer = new SchedulePricer(raw, views, model, options.systemTokens ?? 4000, options.contextWindow ?? 200_000, mustStep);
     const schedule = options.maxSteps === undefined ? pricer.cheapest() : pricer.cheapestWithin(options.maxSteps);
     out[model] = { schedule, totals: (await simulate(requests, schedulePolicy(`hindsight (${model})`, schedule, views), options)).totals };
   }

@@ -47,7 +47,7 @@ export function turnTable(base: SimResult, pruned: SimResult): string {
   return lines.join("\n");
 }
 
-/** A third column for {@link totalsTable}: another policy's totals (today's plugin), shown between the two. */
+/** A third column for {@link totalsTable}: another policy's totals, shown between the two. */
 export interface ComparedTotals {
   label: string;
   totals: SimTotals;
@@ -55,7 +55,7 @@ export interface ComparedTotals {
 
 /**
  * Totals side by side with the relative change of the second column against the first. With `middle`
- * (today's plugin), its column comes between them and a "vs <label>" column gives the second column's
+ * (another policy), its column comes between them and a "vs <label>" column gives the second column's
  * change against it. Fits 120 columns.
  */
 export function totalsTable(base: SimTotals, pruned: SimTotals, labels: [string, string], pricePerMTok: number, middle?: ComparedTotals): string {
@@ -84,12 +84,17 @@ export function totalsTable(base: SimTotals, pruned: SimTotals, labels: [string,
 }
 
 /**
- * One line on the step timing: what the same steps would cost if scheduled with hindsight, with at
- * most as many cache breaks as the plugin took, against what the plugin's online rule cost.
+ * What pruning saved, in plain words, beside what the same pruning perfectly timed would have saved
+ * (each cache model's cheapest schedule, chosen knowing the whole session: replay/hindsight.ts).
+ * `base` and `pruned` are totals over the same sessions as `perfect`; `some` says only some sessions were compared.
  */
-export function hindsightLine(plugin: SimTotals, hindsight: { costPrefix: number; costBreakpoint: number }): string {
-  const change = (after: number, before: number) => pct(after, before) || "0%";
-  return `  step timing: the same steps timed with hindsight (no more cache breaks) would cost ${change(hindsight.costPrefix, plugin.costPrefix)} (a), ${change(hindsight.costBreakpoint, plugin.costBreakpoint)} (b)\n  against pi-governor: about the most a better timing rule could save on these sessions`;
+export function savingsLine(base: SimTotals, pruned: SimTotals, perfect: { costPrefix: number; costBreakpoint: number }, some = false): string {
+  const saved = (after: number, before: number) => `${before > 0 ? Math.round((1 - after / before) * 100) : 0}%`;
+  const which = some ? "On the sessions compared, pruning" : "Pruning";
+  return (
+    `${which} saved ${saved(pruned.costPrefix, base.costPrefix)} of the input cost with a prefix cache (a) and ${saved(pruned.costBreakpoint, base.costBreakpoint)} with a breakpoint cache (b);\n` +
+    `the same pruning perfectly timed (knowing each session to its end) would have saved ${saved(perfect.costPrefix, base.costPrefix)} (a) and ${saved(perfect.costBreakpoint, base.costBreakpoint)} (b).`
+  );
 }
 
 /**

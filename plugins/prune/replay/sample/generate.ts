@@ -6,13 +6,14 @@
  *
  * With `coding`, the calls follow a coding agent's mix instead (coding-calls.ts): writes, edits (some
  * failing), repeated reads, reads after changes, file-changing and read-only bash commands, repeated
- * ls/kota_deps calls. With `folds`, a simulated model folds finished turns now and then with
+ * ls/kota_deps calls. With `mix`, a navigation-heavy or log-heavy mix (other-mixes.ts). With `folds`, a simulated model folds finished turns now and then with
  * `context_fold` calls (model-folds.ts). Both default off, so the default output stays what it was.
  *
  * Used for the bundled replay sample (`write-sample.ts`) and for the bench's 30/100/300-turn sessions.
  */
 import { codingCalls, type CodingState, type GenCall, type GenKit, newCodingState } from "./coding-calls.ts";
 import { FOLD_TOOL, ModelFolds, type TurnRecord } from "./model-folds.ts";
+import { type CallMix, otherMixCalls } from "./other-mixes.ts";
 
 /** How to generate. */
 export interface GenerateOptions {
@@ -28,6 +29,8 @@ export interface GenerateOptions {
   coding?: boolean;
   /** A simulated model folds finished turns now and then with `context_fold` calls. Default false. */
   folds?: boolean;
+  /** Another call mix instead (other-mixes.ts): "navigation" (kota tools heavy) or "logs" (long bash output). Default none. */
+  mix?: CallMix;
 }
 
 /** One line of a session file. */
@@ -131,7 +134,11 @@ export function generateSession(options: GenerateOptions): SessionLine[] {
 
   const kit: GenKit = { rand, pick, between, text, codeLine, prose, files: FILES, symbols: SYMBOLS, words: WORDS, scale };
   const codingState: CodingState = newCodingState();
-  const codingCall = options.coding ? codingCalls(kit, codingState, () => pick(calls)()) : undefined;
+  const codingCall = options.mix
+    ? otherMixCalls(kit, options.mix, { read: calls[0]!, grep: calls[6]!, search: calls[3]!, deps: calls[4]!, usages: calls[5]!, impact })
+    : options.coding
+      ? codingCalls(kit, codingState, () => pick(calls)())
+      : undefined;
   const folds = options.folds ? new ModelFolds(kit) : undefined;
   const finished: TurnRecord[] = [];
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { pruneDefaults, RESULT_ONLY_PRUNING } from "../../../../plugins/prune/config.ts";
-import { decideStep, FORCE_RAMP_END, forcedStepMinTokens, minStepSize, rewriteTokens } from "../../../../plugins/prune/step-rule.ts";
+import { PREVIOUS_STEP_DEFAULTS, pruneDefaults, RESULT_ONLY_PRUNING } from "../../../../plugins/prune/config.ts";
+import { CHEAP_REGIME_SHARE, decideStep, FORCE_RAMP_END, forcedStepMinTokens, minStepSize, rewriteCost, rewriteEstimates, rewriteTokens } from "../../../../plugins/prune/step-rule.ts";
 
 const options = { forceStepPercent: 50, minStepTokens: 1000, cacheAware: true };
 const input = { pending: 2000, sent: 50_000, rewrite: 48_000, window: 200_000, carry: 0 };
@@ -99,5 +99,65 @@ describe("forced steps need to free a share of the prompt (forceStepFreePercent)
     const today = { ...configured, ...RESULT_ONLY_PRUNING };
     expect(today.forceStepPercent).toBe(25);
     expect(decideStep({ ...big, pending: 10 }, today).step).toBe(true);
+  });
+});
+
+describe("one objective: the expected cost of the session under both cache models", () => {
+  const rule = { ...pruneDefaults };
+  // A turn just left the protected window: under (a) the step rewrites the end of the prompt; under
+  // (b) too while the change is within the lookback, the whole prompt at any later request.
+  const turn = { pending: 3000, sent: 40_000, rewrite: 800, rewritePrefix: 800, rewriteLater: 37_000, window: 200_000, carry: 0 };
+
+  it("weighs both cache models the same", () => {
+    expect(rewriteCost(1000, 3000)).toBeCloseTo(1.15 * 2000, 6);
+    expect(rewriteCost(0, 0)).toBe(0);
+  });
+
+  it("steps at once while the step is cheaper than any later one and repays itself within the expected rest", () => {
+    // Cost 1.15 x 800 - 0.1 x 3,000 = 620; saving 300 per call: repaid within 3 calls.
+    expect(decideStep({ ...turn, horizon: 100 }, rule)).toEqual({ step: true, carry: 0 });
+    expect(decideStep({ ...turn, horizon: 3 }, rule).step).toBe(true);
+    // A session of 2 calls so far is expected to make 2 more: 600 < 620, not repaid.
+    expect(decideStep({ ...turn, horizon: 2 }, rule).step).toBe(false);
+    // Small steps count too (minStepTokens 0): a step of 100 tokens that rewrites 20 is taken.
+    expect(decideStep({ ...turn, pending: 100, rewrite: 20, rewritePrefix: 20, horizon: 100 }, rule).step).toBe(true);
+  });
+
+  it("the rule of earlier releases (stepRule carry) waits for the carry whatever the horizon", () => {
+    const carry = { ...rule, stepRule: "carry" as const };
+    const d = decideStep({ ...turn, horizon: 100 }, carry);
+    expect(d.step).toBe(false);
+    expect(d.carry).toBe(300);
+    expect(PREVIOUS_STEP_DEFAULTS.stepRule).toBe("carry");
+    expect(RESULT_ONLY_PRUNING.stepRule).toBe("carry");
+  });
+
+  it("a dear step (the change behind the lookback) waits for the carry, unless most recent turns stepped cheaply", () => {
+    const dear = { ...turn, rewrite: 37_000, rewritePrefix: 5000, horizon: 1000 };
+    // Cost 1.15 x 21,000 - 300 = 23,850: 80 calls of carrying 300.
+    expect(decideStep({ ...dear, cheapShare: 0 }, rule).step).toBe(false);
+    expect(decideStep({ ...dear, cheapShare: 0, carry: 23_600 }, rule).step).toBe(true);
+    expect(decideStep({ ...dear, cheapShare: CHEAP_REGIME_SHARE - 0.01 }, rule).step).toBe(false);
+    expect(decideStep({ ...dear, cheapShare: CHEAP_REGIME_SHARE }, rule).step).toBe(true);
+    // Never a step that cannot be repaid before the session is expected to end.
+    expect(decideStep({ ...dear, cheapShare: 1, horizon: 50 }, rule).step).toBe(false);
+  });
+
+  it("forces steps only near the window by default", () => {
+    expect(forcedStepMinTokens(150_000, 200_000, rule)).toBe(Number.POSITIVE_INFINITY);
+    expect(forcedStepMinTokens(160_000, 200_000, rule)).toBe(0);
+  });
+
+  it("finds the cache entry the provider hits: the latest earlier call ending at or before the change, within the lookback", () => {
+    const messages = Array.from({ length: 40 }, () => ({ chars: 400, blocks: 1 }));
+    // Change at 30; calls ended at 10, 28 and 35: the entry at 28 is 12 blocks from the end.
+    const at28 = rewriteEstimates(messages, 30, 14_000, 0, 4000, [10, 28, 35]);
+    expect(at28).toEqual({ prefix: 1000, breakpoint: 1200, later: 3500 });
+    // Only the entry at 10 precedes the change: 30 blocks back, the whole prompt is written again.
+    expect(rewriteEstimates(messages, 30, 14_000, 0, 4000, [10, 35]).breakpoint).toBe(3500);
+    // No earlier call: the whole prompt.
+    expect(rewriteEstimates(messages, 30, 14_000, 0, 4000, []).breakpoint).toBe(3500);
+    // Without the request ends the change itself counts as an entry (the estimate of earlier releases).
+    expect(rewriteEstimates(messages, 30, 14_000, 0, 4000).breakpoint).toBe(1000);
   });
 });

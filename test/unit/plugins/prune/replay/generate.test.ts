@@ -84,6 +84,30 @@ describe("session generator", () => {
     expect(named("bash").some((c) => resultOf(messages, c.id!).isError && /Command exited with code \d+$/.test(textOf(resultOf(messages, c.id!))))).toBe(true);
   });
 
+  it("the navigation mix is mostly kota calls, some repeated with the same arguments and answer; the logs mix is mostly long bash output", () => {
+    const nav = activeMessages(generateSession({ turns: 40, seed: 5, mix: "navigation" }));
+    const navCalls = calls(nav);
+    const kota = navCalls.filter((c) => c.name!.startsWith("kota_"));
+    expect(kota.length / navCalls.length).toBeGreaterThan(0.6);
+    for (const tool of ["kota_search", "kota_usages", "kota_deps", "kota_impact"]) expect(navCalls.some((c) => c.name === tool)).toBe(true);
+    const seen = new Map<string, string>();
+    let repeats = 0;
+    for (const c of kota.filter((c) => c.name !== "kota_impact")) {
+      const key = `${c.name}${JSON.stringify(c.arguments)}`;
+      const answer = textOf(resultOf(nav, c.id!));
+      if (seen.has(key) && seen.get(key) === answer) repeats++;
+      seen.set(key, answer);
+    }
+    expect(repeats).toBeGreaterThan(3);
+    const logs = activeMessages(generateSession({ turns: 40, seed: 5, mix: "logs" }));
+    const bash = calls(logs).filter((c) => c.name === "bash");
+    expect(bash.length / calls(logs).length).toBeGreaterThan(0.6);
+    const sizes = bash.map((c) => textOf(resultOf(logs, c.id!)).length).sort((a, b) => a - b);
+    expect(sizes[Math.floor(sizes.length / 2)]!).toBeGreaterThan(4000);
+    expect(bash.some((c) => resultOf(logs, c.id!).isError)).toBe(true);
+    expect(sessionJsonl({ turns: 20, seed: 5, mix: "logs" })).toBe(sessionJsonl({ turns: 20, seed: 5, mix: "logs" }));
+  });
+
   it("without the options there are no coding tools and no folds", () => {
     const names = new Set(calls(activeMessages(generateSession({ turns: 60, seed: 5 }))).map((c) => c.name));
     for (const n of ["write", "edit", "ls", FOLD_TOOL]) expect(names.has(n)).toBe(false);

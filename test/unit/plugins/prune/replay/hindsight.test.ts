@@ -130,6 +130,20 @@ describe("the cheapest step schedule with hindsight", () => {
     }
   });
 
+  it("steps at every request a fold applies from (the model decides when, no schedule may postpone it)", () => {
+    for (const model of ["prefix", "breakpoint"] as const) {
+      const dear = synthetic(60, 4000, 40_000);
+      const mustStep = dear.raw.map((_, r) => r === 30);
+      const pricer = new SchedulePricer(dear.raw, dear.views, model, 4000, Number.POSITIVE_INFINITY, mustStep);
+      const schedule = pricer.cheapest();
+      expect(schedule.steps).toContain(30);
+      expect(Number.isFinite(schedule.cost)).toBe(true);
+      expect(pricer.costOf([])).toBe(Number.POSITIVE_INFINITY);
+      expect(pricer.costOf([29])).toBe(Number.POSITIVE_INFINITY);
+      expect(new SchedulePricer(dear.raw, dear.views, model).cheapest().steps).toEqual([]);
+    }
+  });
+
   it("a history that does not extend the step's (a branch switch) forces a step there", () => {
     const { raw, views } = synthetic(30);
     const branch = [text("user", 200, "other branch")];
