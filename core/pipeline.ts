@@ -16,8 +16,12 @@ import type {
   ToolCallContext,
   ToolHandler,
   ToolInfo,
+  ToolGateInfo,
+  ToolGateVerdict,
   ToolResultInfo,
   ToolResultValue,
+  RunInfo,
+  TurnInfo,
 } from "./tool-types.ts";
 
 /** A tool after seal: its definition, info and the composed handler. */
@@ -50,6 +54,11 @@ export class Pipeline {
   readonly hooks: Readonly<{
     /** Onion around every governed tool call. Lower stage = outer. */
     toolCall: WrapHook<ToolHandler, ToolInfo>;
+    /**
+     * Before every call pi runs (any tool, nested calls included): may block it with a reason, and
+     * end the run. Policies (limits, allow/deny/ask) tap here. Undefined lets the call run.
+     */
+    toolGate: TransformHook<ToolGateVerdict, ToolGateInfo>;
     /** Every finished tool result (governed and pi's built-ins): format, cut to blobs, pin. */
     toolResult: TransformHook<ToolResultValue, ToolResultInfo>;
     /** The message list about to go to the model (request-only): pruning. */
@@ -58,6 +67,10 @@ export class Pipeline {
     beforeAgentStart: TransformHook<Injection[], PromptInfo>;
     sessionStart: LifecycleHook<SessionInfo>;
     sessionShutdown: LifecycleHook<SessionInfo>;
+    /** A run (a prompt and the turns it leads to) starts. */
+    runStart: LifecycleHook<RunInfo>;
+    /** A turn (one model request and its tool calls) starts. */
+    turnStart: LifecycleHook<TurnInfo>;
     /** Observers of everything that happens. */
     event: ObserverHook<PipelineEvent>;
   }>;
@@ -73,11 +86,14 @@ export class Pipeline {
     };
     this.hooks = Object.freeze({
       toolCall: new WrapHook<ToolHandler, ToolInfo>(host, "toolCall"),
+      toolGate: new TransformHook<ToolGateVerdict, ToolGateInfo>(host, "toolGate"),
       toolResult: new TransformHook<ToolResultValue, ToolResultInfo>(host, "toolResult"),
       context: new TransformHook<ContextMessages, ContextInfo>(host, "context"),
       beforeAgentStart: new TransformHook<Injection[], PromptInfo>(host, "beforeAgentStart"),
       sessionStart: new LifecycleHook<SessionInfo>(host, "sessionStart"),
       sessionShutdown: new LifecycleHook<SessionInfo>(host, "sessionShutdown"),
+      runStart: new LifecycleHook<RunInfo>(host, "runStart"),
+      turnStart: new LifecycleHook<TurnInfo>(host, "turnStart"),
       event: new ObserverHook<PipelineEvent>(host, "event"),
     });
   }

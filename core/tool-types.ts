@@ -10,6 +10,10 @@ export interface ToolAnnotations {
   readOnlyHint?: boolean;
   /** Calling twice with the same arguments has the effect of calling once. */
   idempotentHint?: boolean;
+  /** The tool may destroy or overwrite data (MCP default when not said: true for tools that are not read-only). */
+  destructiveHint?: boolean;
+  /** The tool reaches outside the machine or the project (MCP default when not said: true). */
+  openWorldHint?: boolean;
 }
 
 /** What wrappers know about a tool when they are composed around it. */
@@ -147,6 +151,46 @@ export interface SessionInfo {
   readonly sessionId: string;
   readonly cwd: string;
   readonly reason: string;
+}
+
+/**
+ * One call pi is about to run, any tool's (pi's built-ins, pi's own MCP tools, other extensions' and
+ * the governed ones), before it runs: the `toolGate` hook's side information.
+ */
+export interface ToolGateInfo {
+  readonly toolName: string;
+  readonly toolCallId: string;
+  /** The arguments as the model (or a codemode script) gave them. Read them; never change them here. */
+  readonly input: Readonly<Record<string, unknown>>;
+  /** The tool call that made this one (a codemode script's nested call), when pi says so (pi 1.x). */
+  readonly parentToolCallId?: string;
+  /** Behaviour hints: the governed tool's own, or those pi reports for its tools (MCP annotations, pi 1.x). */
+  readonly annotations: Readonly<ToolAnnotations>;
+  /** The governed tool's info; undefined for pi's and other extensions' tools. */
+  readonly tool: ToolInfo | undefined;
+  readonly sessionId: string;
+  /** The session's UI: `hasUI` false in print mode, where nothing can be asked. */
+  readonly ui: UiBridge;
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * The `toolGate` waterfall's value: undefined lets the call run; `block` stops it with a reason the
+ * model reads, and `terminate` also ends the run (the agent stops after this batch of calls).
+ * A gate that sees a value already blocked passes it on.
+ */
+export type ToolGateVerdict = { block: { reason: string; terminate?: boolean } } | undefined;
+
+/** A turn (one model request and the tool calls it makes) is starting. */
+export interface TurnInfo {
+  readonly sessionId: string;
+  /** pi's index of the turn within the current run (0-based). */
+  readonly turnIndex: number;
+}
+
+/** A run (a prompt and every turn it leads to) is starting. */
+export interface RunInfo {
+  readonly sessionId: string;
 }
 
 /** A slash command a plugin contributes. */

@@ -9,6 +9,7 @@ import type { ToolResultValue } from "../tool-types.ts";
 import type { UiBridge } from "../services.ts";
 import { type MountedCommands, mountCommands } from "./commands.ts";
 import { SessionGovernors } from "./session-governors.ts";
+import { piHonoursTerminate, toolAnnotationsFrom } from "./tool-annotations.ts";
 import { sessionStoreFrom, uiBridgeFrom } from "./ui-bridge.ts";
 
 /** Options for {@link createExtension}. */
@@ -168,6 +169,40 @@ export function bindGovernor(pi: ExtensionAPI, governor: Governor, options: Bind
   pi.on("session_shutdown", async (event, ctx) => {
     // The governor in use, never a new one: shutting down must not build anything.
     await governors.governor.pipeline.hooks.sessionShutdown.run({ sessionId: ctx.sessionManager.getSessionId(), cwd: ctx.cwd, reason: event.reason });
+  });
+
+  pi.on("agent_start", async (_event, ctx) => {
+    const { pipeline } = await attach(ctx);
+    await pipeline.hooks.runStart.run({ sessionId });
+  });
+
+  pi.on("turn_start", async (event, ctx) => {
+    const { pipeline } = await attach(ctx);
+    await pipeline.hooks.turnStart.run({ sessionId, turnIndex: event.turnIndex });
+  });
+
+  const annotationsOf = toolAnnotationsFrom(pi);
+  pi.on("tool_call", async (event, ctx) => {
+    const { pipeline } = await attach(ctx);
+    const governed = pipeline.tools.get(event.toolName);
+    const parent = (event as { parentToolCallId?: unknown }).parentToolCallId;
+    const verdict = await pipeline.hooks.toolGate.run(undefined, {
+      toolName: event.toolName,
+      toolCallId: event.toolCallId,
+      input: (event.input ?? {}) as Record<string, unknown>,
+      ...(typeof parent === "string" ? { parentToolCallId: parent } : {}),
+      annotations: governed?.info.annotations ?? annotationsOf(event.toolName),
+      tool: governed?.info,
+      sessionId,
+      ui: uiBridgeFrom(ctx),
+      ...(ctx.signal ? { signal: ctx.signal } : {}),
+    });
+    if (!verdict) return undefined;
+    const { reason, terminate } = verdict.block;
+    // pi 1.x ends the run after this batch when every blocked result says terminate; older pi has no
+    // such field, so the run is aborted instead (the blocked result is still what the model saw last).
+    if (terminate && !piHonoursTerminate(pi)) ctx.abort();
+    return { block: true, reason, ...(terminate ? { terminate: true } : {}) };
   });
 
   pi.on("tool_result", async (event, ctx) => {
