@@ -172,6 +172,7 @@ export function bindGovernor(pi: ExtensionAPI, governor: Governor, options: Bind
   });
 
   pi.on("agent_start", async (_event, ctx) => {
+    abortBeforeNextRequest = false;
     const { pipeline } = await attach(ctx);
     await pipeline.hooks.runStart.run({ sessionId });
   });
@@ -182,6 +183,7 @@ export function bindGovernor(pi: ExtensionAPI, governor: Governor, options: Bind
   });
 
   const annotationsOf = toolAnnotationsFrom(pi);
+  let abortBeforeNextRequest = false;
   pi.on("tool_call", async (event, ctx) => {
     const { pipeline } = await attach(ctx);
     const governed = pipeline.tools.get(event.toolName);
@@ -199,9 +201,10 @@ export function bindGovernor(pi: ExtensionAPI, governor: Governor, options: Bind
     });
     if (!verdict) return undefined;
     const { reason, terminate } = verdict.block;
-    // pi 1.x ends the run after this batch when every blocked result says terminate; older pi has no
-    // such field, so the run is aborted instead (the blocked result is still what the model saw last).
-    if (terminate && !piHonoursTerminate(pi)) ctx.abort();
+    // pi 0.84.1+ ends the run after a batch whose blocked results all say terminate. Older pi has no
+    // such field, and an abort from tool_call only cancels the batch's running calls: the run is
+    // aborted instead right before its next model request.
+    if (terminate && !piHonoursTerminate(pi)) abortBeforeNextRequest = true;
     return { block: true, reason, ...(terminate ? { terminate: true } : {}) };
   });
 
@@ -224,6 +227,11 @@ export function bindGovernor(pi: ExtensionAPI, governor: Governor, options: Bind
   });
 
   pi.on("context", async (event, ctx) => {
+    if (abortBeforeNextRequest) {
+      abortBeforeNextRequest = false;
+      ctx.abort();
+      return undefined;
+    }
     // Re-attach here too: after /reload without UI bindings pi emits no session_start, and the
     // context plugins' session records (the pruning boundary, pins) must come from this session.
     const { pipeline } = await attach(ctx);
