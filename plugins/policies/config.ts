@@ -52,12 +52,12 @@ export const policiesSchema = z.object({
   repeatedCalls: z
     .object({
       enabled: z.boolean().describe("Answer a repeated call from the earlier result. Default false."),
-      maxEntries: z.number().int().min(1).max(256).describe("Results kept per turn. Default 32."),
+      maxEntries: z.number().int().min(1).max(256).describe("Results kept per run. Default 32."),
       maxBytes: z.number().int().min(1_024).max(16_777_216).describe("Largest result kept, in bytes of text. Default 262144."),
     })
     .strict()
     .describe(
-      "A read-only pi-governor tool (kota_*, managed MCP servers' read-only tools) called again in the same turn with the same arguments is answered from the first result, unless a call that may change files ran in between; the answer says so.",
+      "A read-only pi-governor tool (kota_*, managed MCP servers' read-only tools) called again with the same arguments in the user's turn (the run one prompt starts) is answered from the first result, unless a call that may change files ran in between; the answer says so.",
     ),
 });
 

@@ -5,7 +5,8 @@
  * run. A refused call gets a result that says which config line refused it; a limit with
  * `onExceed: "stop"` ends the run. `ask` uses pi's confirm dialog (interactive and RPC mode); where
  * no one can answer (print mode) the call is refused with the line that would allow it.
- * Optionally, a read-only governed tool repeated in the same turn is answered from the first result.
+ * Optionally, a read-only governed tool repeated within the user's turn (the run one prompt starts) is
+ * answered from the first result.
  */
 import { join } from "node:path";
 import { CONFIG_FILE, definePlugin, STAGE, type ToolGateInfo, type ToolGateVerdict } from "../../core/index.ts";
@@ -49,11 +50,7 @@ export const policies = definePlugin({
       s.limits.startRun();
       s.results.forget();
     });
-    pipeline.hooks.turnStart.tap({ name: NAME }, ({ sessionId }) => {
-      const s = stateOf(sessionId);
-      s.limits.startTurn();
-      s.results.forget();
-    });
+    pipeline.hooks.turnStart.tap({ name: NAME }, ({ sessionId }) => stateOf(sessionId).limits.startTurn());
     pipeline.hooks.sessionShutdown.tap({ name: NAME }, ({ sessionId }) => void sessions.delete(sessionId));
 
     pipeline.hooks.toolGate.tap({ name: NAME, stage: STAGE.BREAKER }, async (verdict, call) => {

@@ -1,6 +1,7 @@
 /**
- * Repeated calls: a read-only governed tool called again in the same turn with the same arguments is
- * answered from the first result, unless a call that may change something ran in between (an edit,
+ * Repeated calls: a read-only governed tool called again in the user's turn (the run one prompt
+ * starts: every model request and call it leads to) with the same arguments is answered from the
+ * first result, unless a call that may change something ran in between (an edit,
  * a write, bash, any tool not marked read-only). The answer says which call it repeats, so the model
  * notices the loop. Only governed tools can be answered without running (pi runs its own tools).
  */
@@ -9,7 +10,7 @@ import { canonicalJson } from "../../lib/json/index.ts";
 
 /** Bounds of the per-turn memory. */
 export interface RepeatedCallLimits {
-  /** Results kept per turn. */
+  /** Results kept per run. */
   maxEntries: number;
   /** Largest result kept, in bytes of content. */
   maxBytes: number;
@@ -20,13 +21,13 @@ interface Remembered {
   content: ContentBlock[];
 }
 
-/** One session's memory of this turn's read-only results. */
+/** One session's memory of the current run's read-only results. */
 export class TurnResults {
   private readonly byKey = new Map<string, Remembered>();
 
   constructor(private readonly limits: RepeatedCallLimits) {}
 
-  /** A new turn, or a call that may have changed what earlier answers said. */
+  /** A new run, or a call that may have changed what earlier answers said. */
   forget(): void {
     this.byKey.clear();
   }
@@ -49,7 +50,7 @@ export function repeatKey(toolName: string, args: Readonly<Record<string, unknow
 
 /**
  * The tool-call wrapper: stays out of tools that are not read-only; for read-only ones answers a
- * repeat from `turnOf(sessionId)` and remembers successful first answers.
+ * repeat from `turnOf(sessionId)` (the run's memory) and remembers successful first answers.
  */
 export function repeatedCallWrapper(turnOf: (sessionId: string) => TurnResults): (next: ToolHandler, tool: ToolInfo) => ToolHandler {
   return (next, tool) => {
@@ -70,7 +71,7 @@ export function repeatedCallWrapper(turnOf: (sessionId: string) => TurnResults):
 function answeredFrom(toolName: string, earlier: Remembered): ToolObservation {
   const note: ContentBlock = {
     type: "text",
-    text: `(Same ${toolName} call and arguments as ${earlier.toolCallId || "an earlier call"} in this turn, and nothing since could have changed the answer: answered from that result without running it again.)`,
+    text: `(Same ${toolName} call and arguments as ${earlier.toolCallId || "an earlier call"} earlier in this turn, and nothing since could have changed the answer: answered from that result without running it again.)`,
   };
   return success(toolName, [note, ...earlier.content]);
 }
