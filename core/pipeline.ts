@@ -48,6 +48,7 @@ export class Pipeline {
   private readonly toolDefs = new Map<string, { def: GovernedToolDefinition; owner: string }>();
   private readonly sealedTools = new Map<string, SealedTool>();
   private readonly commandDefs = new Map<string, { command: GovernorCommand; owner: string }>();
+  private readonly sections: Array<{ owner: string; title: string; lines: () => string[] }> = [];
   private readonly clock: Clock;
 
   /** The typed, frozen hook set. */
@@ -130,6 +131,20 @@ export class Pipeline {
       throw new PipelineError("GOV_COMMAND_DUPLICATE", `plugin "${owner}": command "/${name}" is already registered by "${existing.owner}"`);
     }
     this.commandDefs.set(name, { command, owner });
+  }
+
+  /**
+   * Adds lines to `/governor status` under `title` (what a plugin runs that the stage list does not
+   * show, such as which MCP servers it manages). `lines` is called each time the status is shown.
+   */
+  registerStatusSection(owner: string, title: string, lines: () => string[]): void {
+    this.assertOpen(owner, `registerStatusSection(${title})`);
+    this.sections.push({ owner, title, lines });
+  }
+
+  /** The status sections plugins registered, in registration order. */
+  get statusSections(): ReadonlyArray<{ owner: string; title: string; lines: () => string[] }> {
+    return this.sections;
   }
 
   /** Composes every tool's chain once and freezes the pipeline. Idempotent. */
