@@ -16,8 +16,8 @@ import type {
   ToolCallContext,
   ToolHandler,
   ToolInfo,
+  ToolGateDecision,
   ToolGateInfo,
-  ToolGateVerdict,
   ToolResultInfo,
   ToolResultValue,
   RunInfo,
@@ -34,6 +34,8 @@ export interface SealedTool {
 /** Options for calling a tool through the pipeline directly (the pi adapter and tests do). */
 export interface CallOptions {
   toolCallId?: string;
+  /** The call that made this one (pi 1.x nested calls). */
+  parentToolCallId?: string;
   sessionId?: string;
   signal?: AbortSignal;
   onUpdate?: ToolCallContext["onUpdate"];
@@ -56,10 +58,10 @@ export class Pipeline {
     /** Onion around every governed tool call. Lower stage = outer. */
     toolCall: WrapHook<ToolHandler, ToolInfo>;
     /**
-     * Before every call pi runs (any tool, nested calls included): may block it with a reason, and
-     * end the run. Policies (limits, allow/deny/ask) tap here. Undefined lets the call run.
+     * Every call pi is about to run, any tool's (nested calls too): a stage may refuse it (breaker,
+     * policies) and end the run.
      */
-    toolGate: TransformHook<ToolGateVerdict, ToolGateInfo>;
+    toolGate: TransformHook<ToolGateDecision, ToolGateInfo>;
     /** Every finished tool result (governed and pi's built-ins): format, cut to blobs, pin. */
     toolResult: TransformHook<ToolResultValue, ToolResultInfo>;
     /** The message list about to go to the model (request-only): pruning. */
@@ -87,7 +89,7 @@ export class Pipeline {
     };
     this.hooks = Object.freeze({
       toolCall: new WrapHook<ToolHandler, ToolInfo>(host, "toolCall"),
-      toolGate: new TransformHook<ToolGateVerdict, ToolGateInfo>(host, "toolGate"),
+      toolGate: new TransformHook<ToolGateDecision, ToolGateInfo>(host, "toolGate"),
       toolResult: new TransformHook<ToolResultValue, ToolResultInfo>(host, "toolResult"),
       context: new TransformHook<ContextMessages, ContextInfo>(host, "context"),
       beforeAgentStart: new TransformHook<Injection[], PromptInfo>(host, "beforeAgentStart"),
@@ -204,6 +206,7 @@ export class Pipeline {
     const call: ToolCallContext = {
       toolName: name,
       toolCallId: options.toolCallId ?? "",
+      ...(options.parentToolCallId ? { parentToolCallId: options.parentToolCallId } : {}),
       args,
       signal: options.signal ?? neverAborts,
       attempt: 1,

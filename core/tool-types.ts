@@ -31,19 +31,28 @@ export interface ToolInfo {
 }
 
 /**
- * One attempt of one governed call. Immutable: a wrapper that needs different values (another
- * attempt, a shorter deadline, cheaper arguments) passes a new object to `next`, e.g.
- * `next({ ...call, attempt: call.attempt + 1 })`.
+ * One attempt of one governed call: what a tool's `execute(call)` and every `toolCall` wrapper
+ * receive. Immutable: a wrapper that needs different values (another attempt, a shorter deadline,
+ * cheaper arguments) passes a new object to `next`, e.g. `next({ ...call, attempt: call.attempt + 1 })`.
  */
 export interface ToolCallContext {
+  /** The governed tool's name, as the model calls it. */
   readonly toolName: string;
   /** pi's tool call id ("" for calls made outside pi). */
   readonly toolCallId: string;
+  /** pi's id of the call that made this one (a codemode script), when another tool made it. */
+  readonly parentToolCallId?: string;
+  /**
+   * The model's arguments. pi validated them against the tool's `parameters` before the call;
+   * `pipeline.callTool` (tests, scripts) passes them as given. A budget stage may hand a later
+   * attempt cheaper ones.
+   */
   readonly args: Readonly<Record<string, unknown>>;
   /** Aborts when pi aborts (Esc) or a timeout expires. Always present. */
   readonly signal: AbortSignal;
   /** 1-based attempt number. */
   readonly attempt: number;
+  /** pi's session id ("" for calls made outside a session). */
   readonly sessionId: string;
   /** Clock time the call entered the pipeline, in milliseconds. */
   readonly startedAt: number;
@@ -89,7 +98,11 @@ export interface GovernedToolDefinition {
    * them by their `rehydration` tag, while the timeout, abort and execution log still apply.
    */
   governed?: boolean;
-  /** The transport: do the work. Throwing is fine; the pipeline classifies it into an ERROR observation. */
+  /**
+   * The transport: do the work with `call.args`, stop when `call.signal` aborts. Resolves to
+   * `{ content, details?, meta? }` or a full observation. Throwing is fine; the pipeline classifies
+   * it into an ERROR observation. Runs once per attempt (retry calls it again with a new `call`).
+   */
   execute(call: ToolCallContext): Promise<ToolExecuteResult>;
 }
 
@@ -155,15 +168,18 @@ export interface SessionInfo {
 
 /**
  * One call pi is about to run, any tool's (pi's built-ins, pi's own MCP tools, other extensions' and
- * the governed ones), before it runs: the `toolGate` hook's side information.
+ * the governed ones, nested codemode calls included), before it runs: the `toolGate` hook's side
+ * information.
  */
 export interface ToolGateInfo {
   readonly toolName: string;
   readonly toolCallId: string;
+  /** The call that made this one (a codemode script's call), when another tool made it (pi 1.x). */
+  readonly parentToolCallId?: string;
   /** The arguments as the model (or a codemode script) gave them. Read them; never change them here. */
   readonly input: Readonly<Record<string, unknown>>;
-  /** The tool call that made this one (a codemode script's nested call), when pi says so (pi 1.x). */
-  readonly parentToolCallId?: string;
+  /** True for pi-governor's own tools (their calls are governed by the wrap hook as well). */
+  readonly governed: boolean;
   /** Behaviour hints: the governed tool's own, or those pi reports for its tools (MCP annotations, pi 1.x). */
   readonly annotations: Readonly<ToolAnnotations>;
   /** The governed tool's info; undefined for pi's and other extensions' tools. */
@@ -175,11 +191,17 @@ export interface ToolGateInfo {
 }
 
 /**
- * The `toolGate` waterfall's value: undefined lets the call run; `block` stops it with a reason the
- * model reads, and `terminate` also ends the run (the agent stops after this batch of calls).
- * A gate that sees a value already blocked passes it on.
+ * The value of the `toolGate` waterfall: whether a call pi is about to run may run. A stage that
+ * refuses it returns `{ blockReason }`; pi then answers the call with that text instead of running
+ * it. `terminate` also ends the run after this batch of calls. A stage that gets a refused call
+ * passes the decision on.
  */
-export type ToolGateVerdict = { block: { reason: string; terminate?: boolean } } | undefined;
+export interface ToolGateDecision {
+  /** Why the call is refused; shown as the call's result. Undefined: the call runs. */
+  blockReason?: string;
+  /** End the run (pi 0.84.1+: after this batch; older pi: before the next model request). */
+  terminate?: boolean;
+}
 
 /** A turn (one model request and the tool calls it makes) is starting. */
 export interface TurnInfo {

@@ -92,3 +92,4 @@ export function findPi(search: PiSearch): PiInstall | undefined {
   }
   return undefined;
 }
+export { MAX_PI_FULL_OUTPUT_BYTES, piFullOutputPath, readPiFullOutput, type PiFullOutputOptions } from "./full-output.ts";

@@ -9,7 +9,7 @@
  * answered from the first result.
  */
 import { join } from "node:path";
-import { CONFIG_FILE, definePlugin, STAGE, type ToolGateInfo, type ToolGateVerdict } from "../../core/index.ts";
+import { CONFIG_FILE, definePlugin, STAGE, type ToolGateDecision, type ToolGateInfo } from "../../core/index.ts";
 import { decideAccess, describeRule, effectiveHints } from "./access.ts";
 import { policiesDefaults, policiesSchema, type PoliciesOptions } from "./config.ts";
 import { CallLimits } from "./limits.ts";
@@ -53,13 +53,13 @@ export const policies = definePlugin({
     pipeline.hooks.turnStart.tap({ name: NAME }, ({ sessionId }) => stateOf(sessionId).limits.startTurn());
     pipeline.hooks.sessionShutdown.tap({ name: NAME }, ({ sessionId }) => void sessions.delete(sessionId));
 
-    pipeline.hooks.toolGate.tap({ name: NAME, stage: STAGE.BREAKER }, async (verdict, call) => {
-      if (verdict) return verdict;
+    pipeline.hooks.toolGate.tap({ name: NAME, stage: STAGE.BREAKER - 10 }, async (decision, call) => {
+      if (decision.blockReason) return decision;
       const refused = await judge(call, config, globalFile);
       if (refused) return refused;
       const state = stateOf(call.sessionId);
       const breach = state.limits.admit(call.toolName);
-      if (breach) return { block: { reason: breach.reason, ...(breach.stop ? { terminate: true } : {}) } };
+      if (breach) return { blockReason: breach.reason, ...(breach.stop ? { terminate: true } : {}) };
       // A call that may change files makes every remembered answer of this turn stale.
       if (!effectiveHints(call.annotations).readOnly) state.results.forget();
       return undefined;
@@ -72,24 +72,22 @@ export const policies = definePlugin({
 });
 
 /** The access decision for one call as a verdict: undefined when it may run. */
-async function judge(call: ToolGateInfo, config: PoliciesOptions, globalFile: string): Promise<ToolGateVerdict> {
+async function judge(call: ToolGateInfo, config: PoliciesOptions, globalFile: string): Promise<ToolGateDecision | undefined> {
   const decision = decideAccess(config.rules, config.deny, call.toolName, call.annotations);
   if (!decision || decision.action === "allow") return undefined;
   const rule = describeRule(config.rules, decision);
   if (decision.action === "deny") {
-    return { block: { reason: `Refused by the user's policy (${rule}): ${call.toolName} may not run in this session. Do the task another way or tell the user.` } };
+    return { blockReason: `Refused by the user's policy (${rule}): ${call.toolName} may not run in this session. Do the task another way or tell the user.` };
   }
   if (call.ui.hasUI) {
     const allowed = await call.ui.confirm("Allow tool call?", `${call.toolName} ${preview(call.input)}\n(${rule})`);
-    return allowed ? undefined : { block: { reason: `The user declined this ${call.toolName} call (${rule}). Do not repeat it; ask the user how to go on.` } };
+    return allowed ? undefined : { blockReason: `The user declined this ${call.toolName} call (${rule}). Do not repeat it; ask the user how to go on.` };
   }
   const allowLine = JSON.stringify({ tools: call.toolName, action: "allow" });
   return {
-    block: {
-      reason:
-        `Refused: ${rule} asks the user before ${call.toolName} runs, and no one can answer in this mode (print mode). ` +
-        `To allow it without asking, the user adds ${allowLine} before that rule in policies.rules of ${globalFile}.`,
-    },
+    blockReason:
+      `Refused: ${rule} asks the user before ${call.toolName} runs, and no one can answer in this mode (print mode). ` +
+      `To allow it without asking, the user adds ${allowLine} before that rule in policies.rules of ${globalFile}.`,
   };
 }
 
