@@ -233,6 +233,15 @@ export async function createGovernor(options: GovernorOptions): Promise<Governor
       if (applyOrder.join() !== presetOrder.join()) lines.push(`Apply order (providers first): ${applyOrder.join(" > ")}`);
       const tools = [...pipeline.tools.keys()];
       lines.push(`Tools: ${tools.length ? tools.join(", ") : "none"}`);
+      for (const section of pipeline.statusSections) {
+        let body: string[];
+        try {
+          body = section.lines();
+        } catch (error) {
+          body = [`(failed: ${errorText(error)})`];
+        }
+        lines.push(`${section.title}:`, ...body.map((l) => `  ${l}`));
+      }
       lines.push(`Config sources: ${config.sources.join(" <- ")}`);
       const found = problems();
       lines.push(found.length ? `Problems (${found.length}):` : "Problems: none");

@@ -20,6 +20,8 @@ import type {
   ToolGateInfo,
   ToolResultInfo,
   ToolResultValue,
+  RunInfo,
+  TurnInfo,
 } from "./tool-types.ts";
 
 /** A tool after seal: its definition, info and the composed handler. */
@@ -48,13 +50,17 @@ export class Pipeline {
   private readonly toolDefs = new Map<string, { def: GovernedToolDefinition; owner: string }>();
   private readonly sealedTools = new Map<string, SealedTool>();
   private readonly commandDefs = new Map<string, { command: GovernorCommand; owner: string }>();
+  private readonly sections: Array<{ owner: string; title: string; lines: () => string[] }> = [];
   private readonly clock: Clock;
 
   /** The typed, frozen hook set. */
   readonly hooks: Readonly<{
     /** Onion around every governed tool call. Lower stage = outer. */
     toolCall: WrapHook<ToolHandler, ToolInfo>;
-    /** Every call pi is about to run, any tool's (nested calls too): a stage may refuse it (breaker). */
+    /**
+     * Every call pi is about to run, any tool's (nested calls too): a stage may refuse it (breaker,
+     * policies) and end the run.
+     */
     toolGate: TransformHook<ToolGateDecision, ToolGateInfo>;
     /** Every finished tool result (governed and pi's built-ins): format, cut to blobs, pin. */
     toolResult: TransformHook<ToolResultValue, ToolResultInfo>;
@@ -64,6 +70,10 @@ export class Pipeline {
     beforeAgentStart: TransformHook<Injection[], PromptInfo>;
     sessionStart: LifecycleHook<SessionInfo>;
     sessionShutdown: LifecycleHook<SessionInfo>;
+    /** A run (a prompt and the turns it leads to) starts. */
+    runStart: LifecycleHook<RunInfo>;
+    /** A turn (one model request and its tool calls) starts. */
+    turnStart: LifecycleHook<TurnInfo>;
     /** Observers of everything that happens. */
     event: ObserverHook<PipelineEvent>;
   }>;
@@ -85,6 +95,8 @@ export class Pipeline {
       beforeAgentStart: new TransformHook<Injection[], PromptInfo>(host, "beforeAgentStart"),
       sessionStart: new LifecycleHook<SessionInfo>(host, "sessionStart"),
       sessionShutdown: new LifecycleHook<SessionInfo>(host, "sessionShutdown"),
+      runStart: new LifecycleHook<RunInfo>(host, "runStart"),
+      turnStart: new LifecycleHook<TurnInfo>(host, "turnStart"),
       event: new ObserverHook<PipelineEvent>(host, "event"),
     });
   }
@@ -121,6 +133,20 @@ export class Pipeline {
       throw new PipelineError("GOV_COMMAND_DUPLICATE", `plugin "${owner}": command "/${name}" is already registered by "${existing.owner}"`);
     }
     this.commandDefs.set(name, { command, owner });
+  }
+
+  /**
+   * Adds lines to `/governor status` under `title` (what a plugin runs that the stage list does not
+   * show, such as which MCP servers it manages). `lines` is called each time the status is shown.
+   */
+  registerStatusSection(owner: string, title: string, lines: () => string[]): void {
+    this.assertOpen(owner, `registerStatusSection(${title})`);
+    this.sections.push({ owner, title, lines });
+  }
+
+  /** The status sections plugins registered, in registration order. */
+  get statusSections(): ReadonlyArray<{ owner: string; title: string; lines: () => string[] }> {
+    return this.sections;
   }
 
   /** Composes every tool's chain once and freezes the pipeline. Idempotent. */

@@ -10,6 +10,10 @@ export interface ToolAnnotations {
   readOnlyHint?: boolean;
   /** Calling twice with the same arguments has the effect of calling once. */
   idempotentHint?: boolean;
+  /** The tool may destroy or overwrite data (MCP default when not said: true for tools that are not read-only). */
+  destructiveHint?: boolean;
+  /** The tool reaches outside the machine or the project (MCP default when not said: true). */
+  openWorldHint?: boolean;
 }
 
 /** What wrappers know about a tool when they are composed around it. */
@@ -124,28 +128,6 @@ export interface ToolResultInfo {
   readonly signal?: AbortSignal;
 }
 
-/**
- * The value of the `toolGate` waterfall: whether a call pi is about to run (any tool, pi's own MCP
- * tools and nested calls included) may run. A stage that refuses it returns `{ blockReason }`; pi
- * then answers the call with that text instead of running it.
- */
-export interface ToolGateDecision {
-  /** Why the call is refused; shown as the call's result. Undefined: the call runs. */
-  blockReason?: string;
-}
-
-/** Side information for `toolGate`. */
-export interface ToolGateInfo {
-  readonly toolName: string;
-  readonly toolCallId: string;
-  /** The call that made this one (a codemode script's call), when another tool made it. */
-  readonly parentToolCallId?: string;
-  readonly input: Readonly<Record<string, unknown>>;
-  /** True for pi-governor's own tools (their calls are governed by the wrap hook as well). */
-  readonly governed: boolean;
-  readonly sessionId: string;
-}
-
 /** Side information for the `context` waterfall. */
 export interface ContextInfo {
   readonly sessionId: string;
@@ -182,6 +164,55 @@ export interface SessionInfo {
   readonly sessionId: string;
   readonly cwd: string;
   readonly reason: string;
+}
+
+/**
+ * One call pi is about to run, any tool's (pi's built-ins, pi's own MCP tools, other extensions' and
+ * the governed ones, nested codemode calls included), before it runs: the `toolGate` hook's side
+ * information.
+ */
+export interface ToolGateInfo {
+  readonly toolName: string;
+  readonly toolCallId: string;
+  /** The call that made this one (a codemode script's call), when another tool made it (pi 1.x). */
+  readonly parentToolCallId?: string;
+  /** The arguments as the model (or a codemode script) gave them. Read them; never change them here. */
+  readonly input: Readonly<Record<string, unknown>>;
+  /** True for pi-governor's own tools (their calls are governed by the wrap hook as well). */
+  readonly governed: boolean;
+  /** Behaviour hints: the governed tool's own, or those pi reports for its tools (MCP annotations, pi 1.x). */
+  readonly annotations: Readonly<ToolAnnotations>;
+  /** The governed tool's info; undefined for pi's and other extensions' tools. */
+  readonly tool: ToolInfo | undefined;
+  readonly sessionId: string;
+  /** The session's UI: `hasUI` false in print mode, where nothing can be asked. */
+  readonly ui: UiBridge;
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * The value of the `toolGate` waterfall: whether a call pi is about to run may run. A stage that
+ * refuses it returns `{ blockReason }`; pi then answers the call with that text instead of running
+ * it. `terminate` also ends the run after this batch of calls. A stage that gets a refused call
+ * passes the decision on.
+ */
+export interface ToolGateDecision {
+  /** Why the call is refused; shown as the call's result. Undefined: the call runs. */
+  blockReason?: string;
+  /** End the run (pi 0.84.1+: after this batch; older pi: before the next model request). */
+  terminate?: boolean;
+}
+
+/** A turn (one model request and the tool calls it makes) is starting. */
+export interface TurnInfo {
+  readonly sessionId: string;
+  /** pi's index of the turn within the current run (0-based). */
+  readonly turnIndex: number;
+}
+
+/** A run (a prompt and every turn it leads to) is starting. */
+export interface RunInfo {
+  readonly sessionId: string;
 }
 
 /** A slash command a plugin contributes. */

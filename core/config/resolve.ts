@@ -127,7 +127,7 @@ export function resolveConfig(
             problems.push({
               source: layer.source,
               path: `${key}.${trusted}`,
-              message: `ignored: a project config may not choose what program runs, where files are written or how long shared data is kept. To allow it, add ${ALLOW_PROJECT_LINE} to your global config (~/.pi/agent/pi-governor.json)`,
+              message: `ignored: a project config may not choose what program runs, where files are written, how long shared data is kept or loosen a policy. To allow it, add ${ALLOW_PROJECT_LINE} to your global config (~/.pi/agent/pi-governor.json)`,
             });
           }
         }

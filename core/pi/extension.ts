@@ -128,7 +128,9 @@ export function bindGovernor(pi: ExtensionAPI, governor: Governor, options: Bind
     ui.setStatus(PROBLEMS_STATUS_KEY, `governor: ${counts} (/governor status)`);
   };
 
-  const hostCalls = bindHostCallEvents(pi, attach, () => sessionId);
+  // pi before 0.84.1 cannot end a run from tool_call: the run is aborted before its next request.
+  let abortBeforeNextRequest = false;
+  const hostCalls = bindHostCallEvents(pi, attach, () => sessionId, () => (abortBeforeNextRequest = true));
 
   function registerTool(name: string, owner: Governor): void {
     registeredTools.add(name);
@@ -179,6 +181,17 @@ export function bindGovernor(pi: ExtensionAPI, governor: Governor, options: Bind
     await governors.governor.pipeline.hooks.sessionShutdown.run({ sessionId: ctx.sessionManager.getSessionId(), cwd: ctx.cwd, reason: event.reason });
   });
 
+  pi.on("agent_start", async (_event, ctx) => {
+    abortBeforeNextRequest = false;
+    const { pipeline } = await attach(ctx);
+    await pipeline.hooks.runStart.run({ sessionId });
+  });
+
+  pi.on("turn_start", async (event, ctx) => {
+    const { pipeline } = await attach(ctx);
+    await pipeline.hooks.turnStart.run({ sessionId, turnIndex: event.turnIndex });
+  });
+
   pi.on("tool_result", async (event, ctx) => {
     const { pipeline } = await attach(ctx);
     const governed = pipeline.tools.get(event.toolName);
@@ -201,6 +214,11 @@ export function bindGovernor(pi: ExtensionAPI, governor: Governor, options: Bind
   });
 
   pi.on("context", async (event, ctx) => {
+    if (abortBeforeNextRequest) {
+      abortBeforeNextRequest = false;
+      ctx.abort();
+      return undefined;
+    }
     // Re-attach here too: after /reload without UI bindings pi emits no session_start, and the
     // context plugins' session records (the pruning boundary, pins) must come from this session.
     const { pipeline } = await attach(ctx);

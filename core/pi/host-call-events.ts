@@ -9,6 +9,8 @@ import type { Governor } from "../host.ts";
 import { piMcpNextStep, piMcpServerOf } from "../pi-mcp.ts";
 import type { ToolResultValue } from "../tool-types.ts";
 import { type ExecutionEvent, HostCalls } from "./host-calls.ts";
+import { piHonoursTerminate, toolAnnotationsFrom } from "./tool-annotations.ts";
+import { uiBridgeFrom } from "./ui-bridge.ts";
 
 /** The parent id pi 1.x puts on the events of a nested call. */
 const parentOf = (event: unknown): string | undefined => {
@@ -18,10 +20,17 @@ const parentOf = (event: unknown): string | undefined => {
 
 /**
  * Registers the handlers; returns the calls followed, whose `parentOf` gives a governed tool's
- * execute the id of the call that made it.
+ * execute the id of the call that made it. `stopBeforeNextRequest` is called when a stage ends the
+ * run on a pi that cannot end it from `tool_call` (before 0.84.1).
  */
-export function bindHostCallEvents(pi: ExtensionAPI, attach: (ctx: ExtensionContext) => Promise<Governor>, sessionId: () => string): HostCalls {
+export function bindHostCallEvents(
+  pi: ExtensionAPI,
+  attach: (ctx: ExtensionContext) => Promise<Governor>,
+  sessionId: () => string,
+  stopBeforeNextRequest: () => void,
+): HostCalls {
   const calls = new HostCalls();
+  const annotationsOf = toolAnnotationsFrom(pi);
 
   pi.on("tool_execution_start", (event) => {
     calls.started(event as ExecutionEvent);
@@ -30,6 +39,7 @@ export function bindHostCallEvents(pi: ExtensionAPI, attach: (ctx: ExtensionCont
   pi.on("tool_call", async (event, ctx) => {
     const { pipeline } = await attach(ctx);
     const parent = parentOf(event);
+    const governed = pipeline.tools.get(event.toolName);
     const decision = await pipeline.hooks.toolGate.run(
       {},
       {
@@ -37,13 +47,20 @@ export function bindHostCallEvents(pi: ExtensionAPI, attach: (ctx: ExtensionCont
         toolCallId: event.toolCallId,
         ...(parent ? { parentToolCallId: parent } : {}),
         input: (event.input ?? {}) as Record<string, unknown>,
-        governed: pipeline.tools.has(event.toolName),
+        governed: governed !== undefined,
+        annotations: governed?.info.annotations ?? annotationsOf(event.toolName),
+        tool: governed?.info,
         sessionId: sessionId(),
+        ui: uiBridgeFrom(ctx),
+        ...(ctx.signal ? { signal: ctx.signal } : {}),
       },
     );
     if (!decision.blockReason) return undefined;
     calls.blocked(event.toolCallId, decision.blockReason);
-    return { block: true, reason: decision.blockReason };
+    // pi 0.84.1+ ends the run after a batch whose blocked calls all say terminate; older pi has no
+    // such field, and an abort from tool_call only cancels the batch's running calls.
+    if (decision.terminate && !piHonoursTerminate(pi)) stopBeforeNextRequest();
+    return { block: true, reason: decision.blockReason, ...(decision.terminate ? { terminate: true } : {}) };
   });
 
   pi.on("tool_execution_end", async (event, ctx) => {

@@ -59,19 +59,27 @@ export const serverSchema = z
   })
   .strict();
 
+const serverName = z.string().regex(/^[a-zA-Z][a-zA-Z0-9_-]{0,31}$/, "a server name starts with a letter and uses letters, digits, _ and - (max 32)");
+
 /** The `mcp` section (without `enabled`). */
 export const mcpServersSchema = z.object({
-  servers: z
-    .record(z.string().regex(/^[a-zA-Z][a-zA-Z0-9_-]{0,31}$/, "a server name starts with a letter and uses letters, digits, _ and - (max 32)"), serverSchema)
-    .describe("MCP servers by name; each tool becomes <name>_<tool>."),
+  servers: z.record(serverName, serverSchema).describe("MCP servers by name; each tool becomes <name>_<tool>."),
+  fromPi: z
+    .array(z.union([serverName, serverSchema.omit({ command: true, args: true, cwd: true, env: true }).extend({ name: serverName }).strict()]))
+    .max(32)
+    .describe(
+      "Servers to take over from pi's own MCP config (<agent dir>/mcp.json, mcpServers; pi 0.99+), by name, or as { name, ...the options of mcp.servers but command, args, env and cwd }: pi-governor runs them (stdio only) with that entry's command, args, env and cwd. Set \"enabled\": false on the entry there so pi does not run it too. Default [].",
+    ),
 });
 
 /** The `mcp` options. */
 export type McpServersOptions = z.infer<typeof mcpServersSchema>;
 /** One server's options. */
 export type McpServerOptions = z.infer<typeof serverSchema>;
+/** One `fromPi` entry: a server name, or a name with pi-governor's own options for it. */
+export type FromPiEntry = McpServersOptions["fromPi"][number];
 /** One declared tool. */
 export type DeclaredTool = z.infer<typeof declaredToolSchema>;
 
 /** Defaults: no servers. */
-export const mcpServersDefaults: McpServersOptions = { servers: {} };
+export const mcpServersDefaults: McpServersOptions = { servers: {}, fromPi: [] };

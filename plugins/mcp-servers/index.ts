@@ -22,6 +22,7 @@ import { REDACTOR } from "../redact/index.ts";
 import type { ManagedMcpServer, McpTool } from "../../lib/mcp/index.ts";
 import { mcpServersDefaults, mcpServersSchema, type McpServerOptions } from "./config.ts";
 import { manageServer } from "./managed.ts";
+import { type PiMcpJson, piMcpJsonPath, piServerStates, readHandedOver, readPiMcpJson } from "./pi-mcp-json.ts";
 import { footerText, registerServerCommands, registerStatusTool, trackFooter } from "./status.ts";
 import { declaredTool, registerMcpTools } from "./tool-bridge.ts";
 import { DEFAULT_MAX_SCHEMA_BYTES, DEFAULT_MAX_TOOLS, selectTools } from "./tool-selection.ts";
@@ -42,12 +43,25 @@ export const mcpServers = definePlugin({
   description: "Runs configured MCP servers as managed connections (restart on crash or hang, degraded mode, clean shutdown) and offers their tools as governed <server>_<tool> tools.",
   schema: mcpServersSchema,
   defaults: mcpServersDefaults,
-  trustedKeys: ["servers"],
+  trustedKeys: ["servers", "fromPi"],
   optional: [REDACTOR],
   async apply(pipeline, config, services) {
     const logger = services.logger;
     const servers: ManagedMcpServer[] = [];
-    const entries = Object.entries(config.servers);
+    const piFile = readPiMcpJson(services.agentDir);
+    const entries: Array<[string, McpServerOptions]> = Object.entries(config.servers);
+    const fromPi = new Set<string>();
+    for (const h of readHandedOver(piFile, config.fromPi, services.env)) {
+      if (Object.hasOwn(config.servers, h.name)) {
+        logger.warn(`MCP server "${h.name}" is both in mcp.servers and in mcp.fromPi; running the one in mcp.servers`, { server: h.name });
+      } else if ("problem" in h) {
+        logger.warn(`MCP server "${h.name}" (mcp.fromPi) is not run: ${h.problem}`, { server: h.name });
+      } else {
+        entries.push([h.name, h.options]);
+        fromPi.add(h.name);
+        if (h.enabledInPi) logger.warn(`MCP server "${h.name}" runs twice: pi also runs it from ${piMcpJsonPath(services.agentDir)}. Set "enabled": false on it there, so only pi-governor runs it`, { server: h.name });
+      }
+    }
     // The env the user gives a server is where its tokens go: hide those values everywhere, from
     // every server's stderr and every tool result, before any server starts.
     const redactor = services.maybe(REDACTOR);
@@ -84,11 +98,25 @@ export const mcpServers = definePlugin({
     if (servers.length) registerStatusTool(pipeline, MCP_SERVERS_PLUGIN, servers);
     registerServerCommands(pipeline, MCP_SERVERS_PLUGIN, services.commandRoot, servers);
     trackFooter(servers, services);
+    pipeline.registerStatusSection(MCP_SERVERS_PLUGIN, "MCP servers", () => mcpServerSides(servers, fromPi, piFile));
     for (const s of servers) s.subscribe((e) => pipeline.emit({ type: "custom", source: MCP_SERVERS_PLUGIN, name: `mcp_${e.type}`, data: e.type === "degraded" ? { server: e.server, attempts: e.attempts, category: e.error.category } : { ...e } }));
     // The UI exists only once the session starts: show the footer then.
     pipeline.hooks.sessionStart.tap({ name: MCP_SERVERS_PLUGIN }, () => services.ui().setStatus("mcp", footerText(servers)));
   },
 });
+
+/** Which servers each side runs: pi-governor's (with those taken from pi marked) and pi's own mcp.json. */
+function mcpServerSides(servers: readonly ManagedMcpServer[], fromPi: ReadonlySet<string>, piFile: PiMcpJson): string[] {
+  const ours = servers.map((s) => (fromPi.has(s.name) ? `${s.name} (from pi's mcp.json)` : s.name));
+  const lines = [`pi-governor runs: ${ours.length ? ours.join(", ") : "none"}`];
+  if (!piFile) return [...lines, "pi's mcp.json: none"];
+  if ("error" in piFile) return [...lines, `pi's mcp.json (${piFile.path}): unreadable, ${piFile.error}`];
+  const states = piServerStates(piFile);
+  const on = states.filter((s) => s.enabled).map((s) => (fromPi.has(s.name) ? `${s.name} (also pi-governor's: set "enabled": false there)` : s.name));
+  const off = states.filter((s) => !s.enabled).map((s) => s.name);
+  lines.push(`pi runs from ${piFile.path}: ${on.length ? on.join(", ") : "none"}${off.length ? `; off there: ${off.join(", ")}` : ""}`);
+  return lines;
+}
 
 function serverConfig(name: string, o: McpServerOptions, cwd: string) {
   return {

@@ -55,6 +55,8 @@ export function mcpToolDefinition(server: ManagedMcpServer, tool: McpTool, tags:
   const annotations = {
     ...(tool.annotations?.readOnlyHint !== undefined ? { readOnlyHint: tool.annotations.readOnlyHint } : {}),
     ...(tool.annotations?.idempotentHint !== undefined ? { idempotentHint: tool.annotations.idempotentHint } : {}),
+    ...(typeof tool.annotations?.destructiveHint === "boolean" ? { destructiveHint: tool.annotations.destructiveHint } : {}),
+    ...(typeof tool.annotations?.openWorldHint === "boolean" ? { openWorldHint: tool.annotations.openWorldHint } : {}),
   };
   return {
     name,

@@ -17,9 +17,12 @@
  * Malformed messages (no content, non-object arguments, non-string ids) are skipped, never thrown on.
  */
 import { messageMeta, type AgentMessageLike } from "../../core/index.ts";
+import { canonicalJson } from "../../lib/json/index.ts";
 import { bashChangedPaths } from "./bash-paths.ts";
 import { callPath, normalizePath } from "./paths.ts";
 import { isPlaceholder, type ResultRelation } from "./placeholder.ts";
+
+export { canonicalJson };
 
 /** What to relate (the prune config's `dedup`, `staleReads`, `readTools`, `writeTools`, `protectedFilePatterns`). */
 export interface RelationOptions {
@@ -45,9 +48,6 @@ export type { ResultRelation };
 
 /** The tool whose `command` argument is read for paths it changes. */
 const BASH_TOOL = "bash";
-/** Arguments nested deeper than this have no canonical form (no dedup key). */
-const MAX_JSON_DEPTH = 64;
-
 /** A completed call: its block in an assistant message and its result before the boundary. */
 interface Call {
   id: string;
@@ -60,51 +60,6 @@ interface Call {
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-
-function canonical(value: unknown, depth: number): string | undefined {
-  if (depth > MAX_JSON_DEPTH) return undefined;
-  if (value === null) return "null";
-  switch (typeof value) {
-    case "string":
-      return JSON.stringify(value);
-    case "number":
-      return Number.isFinite(value) ? JSON.stringify(value) : "null";
-    case "boolean":
-      return value ? "true" : "false";
-    case "bigint":
-      return undefined;
-    case "object":
-      break;
-    default:
-      return "null"; // undefined, functions, symbols: as JSON writes them in an array
-  }
-  const parts: string[] = [];
-  if (Array.isArray(value)) {
-    for (const item of value) {
-      const part = canonical(item, depth + 1);
-      if (part === undefined) return undefined;
-      parts.push(part);
-    }
-    return `[${parts.join(",")}]`;
-  }
-  const obj = value as Record<string, unknown>;
-  for (const key of Object.keys(obj).sort()) {
-    const v = obj[key];
-    if (v === undefined || typeof v === "function" || typeof v === "symbol") continue; // JSON leaves these keys out
-    const part = canonical(v, depth + 1);
-    if (part === undefined) return undefined;
-    parts.push(`${JSON.stringify(key)}:${part}`);
-  }
-  return `{${parts.join(",")}}`;
-}
-
-/**
- * JSON of `value` with object keys sorted at every level, so two spellings of the same arguments
- * compare equal. Undefined for what JSON cannot hold as a value (bigint, nesting deeper than 64).
- */
-export function canonicalJson(value: unknown): string | undefined {
-  return canonical(value, 0);
-}
 
 /** The completed calls of messages[0, upTo), in call order (first occurrence of an id wins). */
 function completedCalls(messages: readonly AgentMessageLike[], upTo: number): Call[] {

@@ -5,7 +5,7 @@
  * `/kota`: status, index, restart (kota), pruning, pin (prune), blobs, purge-blobs (blobs), doctor
  * (doctor, also as `/governor doctor`).
  *
- * Plugin order (apply order; run order comes from stages): redact, execution-log, breaker, retry, timeout,
+ * Plugin order (apply order; run order comes from stages): redact, execution-log, policies, breaker, retry, timeout,
  * budget, kota, auto-context, blobs, prune, telemetry (off by default), chaos (off unless
  * the global config enables it), doctor. autoContext needs kota's
  * `kota:runtime` service; the host applies kota first wherever it stands.
@@ -19,6 +19,7 @@ import { breaker } from "../../plugins/circuit-breaker/index.ts";
 import { doctor } from "../../plugins/doctor/index.ts";
 import { executionLog } from "../../plugins/execution-log/index.ts";
 import { kota } from "../../plugins/kota/index.ts";
+import { policies } from "../../plugins/policies/index.ts";
 import { recall } from "../../plugins/recall/index.ts";
 import { redact } from "../../plugins/redact/index.ts";
 import { telemetry } from "../../plugins/telemetry/index.ts";
@@ -44,6 +45,7 @@ export const kotaPreset = definePreset({
   plugins: () => [
     redact(),
     executionLog(),
+    policies(),
     breaker(),
     retry(),
     timeout({ perTool: { kota_index: KOTA_INDEX_TIMEOUT_MS } }),

@@ -8,6 +8,7 @@ import { blobs } from "../../plugins/blobs/index.ts";
 import { chaos } from "../../plugins/chaos/index.ts";
 import { doctor } from "../../plugins/doctor/index.ts";
 import { prune } from "../../plugins/prune/index.ts";
+import { policies } from "../../plugins/policies/index.ts";
 import { recall } from "../../plugins/recall/index.ts";
 import { redact } from "../../plugins/redact/index.ts";
 import { telemetry } from "../../plugins/telemetry/index.ts";
@@ -17,5 +18,5 @@ import { BUILTIN_BLOB_TOOLS } from "../kota/index.ts";
 export const leanPreset = definePreset({
   name: "lean",
   description: "No MCP server: blobs for pi's read/bash output and pruning of old tool output.",
-  plugins: () => [redact(), blobs({ builtinTools: [...BUILTIN_BLOB_TOOLS] }), prune(), recall(), telemetry(), chaos(), doctor()],
+  plugins: () => [redact(), policies(), blobs({ builtinTools: [...BUILTIN_BLOB_TOOLS] }), prune(), recall(), telemetry(), chaos(), doctor()],
 });

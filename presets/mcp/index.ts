@@ -12,6 +12,7 @@ import { breaker } from "../../plugins/circuit-breaker/index.ts";
 import { executionLog } from "../../plugins/execution-log/index.ts";
 import { mcpServers } from "../../plugins/mcp-servers/index.ts";
 import { prune } from "../../plugins/prune/index.ts";
+import { policies } from "../../plugins/policies/index.ts";
 import { recall } from "../../plugins/recall/index.ts";
 import { redact } from "../../plugins/redact/index.ts";
 import { telemetry } from "../../plugins/telemetry/index.ts";
@@ -23,5 +24,5 @@ import { BUILTIN_BLOB_TOOLS } from "../kota/index.ts";
 export const mcpPreset = definePreset({
   name: "mcp",
   description: "MCP servers from config as governed tools, with resilience, budgets, blobs and pruning.",
-  plugins: () => [redact(), executionLog(), breaker(), retry(), timeout(), budget(), mcpServers(), blobs({ builtinTools: [...BUILTIN_BLOB_TOOLS] }), prune(), recall(), telemetry(), chaos(), doctor()],
+  plugins: () => [redact(), executionLog(), policies(), breaker(), retry(), timeout(), budget(), mcpServers(), blobs({ builtinTools: [...BUILTIN_BLOB_TOOLS] }), prune(), recall(), telemetry(), chaos(), doctor()],
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { HostToolCall, ToolGateInfo } from "../../../../core/index.ts";
+import { type HostToolCall, silentUi, type ToolGateInfo } from "../../../../core/index.ts";
 import { breakerDefaults, piMcpCircuitKey, piMcpCircuits, type BreakerOptions } from "../../../../plugins/circuit-breaker/index.ts";
 import { ManualClock } from "../../../helpers/manual-clock.ts";
 
@@ -11,7 +11,7 @@ function setup(o: Partial<BreakerOptions> = {}) {
   const events: string[] = [];
   const c = piMcpCircuits(opts(o), { clock, onStateChange: (e) => events.push(`${e.key}:${e.state}`) });
   let n = 0;
-  const gateInfo = (toolName: string, extra: Partial<ToolGateInfo> = {}): ToolGateInfo => ({ toolName, toolCallId: `c${++n}`, input: {}, governed: false, sessionId: "s", ...extra });
+  const gateInfo = (toolName: string, extra: Partial<ToolGateInfo> = {}): ToolGateInfo => ({ toolName, toolCallId: `c${++n}`, input: {}, governed: false, annotations: {}, tool: undefined, sessionId: "s", ui: silentUi, ...extra });
   const end = (info: ToolGateInfo, outcome: HostToolCall["outcome"], text = ""): void =>
     c.observe({ toolName: info.toolName, toolCallId: info.toolCallId, sessionId: "s", startedAtMs: 0, durationMs: 1, isError: outcome !== "ok", outcome, governed: false, args: {}, content: [{ type: "text", text }] });
   /** The block reason, or the outcome reported for the call that ran. */

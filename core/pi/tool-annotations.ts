@@ -1,0 +1,70 @@
+/**
+ * What the pi adapter knows about tools it does not govern: the behaviour hints pi reports for them
+ * (pi 1.x gives MCP tools the annotations their server declares, in `pi.getAllTools()`), and whether
+ * this pi can end a run from a blocked `tool_call`.
+ */
+import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
+import type { ToolAnnotations } from "../tool-types.ts";
+
+const HINTS = ["readOnlyHint", "idempotentHint", "destructiveHint", "openWorldHint"] as const;
+
+/**
+ * pi's built-in tools declare no hints; these say what they do, so rules by hint treat them as the
+ * MCP tools they resemble. Another extension's tool of the same name with its own hints wins.
+ */
+const PI_BUILTIN_HINTS: Readonly<Record<string, Readonly<ToolAnnotations>>> = Object.freeze({
+  read: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
+  grep: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
+  find: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
+  ls: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
+  edit: { readOnlyHint: false, destructiveHint: true, openWorldHint: false },
+  write: { readOnlyHint: false, destructiveHint: true, openWorldHint: false },
+  // bash can do anything: the MCP defaults (may destroy, may reach the network) are right for it.
+});
+
+/**
+ * Returns a lookup of pi's annotations by tool name. pi's tool list is read again only when a name is
+ * not in the last copy (tools registered later, such as MCP servers that finished connecting), so a
+ * call costs a map lookup. Tools without hints (pi's built-ins, pi before 1.x) get `{}`.
+ */
+export function toolAnnotationsFrom(pi: Pick<ExtensionAPI, "getAllTools">): (toolName: string) => Readonly<ToolAnnotations> {
+  let known = new Map<string, Readonly<ToolAnnotations>>();
+  const reload = () => {
+    const next = new Map<string, Readonly<ToolAnnotations>>();
+    try {
+      for (const tool of pi.getAllTools()) {
+        const declared = (tool as { annotations?: unknown }).annotations;
+        next.set(tool.name, declared ? hintsOf(declared) : (PI_BUILTIN_HINTS[tool.name] ?? NO_HINTS));
+      }
+    } catch {
+      // Before pi bound the session its tool list cannot be read: no hints yet.
+    }
+    known = next;
+  };
+  return (toolName) => {
+    if (!known.has(toolName)) reload();
+    return known.get(toolName) ?? PI_BUILTIN_HINTS[toolName] ?? NO_HINTS;
+  };
+}
+
+const NO_HINTS: Readonly<ToolAnnotations> = Object.freeze({});
+
+/** Only the four MCP hints, only booleans: the rest of what a server declares is not trusted. */
+function hintsOf(value: unknown): Readonly<ToolAnnotations> {
+  if (!value || typeof value !== "object") return NO_HINTS;
+  const out: ToolAnnotations = {};
+  for (const hint of HINTS) {
+    const v = (value as Record<string, unknown>)[hint];
+    if (typeof v === "boolean") out[hint] = v;
+  }
+  return Object.freeze(out);
+}
+
+/**
+ * True when pi ends a run after a batch of blocked calls that all say `terminate` (pi 0.84.1 and
+ * later). pi-governor imports nothing from pi at run time, so this tells the line by a method it
+ * gained in the same release series (`registerMarkdownTransformer`, 0.84.0).
+ */
+export function piHonoursTerminate(pi: object): boolean {
+  return typeof (pi as { registerMarkdownTransformer?: unknown }).registerMarkdownTransformer === "function";
+}

@@ -1,0 +1,2 @@
+/** JSON helpers shared by plugins. */
+export { canonicalJson } from "./canonical.ts";

@@ -1,0 +1,105 @@
+/**
+ * The policies plugin (`governor:policies`): stops a runaway agent. Before every call pi runs (its
+ * built-ins, its own MCP tools, codemode's nested calls, pi-governor's tools) it applies, in order:
+ * `deny` globs, the first matching allow / deny / ask rule, then the call limits per turn and per
+ * run. A refused call gets a result that says which config line refused it; a limit with
+ * `onExceed: "stop"` ends the run. `ask` uses pi's confirm dialog (interactive and RPC mode); where
+ * no one can answer (print mode) the call is refused with the line that would allow it.
+ * Optionally, a read-only governed tool repeated within the user's turn (the run one prompt starts) is
+ * answered from the first result.
+ */
+import { join } from "node:path";
+import { CONFIG_FILE, definePlugin, STAGE, type ToolGateDecision, type ToolGateInfo } from "../../core/index.ts";
+import { decideAccess, describeRule, effectiveHints } from "./access.ts";
+import { policiesDefaults, policiesSchema, type PoliciesOptions } from "./config.ts";
+import { CallLimits } from "./limits.ts";
+import { repeatedCallWrapper, TurnResults } from "./repeated-calls.ts";
+
+export { policiesDefaults, policiesSchema, type AccessRule, type CallLimit, type PoliciesOptions } from "./config.ts";
+export { toolGlobMatches } from "./tool-glob.ts";
+
+const NAME = "governor:policies";
+
+/** One session's counters and this turn's remembered results. */
+interface SessionPolicyState {
+  limits: CallLimits;
+  results: TurnResults;
+}
+
+export const policies = definePlugin({
+  name: NAME,
+  configKey: "policies",
+  description: "Call limits per turn and per run, and allow / deny / ask rules by tool and behaviour hints, for every call pi runs.",
+  schema: policiesSchema,
+  defaults: policiesDefaults,
+  trustedKeys: ["limits", "rules", "repeatedCalls", "enabled" as never],
+  apply(pipeline, config, services) {
+    const sessions = new Map<string, SessionPolicyState>();
+    const stateOf = (sessionId: string): SessionPolicyState => {
+      let state = sessions.get(sessionId);
+      if (!state) {
+        state = { limits: new CallLimits(config.limits), results: new TurnResults(config.repeatedCalls) };
+        sessions.set(sessionId, state);
+      }
+      return state;
+    };
+    const globalFile = join(services.agentDir, CONFIG_FILE);
+
+    pipeline.hooks.runStart.tap({ name: NAME }, ({ sessionId }) => {
+      const s = stateOf(sessionId);
+      s.limits.startRun();
+      s.results.forget();
+    });
+    pipeline.hooks.turnStart.tap({ name: NAME }, ({ sessionId }) => stateOf(sessionId).limits.startTurn());
+    pipeline.hooks.sessionShutdown.tap({ name: NAME }, ({ sessionId }) => void sessions.delete(sessionId));
+
+    pipeline.hooks.toolGate.tap({ name: NAME, stage: STAGE.BREAKER - 10 }, async (decision, call) => {
+      if (decision.blockReason) return decision;
+      const refused = await judge(call, config, globalFile);
+      if (refused) return refused;
+      const state = stateOf(call.sessionId);
+      const breach = state.limits.admit(call.toolName);
+      if (breach) return { blockReason: breach.reason, ...(breach.stop ? { terminate: true } : {}) };
+      // A call that may change files makes every remembered answer of this turn stale.
+      if (!effectiveHints(call.annotations).readOnly) state.results.forget();
+      return undefined;
+    });
+
+    if (config.repeatedCalls.enabled) {
+      pipeline.hooks.toolCall.tap({ name: NAME, stage: STAGE.OBSERVE + 50 }, repeatedCallWrapper((sessionId) => stateOf(sessionId).results));
+    }
+  },
+});
+
+/** The access decision for one call as a verdict: undefined when it may run. */
+async function judge(call: ToolGateInfo, config: PoliciesOptions, globalFile: string): Promise<ToolGateDecision | undefined> {
+  const decision = decideAccess(config.rules, config.deny, call.toolName, call.annotations);
+  if (!decision || decision.action === "allow") return undefined;
+  const rule = describeRule(config.rules, decision);
+  if (decision.action === "deny") {
+    return { blockReason: `Refused by the user's policy (${rule}): ${call.toolName} may not run in this session. Do the task another way or tell the user.` };
+  }
+  if (call.ui.hasUI) {
+    const allowed = await call.ui.confirm("Allow tool call?", `${call.toolName} ${preview(call.input)}\n(${rule})`);
+    return allowed ? undefined : { blockReason: `The user declined this ${call.toolName} call (${rule}). Do not repeat it; ask the user how to go on.` };
+  }
+  const allowLine = JSON.stringify({ tools: call.toolName, action: "allow" });
+  return {
+    blockReason:
+      `Refused: ${rule} asks the user before ${call.toolName} runs, and no one can answer in this mode (print mode). ` +
+      `To allow it without asking, the user adds ${allowLine} before that rule in policies.rules of ${globalFile}.`,
+  };
+}
+
+/** The arguments on one line for the confirm dialog, at most 300 characters. */
+function preview(input: Readonly<Record<string, unknown>>): string {
+  let text: string;
+  try {
+    text = JSON.stringify(input) ?? "";
+  } catch {
+    text = "";
+  }
+  // JSON already escapes C0 controls inside strings; C1 controls and DEL would reach the terminal raw.
+  text = text.replace(/[\u007f-\u009f]/g, "?");
+  return text.length > 300 ? `${text.slice(0, 299)}…` : text;
+}
