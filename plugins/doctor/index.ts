@@ -10,7 +10,7 @@ import { definePlugin, governorOf, type GovernorCommand, type GovernorServices, 
 import { type CheckResult, formatDoctorReport, runDoctor } from "./checks.ts";
 import { DEFAULT_KOTA_DEADLINE_MS, defaultDoctorEnvironment } from "./environment.ts";
 
-export { checkCacheDir, checkConfig, checkKota, checkNode, checkPi, checkPreset, checkSqlite, formatDoctorReport, runDoctor, type CheckResult, type CheckStatus, type DoctorEnvironment } from "./checks.ts";
+export { checkBlobFolders, checkCacheDir, checkConfig, checkKota, checkNode, checkPi, checkPreset, checkSqlite, formatDoctorReport, runDoctor, type CheckResult, type CheckStatus, type DoctorEnvironment } from "./checks.ts";
 export { defaultDoctorEnvironment, startKotaOnce } from "./environment.ts";
 export { findPi, type PiInstall } from "../../lib/pi/index.ts";
 

@@ -12,7 +12,7 @@ import type { KotaConnection, KotaLaunch, KotaServerState } from "./connection.t
 import { gitHead, gitRoot } from "../../lib/git/index.ts";
 import { type IndexedState, Indexer, type IndexTarget } from "./index-flow.ts";
 import { kotaDataDir, kotaDataEnv, neutralCwd } from "./isolation.ts";
-import { BUN_INSTALL_HINT, commandExists, ignoredProjectLaunchNote, kotaStartHint, missingCommandText } from "./runtime-check.ts";
+import { BUN_INSTALL_HINT, commandExists, globalConfigFile, ignoredProjectLaunchNote, kotaStartHint, missingCommandText } from "./runtime-check.ts";
 
 export type { IndexedState };
 
@@ -114,7 +114,7 @@ export class KotaRuntime implements IndexTarget {
     const launch = await this.launch();
     const pathVar = launch.env.PATH ?? this.services.env.PATH;
     if (!commandExists(launch.command, pathVar, launch.cwd)) {
-      const text = withNote(missingCommandText(launch.command), this.ignoredLaunchNote());
+      const text = withNote(missingCommandText(launch.command, globalConfigFile(this.services.agentDir)), this.ignoredLaunchNote());
       throw new SpawnError(`command not found: ${launch.command}`, { agentMessage: text });
     }
     this.conn = this.makeConnection(launch);
@@ -148,7 +148,7 @@ export class KotaRuntime implements IndexTarget {
       if (classified.category === "spawn") {
         if (!/^command not found/.test(classified.message)) {
           // The command exists but KotaDB did not start: say where to look (stderr) and what to fix.
-          classified = new SpawnError(classified.message, { agentMessage: withNote(`${kotaStartHint(this.config.command, this.config.args)} ${classified.agentMessage}`, this.ignoredLaunchNote()), cause: classified, ...(classified.stderrTail ? { stderrTail: classified.stderrTail } : {}) });
+          classified = new SpawnError(classified.message, { agentMessage: withNote(`${kotaStartHint(this.config.command, this.config.args, globalConfigFile(this.services.agentDir), { ...(classified.stderrTail ? { stderrTail: classified.stderrTail } : {}), timedOut: false })} ${classified.agentMessage}`, this.ignoredLaunchNote()), cause: classified, ...(classified.stderrTail ? { stderrTail: classified.stderrTail } : {}) });
         }
         this.notifyUnavailableOnce(classified);
       }

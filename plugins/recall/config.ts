@@ -13,7 +13,7 @@ import { DEFAULT_BLOB_DIR } from "../../lib/blobs/index.ts";
 /** The schema of the `recall` section (without `enabled`, which definePlugin adds). */
 export const recallSchema = z.object({
   dbPath: z.string().describe('SQLite file of the search index; "" = ~/.pi/cache/pi-governor/recall/index.db. Created with mode 0600 in a 0700 directory. Default "".'),
-  blobDir: z.string().describe('Blob cache where outputs the blobs plugin did not store are kept for byte-exact reading; "" = the blobs plugin\'s default (~/.pi/cache/pi-governor/blobs). Set it to blobs.dir if you changed that. Default "".'),
+  blobDir: z.string().describe('Blob cache where outputs the blobs plugin did not store are kept for byte-exact reading; "" = the blobs plugin\'s folder (blobs.dir; without the blobs plugin its default, ~/.pi/cache/pi-governor/blobs or <PI_CODING_AGENT_DIR>/cache/pi-governor/blobs). blob_read reads only blobs.dir: a different folder leaves pruned outputs unreadable (pi-governor doctor checks it). Default "".'),
   storeBlobs: z.boolean().describe("Store every indexed output that was not cut to a blob in the blob cache and name it in the result's details.blobId, so every pruned placeholder has a blob_read way back. Default true."),
   chunkLines: z.number().int().min(1).max(1_000).describe("Lines per indexed chunk (a hit points at one chunk's line range). Default 40."),
   chunkBytes: z.number().int().min(256).max(65_536).describe("Characters per indexed chunk. Default 4096."),

@@ -11,6 +11,7 @@ import { createHash } from "node:crypto";
 import { dirname } from "node:path";
 import { contentText, definePlugin, errorText, hasTag, REHYDRATION_TAG, resultMeta, STAGE, withResultMeta, type AgentMessageLike, type ContentBlock } from "../../core/index.ts";
 import { BlobStore, isBlobId, resolveBlobDir, RetentionSchedule } from "../../lib/blobs/index.ts";
+import { BLOB_STORE } from "../blobs/index.ts";
 import { formatCall } from "../prune/index.ts";
 import { purgeIndexCommand, recallStatusCommand, searchCommand } from "./commands.ts";
 import { DEFAULT_RECALL_BLOB_DIR, defaultIndexPath, recallDefaults, recallSchema } from "./config.ts";
@@ -59,8 +60,11 @@ export const recall = definePlugin({
   defaults: recallDefaults,
   // Where files are written, and how many rows the index every project shares keeps, is the user's choice.
   trustedKeys: ["dbPath", "blobDir", "maxOutputs"],
+  // blobDir "" means the blobs plugin's folder (blobs.dir), so blob_read reads what recall stores.
+  optional: [BLOB_STORE],
   apply(pipeline, config, services) {
-    const store = new BlobStore({ dir: resolveBlobDir(config.blobDir || DEFAULT_RECALL_BLOB_DIR, { cwd: services.cwd }) });
+    const blobsDir = services.maybe(BLOB_STORE)?.dir;
+    const store = new BlobStore({ dir: config.blobDir ? resolveBlobDir(config.blobDir, { cwd: services.cwd, agentDir: services.agentDir }) : (blobsDir ?? resolveBlobDir(DEFAULT_RECALL_BLOB_DIR, { cwd: services.cwd, agentDir: services.agentDir })) });
     const writer = new RecallWriter(
       {
         path: config.dbPath ? resolveBlobDir(config.dbPath, { cwd: services.cwd }) : defaultIndexPath(),

@@ -97,4 +97,31 @@ describe("pi-governor subcommands", () => {
       else process.env.PI_CODING_AGENT_DIR = previous;
     }
   });
+
+  it("doctor: a KotaDB that exits at once (a registry 404) is reported as exited with its code, stderr once, and the fix for a missing package", async () => {
+    const agentDir = join(dir, "agent-404");
+    const saved = { agent: process.env.PI_CODING_AGENT_DIR, config: process.env.PI_GOVERNOR_CONFIG };
+    process.env.PI_CODING_AGENT_DIR = agentDir;
+    // Built at run time, so the stderr line is not also in the command line the report shows.
+    const script = "console.error(['npm error 404 Not Found - GET https://registry.npmjs.org', 'kotadb-nope - Not found'].join('/')); process.exit(3)";
+    process.env.PI_GOVERNOR_CONFIG = JSON.stringify({ kota: { command: process.execPath, args: ["-e", script] } });
+    try {
+      const started = Date.now();
+      const r = await cli("doctor", "--cwd", dir, "--json");
+      const { results } = JSON.parse(r.out) as { results: Array<{ name: string; status: string; detail: string; fix?: string }> };
+      const kota = results.find((x) => x.name === "kotadb")!;
+      expect(kota.status).toBe("fail");
+      expect(kota.detail).toMatch(/exited with code 3/);
+      expect(kota.detail).not.toMatch(/within/);
+      expect(kota.detail.split("registry.npmjs.org/kotadb-nope").length - 1).toBe(1);
+      expect(kota.fix).toMatch(/no such package or version/);
+      expect(kota.fix).toContain(join(agentDir, "pi-governor.json"));
+      expect(Date.now() - started).toBeLessThan(10_000); // not the 15 s start deadline
+    } finally {
+      for (const [key, value] of [["PI_CODING_AGENT_DIR", saved.agent], ["PI_GOVERNOR_CONFIG", saved.config]] as const) {
+        if (value === undefined) delete process.env[key];
+        else process.env[key] = value;
+      }
+    }
+  });
 });
