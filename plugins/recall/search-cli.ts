@@ -5,14 +5,31 @@
  */
 import { existsSync } from "node:fs";
 import { parseArgs } from "node:util";
-import type { CliCommand } from "../../core/index.ts";
+import { agentDirFrom, type CliCommand } from "../../core/index.ts";
 import { BlobStore, resolveBlobDir } from "../../lib/blobs/index.ts";
 import { DEFAULT_RECALL_BLOB_DIR, defaultIndexPath } from "./config.ts";
 import { formatHits } from "./format.ts";
 import { RecallIndex } from "./index-store.ts";
 import { searchLive } from "./search.ts";
 
-const USAGE = "usage: pi-governor search <words...> [--session id] [--project dir] [--tool name] [--limit n] [--json] [--db path] [--blobs dir]\n";
+const USAGE = `usage: pi-governor search <words...> [options]
+
+Finds earlier tool outputs in the recall index (every tool output the recall stage indexed, in every
+project and session), best match first: for each hit the tool and its arguments, the turn, how long
+ago, the line range with a snippet, and the blob_read call that opens those lines. Read-only, so it is safe while pi runs. Exits 0 when
+something was found, 1 when nothing was, 2 on a wrong argument.
+
+options:
+  --session <id>   only outputs of this pi session (default: every session)
+  --project <dir>  only outputs of sessions that ran in <dir> (the project's folder)
+  --tool <name>    only outputs of this tool, e.g. read, bash, kota_search
+  --limit <n>      most hits shown, 1 to 100 (default 10)
+  --json           print the hits as JSON instead of text
+  --db <path>      the index file (default ~/.pi/cache/pi-governor/recall/index.db, or recall.dbPath)
+  --blobs <dir>    the blob folder the outputs are in (default: the blobs plugin's default,
+                   ~/.pi/cache/pi-governor/blobs, or <PI_CODING_AGENT_DIR>/cache/pi-governor/blobs)
+  -h, --help       this text
+`;
 
 /** How long the CLI waits for pi's write lock, in ms (nothing else runs on its thread). */
 const READER_BUSY_TIMEOUT_MS = 2_000;
@@ -60,7 +77,7 @@ export const run: CliCommand = async (argv, io) => {
   }
   const index = RecallIndex.open(path, { readonly: true, busyTimeoutMs: READER_BUSY_TIMEOUT_MS });
   try {
-    const store = new BlobStore({ dir: resolveBlobDir(values.blobs ?? DEFAULT_RECALL_BLOB_DIR) });
+    const store = new BlobStore({ dir: resolveBlobDir(values.blobs ?? DEFAULT_RECALL_BLOB_DIR, { agentDir: agentDirFrom(process.env) }) });
     const filter = { ...(values.session ? { sessionId: values.session } : {}), ...(values.project ? { project: resolveBlobDir(values.project) } : {}), ...(values.tool ? { tool: values.tool } : {}), limit };
     const { hits, relaxed } = await searchLive(index, store, query, filter, false);
     if (values.json) io.out(`${JSON.stringify({ query, relaxed, hits }, null, 2)}\n`);

@@ -15,6 +15,29 @@ async function cli(...argv: string[]) {
   return { code, out, err };
 }
 
+describe("pi-governor help texts", () => {
+  it("the top-level help and replay --help say the same about what replay reads", async () => {
+    const { RECENT_SESSIONS } = await import("../../../cli/replay.ts");
+    const top = (await cli("--help")).out.split("\n").find((l) => l.trim().startsWith("replay"))!;
+    const own = (await cli("replay", "--help")).out;
+    for (const text of [top, own.replace(/\s+/g, " ")]) {
+      expect(text).toMatch(/session\.jsonl \| dir \.\.\./);
+      expect(text).toContain(`${RECENT_SESSIONS} most recent`);
+      expect(text).toMatch(/bundled sample when you have none/);
+    }
+    expect((await cli("--help")).out).toContain("From a clone: node bin/pi-governor.mjs <command>");
+  });
+
+  it("search --help explains every option it accepts", async () => {
+    const { out, code } = await cli("search", "--help");
+    expect(code).toBe(0);
+    for (const option of ["--session <id>", "--project <dir>", "--tool <name>", "--limit <n>", "--json", "--db <path>", "--blobs <dir>", "-h, --help"]) {
+      expect(out).toMatch(new RegExp(`^  ${option.replace(/[-[\]<>]/g, (c) => `\\${c}`)} +\\S`, "m"));
+    }
+    expect(out.replace(/\s+/g, " ")).toMatch(/Exits 0 when something was found, 1 when nothing was/);
+  });
+});
+
 describe("pi-governor subcommands", () => {
   it("--help prints the usage on stdout and exits 0 for every command", async () => {
     for (const name of ["replay", "stats", "schema", "doctor"]) {
