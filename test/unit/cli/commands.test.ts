@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -104,11 +104,25 @@ describe("pi-governor subcommands", () => {
     process.env.PI_CODING_AGENT_DIR = agentDir;
     try {
       writeFileSync(join(dir, "pi-governor.json"), "");
-      const { mkdirSync } = await import("node:fs");
       mkdirSync(agentDir, { recursive: true });
       writeFileSync(join(agentDir, "pi-governor.json"), JSON.stringify({ preset: "lean", prune: { keepRecentTurns: -1 } }));
-      const r = await cli("doctor", "--cwd", dir, "--json");
+      // A pi 9.8.7 whose `pi` is on PATH: in a shell, that is the pi the doctor reports (not pi-governor's dev dependency).
+      const globalPi = join(dir, "global", "node_modules", "@earendil-works", "pi-coding-agent");
+      mkdirSync(join(globalPi, "dist"), { recursive: true });
+      writeFileSync(join(globalPi, "package.json"), JSON.stringify({ name: "@earendil-works/pi-coding-agent", version: "9.8.7" }));
+      writeFileSync(join(globalPi, "dist", "cli.js"), "#!/usr/bin/env node\n", { mode: 0o755 });
+      mkdirSync(join(dir, "global", "bin"), { recursive: true });
+      symlinkSync(join(globalPi, "dist", "cli.js"), join(dir, "global", "bin", "pi"));
+      const path = process.env.PATH;
+      process.env.PATH = `${join(dir, "global", "bin")}:${path}`;
+      let r: Awaited<ReturnType<typeof cli>>;
+      try {
+        r = await cli("doctor", "--cwd", dir, "--json");
+      } finally {
+        process.env.PATH = path;
+      }
       const { results } = JSON.parse(r.out) as { results: Array<{ name: string; status: string; detail: string }> };
+      expect(results.find((x) => x.name === "pi")!.detail).toBe(`@earendil-works/pi-coding-agent 9.8.7 (${globalPi}); the \`pi\` on PATH`);
       expect(results.find((x) => x.name === "preset")!.detail).toMatch(/"lean" \(chosen by config\)/);
       expect(results.find((x) => x.name === "kotadb")!.status).toBe("skip");
       // The blob cache follows PI_CODING_AGENT_DIR like the config file does.
