@@ -50,7 +50,9 @@ export interface DownshiftNoteInput {
  * (the blob pointer) follows on its own line; the how-to-get-more hint only when nothing fit.
  */
 export function downshiftNote(input: DownshiftNoteInput): string {
-  const head = `[budget: ${input.toolName} answered ${n(input.firstBytes)} bytes, over its ${n(input.maxBytes)}-byte budget; `;
+  const sizes = `answered ${n(input.firstBytes)} bytes, over its ${n(input.maxBytes)}-byte budget; `;
+  // A long tool name is left out rather than the line growing (the result already names its tool).
+  const head = `[budget: ${input.toolName.length <= 40 ? `${input.toolName} ` : ""}${sizes}`;
   const what = input.fitted ? "shown" : "none fit; smallest shown";
   const tail = ` (${n(input.shownBytes)} bytes)]`;
   const room = NOTE_MAX_CHARS - head.length - what.length - tail.length - 2;

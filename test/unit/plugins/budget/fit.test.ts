@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { largestFittingCount, MAX_FIT_REQUESTS } from "../../../../plugins/budget/fit.ts";
+import { downshiftNote, NOTE_MAX_CHARS } from "../../../../plugins/budget/note.ts";
 
 /** A probe over answers of `header + perResult * count` bytes, recording the counts asked for. */
 function linear(header: number, perResult: number, target: number) {
@@ -31,5 +32,18 @@ describe("largestFittingCount", () => {
     expect(await largestFittingCount(10, none.size(10), 4_600, none.probe)).toBeUndefined();
     expect(none.asked.every((n) => n >= 1 && n < 10)).toBe(true);
     expect(await largestFittingCount(1, 9_999, 4_600, none.probe)).toBeUndefined();
+  });
+});
+
+describe("downshiftNote", () => {
+  it("keeps its first line under 150 characters, whatever the tool name and the arguments", () => {
+    const changes = Array.from({ length: 30 }, (_, i) => `argument_${i}=${i}`).join(", ");
+    for (const toolName of ["kota_search", "t".repeat(64)]) {
+      const note = downshiftNote({ toolName, maxBytes: 16_777_216, firstBytes: 999_999_999, shownChange: changes, shownBytes: 16_000_000, fitted: true, hint: undefined, stored: { id: "a".repeat(64), bytes: 999_999_999 } });
+      const [first, pointer] = note.split("\n");
+      expect(first!.length).toBeLessThanOrEqual(NOTE_MAX_CHARS);
+      expect(first).toMatch(/\(16,000,000 bytes\)\]$/);
+      expect(pointer).toMatch(/^\[blob aaaaaaaaaaaa…: 999,999,999 bytes stored; blob_read/);
+    }
   });
 });
