@@ -16,6 +16,8 @@ import type {
   ToolCallContext,
   ToolHandler,
   ToolInfo,
+  ToolGateDecision,
+  ToolGateInfo,
   ToolResultInfo,
   ToolResultValue,
 } from "./tool-types.ts";
@@ -30,6 +32,8 @@ export interface SealedTool {
 /** Options for calling a tool through the pipeline directly (the pi adapter and tests do). */
 export interface CallOptions {
   toolCallId?: string;
+  /** The call that made this one (pi 1.x nested calls). */
+  parentToolCallId?: string;
   sessionId?: string;
   signal?: AbortSignal;
   onUpdate?: ToolCallContext["onUpdate"];
@@ -50,6 +54,8 @@ export class Pipeline {
   readonly hooks: Readonly<{
     /** Onion around every governed tool call. Lower stage = outer. */
     toolCall: WrapHook<ToolHandler, ToolInfo>;
+    /** Every call pi is about to run, any tool's (nested calls too): a stage may refuse it (breaker). */
+    toolGate: TransformHook<ToolGateDecision, ToolGateInfo>;
     /** Every finished tool result (governed and pi's built-ins): format, cut to blobs, pin. */
     toolResult: TransformHook<ToolResultValue, ToolResultInfo>;
     /** The message list about to go to the model (request-only): pruning. */
@@ -73,6 +79,7 @@ export class Pipeline {
     };
     this.hooks = Object.freeze({
       toolCall: new WrapHook<ToolHandler, ToolInfo>(host, "toolCall"),
+      toolGate: new TransformHook<ToolGateDecision, ToolGateInfo>(host, "toolGate"),
       toolResult: new TransformHook<ToolResultValue, ToolResultInfo>(host, "toolResult"),
       context: new TransformHook<ContextMessages, ContextInfo>(host, "context"),
       beforeAgentStart: new TransformHook<Injection[], PromptInfo>(host, "beforeAgentStart"),
@@ -173,6 +180,7 @@ export class Pipeline {
     const call: ToolCallContext = {
       toolName: name,
       toolCallId: options.toolCallId ?? "",
+      ...(options.parentToolCallId ? { parentToolCallId: options.parentToolCallId } : {}),
       args,
       signal: options.signal ?? neverAborts,
       attempt: 1,

@@ -4,6 +4,8 @@ import { agentDirFrom } from "../config/layers.ts";
 import { createGovernor, type Governor, type GovernorOptions } from "../host.ts";
 import { observationDetails } from "../observation.ts";
 import { resultMeta } from "../result-meta.ts";
+import { isNestedResult, type PiToolResultFields, resultPatch } from "./result-patch.ts";
+import { bindHostCallEvents, withPiMcpNextStep } from "./host-call-events.ts";
 import type { Preset } from "../plugin.ts";
 import type { ToolResultValue } from "../tool-types.ts";
 import type { UiBridge } from "../services.ts";
@@ -66,6 +68,9 @@ export interface BindOptions {
   rebuild?: (cwd: string) => Promise<Governor>;
 }
 
+/** How a governed call ended, from the details its execute returned (undefined for other tools' results). */
+const observedStatus = (details: unknown): string | undefined => resultMeta({ details: (details ?? undefined) as Record<string, unknown> | undefined }).call?.status;
+
 /** Footer status key for problems found at load. */
 const PROBLEMS_STATUS_KEY = "governor";
 
@@ -123,6 +128,8 @@ export function bindGovernor(pi: ExtensionAPI, governor: Governor, options: Bind
     ui.setStatus(PROBLEMS_STATUS_KEY, `governor: ${counts} (/governor status)`);
   };
 
+  const hostCalls = bindHostCallEvents(pi, attach, () => sessionId);
+
   function registerTool(name: string, owner: Governor): void {
     registeredTools.add(name);
     const def = owner.pipeline.tools.get(name)!.definition;
@@ -138,8 +145,10 @@ export function bindGovernor(pi: ExtensionAPI, governor: Governor, options: Bind
         if (!pipeline.tools.has(name)) {
           throw new Error(`${name} is not available in this session: the pi-governor config for ${ctx.cwd} does not offer it (/governor status lists the tools).`);
         }
+        const parentToolCallId = hostCalls.parentOf(toolCallId);
         const obs = await pipeline.callTool(name, (params ?? {}) as Record<string, unknown>, {
           toolCallId,
+          ...(parentToolCallId ? { parentToolCallId } : {}),
           sessionId,
           ...(signal ? { signal } : {}),
           ...(onUpdate ? { onUpdate: (p) => onUpdate({ content: p.content as never[], details: p.details ?? {} }) } : {}),
@@ -173,6 +182,11 @@ export function bindGovernor(pi: ExtensionAPI, governor: Governor, options: Bind
   pi.on("tool_result", async (event, ctx) => {
     const { pipeline } = await attach(ctx);
     const governed = pipeline.tools.get(event.toolName);
+    const status = observedStatus(event.details);
+    const failedGoverned = governed !== undefined && status !== undefined && status !== "SUCCESS";
+    // A nested call's result is the calling script's input, not the model's: no stage cuts, stores
+    // or annotates it. Only a failed call of pi-governor's own tool is flagged, so the script's call rejects.
+    if (isNestedResult(event as PiToolResultFields)) return failedGoverned && !event.isError ? { isError: true } : undefined;
     const value: ToolResultValue = {
       toolName: event.toolName,
       toolCallId: event.toolCallId,
@@ -181,11 +195,9 @@ export function bindGovernor(pi: ExtensionAPI, governor: Governor, options: Bind
       details: (event.details ?? undefined) as Record<string, unknown> | undefined,
       isError: event.isError,
     };
-    const status = resultMeta(value).call?.status;
-    if (governed && status && status !== "SUCCESS") value.isError = true;
+    if (failedGoverned) value.isError = true;
     const out = await pipeline.hooks.toolResult.run(value, { tool: governed?.info, sessionId, ...(ctx.signal ? { signal: ctx.signal } : {}) });
-    if (out.content === event.content && out.details === event.details && out.isError === event.isError) return undefined;
-    return { content: out.content as never[], details: out.details, isError: out.isError };
+    return resultPatch(event as PiToolResultFields, withPiMcpNextStep(out, (event as PiToolResultFields).structuredContent)) as never;
   });
 
   pi.on("context", async (event, ctx) => {

@@ -117,3 +117,4 @@ export function findPi(search: PiSearch): PiInstall | undefined {
   };
   return search.pathFirst ? (path() ?? beside()) : (beside() ?? path());
 }
+export { MAX_PI_FULL_OUTPUT_BYTES, piFullOutputPath, readPiFullOutput, type PiFullOutputOptions } from "./full-output.ts";

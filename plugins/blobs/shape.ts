@@ -1,7 +1,7 @@
-import { stat } from "node:fs/promises";
 import { homedir } from "node:os";
-import { isAbsolute, join } from "node:path";
+import { join } from "node:path";
 import type { BlobStore, WrittenBlob } from "../../lib/blobs/index.ts";
+import { readPiFullOutput } from "../../lib/pi/index.ts";
 import { contentText, errorText, REHYDRATION_TAG, resultMeta, utf8Bytes, withMeta, type BlobMeta, type ContentBlock, type GovernorServices, type ToolResultInfo, type ToolResultValue } from "../../core/index.ts";
 import type { BlobsOptions } from "./config.ts";
 import { boundDetails } from "./details.ts";
@@ -54,10 +54,10 @@ export function createShaper(store: BlobStore, config: BlobsOptions, services: P
     let stored: WrittenBlob | undefined;
     let blobError: string | undefined;
     try {
-      // pi's bash keeps its own cut output and writes the whole of it to a temp file: store that.
-      const full = info.tool ? undefined : await fullOutputFile(value);
-      // (If that file vanished meanwhile, pi's own copy is still worth keeping.)
-      stored = full ? await store.putFile(full).catch(() => store.put(text)) : await store.put(text);
+      // pi cuts large output itself (bash, pi 1.x's MCP tools) and writes the whole of it to a temp
+      // file: store that, read safely; a file that is gone or not to trust leaves pi's own copy.
+      const full = info.tool ? undefined : await readPiFullOutput(value.details);
+      stored = await store.put(full ?? text);
     } catch (error) {
       blobError = (error as NodeJS.ErrnoException).code ?? errorText(error);
       warnOnce(error);
@@ -77,14 +77,6 @@ export function createShaper(store: BlobStore, config: BlobsOptions, services: P
     };
     return { ...value, content: [{ type: "text", text: excerpt.text }, ...images], details: withMeta(details, { blob }) };
   };
-}
-
-/** The regular file pi's bash tool wrote its whole output to (`details.fullOutputPath`), if any. */
-async function fullOutputFile(value: ToolResultValue): Promise<string | undefined> {
-  const path = value.details?.fullOutputPath;
-  if (value.toolName !== "bash" || typeof path !== "string" || !isAbsolute(path)) return undefined;
-  const s = await stat(path).catch(() => undefined);
-  return s?.isFile() ? path : undefined;
 }
 
 /** True when a pi `read` call targets a file inside the blob cache. */

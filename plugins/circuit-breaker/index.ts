@@ -6,15 +6,18 @@
  *
  * Failures are TIMEOUT_EXCEEDED and ERROR observations whose category is in `countCategories`;
  * cancelled calls and the model's own mistakes (invalid input) say nothing about the server and are
- * neutral.
+ * neutral. pi's own MCP servers (pi 1.x, `mcp__<server>__<tool>`) get one circuit each, run from pi's
+ * events (pi-mcp.ts): an open one blocks their calls at pi's `tool_call`, with the next step.
  */
 import { definePlugin, REHYDRATION_TAG, serverOfTags, STAGE, type Clock, type ToolInfo, type ToolObservation, type ToolWrapper } from "../../core/index.ts";
 import { Admission, Circuit, type CircuitSettings } from "./circuit.ts";
 import { breakerDefaults, type BreakerOptions, breakerSchema } from "./config.ts";
 import { circuitOpenObservation } from "./open-error.ts";
+import { piMcpCircuits } from "./pi-mcp.ts";
 
 export { breakerDefaults, breakerSchema, type BreakerOptions, COUNTABLE_CATEGORIES } from "./config.ts";
 export { Admission, Circuit, type CircuitSettings, type CircuitState } from "./circuit.ts";
+export { piMcpCircuitKey, piMcpCircuits } from "./pi-mcp.ts";
 
 /** Plugin name, as taps, logs and errors show it. */
 export const BREAKER_PLUGIN = "governor:breaker";
@@ -96,19 +99,23 @@ function judge(obs: ToolObservation, counted: ReadonlySet<string>, signal: Abort
 export const breaker = definePlugin({
   name: BREAKER_PLUGIN,
   configKey: "breaker",
-  description: "Fails fast for a cool-down after repeated failures of a tool or server, then lets one probe call through (half-open).",
+  description: "Fails fast for a cool-down after repeated failures of a tool or server (pi-governor's, and pi's own MCP servers), then lets one probe call through (half-open).",
   schema: breakerSchema,
   defaults: breakerDefaults,
   apply(pipeline, config, services) {
     const logger = services.logger;
-    const { wrapper } = breakerWrapper(config, {
-      clock: services.clock,
-      onStateChange: (info) => {
-        if (info.state === "open") logger.warn(`circuit ${info.key} opened after repeated failures (last: ${info.category}); failing fast for ${info.cooldownMs} ms`, info);
-        else logger.info(`circuit ${info.key} closed: the probe call succeeded`, info);
-        pipeline.emit({ type: "custom", source: BREAKER_PLUGIN, name: `circuit_${info.state}`, data: { ...info } });
-      },
-    });
+    const onStateChange: BreakerDeps["onStateChange"] = (info) => {
+      if (info.state === "open") logger.warn(`circuit ${info.key} opened after repeated failures (last: ${info.category}); failing fast for ${info.cooldownMs} ms`, info);
+      else logger.info(`circuit ${info.key} closed: the probe call succeeded`, info);
+      pipeline.emit({ type: "custom", source: BREAKER_PLUGIN, name: `circuit_${info.state}`, data: { ...info } });
+    };
+    const { wrapper } = breakerWrapper(config, { clock: services.clock, onStateChange });
     pipeline.hooks.toolCall.tap({ name: BREAKER_PLUGIN, stage: STAGE.BREAKER }, wrapper);
+    // pi's own MCP servers: pi runs their calls, so they are admitted at pi's tool_call and judged at their end.
+    const piMcp = piMcpCircuits(config, { clock: services.clock, onStateChange });
+    pipeline.hooks.toolGate.tap({ name: BREAKER_PLUGIN, stage: STAGE.BREAKER }, piMcp.gate);
+    pipeline.hooks.event.tap({ name: BREAKER_PLUGIN, stage: STAGE.BREAKER }, (event) => {
+      if (event.type === "host_tool_end") piMcp.observe(event.call);
+    });
   },
 });

@@ -170,22 +170,14 @@ export async function checkCacheDir(env: Pick<DoctorEnvironment, "governor" | "b
 const stageOn = (governor: DoctorEnvironment["governor"], key: string) => governor.plugins.some((p) => p.plugin.configKey === key && p.enabled);
 
 /**
- * Blob folders: recall keeps its copies of outputs where `blob_read` reads (the blobs plugin's
- * folder), or the way back from a pruned output names a blob `blob_read` cannot find.
+ * Blob folders: recall keeps its copies of outputs where `blob_read` reads. Recall writes through
+ * the blobs plugin's store (it requires it), so the two share one folder; the line says which.
  */
-export function checkBlobFolders(env: Pick<DoctorEnvironment, "governor" | "blobDir" | "agentDir">): CheckResult {
+export function checkBlobFolders(env: Pick<DoctorEnvironment, "governor" | "blobDir">): CheckResult {
   const { governor } = env;
   if (!stageOn(governor, "blobs") || !stageOn(governor, "recall")) return { name: "blob folders", status: "skip", detail: "the blobs or the recall stage is off in this preset" };
   const blobsDir = env.blobDir(String(governor.config.values.get("blobs")?.dir));
-  const recallSetting = String(governor.config.values.get("recall")?.blobDir ?? "");
-  const recallDir = recallSetting ? env.blobDir(recallSetting) : blobsDir;
-  if (recallDir === blobsDir) return { name: "blob folders", status: "ok", detail: `blobs and recall share ${blobsDir}` };
-  return {
-    name: "blob folders",
-    status: "fail",
-    detail: `recall stores outputs in ${recallDir} (recall.blobDir), but blob_read reads ${blobsDir} (blobs.dir): pruned outputs recall stored cannot be read back`,
-    fix: `Remove "recall.blobDir" (it then follows blobs.dir) or set it to "${blobsDir}" in ${globalConfigFile(env.agentDir)}, then /reload.`,
-  };
+  return { name: "blob folders", status: "ok", detail: `blobs and recall share ${blobsDir} (recall writes through the blobs plugin's store, where blob_read reads)` };
 }
 
 /** Config: which files were found and every problem in them. */

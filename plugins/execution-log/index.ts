@@ -2,15 +2,16 @@
  * `governor:execution-log` (config key `executionLog`, STAGE.OBSERVE: the outermost wrapper, so it
  * sees the final observation with retries and the total duration): records every governed call in the
  * SQLite table `tool_execution_log` (the base columns plus session id, error category, retries, bytes
- * in and out). Writes are batched off the call path (see writer.ts); a database locked by another
+ * in and out, and the parent call of a nested one), and every other call pi runs (its built-ins, its
+ * own MCP tools, calls a codemode script makes) from pi's execution events. Writes are batched off the call path (see writer.ts); a database locked by another
  * process keeps the rows and retries without blocking the event loop; one that cannot be opened
  * degrades to one warning, never a failed call. `pi-governor stats` reads it (stats-cli.ts). Storage
  * goes through lib/sqlite (node:sqlite where this Node has it, else better-sqlite3).
  */
-import { definePlugin, STAGE, type Clock, type ToolWrapper } from "../../core/index.ts";
+import { definePlugin, STAGE, type Clock, type HostToolCall, type ToolWrapper } from "../../core/index.ts";
 import { loadDriver } from "../../lib/sqlite/index.ts";
 import { defaultDbPath, executionLogDefaults, executionLogSchema } from "./config.ts";
-import { ExecutionLogWriter } from "./writer.ts";
+import { ExecutionLogWriter, type PendingExecution } from "./writer.ts";
 
 export { executionLogDefaults, executionLogSchema, defaultDbPath, type ExecutionLogOptions } from "./config.ts";
 export { ExecutionLogWriter, type PendingExecution } from "./writer.ts";
@@ -36,6 +37,7 @@ export function executionLogWrapper(writer: ExecutionLogWriter, options: { exclu
       // same span (from call.startedAt on the same clock) so the row matches the observation.
       writer.add({
         taskId: call.toolCallId,
+        ...(call.parentToolCallId ? { parentTaskId: call.parentToolCallId } : {}),
         toolName: tool.name,
         status: obs.status,
         durationMs: Math.max(0, clock.now() - call.startedAt),
@@ -51,11 +53,41 @@ export function executionLogWrapper(writer: ExecutionLogWriter, options: { exclu
   };
 }
 
+/** Status and error category of a row for a call pi ran itself (not a governed one). */
+const HOST_OUTCOMES: Record<HostToolCall["outcome"], { status: string; errorCategory?: string }> = {
+  ok: { status: "SUCCESS" },
+  error_result: { status: "ERROR", errorCategory: "tool_error" },
+  error: { status: "ERROR", errorCategory: "failed" },
+  blocked: { status: "ERROR", errorCategory: "blocked" },
+};
+
+/**
+ * The row of a call pi ran that is not a governed tool's (pi's built-ins, pi's own MCP tools, other
+ * extensions' tools, nested calls of those): governed calls get theirs from the wrapper.
+ */
+export function hostCallRow(call: HostToolCall): PendingExecution | undefined {
+  if (call.governed) return undefined;
+  const { status, errorCategory } = HOST_OUTCOMES[call.outcome];
+  return {
+    taskId: call.toolCallId,
+    ...(call.parentToolCallId ? { parentTaskId: call.parentToolCallId } : {}),
+    toolName: call.toolName,
+    status,
+    durationMs: call.durationMs,
+    startedAtMs: call.startedAtMs,
+    sessionId: call.sessionId,
+    errorCategory,
+    retries: 0,
+    args: call.args,
+    content: call.content,
+  };
+}
+
 /** The execution-log plugin factory: `executionLog()` or `executionLog({ dbPath: "/tmp/x.db" })`. */
 export const executionLog = definePlugin({
   name: EXECUTION_LOG_PLUGIN,
   configKey: "executionLog",
-  description: "Records every governed tool call (status, duration, retries, bytes, error category) in SQLite for `pi-governor stats`.",
+  description: "Records every tool call pi runs (status, duration, retries, bytes, error category, parent call) in SQLite for `pi-governor stats`.",
   schema: executionLogSchema,
   defaults: executionLogDefaults,
   // Where a database file is created is the user's choice, not a cloned repository's.
@@ -85,6 +117,12 @@ export const executionLog = definePlugin({
       },
     );
     pipeline.hooks.toolCall.tap({ name: EXECUTION_LOG_PLUGIN, stage: STAGE.OBSERVE }, executionLogWrapper(writer, { exclude: config.exclude, clock: services.clock }));
+    const exclude = new Set(config.exclude);
+    pipeline.hooks.event.tap({ name: EXECUTION_LOG_PLUGIN, stage: STAGE.OBSERVE }, (event) => {
+      if (event.type !== "host_tool_end" || exclude.has(event.call.toolName)) return;
+      const row = hostCallRow(event.call);
+      if (row) writer.add(row);
+    });
     pipeline.hooks.sessionShutdown.tap({ name: EXECUTION_LOG_PLUGIN, stage: STAGE.OBSERVE }, () => writer.close());
   },
 });

@@ -6,13 +6,13 @@
  */
 import type { SqliteDatabase } from "../../lib/sqlite/index.ts";
 
-/** The schema version this code writes. */
-export const SCHEMA_VERSION = 1;
+/** The schema version this code writes (2: `parent_task_id`). */
+export const SCHEMA_VERSION = 2;
 
 /** Table name, shared with other tools that log tool executions. */
 export const TABLE = "tool_execution_log";
 
-/** The base columns (id .. completed_at) plus session_id, error_category, retries, bytes_in, bytes_out. */
+/** The base columns (id .. completed_at) plus session_id, error_category, retries, bytes_in, bytes_out, parent_task_id. */
 export const CREATE_TABLE_SQL = `CREATE TABLE IF NOT EXISTS ${TABLE} (
   id INTEGER PRIMARY KEY,
   task_id TEXT,
@@ -26,7 +26,8 @@ export const CREATE_TABLE_SQL = `CREATE TABLE IF NOT EXISTS ${TABLE} (
   error_category TEXT,
   retries INTEGER NOT NULL DEFAULT 0,
   bytes_in INTEGER,
-  bytes_out INTEGER
+  bytes_out INTEGER,
+  parent_task_id TEXT
 )`;
 
 /** Columns pi-governor adds to the base table, for tables created before them. */
@@ -36,6 +37,7 @@ const ADDED_COLUMNS: ReadonlyArray<readonly [string, string]> = [
   ["retries", "INTEGER NOT NULL DEFAULT 0"],
   ["bytes_in", "INTEGER"],
   ["bytes_out", "INTEGER"],
+  ["parent_task_id", "TEXT"],
 ];
 
 /** Brings `db` to {@link SCHEMA_VERSION}. Safe to run any number of times, concurrently too (one transaction). */
@@ -59,6 +61,8 @@ export function migrate(db: SqliteDatabase): void {
 /** One row as the writer inserts it (column names as in SQL). */
 export interface ExecutionRow {
   task_id: string | null;
+  /** pi's id of the call that made this one (a codemode script), or null. */
+  parent_task_id: string | null;
   tool_name: string;
   phase: string | null;
   status: string;
@@ -74,5 +78,5 @@ export interface ExecutionRow {
 
 /** The insert statement's SQL, named parameters matching {@link ExecutionRow}. */
 export const INSERT_SQL = `INSERT INTO ${TABLE}
-  (task_id, tool_name, phase, status, duration_ms, started_at, completed_at, session_id, error_category, retries, bytes_in, bytes_out)
-  VALUES (@task_id, @tool_name, @phase, @status, @duration_ms, @started_at, @completed_at, @session_id, @error_category, @retries, @bytes_in, @bytes_out)`;
+  (task_id, parent_task_id, tool_name, phase, status, duration_ms, started_at, completed_at, session_id, error_category, retries, bytes_in, bytes_out)
+  VALUES (@task_id, @parent_task_id, @tool_name, @phase, @status, @duration_ms, @started_at, @completed_at, @session_id, @error_category, @retries, @bytes_in, @bytes_out)`;

@@ -18,6 +18,8 @@ import { type ExecutionRow, INSERT_SQL } from "./schema.ts";
 /** What a call leaves in the buffer; sizes are computed at flush time, off the call path. */
 export interface PendingExecution {
   taskId: string;
+  /** The call that made this one (a codemode script's call), when another tool made it. */
+  parentTaskId?: string;
   toolName: string;
   status: string;
   durationMs: number;
@@ -261,6 +263,7 @@ export class ExecutionLogWriter {
   private toRow(r: PendingExecution): ExecutionRow {
     return {
       task_id: r.taskId || null,
+      parent_task_id: r.parentTaskId || null,
       tool_name: r.toolName,
       phase: this.options.phase || null,
       status: r.status,

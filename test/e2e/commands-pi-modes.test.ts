@@ -36,7 +36,7 @@ afterEach(() => {
   rmSync(work, { recursive: true, force: true });
 });
 
-const env = () => ({ PI_GOVERNOR_CONFIG: JSON.stringify({ kota: standinKotaConfig(), blobs: { dir: join(work, "blobs") }, recall: { dbPath: join(work, "recall.db"), blobDir: join(work, "blobs") } }) });
+const env = () => ({ PI_GOVERNOR_CONFIG: JSON.stringify({ kota: standinKotaConfig(), blobs: { dir: join(work, "blobs") }, recall: { dbPath: join(work, "recall.db") } }) });
 
 describe("pi-governor commands answer in print mode (pi -p)", () => {
   it("writes each command's answer to stderr; none reaches the model", async () => {

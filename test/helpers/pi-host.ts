@@ -61,3 +61,9 @@ export const piHost: PiHost = findPiHost();
 
 /** True for pi 0.74 and later (the `@earendil-works` line: ModelRuntime, pi-ai's provider objects). */
 export const isEarendilPi = piHost.scope === "@earendil-works";
+
+/**
+ * True when this pi ships its own MCP client and the `codemode` tool (pi 1.x: `createMcpExtension`,
+ * `createCodemodeExtension`, tools `mcp__<server>__<tool>`). Read from pi's files, not its version.
+ */
+export const piHasBuiltinMcp = ["mcp", "codemode"].every((name) => existsSync(join(piHost.codingAgentDir, "dist/extensions", name, "index.js")));

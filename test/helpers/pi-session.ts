@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 // Namespace imports: the two pi lines export different names (see startPiSession); the types are
@@ -8,7 +8,7 @@ import type { FauxProviderRegistration, FauxResponseStep } from "@mariozechner/p
 import * as piSdk from "@mariozechner/pi-coding-agent";
 import type { AgentSession, ExtensionFactory } from "@mariozechner/pi-coding-agent";
 import { afterEach } from "vitest";
-import { isEarendilPi } from "./pi-host.ts";
+import { isEarendilPi, piHasBuiltinMcp } from "./pi-host.ts";
 
 /** A real pi AgentSession driven by pi-ai's faux provider, for end-to-end tests. */
 export interface PiTestSession {
@@ -46,6 +46,14 @@ export interface PiTestSessionOptions {
   ui?: boolean;
   /** Answer to every ctx.ui.confirm (with `ui: true`). Default true. */
   confirmAnswer?: boolean;
+  /**
+   * pi's own MCP client and `codemode` tool (pi 1.x only, see `piHasBuiltinMcp`): `servers` is
+   * written as the `mcpServers` of `mcp.json` in the session's agent dir, and pi's MCP and codemode
+   * extensions load before `extensions`, with `codemode` active from the start (pi's
+   * `"defaultTools": ["+codemode"]`). PI_CODING_AGENT_DIR points at the
+   * agent dir while the session lives (pi's MCP extension reads mcp.json from there).
+   */
+  piMcp?: { servers: Record<string, unknown> };
 }
 
 /** A UI context that records what extensions show. */
@@ -102,13 +110,15 @@ export async function startPiSession(options: PiTestSessionOptions): Promise<PiT
   faux.appendResponses = (steps) => originalAppend(steps.map(recordContext));
   if (options.responses) faux.setResponses(options.responses);
 
+  const piMcp = options.piMcp ? piMcpSetup(options.piMcp, agentDir) : undefined;
   const compaction = { enabled: false, ...(options.keepRecentTokens !== undefined ? { keepRecentTokens: options.keepRecentTokens } : {}) };
-  const settingsManager = piSdk.SettingsManager.inMemory({ compaction, retry: { enabled: false } });
+  // With pi's MCP: codemode active from the start, as `"defaultTools": ["+codemode"]` makes it.
+  const settingsManager = piSdk.SettingsManager.inMemory({ compaction, retry: { enabled: false }, ...(piMcp ? { defaultTools: ["+codemode"] } : {}) } as never);
   const resourceLoader = new piSdk.DefaultResourceLoader({
     cwd,
     agentDir,
     settingsManager,
-    extensionFactories: options.extensions,
+    extensionFactories: [...(piMcp?.extensions ?? []), ...options.extensions],
     noSkills: true,
     noPromptTemplates: true,
     noThemes: true,
@@ -151,9 +161,27 @@ export async function startPiSession(options: PiTestSessionOptions): Promise<PiT
         session.dispose();
       } finally {
         model.unregister();
+        piMcp?.restore();
         rmSync(agentDir, { recursive: true, force: true });
         if (!options.cwd) rmSync(cwd, { recursive: true, force: true });
       }
+    },
+  };
+}
+
+/** pi's MCP and codemode extensions over an `mcp.json` in `agentDir`; `restore` puts PI_CODING_AGENT_DIR back. */
+function piMcpSetup(piMcp: NonNullable<PiTestSessionOptions["piMcp"]>, agentDir: string): { extensions: ExtensionFactory[]; restore(): void } {
+  if (!piHasBuiltinMcp) throw new Error("This pi has no built-in MCP client or codemode tool (pi 1.x has them); skip the test with piHasBuiltinMcp.");
+  writeFileSync(join(agentDir, "mcp.json"), JSON.stringify({ mcpServers: piMcp.servers }));
+  const previous = process.env.PI_CODING_AGENT_DIR;
+  process.env.PI_CODING_AGENT_DIR = agentDir;
+  // Names of pi 1.x; absent from the devDependency's types.
+  const sdk = piSdk as unknown as { createMcpExtension(): ExtensionFactory; createCodemodeExtension(o?: { mode?: string }): ExtensionFactory };
+  return {
+    extensions: [sdk.createMcpExtension(), sdk.createCodemodeExtension({ mode: "on" })],
+    restore() {
+      if (previous === undefined) delete process.env.PI_CODING_AGENT_DIR;
+      else process.env.PI_CODING_AGENT_DIR = previous;
     },
   };
 }

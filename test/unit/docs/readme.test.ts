@@ -46,12 +46,12 @@ describe("README for a newcomer", () => {
     expect(scripts.test).toBeDefined();
   });
 
-  it("install steps have no placeholder to fill in, and pi 0.99's MCP notes live in docs/pi-mcp.md, linked", () => {
+  it("install steps have no placeholder to fill in, and the notes on pi's own MCP support live in docs/pi-mcp.md, linked", () => {
     const install = readme.slice(readme.indexOf("## Use it with pi"), readme.indexOf("## Configuration"));
     expect(install).not.toMatch(/<owner>/);
     expect(install).not.toContain("### pi's own MCP support");
     expect(readme).toContain("(docs/pi-mcp.md)");
-    expect(readFileSync(join(root, "docs/pi-mcp.md"), "utf8")).toMatch(/^# pi's own MCP support \(pi 0\.99\+\)/);
+    expect(readFileSync(join(root, "docs/pi-mcp.md"), "utf8")).toMatch(/^# pi's own MCP support \(pi 1\.x\)/);
   });
 
   it("the docs spell the command line `pi-governor ...`, with one line saying node bin/pi-governor.mjs works from a clone", () => {

@@ -12,7 +12,11 @@ describe("blobs plugin: cutting large results", () => {
     root = mkdtempSync(join(tmpdir(), "pigov-blobplug-"));
     dir = join(root, "blobs");
   });
-  afterEach(() => rmSync(root, { recursive: true, force: true }));
+  const extraFiles: string[] = [];
+  afterEach(() => {
+    rmSync(root, { recursive: true, force: true });
+    for (const f of extraFiles.splice(0)) rmSync(f, { force: true });
+  });
 
   const bigText = Array.from({ length: 5_000 }, (_, i) => `row ${i + 1}: ${"data ".repeat(8)}ünïcode`).join("\n");
 
@@ -113,7 +117,9 @@ describe("blobs plugin: cutting large results", () => {
 
   it("for pi's bash, stores the whole output pi wrote to its full-output file, not pi's cut copy", async () => {
     const gov = await blobsGovernor({ blobs: { dir, builtinTools: ["bash"] } }, { text: "" });
-    const fullPath = join(root, "pi-bash-full.log");
+    // pi writes these files directly into the OS temp dir; only there are they read.
+    const fullPath = join(tmpdir(), `pi-bash-${process.pid}-${Date.now()}.log`);
+    extraFiles.push(fullPath);
     const full = `${"early line\n".repeat(20_000)}${bigText}`;
     writeFileSync(fullPath, full);
     const piCut = bigText.slice(-40_000); // pi keeps only the tail

@@ -170,7 +170,18 @@ describe("execution log migration", () => {
     migrate(db);
     expect(db.pragma("user_version")).toBe(SCHEMA_VERSION);
     const cols = db.prepare<{ name: string }>("PRAGMA table_info(tool_execution_log)").all().map((c) => c.name);
-    expect(cols).toEqual(["id", "task_id", "tool_name", "phase", "status", "duration_ms", "started_at", "completed_at", "session_id", "error_category", "retries", "bytes_in", "bytes_out"]);
+    expect(cols).toEqual(["id", "task_id", "tool_name", "phase", "status", "duration_ms", "started_at", "completed_at", "session_id", "error_category", "retries", "bytes_in", "bytes_out", "parent_task_id"]);
+    db.close();
+  });
+
+  it("brings a version-1 log (no parent_task_id) to the current schema and keeps its rows", () => {
+    const db = openDatabase(":memory:");
+    db.exec("CREATE TABLE tool_execution_log (id INTEGER PRIMARY KEY, task_id TEXT, tool_name TEXT NOT NULL, phase TEXT, status TEXT NOT NULL, duration_ms INTEGER, started_at TEXT, completed_at TEXT, session_id TEXT, error_category TEXT, retries INTEGER NOT NULL DEFAULT 0, bytes_in INTEGER, bytes_out INTEGER)");
+    db.exec("INSERT INTO tool_execution_log (task_id, tool_name, status) VALUES ('t1', 'kota_search', 'SUCCESS')");
+    db.pragma("user_version = 1");
+    migrate(db);
+    expect(db.pragma("user_version")).toBe(SCHEMA_VERSION);
+    expect({ ...db.prepare("SELECT task_id, parent_task_id FROM tool_execution_log").get() }).toEqual({ task_id: "t1", parent_task_id: null });
     db.close();
   });
 
