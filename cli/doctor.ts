@@ -29,7 +29,7 @@ export const run: CliCommand = async (argv, io) => {
   const { presets } = await import("../presets/index.ts");
   const governor = await createGovernor({ preset: presets[0]!, presets: presets.slice(1), cwd, agentDir, env });
   const deadline = Number(governor.config.values.get("doctor")?.kotaStartTimeoutMs ?? DEFAULT_KOTA_DEADLINE_MS);
-  const results = await runDoctor(defaultDoctorEnvironment({ governor, cwd, agentDir, env, kotaDeadlineMs: deadline }));
+  const results = await runDoctor(defaultDoctorEnvironment({ governor, cwd, agentDir, env, kotaDeadlineMs: deadline, host: "shell" }));
   io.out(parsed.values.json ? `${JSON.stringify({ results }, null, 2)}\n` : formatDoctorReport(results));
   return results.some((r) => r.status === "fail") ? 1 : 0;
 };

@@ -1,5 +1,6 @@
 import { PluginError, errorText } from "./errors.ts";
-import { loadConfigLayers } from "./config/layers.ts";
+import { CONFIG_FILE, loadConfigLayers } from "./config/layers.ts";
+import { join } from "node:path";
 import { type ConfigLayer, type ConfigProblem, formatProblems, type ResolvedConfig, resolveConfig } from "./config/resolve.ts";
 import { Pipeline } from "./pipeline.ts";
 import type { GovernorPlugin, Preset } from "./plugin.ts";
@@ -101,7 +102,7 @@ export async function createGovernor(options: GovernorOptions): Promise<Governor
 
   const plugins = preset.plugins();
   const otherSections = new Set((options.presets ?? []).flatMap((p) => p.plugins().map((plugin) => plugin.configKey)));
-  const config = resolveConfig(plugins, layers, otherSections);
+  const config = resolveConfig(plugins, layers, otherSections, join(options.agentDir, CONFIG_FILE));
   config.problems.unshift(...extraProblems);
 
   const logs: LogRecord[] = [];

@@ -88,6 +88,8 @@ export function resolveConfig(
   layers: readonly ConfigLayer[],
   /** Sections of other presets' plugins: a shared global file may hold them, so they are not problems. */
   otherSections: ReadonlySet<string> = new Set(),
+  /** The user's global config file, as problems name it (under PI_CODING_AGENT_DIR when set). */
+  globalFile = "~/.pi/agent/pi-governor.json",
 ): ResolvedConfig {
   const problems: ConfigProblem[] = [];
   const sources = ["defaults"];
@@ -127,7 +129,7 @@ export function resolveConfig(
             problems.push({
               source: layer.source,
               path: `${key}.${trusted}`,
-              message: `ignored: a project config may not choose what program runs, where files are written, how long shared data is kept or loosen a policy. To allow it, add ${ALLOW_PROJECT_LINE} to your global config (~/.pi/agent/pi-governor.json)`,
+              message: `ignored: a project config may not choose what program runs, where files are written, how long shared data is kept or loosen a policy. To allow it, add ${ALLOW_PROJECT_LINE} to your global config (${globalFile})`,
             });
           }
         }
@@ -144,7 +146,7 @@ export function resolveConfig(
         contributed = true;
       }
       if (meta.data.allowProjectSpawnConfig !== undefined && layer.kind !== "global") {
-        problems.push({ source: layer.source, path: "allowProjectSpawnConfig", message: "ignored: only the global config (~/.pi/agent/pi-governor.json) may set this" });
+        problems.push({ source: layer.source, path: "allowProjectSpawnConfig", message: `ignored: only the global config (${globalFile}) may set this` });
       }
     }
     merged = deepMerge(merged, accepted);

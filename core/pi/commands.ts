@@ -2,6 +2,7 @@ import type { ExtensionAPI, ExtensionCommandContext } from "@mariozechner/pi-cod
 import { errorText, isPluginError } from "../errors.ts";
 import type { Governor } from "../host.ts";
 import type { CommandContext, GovernorCommand } from "../tool-types.ts";
+import { commandUiBridgeFrom } from "./ui-bridge.ts";
 
 /** The "root sub" commands of a governor, by root, plus the always-present `/governor status`. */
 function commandTree(governor: Governor): Map<string, Map<string, GovernorCommand>> {
@@ -55,11 +56,13 @@ export function mountCommands(
         return command?.completions?.(rest.join(" ")).map((v) => ({ value: `${first} ${v}`, label: v })) ?? null;
       },
       handler: async (args, ctx) => {
+        // Usage and failures are answers too: they reach the user in print mode as well.
+        const ui = commandUiBridgeFrom(ctx);
         let context: CommandContext;
         try {
           context = await prepare(ctx);
         } catch (error) {
-          ctx.ui.notify(`/${root} failed: ${(error as Error).message}`, "error");
+          ui.notify(`/${root} failed: ${(error as Error).message}`, "error");
           return;
         }
         const subs = subsOf(root);
@@ -71,7 +74,7 @@ export function mountCommands(
         const command = subs.get(sub || (subs.has("status") ? "status" : ""));
         if (!command) {
           const help = names.map((n) => `  /${root} ${n}: ${subs.get(n)!.description}`).join("\n");
-          ctx.ui.notify(`${sub ? `unknown subcommand "${sub}". ` : ""}Usage:\n${help || "  (none in this session's config)"}`, sub ? "warning" : "info");
+          ui.notify(`${sub ? `unknown subcommand "${sub}". ` : ""}Usage:\n${help || "  (none in this session's config)"}`, sub ? "warning" : "info");
           return;
         }
         const resolved = sub || "status";
@@ -83,7 +86,7 @@ export function mountCommands(
           if (pipeline.commands.get(path)?.command === command) await pipeline.runCommand(path, rest, context);
           else await command.handler(rest, context);
         } catch (error) {
-          ctx.ui.notify(isPluginError(error) ? error.message : `/${root} ${resolved} failed: ${errorText(error)}`, "error");
+          ui.notify(isPluginError(error) ? error.message : `/${root} ${resolved} failed: ${errorText(error)}`, "error");
         }
       },
     });

@@ -11,7 +11,7 @@ import type { ToolResultValue } from "../tool-types.ts";
 import type { UiBridge } from "../services.ts";
 import { type MountedCommands, mountCommands } from "./commands.ts";
 import { SessionGovernors } from "./session-governors.ts";
-import { sessionStoreFrom, uiBridgeFrom } from "./ui-bridge.ts";
+import { commandUiBridgeFrom, sessionStoreFrom, uiBridgeFrom } from "./ui-bridge.ts";
 
 /** Options for {@link createExtension}. */
 export interface ExtensionOptions {
@@ -167,7 +167,7 @@ export function bindGovernor(pi: ExtensionAPI, governor: Governor, options: Bind
     () => governors.governor,
     async (ctx) => {
       await attach(ctx);
-      return { ui: uiBridgeFrom(ctx), cwd: ctx.cwd, sessionId };
+      return { ui: commandUiBridgeFrom(ctx), cwd: ctx.cwd, sessionId };
     },
   );
 

@@ -30,6 +30,18 @@ export function uiBridgeFrom(ctx: Pick<ExtensionContext, "ui" | "hasUI">, stderr
   };
 }
 
+/**
+ * The UI a command handler gets. A command is the user's own question, so its answer reaches them in
+ * every mode: with a UI as {@link uiBridgeFrom}; without one (print mode, where pi shows no
+ * notification) every answer of any level goes to stderr as it is, each time it is asked (never
+ * deduplicated like load notices). `stderr` is injectable for tests.
+ */
+export function commandUiBridgeFrom(ctx: Pick<ExtensionContext, "ui" | "hasUI">, stderr: (text: string) => void = (t) => process.stderr.write(t)): UiBridge {
+  const bridge = uiBridgeFrom(ctx, stderr);
+  if (ctx.hasUI) return bridge;
+  return { ...bridge, notify: (message) => stderr(message.endsWith("\n") ? message : `${message}\n`) };
+}
+
 /** Session records as pi custom entries (persisted in the session file, never sent to the model). */
 export function sessionStoreFrom(pi: Pick<ExtensionAPI, "appendEntry">, ctx: Pick<ExtensionContext, "sessionManager">): SessionStore {
   return {

@@ -9,6 +9,12 @@ import { delimiter, dirname, join, parse } from "node:path";
 export const PI_SCOPES = ["@earendil-works", "@mariozechner"] as const;
 export type PiScope = (typeof PI_SCOPES)[number];
 
+/**
+ * Where a pi was found: `running` (the pi whose CLI runs this process), `path` (the `pi` command on
+ * PATH), `beside` (installed in a node_modules above pi-governor's folder or the cwd).
+ */
+export type PiSource = "running" | "path" | "beside";
+
 /** One installed pi-coding-agent. */
 export interface PiInstall {
   scope: PiScope;
@@ -16,6 +22,8 @@ export interface PiInstall {
   version: string;
   /** The package folder (holds package.json and dist/). */
   dir: string;
+  /** Where it was found (set by {@link findPi}). */
+  source?: PiSource;
 }
 
 function readManifest(dir: string): PiInstall | undefined {
@@ -66,23 +74,16 @@ export interface PiSearch {
   from?: readonly string[];
   /** PATH, to find a globally installed `pi` command. */
   pathVar?: string;
+  /**
+   * Look on PATH before the `from` folders: in a shell, the `pi` a user would run is the one on PATH,
+   * not a pi installed beside pi-governor (its own dev dependency, in a clone). Default false.
+   */
+  pathFirst?: boolean;
 }
 
-/**
- * The pi that runs (or would run) pi-governor: the package of the running script when it is pi,
- * else one installed beside this package or the cwd, else the `pi` command on PATH. Undefined when
- * none is found.
- */
-export function findPi(search: PiSearch): PiInstall | undefined {
-  if (search.script) {
-    const running = packageOf(search.script);
-    if (running) return running;
-  }
-  for (const dir of search.from ?? []) {
-    const found = installedAbove(dir);
-    if (found) return found;
-  }
-  for (const dir of (search.pathVar ?? "").split(delimiter)) {
+/** The `pi` command on `pathVar`, when it belongs to a pi package. */
+function onPath(pathVar: string | undefined): PiInstall | undefined {
+  for (const dir of (pathVar ?? "").split(delimiter)) {
     if (!dir) continue;
     const bin = join(dir, process.platform === "win32" ? "pi.cmd" : "pi");
     if (existsSync(bin)) {
@@ -91,5 +92,29 @@ export function findPi(search: PiSearch): PiInstall | undefined {
     }
   }
   return undefined;
+}
+
+/**
+ * The pi that runs (or would run) pi-governor: the package of the running script when it is pi,
+ * else one installed beside this package or the cwd, else the `pi` command on PATH (with
+ * `pathFirst`, PATH before the folders). Undefined when none is found. `source` says which.
+ */
+export function findPi(search: PiSearch): PiInstall | undefined {
+  if (search.script) {
+    const running = packageOf(search.script);
+    if (running) return { ...running, source: "running" };
+  }
+  const path = () => {
+    const found = onPath(search.pathVar);
+    return found && { ...found, source: "path" as const };
+  };
+  const beside = () => {
+    for (const dir of search.from ?? []) {
+      const found = installedAbove(dir);
+      if (found) return { ...found, source: "beside" as const };
+    }
+    return undefined;
+  };
+  return search.pathFirst ? (path() ?? beside()) : (beside() ?? path());
 }
 export { MAX_PI_FULL_OUTPUT_BYTES, piFullOutputPath, readPiFullOutput, type PiFullOutputOptions } from "./full-output.ts";

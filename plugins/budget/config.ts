@@ -16,7 +16,13 @@ export const toolBudgetSchema = z
       .array(z.record(z.string(), argValue))
       .optional()
       .describe("Cheaper requests to try in order when an answer is over budget; each rung patches the previous rung's arguments (numbers only ever lower a value)"),
-    hint: z.string().optional().describe("How the model can ask for more, appended to the downshift note"),
+    fitArg: z
+      .string()
+      .min(1)
+      .max(64)
+      .optional()
+      .describe("A numeric result-count argument (e.g. limit): before a rung that changes the answer's form, and after the last rung, the largest value whose answer fits is looked for (at most 4 requests), so the answer keeps as many whole results as fit"),
+    hint: z.string().max(500).optional().describe("How the model can ask for more, added to the downshift note when no cheaper answer fit"),
   })
   .strict();
 

@@ -3,8 +3,9 @@
  * measured downshift ladder. Wraps each governed call at `STAGE.BUDGET` (inside one attempt).
  */
 import { definePlugin, STAGE } from "../../core/index.ts";
+import { BLOB_STORE } from "../blobs/index.ts";
 import { budgetDefaults, budgetRenamedKeys, budgetSchema } from "./config.ts";
-import { budgetWrapper } from "./downshift.ts";
+import { awaitFullAnswers, budgetWrapper } from "./downshift.ts";
 
 export { budgetDefaults, budgetSchema, toolBudgetSchema, type BudgetOptions, type ToolBudget } from "./config.ts";
 export { applyRung, clampArgs, type Clamp } from "./args.ts";
@@ -21,7 +22,19 @@ export const budget = definePlugin({
   schema: budgetSchema,
   defaults: budgetDefaults,
   renamedKeys: budgetRenamedKeys,
-  apply(pipeline, config) {
-    pipeline.hooks.toolCall.tap({ name: BUDGET_PLUGIN, stage: STAGE.BUDGET }, budgetWrapper(config));
+  // The first, full answer of a downshifted call is kept in the blob cache when the blobs plugin runs.
+  optional: [BLOB_STORE],
+  apply(pipeline, config, services) {
+    const store = services.maybe(BLOB_STORE);
+    const pending = new Map<string, Promise<void>>();
+    pipeline.hooks.toolCall.tap({ name: BUDGET_PLUGIN, stage: STAGE.BUDGET }, budgetWrapper(config, { ...(store ? { store } : {}), logger: services.logger, pending }));
+    // A result that names a stored full answer reaches the model only once it is on disk (writes are
+    // few and small: every one in flight is awaited).
+    if (store) {
+      pipeline.hooks.toolResult.tap({ name: BUDGET_PLUGIN, stage: STAGE.FORMAT }, async () => {
+        await awaitFullAnswers(pending);
+        return undefined;
+      });
+    }
   },
 });

@@ -10,7 +10,7 @@ import type { BlobDirState } from "../../lib/blobs/index.ts";
 import type { SqliteProbe } from "../../lib/sqlite/index.ts";
 import type { KotaLaunch } from "../kota/index.ts";
 import type { KotaOptions } from "../kota/index.ts";
-import { missingCommandText, kotaStartHint } from "../kota/index.ts";
+import { globalConfigFile, missingCommandText, kotaStartHint } from "../kota/index.ts";
 import type { PiInstall } from "../../lib/pi/index.ts";
 
 /** ok: fine; warn: works, but not fully; fail: broken, with the fix; skip: not used by this preset. */
@@ -74,11 +74,18 @@ export function checkNode(env: Pick<DoctorEnvironment, "nodeVersion">): CheckRes
   return ok ? { name: "node", status: "ok", detail } : { name: "node", status: "fail", detail, fix: `Install Node ${MIN_NODE.join(".")} or later (Node 22.5+ adds the built-in SQLite driver).` };
 }
 
-/** pi: which version and npm scope is installed. */
+/** How the pi report says where the pi was found. */
+const PI_SOURCE: Record<NonNullable<PiInstall["source"]>, string> = {
+  running: "the pi running this session",
+  path: "the `pi` on PATH",
+  beside: "installed in a node_modules folder above pi-governor or the project",
+};
+
+/** pi: which version and npm scope is in use, and where it was found (the running pi, or the `pi` on PATH). */
 export function checkPi(env: Pick<DoctorEnvironment, "findPi">): CheckResult {
   const pi = env.findPi();
   if (!pi) return { name: "pi", status: "fail", detail: "no pi-coding-agent found (under @earendil-works or @mariozechner)", fix: "Install pi: npm install -g @earendil-works/pi-coding-agent" };
-  return { name: "pi", status: "ok", detail: `${pi.scope}/pi-coding-agent ${pi.version} (${pi.dir})` };
+  return { name: "pi", status: "ok", detail: `${pi.scope}/pi-coding-agent ${pi.version} (${pi.dir})${pi.source ? `; ${PI_SOURCE[pi.source]}` : ""}` };
 }
 
 /** Bun and KotaDB: the command is on PATH, and KotaDB really starts and lists its tools in time. */
@@ -94,7 +101,7 @@ export async function checkKota(env: DoctorEnvironment): Promise<CheckResult[]> 
   const found = env.commandExists(launch.command, launch.env.PATH ?? env.env.PATH, launch.cwd);
   const commandName = launch.command === "bun" ? "bun" : `kota.command (${launch.command})`;
   if (!found) {
-    results.push({ name: commandName, status: "fail", detail: `\`${launch.command}\` is not on PATH`, fix: missingCommandText(launch.command) });
+    results.push({ name: commandName, status: "fail", detail: `\`${launch.command}\` is not on PATH`, fix: missingCommandText(launch.command, globalConfigFile(env.agentDir)) });
     results.push({ name: "kotadb", status: "skip", detail: "not started: its command is missing" });
     return results;
   }
@@ -104,15 +111,31 @@ export async function checkKota(env: DoctorEnvironment): Promise<CheckResult[]> 
     const report = await env.startKota(launch, env.kotaDeadlineMs);
     results.push({ name: "kotadb", status: "ok", detail: `started (\`${line}\`), ${report.tools} tools${report.serverVersion ? `, version ${report.serverVersion}` : ""}; stopped again` });
   } catch (error) {
-    const e = error as Error & { stderrTail?: string };
-    const tail = e.stderrTail ? `; stderr: ${e.stderrTail.trim().split("\n").slice(-3).join(" | ")}` : "";
-    results.push({ name: "kotadb", status: "fail", detail: `did not start within ${Math.round(env.kotaDeadlineMs / 1000)} s: ${e.message}${tail}`, fix: `${kotaStartHint(launch.command, launch.args)} A first \`bun x\` download can take longer than the doctor waits: run it again once it finished.` });
+    results.push(kotaStartFailed(error, launch, env));
   }
   return results;
 }
 
+/**
+ * The kotadb line for a start that failed: a process that exited says so, with its exit code, its
+ * last stderr lines once, and the fix they point to; only a start that ran out of time says "did not
+ * start within N s".
+ */
+function kotaStartFailed(error: unknown, launch: KotaLaunch, env: DoctorEnvironment): CheckResult {
+  const e = error as Error & { stderrTail?: string; category?: string };
+  // A timeout class says it ran out of time; "exited with code N" / "was killed by" say it ended.
+  const timedOut = e.category === "timeout" ? true : /exited with code|was killed by/.test(e.message) ? false : undefined;
+  const stderr = e.stderrTail?.trim().split("\n").slice(-3).join(" | ");
+  // The start error repeats the stderr tail after "Last stderr:"; it is shown once, below.
+  const what = e.message.split(/\.? Last stderr:/)[0]!;
+  const detail = timedOut === true ? `did not start within ${Math.round(env.kotaDeadlineMs / 1000)} s: ${what}` : timedOut === false ? what : `did not start: ${what}`;
+  const fix = kotaStartHint(launch.command, launch.args, globalConfigFile(env.agentDir), { ...(e.stderrTail ? { stderrTail: e.stderrTail } : {}), ...(timedOut !== undefined ? { timedOut } : {}) });
+  const slow = timedOut !== false && launch.command === "bun" ? " A first `bun x` download can take longer than the doctor waits: run it again once it finished." : "";
+  return { name: "kotadb", status: "fail", detail: `${detail}${stderr ? `; stderr: ${stderr}` : ""}`, fix: `${fix}${slow}` };
+}
+
 /** SQLite: a driver loads, a database file opens, FTS5 is there. */
-export function checkSqlite(env: Pick<DoctorEnvironment, "probeSqlite" | "openSqliteFile">): CheckResult {
+export function checkSqlite(env: Pick<DoctorEnvironment, "probeSqlite" | "openSqliteFile" | "agentDir">): CheckResult {
   const probe = env.probeSqlite();
   if (!probe.driver) {
     const why = Object.entries(probe.unavailable).map(([d, m]) => `${d}: ${m}`).join("; ");
@@ -121,7 +144,7 @@ export function checkSqlite(env: Pick<DoctorEnvironment, "probeSqlite" | "openSq
   try {
     env.openSqliteFile();
   } catch (error) {
-    return { name: "sqlite", status: "fail", detail: `${probe.driver} loads but a database file does not open: ${(error as Error).message}`, fix: "Check that the temporary directory (TMPDIR) and ~/.pi/agent are writable." };
+    return { name: "sqlite", status: "fail", detail: `${probe.driver} loads but a database file does not open: ${(error as Error).message}`, fix: `Check that the temporary directory (TMPDIR) and ${env.agentDir} are writable.` };
   }
   const detail = `${probe.driver} driver, SQLite ${probe.sqliteVersion}, FTS5 ${probe.fts5 ? "yes" : "no"}${probe.fts5 ? `, trigram ${probe.trigram ? "yes" : "no"}` : ""}`;
   if (!probe.fts5) return { name: "sqlite", status: "warn", detail, fix: "This SQLite has no FTS5: full-text search is off. Use Node 22.5+ (node:sqlite has FTS5) or better-sqlite3." };
@@ -141,6 +164,20 @@ export async function checkCacheDir(env: Pick<DoctorEnvironment, "governor" | "b
   } catch (error) {
     return { name: "blob cache", status: "fail", detail: `${dir} cannot be used`, fix: (error as Error).message };
   }
+}
+
+/** Whether the stage with config key `key` runs in this preset. */
+const stageOn = (governor: DoctorEnvironment["governor"], key: string) => governor.plugins.some((p) => p.plugin.configKey === key && p.enabled);
+
+/**
+ * Blob folders: recall keeps its copies of outputs where `blob_read` reads. Recall writes through
+ * the blobs plugin's store (it requires it), so the two share one folder; the line says which.
+ */
+export function checkBlobFolders(env: Pick<DoctorEnvironment, "governor" | "blobDir">): CheckResult {
+  const { governor } = env;
+  if (!stageOn(governor, "blobs") || !stageOn(governor, "recall")) return { name: "blob folders", status: "skip", detail: "the blobs or the recall stage is off in this preset" };
+  const blobsDir = env.blobDir(String(governor.config.values.get("blobs")?.dir));
+  return { name: "blob folders", status: "ok", detail: `blobs and recall share ${blobsDir} (recall writes through the blobs plugin's store, where blob_read reads)` };
 }
 
 /** Config: which files were found and every problem in them. */
@@ -186,6 +223,7 @@ export async function runDoctor(env: DoctorEnvironment): Promise<CheckResult[]> 
     ...(await guard("kotadb", () => checkKota(env))),
     ...(await guard("sqlite", () => checkSqlite(env))),
     ...(await guard("blob cache", () => checkCacheDir(env))),
+    ...(await guard("blob folders", () => checkBlobFolders(env))),
     ...(await guard("config", () => checkConfig(env))),
     ...(await guard("preset", () => checkPreset(env))),
   ];

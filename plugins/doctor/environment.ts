@@ -55,11 +55,16 @@ export function defaultDoctorEnvironment(options: {
   agentDir: string;
   env: Readonly<Record<string, string | undefined>>;
   kotaDeadlineMs?: number;
+  /**
+   * Where the doctor runs: `pi` (a command in a pi session: the pi is the one running it) or `shell`
+   * (`pi-governor doctor`: the pi is the `pi` on PATH, else one installed beside pi-governor). Default `pi`.
+   */
+  host?: "pi" | "shell";
 }): DoctorEnvironment {
   const { cwd, agentDir, env } = options;
   return {
     nodeVersion: process.versions.node,
-    findPi: () => findPi({ ...(process.argv[1] ? { script: process.argv[1] } : {}), from: [PACKAGE_ROOT, cwd], ...(env.PATH ? { pathVar: env.PATH } : {}) }),
+    findPi: () => findPi({ ...(process.argv[1] ? { script: process.argv[1] } : {}), from: [PACKAGE_ROOT, cwd], ...(env.PATH ? { pathVar: env.PATH } : {}), pathFirst: options.host === "shell" }),
     cwd,
     agentDir,
     env,

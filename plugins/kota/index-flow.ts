@@ -15,6 +15,7 @@ import { resolve, relative, isAbsolute } from "node:path";
 import { errorText, type GovernorError, type GovernorServices, InvalidInputError, isGovernorError, type UiBridge } from "../../core/index.ts";
 import type { KotaOptions } from "./config.ts";
 import { renderIndexRun } from "./render/index-stats.ts";
+import { globalConfigFile } from "./runtime-check.ts";
 
 /** Whether the repository is indexed, as the status line shows it. */
 export type IndexedState = "no" | "yes" | "stale";
@@ -25,7 +26,7 @@ export type IndexedState = "no" | "yes" | "stale";
  */
 export interface IndexTarget {
   readonly config: Pick<KotaOptions, "confirmIndex" | "indexWithoutUi">;
-  readonly services: Pick<GovernorServices, "clock" | "ui" | "logger">;
+  readonly services: Pick<GovernorServices, "clock" | "ui" | "logger" | "agentDir">;
   /** HEAD the index was built at (undefined: unknown). */
   readonly indexHead: string | undefined;
   root(): Promise<string>;
@@ -55,9 +56,10 @@ export interface IndexRequest {
   skipConfirm?: boolean;
 }
 
-/** Text the model gets when indexing needs a confirmation that print mode cannot ask. */
-export const NO_UI_REFUSAL =
-  'Indexing needs the user\'s confirmation, and this session has no UI (print mode), so it was not started. Do not retry kota_index here. Tell the user to run `/kota index` in an interactive pi session, or to allow indexing without a UI with `"kota": { "indexWithoutUi": "allow" }` in ~/.pi/agent/pi-governor.json. Meanwhile use read/grep/find.';
+/** Text the model gets when indexing needs a confirmation that print mode cannot ask; `configFile` is the user's global config file. */
+export function noUiRefusal(configFile: string): string {
+  return `Indexing needs the user's confirmation, and this session has no UI (print mode), so it was not started. Do not retry kota_index here. Tell the user to run \`/kota index\` in an interactive pi session, or to allow indexing without a UI with \`"kota": { "indexWithoutUi": "allow" }\` in ${configFile}. Meanwhile use read/grep/find.`;
+}
 
 /** Text the model gets when the user said no. */
 export const DECLINED =
@@ -151,7 +153,7 @@ export class Indexer {
     const config = runtime.config;
     if (config.confirmIndex && !req.skipConfirm) {
       if (!req.ui.hasUI) {
-        if (config.indexWithoutUi !== "allow") return { status: "refused", text: NO_UI_REFUSAL };
+        if (config.indexWithoutUi !== "allow") return { status: "refused", text: noUiRefusal(globalConfigFile(runtime.services.agentDir)) };
       } else {
         const why = this.interruption ? "The last index run was interrupted by a KotaDB crash." : state === "stale" ? "The index is out of date (HEAD moved)." : state === "no" ? "The repository is not indexed yet." : "Re-index requested.";
         const ok = await req.ui.confirm("Index repository with KotaDB?", `${why} ${req.requester} wants to index ${target} with KotaDB. The first run can take a while; KotaDB keeps its database outside the repository, in the pi agent folder. Index now?`);

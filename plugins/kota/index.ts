@@ -71,4 +71,4 @@ export type { KotaOptions } from "./config.ts";
 export { budgetCaps, capSchema, clampArg } from "./caps.ts";
 export type { KotaLaunch } from "./connection.ts";
 export { kotaLaunch } from "./runtime.ts";
-export { commandExists, kotaStartHint, missingCommandText } from "./runtime-check.ts";
+export { commandExists, globalConfigFile, kotaStartHint, missingCommandText, type KotaStartFailure } from "./runtime-check.ts";

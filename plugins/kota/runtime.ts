@@ -14,7 +14,7 @@ import { redactedCommandLine } from "../../lib/redact/index.ts";
 import { REDACTOR } from "../redact/index.ts";
 import { type IndexedState, Indexer, type IndexTarget } from "./index-flow.ts";
 import { kotaDataDir, kotaDataEnv, neutralCwd } from "./isolation.ts";
-import { BUN_INSTALL_HINT, commandExists, ignoredProjectLaunchNote, kotaStartHint, missingCommandText } from "./runtime-check.ts";
+import { BUN_INSTALL_HINT, commandExists, globalConfigFile, ignoredProjectLaunchNote, kotaStartHint, missingCommandText } from "./runtime-check.ts";
 
 export type { IndexedState };
 
@@ -125,7 +125,7 @@ export class KotaRuntime implements IndexTarget {
     const launch = await this.launch();
     const pathVar = launch.env.PATH ?? this.services.env.PATH;
     if (!commandExists(launch.command, pathVar, launch.cwd)) {
-      const text = withNote(missingCommandText(launch.command), this.ignoredLaunchNote());
+      const text = withNote(missingCommandText(launch.command, globalConfigFile(this.services.agentDir)), this.ignoredLaunchNote());
       throw new SpawnError(`command not found: ${launch.command}`, { agentMessage: text });
     }
     this.conn = this.makeConnection(launch);
@@ -159,7 +159,7 @@ export class KotaRuntime implements IndexTarget {
       if (classified.category === "spawn") {
         if (!/^command not found/.test(classified.message)) {
           // The command exists but KotaDB did not start: say where to look (stderr) and what to fix.
-          classified = new SpawnError(classified.message, { agentMessage: withNote(`${kotaStartHint(this.config.command, this.config.args, this.services.maybe(REDACTOR))} ${classified.agentMessage}`, this.ignoredLaunchNote()), cause: classified, ...(classified.stderrTail ? { stderrTail: classified.stderrTail } : {}) });
+          classified = new SpawnError(classified.message, { agentMessage: withNote(`${kotaStartHint(this.config.command, this.config.args, globalConfigFile(this.services.agentDir), { ...(classified.stderrTail ? { stderrTail: classified.stderrTail } : {}), timedOut: false }, this.services.maybe(REDACTOR))} ${classified.agentMessage}`, this.ignoredLaunchNote()), cause: classified, ...(classified.stderrTail ? { stderrTail: classified.stderrTail } : {}) });
         }
         this.notifyUnavailableOnce(classified);
       }

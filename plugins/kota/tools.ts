@@ -8,6 +8,7 @@ import type { TSchema } from "typebox";
 import { type GovernedToolDefinition, InvalidInputError, KOTA_TAG, MCP_TAG, serverTag, STATUS_TAG, textContent, type ToolCallContext } from "../../core/index.ts";
 import type { Indexer } from "./index-flow.ts";
 import { clampArg, KOTA_TASK_FILES_MAX } from "./caps.ts";
+import { unknownArgumentsText } from "./known-args.ts";
 import { depsParams, impactParams, indexParams, searchParams, taskContextParams, usagesParams } from "./params.ts";
 import { renderDeps } from "./render/deps.ts";
 import { renderImpact } from "./render/impact.ts";
@@ -52,6 +53,7 @@ function queryTool(runtime: KotaRuntime, spec: QueryToolSpec): GovernedToolDefin
     promptSnippet: spec.promptSnippet,
     ...(spec.promptGuidelines ? { promptGuidelines: spec.promptGuidelines } : {}),
     async execute(call: ToolCallContext) {
+      refuseUnknownArguments(spec.name, spec.parameters, call.args);
       const recovered = await runtime.indexer.recoverInterrupted(call.signal);
       await runtime.probe(call.signal);
       if ((await runtime.indexState()) === "no") {
@@ -69,6 +71,12 @@ function queryTool(runtime: KotaRuntime, spec: QueryToolSpec): GovernedToolDefin
   };
 }
 
+/** Throws an invalid-input error (never retried) when `args` holds an argument `schema` does not declare. */
+export function refuseUnknownArguments(toolName: string, schema: TSchema, args: Readonly<Record<string, unknown>>): void {
+  const text = unknownArgumentsText(toolName, schema, args);
+  if (text) throw new InvalidInputError(text, { agentMessage: "Call it again with only the valid argument names." });
+}
+
 const bool = (v: unknown, fallback: boolean) => (typeof v === "boolean" ? v : fallback);
 const list = (v: unknown, root: string) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string").map((p) => repoRelative(root, p)) : undefined);
 
@@ -84,6 +92,7 @@ export function kotaTools(runtime: KotaRuntime, indexer: Indexer): GovernedToolD
     tags: [...KOTA_TAGS],
     promptSnippet: "kota_index: index the repository for the kota_* code-intelligence tools (asks the user first)",
     async execute(call) {
+      refuseUnknownArguments("kota_index", indexParams, call.args);
       const outcome = await indexer.request({
         ui: runtime.services.ui(),
         requester: "The model",
@@ -185,16 +194,20 @@ export function kotaTools(runtime: KotaRuntime, indexer: Indexer): GovernedToolD
  * the server is degraded: exactly when the model needs it.
  */
 export function kotaStatusTool(report: () => Promise<string>): GovernedToolDefinition {
+  const parameters = { type: "object", properties: {} } as unknown as TSchema;
   return {
     name: "kota_status",
     label: "KotaDB status",
     description:
       "State of the KotaDB server (running, reconnecting, degraded), uptime, reconnect history, last error, whether the repository is indexed, index statistics and recently indexed files. Call it after a kota_* tool reports a lost connection, before calling that tool again.",
-    parameters: { type: "object", properties: {} } as unknown as TSchema,
+    parameters,
     annotations: { readOnlyHint: true },
     tags: [STATUS_TAG, ...KOTA_TAGS],
     governed: false,
     promptSnippet: "kota_status: KotaDB server and index state (use after a kota_* connection error)",
-    execute: async () => ({ content: textContent(await report()) }),
+    execute: async (call) => {
+      refuseUnknownArguments("kota_status", parameters, call.args);
+      return { content: textContent(await report()) };
+    },
   };
 }

@@ -14,7 +14,26 @@ import { checkIndexFiles } from "./index-file.ts";
 import { RecallIndex } from "./index-store.ts";
 import { searchLive } from "./search.ts";
 
-const USAGE = "usage: pi-governor search <words...> [--session id] [--project dir] [--tool name] [--limit n] [--json] [--db path] [--blobs dir]\n";
+const USAGE = `usage: pi-governor search <words...> [options]
+
+Finds earlier tool outputs in the recall index (every tool output the recall stage indexed, in every
+project and session), best match first: for each hit the tool and its arguments, the turn, how long
+ago, the line range with a snippet, and the blob_read call that opens those lines. Read-only, so it
+is safe while pi runs. Exits 0 when something was found, 1 when nothing was (or there is no index
+yet), 2 on a wrong argument or an index it cannot open.
+
+options:
+  --session <id>   only outputs of this pi session (default: every session)
+  --project <dir>  only outputs of sessions that ran in <dir> (the project's folder)
+  --tool <name>    only outputs of this tool, e.g. read, bash, kota_search
+  --limit <n>      most hits shown, 1 to 100 (default 10)
+  --json           print the hits as JSON instead of text
+  --db <path>      the index file (default ~/.pi/cache/pi-governor/recall/index.db, or
+                   <PI_CODING_AGENT_DIR>/cache/pi-governor/recall/index.db)
+  --blobs <dir>    the blob folder the outputs are in (default: the blobs plugin's default,
+                   ~/.pi/cache/pi-governor/blobs, or <PI_CODING_AGENT_DIR>/cache/pi-governor/blobs)
+  -h, --help       this text
+`;
 
 /** How long the CLI waits for pi's write lock, in ms (nothing else runs on its thread). */
 const READER_BUSY_TIMEOUT_MS = 2_000;

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { standinKotaConfig } from "../helpers/kota-standin.ts";
 import { repoRoot, runPiCli, runPiRpc, type RpcLine } from "../helpers/pi-cli.ts";
+import { piHost } from "../helpers/pi-host.ts";
 
 const kotaExtension = join(repoRoot, "presets/kota/extension.ts");
 
@@ -23,6 +24,9 @@ describe("/governor doctor in the real pi CLI (print mode)", () => {
     });
     expect(run.stderr).toMatch(/pi-governor doctor/);
     expect(run.stderr).toMatch(/ok {4}pi: @(mariozechner|earendil-works)\/pi-coding-agent \d+\.\d+\.\d+/);
+    // The pi in use is the one running the session (not pi-governor's own dev dependency), and it says so.
+    expect(run.stderr).toContain(`${piHost.scope}/pi-coding-agent ${piHost.version} (`);
+    expect(run.stderr).toMatch(/ok {4}pi: [^\n]*; the pi running this session\n/);
     expect(run.stderr).toMatch(/ok {4}kotadb: started .* \d+ tools/);
     expect(run.stderr).toMatch(/FAIL  config: env PI_GOVERNOR_CONFIG: prune\.keepRecentTurnz: unknown key/);
     expect(run.stderr).toMatch(/ok {4}preset: "kota"/);

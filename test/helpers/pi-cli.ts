@@ -25,7 +25,8 @@ export interface PiCliOptions {
   /** Extra `-e` paths (the package under test, fixture extensions). */
   extensions: string[];
   script: ScriptStep[];
-  prompt: string;
+  /** The message(s) pi is given; print mode runs them in order (RPC mode sends the first; use `then` for more). */
+  prompt: string | string[];
   cwd?: string;
   /** Extra environment; PATH is kept unless overridden. */
   env?: Record<string, string | undefined>;
@@ -63,7 +64,7 @@ export async function runPiCli(options: PiCliOptions): Promise<PiCliRun> {
   const scriptPath = join(work, "script.json");
   const logPath = join(work, "calls.jsonl");
   writeFileSync(scriptPath, JSON.stringify(options.script));
-  const args = [piCli, "-p", "--no-session", ...scriptedArgs(options), options.prompt];
+  const args = [piCli, "-p", "--no-session", ...scriptedArgs(options), ...[options.prompt].flat()];
   try {
     const child = spawn(process.execPath, args, {
       cwd: options.cwd ?? work,
@@ -144,7 +145,7 @@ export async function runPiRpc(options: PiCliOptions & { then?: Array<Record<str
     });
     child.stderr.on("data", (d) => (stderr += d));
     const exit = closed(child, options.timeoutMs);
-    child.stdin.write(`${JSON.stringify({ id: "req-1", type: "prompt", message: options.prompt })}\n`);
+    child.stdin.write(`${JSON.stringify({ id: "req-1", type: "prompt", message: [options.prompt].flat()[0] })}\n`);
     return { code: await exit, lines, stderr };
   } finally {
     rmSync(work, { recursive: true, force: true });

@@ -5,7 +5,8 @@
  * newest entry). Along it, the context is built as pi builds it: messages in order, branch summaries
  * and custom messages as messages, and at a compaction the summary followed by the kept messages
  * (from `firstKeptEntryId`). Every assistant message marks one model call whose prompt was the
- * context just before it.
+ * context just before it, except a call that failed before reaching a model (an error with no
+ * usage, or aborted before any output): nothing was sent or billed, so it is not counted.
  *
  * Malformed lines are reported (with their line number) and skipped; reading goes on.
  */
@@ -29,6 +30,34 @@ export interface ParsedSession {
   /** Entries in the file and on the active branch. */
   entries: number;
   branchEntries: number;
+  /** Assistant messages not counted as model calls: they failed before reaching a model. */
+  failedCalls?: number;
+}
+
+/** Token counts of an assistant message's usage, summed; 0 when it has none. */
+function usageTokens(usage: unknown): number {
+  if (!usage || typeof usage !== "object") return 0;
+  const u = usage as Record<string, unknown>;
+  return ["input", "output", "cacheRead", "cacheWrite", "totalTokens"].reduce((sum, k) => sum + (typeof u[k] === "number" && Number.isFinite(u[k]) ? Math.max(u[k] as number, 0) : 0), 0);
+}
+
+/** True when the message has any output: text, thinking or a tool call. */
+function hasOutput(content: unknown): boolean {
+  if (typeof content === "string") return content.length > 0;
+  if (!Array.isArray(content)) return false;
+  return content.some((b: { type?: unknown; text?: unknown; thinking?: unknown } | null) => (b?.type === "text" && typeof b.text === "string" && b.text.length > 0) || (b?.type === "thinking" && typeof b.thinking === "string" && b.thinking.length > 0) || b?.type === "toolCall");
+}
+
+/**
+ * True for an assistant message of a call that failed before reaching a model: `stopReason`
+ * "error" with no usage (a refused key, a network error), or "aborted" before any output and usage.
+ */
+export function failedBeforeModel(message: AgentMessageLike): boolean {
+  if (message.role !== "assistant") return false;
+  const m = message as { stopReason?: unknown; usage?: unknown; content?: unknown };
+  if (usageTokens(m.usage) > 0) return false;
+  if (m.stopReason === "error") return true;
+  return m.stopReason === "aborted" && !hasOutput(m.content);
 }
 
 /** `text` with control characters (escape sequences a terminal would act on) shown as `?`. */
@@ -137,6 +166,7 @@ export function parseSession(text: string, path = "<session>", migrate?: Session
   let context: AgentMessageLike[] = [];
   let contextIds: string[] = [];
   let turn = 0;
+  let failedCalls = 0;
   for (const e of branch) {
     if (e.type === "compaction") {
       const kept = typeof e.firstKeptEntryId === "string" ? contextIds.indexOf(e.firstKeptEntryId) : -1;
@@ -147,12 +177,16 @@ export function parseSession(text: string, path = "<session>", migrate?: Session
     }
     const m = entryMessage(e);
     if (!m) continue;
-    if (m.role === "assistant") requests.push({ turn, messages: context.slice() });
+    if (m.role === "assistant") {
+      if (failedBeforeModel(m)) failedCalls++;
+      else requests.push({ turn, messages: context.slice() });
+    }
     if (m.role === "user") turn++;
     contextIds.push(e.id as string);
     context.push(m);
   }
-  return { path, requests, problems, entries: order.length, branchEntries: branch.length };
+  if (failedCalls) problems.push(`${failedCalls} model call(s) failed before reaching a model (an error without usage, or aborted before any output); not counted`);
+  return { path, requests, problems, entries: order.length, branchEntries: branch.length, ...(failedCalls ? { failedCalls } : {}) };
 }
 
 /** Bytes looked at to tell a binary file from a session (JSONL text). */

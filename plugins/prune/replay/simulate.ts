@@ -6,6 +6,7 @@
 import type { AgentMessageLike } from "../../../core/index.ts";
 import { BreakpointCache, type CacheOutcome, PrefixCache, RequestPreparer } from "./cache-model.ts";
 import type { Policy } from "./policies.ts";
+import { failedBeforeModel } from "./session-file.ts";
 
 /** A model call to replay. */
 export interface SimRequest {
@@ -77,14 +78,14 @@ export async function simulate(requests: readonly SimRequest[], policy: Policy, 
   return { policy: policy.name, requests: results, totals };
 }
 
-/** Requests of a message history the way pi makes them: one per assistant message, with everything before it. */
+/** Requests of a message history the way pi makes them: one per assistant message (but calls that failed before reaching a model), with everything before it. */
 export function requestsFromMessages(messages: readonly AgentMessageLike[]): SimRequest[] {
   const out: SimRequest[] = [];
   let turn = 0;
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i]!;
     if (m.role === "user") turn++;
-    if (m.role === "assistant") out.push({ turn, messages: messages.slice(0, i) as AgentMessageLike[] });
+    if (m.role === "assistant" && !failedBeforeModel(m)) out.push({ turn, messages: messages.slice(0, i) as AgentMessageLike[] });
   }
   return out;
 }

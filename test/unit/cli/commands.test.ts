@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -14,6 +14,29 @@ async function cli(...argv: string[]) {
   const code = await main(argv, { out: (t) => void (out += t), err: (t) => void (err += t) });
   return { code, out, err };
 }
+
+describe("pi-governor help texts", () => {
+  it("the top-level help and replay --help say the same about what replay reads", async () => {
+    const { RECENT_SESSIONS } = await import("../../../cli/replay.ts");
+    const top = (await cli("--help")).out.split("\n").find((l) => l.trim().startsWith("replay"))!;
+    const own = (await cli("replay", "--help")).out;
+    for (const text of [top, own.replace(/\s+/g, " ")]) {
+      expect(text).toMatch(/session\.jsonl \| dir \.\.\./);
+      expect(text).toContain(`${RECENT_SESSIONS} most recent`);
+      expect(text).toMatch(/bundled sample when you have none/);
+    }
+    expect((await cli("--help")).out).toContain("From a clone: node bin/pi-governor.mjs <command>");
+  });
+
+  it("search --help explains every option it accepts", async () => {
+    const { out, code } = await cli("search", "--help");
+    expect(code).toBe(0);
+    for (const option of ["--session <id>", "--project <dir>", "--tool <name>", "--limit <n>", "--json", "--db <path>", "--blobs <dir>", "-h, --help"]) {
+      expect(out).toMatch(new RegExp(`^  ${option.replace(/[-[\]<>]/g, (c) => `\\${c}`)} +\\S`, "m"));
+    }
+    expect(out.replace(/\s+/g, " ")).toMatch(/Exits 0 when something was found, 1 when nothing was/);
+  });
+});
 
 describe("pi-governor subcommands", () => {
   it("--help prints the usage on stdout and exits 0 for every command", async () => {
@@ -81,11 +104,25 @@ describe("pi-governor subcommands", () => {
     process.env.PI_CODING_AGENT_DIR = agentDir;
     try {
       writeFileSync(join(dir, "pi-governor.json"), "");
-      const { mkdirSync } = await import("node:fs");
       mkdirSync(agentDir, { recursive: true });
       writeFileSync(join(agentDir, "pi-governor.json"), JSON.stringify({ preset: "lean", prune: { keepRecentTurns: -1 } }));
-      const r = await cli("doctor", "--cwd", dir, "--json");
+      // A pi 9.8.7 whose `pi` is on PATH: in a shell, that is the pi the doctor reports (not pi-governor's dev dependency).
+      const globalPi = join(dir, "global", "node_modules", "@earendil-works", "pi-coding-agent");
+      mkdirSync(join(globalPi, "dist"), { recursive: true });
+      writeFileSync(join(globalPi, "package.json"), JSON.stringify({ name: "@earendil-works/pi-coding-agent", version: "9.8.7" }));
+      writeFileSync(join(globalPi, "dist", "cli.js"), "#!/usr/bin/env node\n", { mode: 0o755 });
+      mkdirSync(join(dir, "global", "bin"), { recursive: true });
+      symlinkSync(join(globalPi, "dist", "cli.js"), join(dir, "global", "bin", "pi"));
+      const path = process.env.PATH;
+      process.env.PATH = `${join(dir, "global", "bin")}:${path}`;
+      let r: Awaited<ReturnType<typeof cli>>;
+      try {
+        r = await cli("doctor", "--cwd", dir, "--json");
+      } finally {
+        process.env.PATH = path;
+      }
       const { results } = JSON.parse(r.out) as { results: Array<{ name: string; status: string; detail: string }> };
+      expect(results.find((x) => x.name === "pi")!.detail).toBe(`@earendil-works/pi-coding-agent 9.8.7 (${globalPi}); the \`pi\` on PATH`);
       expect(results.find((x) => x.name === "preset")!.detail).toMatch(/"lean" \(chosen by config\)/);
       expect(results.find((x) => x.name === "kotadb")!.status).toBe("skip");
       // The blob cache follows PI_CODING_AGENT_DIR like the config file does.
@@ -95,6 +132,33 @@ describe("pi-governor subcommands", () => {
     } finally {
       if (previous === undefined) delete process.env.PI_CODING_AGENT_DIR;
       else process.env.PI_CODING_AGENT_DIR = previous;
+    }
+  });
+
+  it("doctor: a KotaDB that exits at once (a registry 404) is reported as exited with its code, stderr once, and the fix for a missing package", async () => {
+    const agentDir = join(dir, "agent-404");
+    const saved = { agent: process.env.PI_CODING_AGENT_DIR, config: process.env.PI_GOVERNOR_CONFIG };
+    process.env.PI_CODING_AGENT_DIR = agentDir;
+    // Built at run time, so the stderr line is not also in the command line the report shows.
+    const script = "console.error(['npm error 404 Not Found - GET https://registry.npmjs.org', 'kotadb-nope - Not found'].join('/')); process.exit(3)";
+    process.env.PI_GOVERNOR_CONFIG = JSON.stringify({ kota: { command: process.execPath, args: ["-e", script] } });
+    try {
+      const started = Date.now();
+      const r = await cli("doctor", "--cwd", dir, "--json");
+      const { results } = JSON.parse(r.out) as { results: Array<{ name: string; status: string; detail: string; fix?: string }> };
+      const kota = results.find((x) => x.name === "kotadb")!;
+      expect(kota.status).toBe("fail");
+      expect(kota.detail).toMatch(/exited with code 3/);
+      expect(kota.detail).not.toMatch(/within/);
+      expect(kota.detail.split("registry.npmjs.org/kotadb-nope").length - 1).toBe(1);
+      expect(kota.fix).toMatch(/no such package or version/);
+      expect(kota.fix).toContain(join(agentDir, "pi-governor.json"));
+      expect(Date.now() - started).toBeLessThan(10_000); // not the 15 s start deadline
+    } finally {
+      for (const [key, value] of [["PI_CODING_AGENT_DIR", saved.agent], ["PI_GOVERNOR_CONFIG", saved.config]] as const) {
+        if (value === undefined) delete process.env[key];
+        else process.env[key] = value;
+      }
     }
   });
 });

@@ -75,6 +75,23 @@ describe("pi-governor replay", () => {
     expect(out).toContain("tokens sent");
   });
 
+  it("does not count requests that failed before reaching a model", async () => {
+    const d = tempDir();
+    const line = (o: Record<string, unknown>) => JSON.stringify(o);
+    const msg = (id: string, parentId: string | null, message: Record<string, unknown>) => line({ type: "message", id, parentId, timestamp: "2026-01-01T00:00:00.000Z", message });
+    const usage = { input: 900, output: 20, cacheRead: 0, cacheWrite: 0, totalTokens: 920 };
+    const session = [
+      line({ type: "session", version: 3, id: "s", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/" }),
+      msg("1", null, { role: "user", content: "hello", timestamp: 1 }),
+      ...Array.from({ length: 5 }, (_, i) => msg(`e${i}`, i === 0 ? "1" : `e${i - 1}`, { role: "assistant", content: [], stopReason: "error", errorMessage: "No API key", timestamp: 1 })),
+      msg("2", "e4", { role: "assistant", content: [{ type: "text", text: "hi" }], stopReason: "stop", usage, timestamp: 1 }),
+    ].join("\n");
+    writeFileSync(join(d, "failed.jsonl"), `${session}\n`);
+    const { out, err } = await replay([join(d, "failed.jsonl")]);
+    expect(out).toMatch(/1 turns, 1 model calls on the active branch/);
+    expect(err).toMatch(/5 model call\(s\) failed before reaching a model .*not counted/);
+  });
+
   it("replays every session of a directory with a line each and combined totals", async () => {
     const dir = tempDir();
     writeFileSync(join(dir, "a.jsonl"), readFileSync(SAMPLE_SESSION));

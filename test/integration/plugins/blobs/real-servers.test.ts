@@ -127,8 +127,13 @@ describe("blobs through real MCP servers", () => {
     const gov = await governor({ budget: { perTool: { fs_read: { maxBytes: 8_000, ladder: [{ head: 1_000 }, { head: 100 }], hint: "read a range with head or tail" } } } });
     const out = await callShaped(gov, "fs_read", { path });
     const text = textOf(out.content);
-    expect(text).toMatch(/^\[budget: fs_read's answer was [\d,]+ bytes, over its 8,000-byte budget; re-issued cheaper: head=1000 -> [\d,]+ bytes; head=100 -> [\d,]+ bytes \(shown\)\. To get more: read a range with head or tail\.\]/);
+    expect(text).toMatch(/^\[budget: fs_read answered [\d,]+ bytes, over its 8,000-byte budget; shown: head=100 \([\d,]+ bytes\)\]\n\[blob [0-9a-f]{12}…: [\d,]+ bytes stored; blob_read/);
     expect(text.endsWith("line 100 " + "z".repeat(30))).toBe(true);
-    expect(out.details?.truncated).toBeUndefined();
+    // The first, full answer is the blob the result names: the way back to all 3,000 lines.
+    const blob = (await gov.pipeline.callTool("fs_read", { path })).meta.blob;
+    expect(blob).toMatchObject({ truncated: true, originalBytes: Buffer.byteLength(content) });
+    const back = await gov.pipeline.callTool("blob_read", { blobId: blob!.id, offset: 2_990, limit: 20 });
+    expect(textOf(back.content)).toContain(`line 3000 ${"z".repeat(30)}`);
+    expect(text).toContain(blob!.id!);
   });
 });

@@ -172,7 +172,8 @@ describe("kota tools over the stand-in", () => {
     g.attachSession("s1", ui);
     const first = await call(g, "kota_search", { query: "x" });
     expect(first.obs.status).toBe("ERROR");
-    expect(first.text).toMatch(/exited with code 1 during start.*kotadb@next not found in the registry.*KotaDB did not start .*Check "kota.command" and "kota.args"/s);
+    // The fix follows the stderr: a package that is not in the registry.
+    expect(first.text).toMatch(/exited with code 1 during start.*kotadb@next not found in the registry.*KotaDB did not start .*The npm registry has no such package or version.*"kota\.args"/s);
     await call(g, "kota_usages", { symbol: "x" });
     expect(ui.notes.filter((n) => /KotaDB did not start/.test(n))).toHaveLength(1);
     expect(ui.statuses.get("kota")).toMatch(/^kota: degraded/);

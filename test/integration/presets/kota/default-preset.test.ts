@@ -112,20 +112,25 @@ describe("the default kota preset through the stand-in", () => {
     expect(Math.max(...sent.map((c) => Number(c.args.context_lines ?? 0)))).toBeLessThanOrEqual(5);
   });
 
-  it("an answer over its budget downshifts, and what still does not fit is an excerpt with the full output in a blob", async () => {
+  it("an answer over a tiny budget keeps the most whole results that fit, with the full answer in a blob", async () => {
     const g = await build({ budget: { tools: { kota_search: { maxBytes: 400 } } } });
     await piCall(g, "kota_index", {});
     const r = await piCall(g, "kota_search", { query: "export", output: "snippet", limit: 50, context_lines: 5 });
     expect(r.obs.status).toBe("SUCCESS");
     const sent = standinCalls(callLogIn(work)).filter((c) => c.name === "search");
     expect(sent.length).toBeGreaterThan(1); // re-issued cheaper
-    expect(sent.at(-1)!.args.output).toBe("paths");
+    // The most snippets that fit 400 bytes with the note and the way back in front of them.
+    expect(r.text).toMatch(/^\[budget: kota_search answered [\d,]+ bytes, over its 400-byte budget; shown: limit=\d+, context_lines=1 \([\d,]+ bytes\)\]\n\[blob \w+…: [\d,]+ bytes stored; blob_read/);
+    const shown = Number(/^Search "export": (\d+) result/m.exec(r.text)![1]);
+    expect(shown).toBeGreaterThanOrEqual(1);
+    expect(sent.some((c) => c.args.limit === shown + 1 && c.args.output === "snippet")).toBe(true);
+    expect(Buffer.byteLength(r.text)).toBeLessThanOrEqual(400 + 200); // the blob pointer line is the only overshoot allowed
     const details = r.result.details as { blobId?: string; truncated?: boolean };
     expect(details.truncated).toBe(true);
-    const back = await piCall(g, "blob_read", { blobId: details.blobId! });
-    expect(r.text).toMatch(/^\[blob \w+…: \d+ bytes stored; blob_read/);
-    expect(back.text).toMatch(/re-issued cheaper: context_lines=1 -> [\d,]+ bytes; limit=10 -> [\d,]+ bytes; output="paths"/);
-    expect(back.text).toMatch(/^Search "export": 9 result\(s\)\.\n(src\/.+\n){9}\[end of blob\]$/m); // the order differs between the stand-in and KotaDB
+    // The blob is the first, full answer: every snippet of every hit.
+    const back = await piCall(g, "blob_read", { blobId: details.blobId!, unit: "bytes", limit: 12_000 });
+    const all = Number(/Search "export": (\d+) result/.exec(back.text)![1]);
+    expect(all).toBeGreaterThan(shown);
   });
 
   it("a KotaDB rejection (-32603) reaches the model as a classified error, and the call is not retried", async () => {

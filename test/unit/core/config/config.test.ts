@@ -70,6 +70,11 @@ describe("resolveConfig", () => {
     const denied = resolveConfig(plugins, [project]);
     expect(denied.values.get("kota")).toMatchObject({ command: "bun", args: ["x", "kotadb@next"], confirmIndex: false });
     expect(formatProblems(denied.problems).join("\n")).toMatch(/kota\.command: ignored: a project config may not choose what program runs/);
+    // The fix names the user's real global file (PI_CODING_AGENT_DIR moves it).
+    const named = resolveConfig(plugins, [project, { kind: "project", source: "/repo/.pi/pi-governor.json", data: { allowProjectSpawnConfig: true } }], new Set(), "/home/u/agents/work/pi-governor.json");
+    expect(formatProblems(named.problems).join("\n")).toMatch(/to your global config \(\/home\/u\/agents\/work\/pi-governor\.json\)/);
+    expect(formatProblems(named.problems).join("\n")).toMatch(/only the global config \(\/home\/u\/agents\/work\/pi-governor\.json\) may set this/);
+    expect(formatProblems(named.problems).join("\n")).not.toContain("~/.pi/agent");
 
     const allowed = resolveConfig(plugins, [{ kind: "global", source: "G", data: { allowProjectSpawnConfig: true } }, project]);
     expect(allowed.values.get("kota")!.command).toBe("/tmp/evil");

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { uiBridgeFrom } from "../../../../core/pi/ui-bridge.ts";
+import { commandUiBridgeFrom, uiBridgeFrom } from "../../../../core/pi/ui-bridge.ts";
 
 /** A ctx.ui that records what it was asked to show. */
 function recordingCtx(hasUI: boolean) {
@@ -29,6 +29,27 @@ describe("uiBridgeFrom", () => {
     bridge.setStatus("governor", "governor: 1 config problem(s)");
     expect(await bridge.confirm("t", "m")).toBe(true);
     expect(shown).toEqual(["warning:pi-governor: KotaDB is stale", "status governor=governor: 1 config problem(s)"]);
+    expect(lines).toEqual([]);
+  });
+});
+
+describe("commandUiBridgeFrom", () => {
+  it("without a UI (print mode) writes every answer of a command to stderr, each time it is asked", () => {
+    const { ctx, shown } = recordingCtx(false);
+    const lines: string[] = [];
+    const bridge = commandUiBridgeFrom(ctx, (t) => void lines.push(t));
+    bridge.notify("Pruning: on", "info");
+    bridge.notify("Pruning: on", "info");
+    bridge.notify("Nothing to pin yet.", "warning");
+    expect(lines).toEqual(["Pruning: on\n", "Pruning: on\n", "Nothing to pin yet.\n"]);
+    expect(shown).toEqual([]);
+  });
+
+  it("with a UI hands the answer to ctx.ui", () => {
+    const { ctx, shown } = recordingCtx(true);
+    const lines: string[] = [];
+    commandUiBridgeFrom(ctx, (t) => void lines.push(t)).notify("Pruning: on", "info");
+    expect(shown).toEqual(["info:Pruning: on"]);
     expect(lines).toEqual([]);
   });
 });

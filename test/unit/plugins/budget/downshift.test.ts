@@ -2,7 +2,11 @@ import { Type } from "typebox";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createGovernor, definePlugin, definePreset, STAGE, textContent, type ToolCallContext } from "../../../../core/index.ts";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { applyRung, budget, clampArgs } from "../../../../plugins/budget/index.ts";
+import { blobs } from "../../../../plugins/blobs/index.ts";
 import { KOTA_BUDGET_TOOLS } from "../../../../presets/kota/budget-policy.ts";
 
 /** A search tool whose answer size the test decides per argument set; records every call it gets. */
@@ -37,10 +41,10 @@ function searchTool(sizeOf: (args: Record<string, unknown>) => number | Error, s
   });
 }
 
-async function build(config: Record<string, unknown>, sizeOf: (args: Record<string, unknown>) => number | Error, tags: string[] = []) {
+async function build(config: Record<string, unknown>, sizeOf: (args: Record<string, unknown>) => number | Error, tags: string[] = [], withBlobs = false) {
   const seen: Array<Record<string, unknown>> = [];
   const contexts: ToolCallContext[] = [];
-  const preset = definePreset({ name: "t", description: "", plugins: () => [budget({ perTool: KOTA_BUDGET_TOOLS }), searchTool(sizeOf, seen, contexts, tags)()] });
+  const preset = definePreset({ name: "t", description: "", plugins: () => [budget({ perTool: KOTA_BUDGET_TOOLS }), ...(withBlobs ? [blobs()] : []), searchTool(sizeOf, seen, contexts, tags)()] });
   const gov = await createGovernor({ preset, cwd: "/", agentDir: "/nonexistent", env: {}, layers: [{ kind: "global", source: "t", data: config }] });
   expect(gov.problems()).toEqual([]);
   return { gov, seen, contexts };
@@ -78,8 +82,10 @@ describe("budget plugin", () => {
     expect(obs.status).toBe("SUCCESS");
     const out = text(obs.content);
     expect(out.endsWith("x".repeat(9_000))).toBe(true);
-    expect(out).toContain("[budget: kota_search's answer was 50,000 bytes, over its 10,000-byte budget; re-issued cheaper: context_lines=1 -> 80,000 bytes; limit=10 -> 9,000 bytes (shown).");
-    expect(out).toContain("To get more: narrow the query or scope");
+    expect(out).toContain("[budget: kota_search answered 50,000 bytes, over its 10,000-byte budget; shown: limit=10, context_lines=1 (9,000 bytes)]\n");
+    // The answer fit: no how-to-get-more hint (and without the blobs plugin, no blob pointer).
+    expect(out).not.toContain("To get more");
+    expect(out).not.toContain("blob_read");
     expect(obs.meta.budget).toMatchObject({ fitted: true, shown: 2, downshift: [{ bytes: 50_000 }, { change: "context_lines=1", bytes: 80_000 }, { change: "limit=10", bytes: 9_000 }] });
     // Every request reached the transport with its own call context.
     expect(new Set(contexts).size).toBe(3);
@@ -91,7 +97,7 @@ describe("budget plugin", () => {
     const obs = await gov.pipeline.callTool("kota_search", { query: "q" });
     const out = text(obs.content);
     expect(out.endsWith(`\n${"x".repeat(20_000)}`)).toBe(true);
-    expect(out).toMatch(/None fit; showing the smallest\./);
+    expect(out).toMatch(/^\[budget: kota_search answered 40,000 bytes, over its 10,000-byte budget; none fit; smallest shown: context_lines=1, limit=10 \(20,000 bytes\)\]\nTo get more: narrow the query/);
     expect(obs.meta.budget).toMatchObject({ maxBytes: 10_000, fitted: false, shown: 2 });
   });
 
@@ -105,7 +111,36 @@ describe("budget plugin", () => {
       [0, 10, undefined],
       [0, 10, "paths"],
     ]);
-    expect(text(obs.content)).toMatch(/limit=10 -> failed \(unknown\); output="paths" -> 100 bytes \(shown\)/);
+    expect(text(obs.content)).toMatch(/shown: limit=10, output="paths" \(100 bytes\)\]/);
+    expect(obs.meta.budget?.downshift).toEqual([{ change: "", bytes: 50_000 }, { change: "limit=10", bytes: null }, { change: 'output="paths"', bytes: 100 }]);
+  });
+
+  it("keeps the largest answer that fits: fewer whole results before bare paths, the first full answer in the blob cache, a short note", async () => {
+    // Like a KotaDB snippet search for a common word: about 577 bytes per snippet (10 snippets: 5,928 bytes).
+    const sizes = (a: Record<string, unknown>) => (a.output === "paths" ? 300 : 158 + 577 * Number(a.limit ?? 22));
+    const dir = mkdtempSync(join(tmpdir(), "budget-fit-"));
+    try {
+      const { gov, seen } = await build({ blobs: { dir } }, sizes, [], true);
+      const obs = await gov.pipeline.callTool("kota_search", { query: "config", output: "snippet", limit: 22 });
+      // limit 10 (5,928 bytes) is over the budget with the note's room: 7 by proportion fits, 8 does not; never paths.
+      expect(seen.map((a) => a.limit)).toEqual([22, 22, 10, 7, 8]);
+      expect(seen.some((a) => a.output === "paths")).toBe(false);
+      const out = text(obs.content);
+      const [note, pointer] = out.split("\n");
+      expect(note).toBe("[budget: kota_search answered 12,852 bytes, over its 5,000-byte budget; shown: limit=7, context_lines=1 (4,197 bytes)]");
+      expect(note!.length).toBeLessThan(150);
+      expect(pointer).toMatch(/^\[blob [0-9a-f]{12}…: 12,852 bytes stored; blob_read\(\{"blobId":"[0-9a-f]{64}"\}\) for more\]$/);
+      expect(Buffer.byteLength(out)).toBeLessThanOrEqual(5_000);
+      // The stored blob is the first, full answer; the result names it for the blobs stage and pruning.
+      const id = /"blobId":"([0-9a-f]{64})"/.exec(pointer!)![1]!;
+      // The write runs outside the attempt's timeout; the result stage waits for it.
+      await gov.pipeline.hooks.toolResult.run({ toolName: "kota_search", toolCallId: "c", input: {}, content: obs.content, details: {}, isError: false }, { tool: gov.pipeline.tools.get("kota_search")!.info, sessionId: "s" });
+      expect(readFileSync(join(dir, `${id}.txt`), "utf8")).toBe("x".repeat(12_852));
+      expect(obs.meta.blob).toMatchObject({ truncated: true, id, originalBytes: 12_852, excerptBytes: 4_197 });
+      expect(obs.meta.budget).toMatchObject({ fitted: true });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("passes failures through and leaves rehydration tools alone", async () => {

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createGovernor, type Governor } from "../../../../core/index.ts";
 import { checkBlobDir } from "../../../../lib/blobs/index.ts";
-import { checkCacheDir, checkConfig, checkKota, checkNode, checkPi, checkPreset, checkSqlite, type DoctorEnvironment, formatDoctorReport, runDoctor } from "../../../../plugins/doctor/index.ts";
+import { checkBlobFolders, checkCacheDir, checkConfig, checkKota, checkNode, checkPi, checkPreset, checkSqlite, type DoctorEnvironment, formatDoctorReport, runDoctor } from "../../../../plugins/doctor/index.ts";
 import { kotaDefaults } from "../../../../plugins/kota/config.ts";
 import { presets } from "../../../../presets/index.ts";
 
@@ -80,6 +80,49 @@ describe("doctor checks", () => {
     expect(kota.fix).toMatch(/bun x downloads KotaDB/);
   });
 
+  it("bun missing: the fix names the no-Bun choice (the lean preset) and the real global config file", async () => {
+    const { governor } = await governorWith();
+    const agentDir = join(work, "custom-agent-dir");
+    const results = await checkKota(environment(governor, { agentDir, commandExists: () => false }));
+    expect(results[0]!.fix).toContain(`"preset": "lean" in ${join(agentDir, "pi-governor.json")}`);
+    expect(results[0]!.fix).not.toContain("~/.pi/agent");
+  });
+
+  it("KotaDB that exits at once (a registry 404): says it exited with its code, shows stderr once, and the fix for a missing package", async () => {
+    const { governor } = await governorWith();
+    const agentDir = join(work, "custom-agent-dir");
+    const tail = "error: GET https://registry.npmjs.org/kotadb - 404\nerror: package \"kotadb@nope\" not found";
+    const exited = Object.assign(new Error(`MCP server "kota" exited with code 1 during start ('bun x kotadb@nope --stdio'). Last stderr: ${tail}`), { category: "spawn", stderrTail: tail });
+    const [, kota] = await checkKota(environment(governor, { agentDir, startKota: async () => Promise.reject(exited) }));
+    expect(kota!.status).toBe("fail");
+    expect(kota!.detail).toMatch(/^MCP server "kota" exited with code 1 during start/);
+    expect(kota!.detail).not.toMatch(/within/);
+    expect(kota!.detail.split("registry.npmjs.org/kotadb - 404").length - 1).toBe(1);
+    expect(kota!.fix).toMatch(/The npm registry has no such package or version/);
+    expect(kota!.fix).toContain(join(agentDir, "pi-governor.json"));
+    expect(kota!.fix).not.toMatch(/network|download can take longer/);
+  });
+
+  it("KotaDB that runs out of time says so, with the network and first-download hints", async () => {
+    const { governor } = await governorWith();
+    const slow = Object.assign(new Error("kota failed to start within 1 s."), { category: "timeout" });
+    const [, kota] = await checkKota(environment(governor, { startKota: async () => Promise.reject(slow) }));
+    expect(kota!.detail).toMatch(/^did not start within 1 s: kota failed to start/);
+    expect(kota!.fix).toMatch(/check network access.*download can take longer than the doctor waits/);
+  });
+
+  it("blob folders: recall and blobs share one folder, and the report names it", async () => {
+    const same = await governorWith(JSON.stringify({ blobs: { dir: join(work, "my-blobs") } }));
+    expect(checkBlobFolders(environment(same.governor, { agentDir: same.agentDir }))).toMatchObject({ status: "ok", detail: expect.stringContaining(`blobs and recall share ${join(work, "my-blobs")}`) });
+    const off = await governorWith(JSON.stringify({ recall: { enabled: false } }));
+    expect(checkBlobFolders(environment(off.governor)).status).toBe("skip");
+  });
+
+  it("pi: says where the pi was found", () => {
+    expect(checkPi({ findPi: () => ({ scope: "@earendil-works", version: "0.87.1", dir: "/g", source: "path" }) }).detail).toBe("@earendil-works/pi-coding-agent 0.87.1 (/g); the `pi` on PATH");
+    expect(checkPi({ findPi: () => ({ scope: "@earendil-works", version: "1.5.2", dir: "/h", source: "running" }) }).detail).toMatch(/; the pi running this session$/);
+  });
+
   it("KotaDB is skipped in a preset without it (lean)", async () => {
     const { governor } = await governorWith(JSON.stringify({ preset: "lean" }));
     expect(governor.preset.name).toBe("lean");
@@ -88,13 +131,13 @@ describe("doctor checks", () => {
   });
 
   it("sqlite: no driver fails with the fix; no FTS5 warns", () => {
-    const none = checkSqlite({ probeSqlite: () => ({ driver: undefined, sqliteVersion: undefined, fts5: false, trigram: false, unavailable: { node: "no node:sqlite in Node 20", "better-sqlite3": "NODE_MODULE_VERSION 115" } }), openSqliteFile: () => {} });
+    const none = checkSqlite({ probeSqlite: () => ({ driver: undefined, sqliteVersion: undefined, fts5: false, trigram: false, unavailable: { node: "no node:sqlite in Node 20", "better-sqlite3": "NODE_MODULE_VERSION 115" } }), openSqliteFile: () => {}, agentDir: work });
     expect(none.status).toBe("fail");
     expect(none.detail).toMatch(/NODE_MODULE_VERSION/);
     expect(none.fix).toMatch(/npm rebuild better-sqlite3/);
-    const noFts = checkSqlite({ probeSqlite: () => ({ driver: "node", sqliteVersion: "3.40.0", fts5: false, trigram: false, unavailable: {} }), openSqliteFile: () => {} });
+    const noFts = checkSqlite({ probeSqlite: () => ({ driver: "node", sqliteVersion: "3.40.0", fts5: false, trigram: false, unavailable: {} }), openSqliteFile: () => {}, agentDir: work });
     expect(noFts.status).toBe("warn");
-    const noFile = checkSqlite({ probeSqlite: () => ({ driver: "node", sqliteVersion: "3.40.0", fts5: true, trigram: true, unavailable: {} }), openSqliteFile: () => { throw new Error("SQLITE_CANTOPEN"); } });
+    const noFile = checkSqlite({ probeSqlite: () => ({ driver: "node", sqliteVersion: "3.40.0", fts5: true, trigram: true, unavailable: {} }), openSqliteFile: () => { throw new Error("SQLITE_CANTOPEN"); }, agentDir: work });
     expect(noFile).toMatchObject({ status: "fail" });
   });
 
@@ -136,7 +179,7 @@ describe("doctor checks", () => {
   it("runDoctor: one check throwing does not stop the others; the report shows each fix", async () => {
     const { governor } = await governorWith();
     const results = await runDoctor(environment(governor, { probeSqlite: () => { throw new Error("boom"); }, commandExists: () => false }));
-    expect(results.map((r) => r.name)).toEqual(["node", "pi", "bun", "kotadb", "sqlite", "blob cache", "config", "preset"]);
+    expect(results.map((r) => r.name)).toEqual(["node", "pi", "bun", "kotadb", "sqlite", "blob cache", "blob folders", "config", "preset"]);
     const text = formatDoctorReport(results);
     expect(text).toMatch(/FAIL  sqlite: the check itself failed: boom/);
     expect(text).toMatch(/fix: KotaDB needs Bun/);

@@ -116,8 +116,8 @@ describe("kota runtime checks", () => {
     expect(commandExists("node", process.env.PATH, "/")).toBe(true);
     expect(commandExists("node", "/nonexistent", "/")).toBe(false);
     expect(commandExists(process.execPath, undefined, "/")).toBe(true);
-    expect(missingCommandText("bun")).toMatch(/KotaDB needs Bun.*npm i -g bun.*https:\/\/bun.sh.*\/kota restart.*everything else \(pruning, blobs\) keeps working/);
-    expect(missingCommandText("kotadb")).toMatch(/`kotadb` was not found.*"kota.command"/);
-    expect(kotaStartHint("bun", ["x", "kotadb@next", "--stdio"])).toMatch(/bun x downloads KotaDB from the npm registry.*bun add -g kotadb@next/);
+    expect(missingCommandText("bun", "/agent/pi-governor.json")).toMatch(/KotaDB needs Bun.*npm i -g bun.*https:\/\/bun.sh.*\/kota restart.*everything else \(pruning, blobs\) keeps working/);
+    expect(missingCommandText("kotadb", "/agent/pi-governor.json")).toMatch(/`kotadb` was not found.*"kota.command"/);
+    expect(kotaStartHint("bun", ["x", "kotadb@next", "--stdio"], "/agent/pi-governor.json", { timedOut: true })).toMatch(/bun x downloads KotaDB from the npm registry.*bun add -g kotadb@next/);
   });
 });

@@ -64,4 +64,24 @@ describe("session file reader", () => {
     ]);
     expect(s.requests).toHaveLength(1);
   });
+
+  it("does not count calls that failed before reaching a model: an error without usage, aborted before any output", () => {
+    const usage = { input: 1_200, output: 40, cacheRead: 0, cacheWrite: 0, totalTokens: 1_240 };
+    const text = [
+      line({ type: "session", version: 3, id: "s", timestamp: "", cwd: "/" }),
+      msg("1", null, user("q1")),
+      msg("2", "1", { role: "assistant", content: [], stopReason: "error", errorMessage: "401 invalid x-api-key", usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0 }, timestamp: 1 }),
+      msg("3", "2", { role: "assistant", content: [], stopReason: "error", errorMessage: "fetch failed", timestamp: 1 }),
+      msg("4", "3", { role: "assistant", content: [{ type: "text", text: "" }], stopReason: "aborted", timestamp: 1 }),
+      msg("5", "4", { role: "assistant", content: [{ type: "text", text: "a1" }], stopReason: "stop", usage, timestamp: 1 }),
+      msg("6", "5", user("q2")),
+      // Reached the model: an error after output (a cut stream) and an abort with output are real, billed calls.
+      msg("7", "6", { role: "assistant", content: [{ type: "text", text: "partial" }], stopReason: "error", errorMessage: "overloaded", usage, timestamp: 1 }),
+      msg("8", "7", { role: "assistant", content: [{ type: "text", text: "half an answer" }], stopReason: "aborted", timestamp: 1 }),
+    ].join("\n");
+    const s = parseSession(text);
+    expect(s.requests.map((r) => r.turn)).toEqual([1, 2, 2]);
+    expect(s.failedCalls).toBe(3);
+    expect(s.problems).toEqual(["3 model call(s) failed before reaching a model (an error without usage, or aborted before any output); not counted"]);
+  });
 });
