@@ -4,6 +4,7 @@ import type { IgnoredTrustedKey } from "../services.ts";
 import { deepMerge, isPlainObject, withoutUnsafeKeys } from "./merge.ts";
 import { upgradeRenamedKeys } from "./renamed.ts";
 import { parseSalvaging } from "./salvage.ts";
+import { visible } from "../visible.ts";
 
 /** Where a layer came from; later kinds override earlier ones. */
 export type LayerKind = "global" | "project" | "env";
@@ -183,9 +184,13 @@ export function resolveConfig(
   return { preset, values, sources, problems, ignoredTrustedKeys };
 }
 
-/** "file: key.path: message" lines for the user. */
+/**
+ * "file: key.path: message" lines for the user. Key names and paths come from files a repository
+ * ships: each line shows its control characters as escapes, newlines included, so a key can neither
+ * drive the terminal nor forge a line of its own.
+ */
 export function formatProblems(problems: readonly ConfigProblem[]): string[] {
-  return problems.map((p) => `${p.source}: ${p.path || "(file)"}: ${p.message}`);
+  return problems.map((p) => visible(`${p.source}: ${p.path || "(file)"}: ${p.message}`));
 }
 
 /** Checks that a value is a plain JSON object, for layer loaders. */

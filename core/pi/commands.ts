@@ -1,6 +1,7 @@
 import type { ExtensionAPI, ExtensionCommandContext } from "@mariozechner/pi-coding-agent";
 import { errorText, isPluginError } from "../errors.ts";
 import type { Governor } from "../host.ts";
+import { visibleLines } from "../visible.ts";
 import type { CommandContext, GovernorCommand } from "../tool-types.ts";
 
 /** The "root sub" commands of a governor, by root, plus the always-present `/governor status`. */
@@ -59,7 +60,7 @@ export function mountCommands(
         try {
           context = await prepare(ctx);
         } catch (error) {
-          ctx.ui.notify(`/${root} failed: ${(error as Error).message}`, "error");
+          ctx.ui.notify(visibleLines(`/${root} failed: ${(error as Error).message}`), "error");
           return;
         }
         const subs = subsOf(root);
@@ -71,7 +72,7 @@ export function mountCommands(
         const command = subs.get(sub || (subs.has("status") ? "status" : ""));
         if (!command) {
           const help = names.map((n) => `  /${root} ${n}: ${subs.get(n)!.description}`).join("\n");
-          ctx.ui.notify(`${sub ? `unknown subcommand "${sub}". ` : ""}Usage:\n${help || "  (none in this session's config)"}`, sub ? "warning" : "info");
+          ctx.ui.notify(visibleLines(`${sub ? `unknown subcommand "${sub}". ` : ""}Usage:\n${help || "  (none in this session's config)"}`), sub ? "warning" : "info");
           return;
         }
         const resolved = sub || "status";
@@ -83,7 +84,7 @@ export function mountCommands(
           if (pipeline.commands.get(path)?.command === command) await pipeline.runCommand(path, rest, context);
           else await command.handler(rest, context);
         } catch (error) {
-          ctx.ui.notify(isPluginError(error) ? error.message : `/${root} ${resolved} failed: ${errorText(error)}`, "error");
+          ctx.ui.notify(visibleLines(isPluginError(error) ? error.message : `/${root} ${resolved} failed: ${errorText(error)}`), "error");
         }
       },
     });

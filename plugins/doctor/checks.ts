@@ -5,7 +5,7 @@
  * environment (no Bun, a broken config, an unsafe cache directory).
  */
 import { join } from "node:path";
-import { CONFIG_FILE, type Governor } from "../../core/index.ts";
+import { CONFIG_FILE, type Governor, visible } from "../../core/index.ts";
 import type { BlobDirState } from "../../lib/blobs/index.ts";
 import type { SqliteProbe } from "../../lib/sqlite/index.ts";
 import type { KotaLaunch } from "../kota/index.ts";
@@ -197,8 +197,9 @@ const LABEL: Record<CheckStatus, string> = { ok: "ok  ", warn: "WARN", fail: "FA
 export function formatDoctorReport(results: readonly CheckResult[]): string {
   const lines = ["pi-governor doctor"];
   for (const r of results) {
-    lines.push(`  ${LABEL[r.status]}  ${r.name}: ${r.detail}`);
-    if (r.fix) lines.push(`        fix: ${r.fix}`);
+    // Details quote config keys, paths and a server's name and version: shown, never interpreted.
+    lines.push(`  ${LABEL[r.status]}  ${visible(r.name)}: ${visible(r.detail)}`);
+    if (r.fix) lines.push(`        fix: ${visible(r.fix)}`);
   }
   const failed = results.filter((r) => r.status === "fail").length;
   const warned = results.filter((r) => r.status === "warn").length;

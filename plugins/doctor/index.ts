@@ -6,7 +6,7 @@
  * pi mode: a notification with a UI (interactive, RPC), stderr without one (print mode, SDK).
  */
 import { z } from "zod";
-import { definePlugin, governorOf, type GovernorCommand, type GovernorServices, type Pipeline } from "../../core/index.ts";
+import { definePlugin, governorOf, type GovernorCommand, type GovernorServices, type Pipeline, visibleLines } from "../../core/index.ts";
 import { type CheckResult, formatDoctorReport, runDoctor } from "./checks.ts";
 import { DEFAULT_KOTA_DEADLINE_MS, defaultDoctorEnvironment } from "./environment.ts";
 
@@ -51,7 +51,7 @@ export const doctor = definePlugin({
   schema: doctorSchema,
   defaults: { kotaStartTimeoutMs: DEFAULT_KOTA_DEADLINE_MS },
   apply(pipeline, config, services) {
-    const command = doctorCommand(pipeline, services, config.kotaStartTimeoutMs, (t) => process.stderr.write(t));
+    const command = doctorCommand(pipeline, services, config.kotaStartTimeoutMs, (t) => process.stderr.write(visibleLines(t)));
     pipeline.registerCommand(DOCTOR_PLUGIN, `${services.commandRoot} doctor`, command);
     if (services.commandRoot !== "governor") pipeline.registerCommand(DOCTOR_PLUGIN, "governor doctor", command);
   },
