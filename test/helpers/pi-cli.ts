@@ -25,6 +25,8 @@ export interface PiCliOptions {
   extensions: string[];
   script: ScriptStep[];
   prompt: string;
+  /** Print mode only: further user messages, each sent after the previous one's run (pi -p takes a list). */
+  morePrompts?: string[];
   cwd?: string;
   /** Extra environment; PATH is kept unless overridden. */
   env?: Record<string, string | undefined>;
@@ -62,7 +64,7 @@ export async function runPiCli(options: PiCliOptions): Promise<PiCliRun> {
   const scriptPath = join(work, "script.json");
   const logPath = join(work, "calls.jsonl");
   writeFileSync(scriptPath, JSON.stringify(options.script));
-  const args = [piCli, "-p", "--no-session", ...scriptedArgs(options), options.prompt];
+  const args = [piCli, "-p", "--no-session", ...scriptedArgs(options), options.prompt, ...(options.morePrompts ?? [])];
   try {
     const child = spawn(process.execPath, args, {
       cwd: options.cwd ?? work,
