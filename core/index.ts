@@ -32,3 +32,4 @@ export type { CliCommand, CliIO } from "./cli-command.ts";
 export { parseCommandArgs, USAGE_EXIT } from "./cli-args.ts";
 export { createGovernor, governorOf, type Governor, type GovernorOptions } from "./host.ts";
 export { createExtension, bindGovernor, type ExtensionOptions } from "./pi/extension.ts";
+export { boundedRecord, MAX_CONFIG_ENTRIES, MAX_PATH_CHARS, MAX_TEXT_CHARS, MAX_TOOL_NAME_CHARS, pathSchema, textSchema, toolListSchema, toolNameSchema } from "./config/bounds.ts";

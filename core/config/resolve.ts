@@ -52,8 +52,8 @@ export const META_KEYS = ["$schema", "preset", "allowProjectSpawnConfig"] as con
 
 const metaSchema = z
   .object({
-    $schema: z.string().optional(),
-    preset: z.string().min(1).optional(),
+    $schema: z.string().max(4_096).optional(),
+    preset: z.string().min(1).max(64).optional(),
     allowProjectSpawnConfig: z.boolean().optional(),
   })
   .strict();

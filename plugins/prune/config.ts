@@ -3,8 +3,9 @@
  * unit and default; `/governor pruning` prints the effective values.
  */
 import { z } from "zod";
+import { boundedRecord, toolListSchema, toolNameSchema } from "../../core/index.ts";
 
-const toolList = z.array(z.string().min(1));
+const toolList = toolListSchema();
 
 /** How the placeholder of one tool's pruned result reads. */
 export const placeholderHintSchema = z
@@ -40,7 +41,7 @@ const pruneBaseSchema = z.object({
   forceStepPercent: z.number().min(1).max(1000).describe("When the prompt that would be sent reaches this percent of the window, move the boundary regardless of cache cost once the step frees forceStepFreePercent (at most one step per turn). Default 25."),
   minStepPercent: z.number().min(0).max(50).describe("The boundary moves only when the step frees at least this percent of the prompt that would be sent (or minStepTokens, when larger): long prompts step rarely and in large steps, each one a prompt cache rewrite. 0: minStepTokens alone. Default 25."),
   forceStepFreePercent: z.number().min(0).max(90).describe("Above forceStepPercent, a step is forced only when it frees at least this percent of the prompt at the force line, falling linearly to any step at all when the prompt reaches the window (other steps follow the cache-cost rule, as below the line). Keeps long sessions from rewriting the prompt cache on every turn for the little one turn frees. 0: force a step whenever a turn leaves the protected window (a prompt cache break on every turn once the prompt stays above the line). Default 75."),
-  perTool: z.record(z.string().min(1), placeholderHintSchema).describe("Per-tool placeholder text by tool name: argOrder (arguments shown first) and rehydrate (how to get the result back). Default: pi's read, bash, grep, find and ls, and blob_read."),
+  perTool: boundedRecord(toolNameSchema(), placeholderHintSchema).describe("Per-tool placeholder text by tool name: argOrder (arguments shown first) and rehydrate (how to get the result back). Default: pi's read, bash, grep, find and ls, and blob_read."),
   dedup: z.boolean().describe("Past the boundary, the older results of a call repeated later with the same tool and arguments become a placeholder that names the newer call. Default true."),
   staleReads: z.boolean().describe("Past the boundary, a readTools result of a file that a later writeTools call (or a bash command naming the file) changed becomes a placeholder saying the file changed and how to read it now. Default true."),
   readTools: toolList.describe('Tools whose result is the text of the file named by their path argument. Default ["read"].'),
@@ -94,8 +95,7 @@ export type PerModelEntry = z.infer<typeof perModelEntrySchema>;
 
 /** The schema of the `prune` section (without `enabled`, which definePlugin adds). */
 export const pruneSchema = pruneBaseSchema.extend({
-  perModel: z
-    .record(z.string().max(200).regex(MODEL_KEY_PATTERN, 'a model key: "provider/model-id", "provider/*" or "*"'), perModelEntrySchema)
+  perModel: boundedRecord(z.string().max(200).regex(MODEL_KEY_PATTERN, 'a model key: "provider/model-id", "provider/*" or "*"'), perModelEntrySchema, 64)
     .describe('Settings per model, by "provider/model-id", "provider/*" or "*": enabled (false: no pruning for that model) and overrides of keepRecentTurns, maxToolChars, the adaptive and step thresholds, contextWindow and the strategy switches. Each setting comes from the most specific key that sets it (exact, then provider/*, then *), else from the top level. Default {}.'),
 });
 

@@ -8,12 +8,13 @@
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
+import { pathSchema, toolListSchema } from "../../core/index.ts";
 import { DEFAULT_BLOB_DIR } from "../../lib/blobs/index.ts";
 
 /** The schema of the `recall` section (without `enabled`, which definePlugin adds). */
 export const recallSchema = z.object({
-  dbPath: z.string().describe('SQLite file of the search index; "" = ~/.pi/cache/pi-governor/recall/index.db. Created with mode 0600 in a 0700 directory. Default "".'),
-  blobDir: z.string().describe('Blob cache where outputs the blobs plugin did not store are kept for byte-exact reading; "" = the blobs plugin\'s default (~/.pi/cache/pi-governor/blobs). Set it to blobs.dir if you changed that. Default "".'),
+  dbPath: pathSchema().describe('SQLite file of the search index; "" = ~/.pi/cache/pi-governor/recall/index.db. Created with mode 0600 in a 0700 directory. Default "".'),
+  blobDir: pathSchema().describe('Blob cache where outputs the blobs plugin did not store are kept for byte-exact reading; "" = the blobs plugin\'s default (~/.pi/cache/pi-governor/blobs). Set it to blobs.dir if you changed that. Default "".'),
   storeBlobs: z.boolean().describe("Store every indexed output that was not cut to a blob in the blob cache and name it in the result's details.blobId, so every pruned placeholder has a blob_read way back. Default true."),
   chunkLines: z.number().int().min(1).max(1_000).describe("Lines per indexed chunk (a hit points at one chunk's line range). Default 40."),
   chunkBytes: z.number().int().min(256).max(65_536).describe("Characters per indexed chunk. Default 4096."),
@@ -25,7 +26,7 @@ export const recallSchema = z.object({
   answerBytes: z.number().int().min(512).max(16_384).describe("Most UTF-8 bytes of one context_search answer. Default 2048."),
   defaultLimit: z.number().int().min(1).max(50).describe("Hits per search when the caller does not say. Default 5."),
   sweepIntervalMinutes: z.number().min(0).max(1_440).describe("Rows whose blob is gone are removed at the session's first model call and then every this many minutes (0: only the first). Default 30."),
-  exclude: z.array(z.string().min(1)).describe("Tools never indexed. Default []."),
+  exclude: toolListSchema().describe("Tools never indexed. Default []."),
   status: z.boolean().describe("Footer entry with the tokens kept out of the context. Default true."),
 });
 
