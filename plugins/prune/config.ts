@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { boundedRecord, toolListSchema, toolNameSchema } from "../../core/index.ts";
+import { MAX_PATTERN_TOTAL_CHARS } from "./paths.ts";
 
 const toolList = toolListSchema();
 
@@ -46,7 +47,13 @@ const pruneBaseSchema = z.object({
   staleReads: z.boolean().describe("Past the boundary, a readTools result of a file that a later writeTools call (or a bash command naming the file) changed becomes a placeholder saying the file changed and how to read it now. Default true."),
   readTools: toolList.describe('Tools whose result is the text of the file named by their path argument. Default ["read"].'),
   writeTools: toolList.describe('Tools that change the file named by their path argument. Default ["edit", "write"].'),
-  protectedFilePatterns: z.array(z.string().min(1).max(200)).max(100).describe('Globs of file paths (`**` any folders, `*` any characters but "/", `?` one character; a pattern without "/" matches the file name) whose calls are never pruned, deduplicated, cut or folded. Default [].'),
+  protectedFilePatterns: z
+    .array(z.string().min(1).max(200))
+    .max(64)
+    .refine((patterns) => patterns.reduce((n, p) => n + p.length, 0) <= MAX_PATTERN_TOTAL_CHARS, { message: `at most ${MAX_PATTERN_TOTAL_CHARS} characters in all patterns together` })
+    .describe(
+      `Globs of file paths (\`**\` any folders, \`*\` any characters but "/", \`?\` one character; a pattern without "/" matches the file name) whose calls are never pruned, deduplicated, cut or folded. At most 64 patterns of 200 characters, ${MAX_PATTERN_TOTAL_CHARS} characters in all. Default [].`,
+    ),
   maxArgChars: z.number().int().min(0).max(10_000_000).describe("Past the boundary, a completed call whose arguments are longer than this (characters of their JSON) keeps an excerpt of each long string argument and a way back. 0: never. Default 800."),
   argExcerptChars: z.number().int().min(20).max(100_000).describe("Characters kept of each cut string argument (start and end). Default 160."),
   failedArgsAfterTurns: z.number().int().min(0).max(1000).describe("Past the boundary, the arguments of a call that failed are cut to an excerpt once the call is this many turns old; the error text stays. 0: never. Default 4."),
