@@ -97,6 +97,12 @@ export function resolveConfig(
   const allowProjectSpawn = layers.some((l) => l.kind === "global" && l.data.allowProjectSpawnConfig === true);
   let preset: string | undefined;
   let merged: Record<string, unknown> = {};
+  // Each section as the trusted sources alone set it, for keys whose trust depends on other keys.
+  const trustedView = (plugin: GovernorPlugin<any>): Record<string, unknown> => {
+    let view: Record<string, unknown> = { ...plugin.defaults };
+    for (const l of layers) if (l.kind !== "project" && isPlainObject(l.data[plugin.configKey])) view = deepMerge(view, withoutUnsafeKeys(l.data[plugin.configKey] as Record<string, unknown>));
+    return view;
+  };
   const ignoredTrustedKeys: IgnoredTrustedKey[] = [];
   /** Which layer last set each `section.key`, for cross-key reports. */
   const setBy = new Map<string, string>();
@@ -121,14 +127,14 @@ export function resolveConfig(
       if (!parsed.data) continue; // not an object at all: earlier layers stay in force
       const section = { ...parsed.data };
       if (layer.kind === "project" && !allowProjectSpawn) {
-        for (const trusted of plugin.trustedKeys) {
+        for (const trusted of new Set([...plugin.trustedKeys, ...(plugin.trustedKeysWhen?.(trustedView(plugin)) ?? [])])) {
           if (trusted in section) {
             delete section[trusted];
             ignoredTrustedKeys.push({ source: layer.source, section: key, key: trusted });
             problems.push({
               source: layer.source,
               path: `${key}.${trusted}`,
-              message: `ignored: a project config may not choose what program runs, where files are written or how long shared data is kept. To allow it, add ${ALLOW_PROJECT_LINE} to your global config (~/.pi/agent/pi-governor.json)`,
+              message: `ignored: a project config may not choose what program runs, where files are written, what leaves the machine or how long shared data is kept. To allow it, add ${ALLOW_PROJECT_LINE} to your global config (~/.pi/agent/pi-governor.json)`,
             });
           }
         }
