@@ -7,6 +7,7 @@ import { existsSync } from "node:fs";
 import { parseArgs } from "node:util";
 import type { CliCommand } from "../../core/index.ts";
 import { BlobStore, resolveBlobDir } from "../../lib/blobs/index.ts";
+import { tidyAfterReading } from "../../lib/sqlite/index.ts";
 import { DEFAULT_RECALL_BLOB_DIR, defaultIndexPath } from "./config.ts";
 import { formatHits } from "./format.ts";
 import { RecallIndex } from "./index-store.ts";
@@ -68,5 +69,6 @@ export const run: CliCommand = async (argv, io) => {
     return hits.length ? 0 : 1;
   } finally {
     index.close();
+    tidyAfterReading(path);
   }
 };

@@ -4,6 +4,7 @@
  * copied into every row: 96 MiB after 12 calls at 8 MiB), the rows are written, and pi leaves no
  * `-wal`/`-shm` file behind when it exits (the databases are checkpointed and closed at session end).
  */
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -54,6 +55,10 @@ describe.skipIf(probeSqlite().driver === undefined)("execution log and recall in
     expect(filesUnder(join(home, ".pi"))).toContain("cache/pi-governor/recall/index.db");
 
     const dbPath = join(agentDir, "pi-governor", "executions.db");
+    // `pi-governor stats` reads it and leaves no -wal/-shm behind either.
+    const stats = spawnSync(process.execPath, [join(repoRoot, "bin/pi-governor.mjs"), "stats", "--db", dbPath], { encoding: "utf8", env: { ...process.env, HOME: home, PI_CODING_AGENT_DIR: agentDir } });
+    expect(stats.stdout).toMatch(/everything_echo/);
+    expect(filesUnder(agentDir).filter((f) => /-(wal|shm)$/.test(f))).toEqual([]);
     expect(statSync(dbPath).size).toBeLessThan(1024 * 1024);
     const db = openDatabase(dbPath, { readonly: true });
     try {

@@ -7,7 +7,7 @@
  *   reaches no terminal: pi's startup notice, `doctor` and `search` show it as `\u001b`.
  */
 import { execFileSync, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -101,6 +101,9 @@ describe("escape sequences from a repository never reach the terminal", () => {
     expect(search.stdout).not.toMatch(RAW_CONTROL);
     const json = await governorCli(["search", "marmalade", "--json"]);
     expect(json.stdout).not.toMatch(RAW_CONTROL);
+    // The reader leaves no -wal/-shm beside the index (pi removed its own at session end).
+    const indexDir = join(home, ".pi", "cache", "pi-governor", "recall");
+    expect(readdirSync(indexDir).filter((f) => /-(wal|shm)$/.test(f))).toEqual([]);
     // Still valid JSON, holding the output's real characters.
     expect((JSON.parse(json.stdout) as { hits: Array<{ snippet: string }> }).hits[0]!.snippet).toContain(`marmalade» ${OSC52} done`);
   }, 120_000);
