@@ -74,6 +74,18 @@ describe("a project config file that is not a plain file", () => {
   }
 });
 
+describe("glob patterns from a project file", () => {
+  it("100 patterns of 200 characters are refused with the bound, and pi answers a request with a 20,000-character path", async () => {
+    const globs = Array.from({ length: 100 }, () => `src/${"*a".repeat(97)}*b`.slice(0, 200));
+    writeFileSync(projectFile(), JSON.stringify({ prune: { protectedFilePatterns: globs } }));
+    const script = [{ toolCall: { name: "read", arguments: { path: `src/${"a".repeat(20_000)}` } } }, { text: "read failed, fine" }];
+    const run = await runPiCli({ extensions: [repoRoot], script, prompt: "read it", cwd: project, env: env(), timeoutMs: 60_000 });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/read failed, fine/);
+    expect(run.stderr).toMatch(/prune\.protectedFilePatterns: .* is too large; use at most 64 items/);
+  }, 120_000);
+});
+
 describe("escape sequences from a repository never reach the terminal", () => {
   it("a config key with OSC 52: pi's startup notice and doctor show it escaped", async () => {
     // JSON escapes: the file itself is plain ASCII, the key holds ESC ... BEL once parsed.
