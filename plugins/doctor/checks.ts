@@ -4,6 +4,7 @@
  * they touch comes in through {@link DoctorEnvironment}, so each check is tested with a planted
  * environment (no Bun, a broken config, an unsafe cache directory).
  */
+import { lstatSync } from "node:fs";
 import { join } from "node:path";
 import { CONFIG_FILE, type Governor, visible } from "../../core/index.ts";
 import type { BlobDirState } from "../../lib/blobs/index.ts";
@@ -143,13 +144,25 @@ export async function checkCacheDir(env: Pick<DoctorEnvironment, "governor" | "b
   }
 }
 
+/** Whether anything (a file, a dangling link, a FIFO) is at `path`. */
+function existsOrLink(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Config: which files were found and every problem in them. */
 export function checkConfig(env: Pick<DoctorEnvironment, "governor" | "agentDir" | "cwd">): CheckResult[] {
   const { config } = env.governor;
   const global = join(env.agentDir, CONFIG_FILE);
   const project = join(env.cwd, ".pi", CONFIG_FILE);
   const used = config.sources.filter((s) => s !== "defaults");
-  const detail = `global ${global} ${used.some((s) => s.startsWith(env.agentDir)) ? "found" : "not found"}; project ${project} ${used.some((s) => s.startsWith(join(env.cwd, ".pi"))) ? "found" : "not found"}; sources: ${config.sources.join(" <- ")}`;
+  // A file that is there but was not used (a link out of the project, a FIFO, broken JSON) is "not used", never "not found".
+  const state = (path: string, dir: string) => (used.some((s) => s.startsWith(dir)) ? "found" : existsOrLink(path) ? "not used (see below)" : "not found");
+  const detail = `global ${global} ${state(global, env.agentDir)}; project ${project} ${state(project, join(env.cwd, ".pi"))}; sources: ${config.sources.join(" <- ")}`;
   const problems = env.governor.problems();
   if (!problems.length) return [{ name: "config", status: "ok", detail: `${detail}; no problems` }];
   return [
