@@ -7,7 +7,7 @@
  */
 import { join } from "node:path";
 import { defineConfig } from "vitest/config";
-import base from "./vitest.config.ts";
+import base, { SOURCE_ALIASES } from "./vitest.config.ts";
 import { piHost } from "./test/helpers/pi-host.ts";
 
 const earendil = piHost.scope === "@earendil-works";
@@ -20,6 +20,7 @@ export default defineConfig({
   ...base,
   resolve: {
     alias: [
+      ...SOURCE_ALIASES,
       { find: /^@(mariozechner|earendil-works)\/pi-coding-agent$/, replacement: join(piHost.codingAgentDir, "dist/index.js") },
       { find: /^@(mariozechner|earendil-works)\/pi-ai$/, replacement: piAi },
       { find: /^typebox$/, replacement: join(piHost.typeboxDir, "build/index.mjs") },

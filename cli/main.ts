@@ -3,6 +3,7 @@
  * to and is loaded only when asked for, so `pi-governor stats` never loads the pruning code.
  */
 
+import { fileURLToPath } from "node:url";
 import { type CliCommand, type CliIO, visibleLines } from "../core/index.ts";
 
 export type { CliCommand, CliIO };
@@ -39,7 +40,24 @@ export async function main(argv: string[], raw: CliIO = stdio): Promise<number> 
     const mod = await command.load();
     return await mod.run(rest, io);
   } catch (error) {
-    io.err(`pi-governor ${name}: ${(error as Error).message}\n`);
+    io.err(`pi-governor ${name}: ${missingModuleMessage(error) ?? (error as Error).message}\n`);
     return 1;
   }
 }
+
+/** Where this package is installed: the folder whose dependencies are missing. */
+const PACKAGE_DIR = fileURLToPath(new URL("..", import.meta.url));
+
+/**
+ * For a dependency that does not load (`Cannot find module 'x'`, from Node's or jiti's resolver):
+ * which module, and the install that brings it, instead of a require stack.
+ */
+export function missingModuleMessage(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code !== "MODULE_NOT_FOUND" && code !== "ERR_MODULE_NOT_FOUND") return undefined;
+  const name = /Cannot find (?:module|package) '([^']+)'/.exec((error as Error).message)?.[1];
+  const what = name ? `the module "${name}" is not installed` : "a module it needs is not installed";
+  return `${what} (${firstLine((error as Error).message)}). Fix: run \`npm ci --omit=dev\` in ${PACKAGE_DIR} (pi-governor's runtime dependencies), or reinstall the package.`;
+}
+
+const firstLine = (text: string) => text.split("\n", 1)[0]!;

@@ -6,18 +6,34 @@ import type { GovernorPlugin, Preset } from "./plugin.ts";
 import { planApplyOrder } from "./plugin-order.ts";
 import { type Clock, createLogger, type GovernorServices, type LogRecord, memorySessionStore, type ServiceKey, type SessionStore, silentUi, systemClock, type UiBridge } from "./services.ts";
 
-/** How to build a governor outside or inside pi. */
+/**
+ * How to build a governor outside or inside pi (`createExtension` fills these in from pi's session).
+ * In a test: `createGovernor({ preset, cwd: dir, agentDir: dir, layers: [] })` keeps the developer's
+ * own config files and environment out.
+ */
 export interface GovernorOptions {
+  /** The preset to run, unless a config layer names another with `"preset": "<name>"`. */
   preset: Preset;
-  /** Other presets a config file may pick with `"preset": "<name>"`. */
+  /** Other presets a config file may pick with `"preset": "<name>"`. Default: none (an unknown name is a config problem and `preset` runs). */
   presets?: readonly Preset[];
+  /** The project folder: where `.pi/pi-governor.json` is read and what plugins see as `services.cwd`. */
   cwd: string;
+  /**
+   * pi's agent folder: the global `pi-governor.json` is read here, and the execution log
+   * (`pi-governor/executions.db`) and, when it is not `~/.pi/agent`, the blob cache live under it.
+   * Use `agentDirFrom(process.env)` for pi's own (PI_CODING_AGENT_DIR or ~/.pi/agent).
+   */
   agentDir: string;
+  /** The environment plugins see (`services.env`) and `PI_GOVERNOR_CONFIG` is read from. Default: `process.env`. */
   env?: Readonly<Record<string, string | undefined>>;
+  /** Time source for every plugin (milliseconds; inject a fake in tests). Default: the real clock, timers unref'd. */
   clock?: Clock;
-  /** Config from code, applied last (trusted). */
+  /** Config from code, applied last, over every file (trusted, like the global file): `{ retry: { enabled: false } }`. */
   overrides?: Record<string, unknown>;
-  /** Use these layers instead of reading files and env (tests). */
+  /**
+   * Use these config layers instead of reading the files and `PI_GOVERNOR_CONFIG` (tests; `[]` for
+   * defaults only). Each is `{ kind: "global" | "project" | "env", source, data }`; later ones win.
+   */
   layers?: ConfigLayer[];
 }
 

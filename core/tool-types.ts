@@ -27,19 +27,26 @@ export interface ToolInfo {
 }
 
 /**
- * One attempt of one governed call. Immutable: a wrapper that needs different values (another
- * attempt, a shorter deadline, cheaper arguments) passes a new object to `next`, e.g.
- * `next({ ...call, attempt: call.attempt + 1 })`.
+ * One attempt of one governed call: what a tool's `execute(call)` and every `toolCall` wrapper
+ * receive. Immutable: a wrapper that needs different values (another attempt, a shorter deadline,
+ * cheaper arguments) passes a new object to `next`, e.g. `next({ ...call, attempt: call.attempt + 1 })`.
  */
 export interface ToolCallContext {
+  /** The governed tool's name, as the model calls it. */
   readonly toolName: string;
   /** pi's tool call id ("" for calls made outside pi). */
   readonly toolCallId: string;
+  /**
+   * The model's arguments. pi validated them against the tool's `parameters` before the call;
+   * `pipeline.callTool` (tests, scripts) passes them as given. A budget stage may hand a later
+   * attempt cheaper ones.
+   */
   readonly args: Readonly<Record<string, unknown>>;
   /** Aborts when pi aborts (Esc) or a timeout expires. Always present. */
   readonly signal: AbortSignal;
   /** 1-based attempt number. */
   readonly attempt: number;
+  /** pi's session id ("" for calls made outside a session). */
   readonly sessionId: string;
   /** Clock time the call entered the pipeline, in milliseconds. */
   readonly startedAt: number;
@@ -85,7 +92,11 @@ export interface GovernedToolDefinition {
    * them by their `rehydration` tag, while the timeout, abort and execution log still apply.
    */
   governed?: boolean;
-  /** The transport: do the work. Throwing is fine; the pipeline classifies it into an ERROR observation. */
+  /**
+   * The transport: do the work with `call.args`, stop when `call.signal` aborts. Resolves to
+   * `{ content, details?, meta? }` or a full observation. Throwing is fine; the pipeline classifies
+   * it into an ERROR observation. Runs once per attempt (retry calls it again with a new `call`).
+   */
   execute(call: ToolCallContext): Promise<ToolExecuteResult>;
 }
 

@@ -28,7 +28,7 @@ const PSEUDO_FS = new Map<number, string>([
   [0xf97cff8c, "selinuxfs"],
 ]);
 
-/** The blob cache directory cannot be used safely; the message says why and how to fix it. */
+/** A private cache directory (the blob cache, recall's index folder) cannot be used safely; the message says why and how to fix it. */
 export class BlobDirError extends GovernorError {
   constructor(message: string) {
     super("GOV_BLOB_DIR", "invalid_input", message, {
@@ -41,52 +41,68 @@ export class BlobDirError extends GovernorError {
 /** What {@link checkBlobDir} found. */
 export type BlobDirState = "ready" | "missing";
 
+/** How messages name a private directory: what it is and the config key that moves it. */
+export interface PrivateDirLabel {
+  /** "blob cache", "recall index folder". */
+  what: string;
+  /** The config key the fix names, e.g. "blobs.dir". */
+  setting: string;
+}
+
+const BLOB_CACHE: PrivateDirLabel = { what: "blob cache", setting: "blobs.dir" };
+
+/** {@link checkPrivateDir} for the blob cache (messages name blobs.dir). */
+export function checkBlobDir(dir: string, options: { create: boolean }): Promise<BlobDirState> {
+  return checkPrivateDir(dir, options, BLOB_CACHE);
+}
+
 /**
- * Checks (and with `create`, creates, mode 0700) the cache directory. Accepted: a real directory
+ * Checks (and with `create`, creates, mode 0700) a private cache directory (`label` names it in messages). Accepted: a real directory
  * (not a symbolic link), owned by the current user, not writable by group or others. Refused with a
  * {@link BlobDirError} naming the fix: a link, another owner, a group/world-writable mode, a path on
  * a pseudo file system (/proc, /sys, ...), a parent that cannot hold directories. Without `create`, a
  * directory that does not exist yet is "missing" (an empty cache). Owner and mode checks are skipped
  * where the OS has no uids (Windows).
  */
-export async function checkBlobDir(dir: string, options: { create: boolean }): Promise<BlobDirState> {
-  await refusePseudoFs(dir);
+export async function checkPrivateDir(dir: string, options: { create: boolean }, label: PrivateDirLabel): Promise<BlobDirState> {
+  const { what, setting } = label;
+  await refusePseudoFs(dir, label);
   let s = await lstat(dir).catch((error: NodeJS.ErrnoException) => {
     if (error.code === "ENOENT") return undefined;
-    throw new BlobDirError(`blob cache ${dir} cannot be inspected (${error.code ?? error.message}); set blobs.dir to a private directory`);
+    throw new BlobDirError(`${what} ${dir} cannot be inspected (${error.code ?? error.message}); set ${setting} to a private directory`);
   });
   if (!s) {
     if (!options.create) return "missing";
-    await makeDirs(dir);
+    await makeDirs(dir, label);
     s = await lstat(dir);
   }
   if (s.isSymbolicLink()) {
     const target = await readlink(dir).catch(() => "?");
-    throw new BlobDirError(`blob cache ${dir} is a symbolic link (to ${target}); a link can be redirected by whoever controls it. Remove the link (rm ${JSON.stringify(dir)}) or set blobs.dir to the real directory`);
+    throw new BlobDirError(`${what} ${dir} is a symbolic link (to ${target}); a link can be redirected by whoever controls it. Remove the link (rm ${JSON.stringify(dir)}) or set ${setting} to the real directory`);
   }
-  if (!s.isDirectory()) throw new BlobDirError(`blob cache ${dir} is not a directory; remove it or set blobs.dir to another path`);
+  if (!s.isDirectory()) throw new BlobDirError(`${what} ${dir} is not a directory; remove it or set ${setting} to another path`);
   const uid = currentUid();
   if (uid !== undefined) {
     if (s.uid !== uid) {
-      throw new BlobDirError(`blob cache ${dir} is owned by uid ${s.uid}, not by you (uid ${uid}); another user could read or plant stored outputs. Set blobs.dir to a directory of your own (or chown it to yourself)`);
+      throw new BlobDirError(`${what} ${dir} is owned by uid ${s.uid}, not by you (uid ${uid}); another user could read or plant its files. Set ${setting} to a directory of your own (or chown it to yourself)`);
     }
     if ((s.mode & 0o022) !== 0) {
       const mode = (s.mode & 0o777).toString(8).padStart(3, "0");
-      throw new BlobDirError(`blob cache ${dir} is writable by ${(s.mode & 0o002) !== 0 ? "every user" : "its group"} (mode ${mode}); others could plant files in it. Run: chmod 700 ${JSON.stringify(dir)}`);
+      throw new BlobDirError(`${what} ${dir} is writable by ${(s.mode & 0o002) !== 0 ? "every user" : "its group"} (mode ${mode}); others could plant files in it. Run: chmod 700 ${JSON.stringify(dir)}`);
     }
   }
   return "ready";
 }
 
 /** Fails fast for a path on a pseudo file system (Linux), judged by its nearest existing ancestor. */
-async function refusePseudoFs(dir: string): Promise<void> {
+async function refusePseudoFs(dir: string, { what, setting }: PrivateDirLabel): Promise<void> {
   if (process.platform !== "linux") return;
   const root = parse(dir).root;
   for (let p = dir; ; p = dirname(p)) {
     const info = await statfs(p).catch(() => undefined);
     if (info) {
       const kind = PSEUDO_FS.get(Number(info.type));
-      if (kind) throw new BlobDirError(`blob cache ${dir} is on the ${kind} pseudo file system, which cannot hold files; set blobs.dir to a directory on a real disk (default ~/.pi/cache/pi-governor/blobs)`);
+      if (kind) throw new BlobDirError(`${what} ${dir} is on the ${kind} pseudo file system, which cannot hold files; set ${setting} to a directory on a real disk`);
       return;
     }
     if (p === root) return;
@@ -97,7 +113,7 @@ async function refusePseudoFs(dir: string): Promise<void> {
  * Creates `dir` and its missing parents one at a time, each mode 0700. Bounded by the path's depth
  * (Node's recursive mkdir can loop forever on file systems that answer ENOENT for a parent that exists).
  */
-async function makeDirs(dir: string): Promise<void> {
+async function makeDirs(dir: string, { what, setting }: PrivateDirLabel): Promise<void> {
   const missing: string[] = [];
   const root = parse(dir).root;
   for (let p = dir; p !== root; p = dirname(p)) {
@@ -110,7 +126,7 @@ async function makeDirs(dir: string): Promise<void> {
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === "EEXIST") continue; // another process made it meanwhile; the checks that follow judge it
-      throw new BlobDirError(`cannot create the blob cache ${dir}: mkdir ${p} failed (${code ?? (error as Error).message}); set blobs.dir to a writable private directory`);
+      throw new BlobDirError(`cannot create the ${what} ${dir}: mkdir ${p} failed (${code ?? (error as Error).message}); set ${setting} to a writable private directory`);
     }
   }
 }

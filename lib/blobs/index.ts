@@ -3,8 +3,9 @@
  * bounded pages. Used by the blobs plugin; importable by any plugin that wants the same cache.
  */
 export { BLOB_ID_PATTERN, assertBlobId, isBlobId, shortId } from "./blob-id.ts";
-export { DEFAULT_BLOB_DIR, isInsideDir, resolveBlobDir } from "./paths.ts";
-export { BlobDirError, checkBlobDir, type BlobDirState } from "./cache-dir.ts";
+export { cacheRoot, DEFAULT_BLOB_DIR, isInsideDir, resolveBlobDir } from "./paths.ts";
+export { BlobDirError, checkBlobDir, checkPrivateDir, type BlobDirState, type PrivateDirLabel } from "./cache-dir.ts";
+export { openPrivateFile } from "./open-blob.ts";
 export { writeBlobAtomically, WRITE_CHUNK_CHARS, type WrittenBlob } from "./atomic-write.ts";
 export { readBytePage, readRange, type BytePage } from "./read-bytes.ts";
 export { cutUtf8 } from "./read-lines.ts";

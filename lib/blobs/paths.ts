@@ -15,13 +15,22 @@ export const DEFAULT_BLOB_DIR = "~/.pi/cache/pi-governor/blobs";
  */
 export function resolveBlobDir(dir: string, options: { home?: string; cwd?: string; agentDir?: string } = {}): string {
   const home = options.home ?? homedir();
-  if (dir === DEFAULT_BLOB_DIR && options.agentDir && resolve(options.agentDir) !== join(home, ".pi", "agent")) {
-    return join(resolve(options.agentDir), "cache", "pi-governor", "blobs");
-  }
+  if (dir === DEFAULT_BLOB_DIR) return join(cacheRoot(options), "blobs");
   let expanded = dir;
   if (dir === "~") expanded = home;
   else if (dir.startsWith("~/")) expanded = join(home, dir.slice(2));
   return resolve(options.cwd ?? process.cwd(), expanded);
+}
+
+/**
+ * The folder of pi-governor's caches (blobs, recall's index): `~/.pi/cache/pi-governor`, or
+ * `<agentDir>/cache/pi-governor` when `agentDir` (`PI_CODING_AGENT_DIR`) names anything but
+ * `~/.pi/agent`, so a second pi profile shares no cache with the everyday one.
+ */
+export function cacheRoot(options: { home?: string; agentDir?: string } = {}): string {
+  const home = options.home ?? homedir();
+  if (options.agentDir && resolve(options.agentDir) !== join(home, ".pi", "agent")) return join(resolve(options.agentDir), "cache", "pi-governor");
+  return join(home, ".pi", "cache", "pi-governor");
 }
 
 /** True when `path` (absolute, or relative to `cwd`) lies inside `dir` or is `dir` itself. */

@@ -15,6 +15,11 @@ import { StderrTail } from "./stderr-tail.ts";
 
 const CLIENT_INFO = { name: "pi-governor", version: "0.1.0" };
 
+/** Most tools read from one server's tools/list (all pages together). */
+export const MAX_LISTED_TOOLS = 100_000;
+/** Most tools/list pages read from one server. */
+export const MAX_TOOL_PAGES = 1_000;
+
 /** JSON-RPC error code of the answer that stands in for one over the size limit (implementation-defined range). */
 export const ANSWER_TOO_LARGE_RPC_CODE = -32099;
 
@@ -186,11 +191,13 @@ export async function openStdioConnection(request: ConnectRequest): Promise<Serv
     async listTools(signal) {
       const tools: McpTool[] = [];
       let cursor: string | undefined;
+      let pages = 0;
+      // A server that pages forever, or lists millions of tools, stops here; callers cap far lower.
       do {
         const page = await client.listTools(cursor ? { cursor } : undefined, { signal, timeout: request.connectTimeoutMs });
-        tools.push(...page.tools);
+        tools.push(...page.tools.slice(0, MAX_LISTED_TOOLS - tools.length));
         cursor = page.nextCursor;
-      } while (cursor);
+      } while (cursor && ++pages < MAX_TOOL_PAGES && tools.length < MAX_LISTED_TOOLS);
       return tools;
     },
     async callTool(name, args, options) {

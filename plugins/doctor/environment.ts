@@ -4,8 +4,7 @@
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import type { Governor } from "../../core/index.ts";
 import { checkBlobDir, resolveBlobDir } from "../../lib/blobs/index.ts";
 import { ManagedMcpServer } from "../../lib/mcp/index.ts";
@@ -16,12 +15,13 @@ import { kotaLaunch } from "../kota/index.ts";
 import type { DoctorEnvironment, KotaStartReport } from "./checks.ts";
 import type { KotaLaunch } from "../kota/index.ts";
 import { findPi } from "../../lib/pi/index.ts";
+import { packageRoot } from "../../lib/package/index.ts";
 
 /** How long the doctor waits for KotaDB to start and list its tools, in milliseconds. Default 15000. */
 export const DEFAULT_KOTA_DEADLINE_MS = 15_000;
 
 /** This package's root folder (pi may be installed beside it). */
-const PACKAGE_ROOT = join(dirname(fileURLToPath(import.meta.url)), "../..");
+const PACKAGE_ROOT = packageRoot();
 
 /**
  * Starts KotaDB with `launch`, waits at most `deadlineMs` for initialize and tools/list, and stops it

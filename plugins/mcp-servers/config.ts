@@ -49,6 +49,14 @@ export const serverSchema = z
       .optional()
       .describe("Largest answer taken from the server, in bytes; a larger one fails that call with an error naming this key, the server keeps running. Default 67108864 (64 MiB), at most 268435456 (256 MiB)."),
     replayTools: toolListSchema().optional().describe("Tools safe to replay besides those the server marks read-only or idempotent. Default []."),
+    maxTools: z.number().int().min(1).max(5_000).optional().describe("Most tools of this server offered to the model (its first ones in listed order); the rest are left out with a warning naming the counts. Default 200."),
+    maxSchemaBytes: z
+      .number()
+      .int()
+      .min(1_024)
+      .max(16 * 1024 * 1024)
+      .optional()
+      .describe("Most bytes of tool schemas (name, title, description, input schema as JSON) this server adds to every model request; tools that do not fit are left out with a warning. Default 262144 (256 KiB), at most 16777216."),
   })
   .strict();
 

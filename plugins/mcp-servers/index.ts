@@ -9,6 +9,10 @@
  * fails to start there contributes no tools this session, but its status, the error and
  * `/<root> restart` still work, and the other servers are unaffected.
  *
+ * Which tools are offered (tool-selection.ts): at most `maxTools` tools and `maxSchemaBytes` of
+ * schemas per server, and a `<server>_<tool>` name two tools would share is offered for neither;
+ * each case gives one warning at load naming the server(s) and counts.
+ *
  * Also: the `governor_connection_status` tool (ungoverned), `/<root> servers`, `/<root> restart [name]`,
  * a footer entry, and everything closed on session shutdown (SIGTERM, then SIGKILL after 2 s).
  */
@@ -18,11 +22,13 @@ import { mcpServersDefaults, mcpServersSchema, type McpServerOptions } from "./c
 import { manageServer } from "./managed.ts";
 import { footerText, registerServerCommands, registerStatusTool, trackFooter } from "./status.ts";
 import { declaredTool, registerMcpTools } from "./tool-bridge.ts";
+import { DEFAULT_MAX_SCHEMA_BYTES, DEFAULT_MAX_TOOLS, selectTools } from "./tool-selection.ts";
 
 export { manageServer, serverStatusText } from "./managed.ts";
 export { registerServerCommands, registerStatusTool, serversStatusText, footerText, trackFooter, STATUS_TOOL } from "./status.ts";
 export { mcpToolDefinition, registerMcpTools, governedToolName, toParameters, toContent } from "./tool-bridge.ts";
 export { mcpServersSchema, mcpServersDefaults, type McpServersOptions, type McpServerOptions } from "./config.ts";
+export { selectTools, schemaBytes, DEFAULT_MAX_TOOLS, DEFAULT_MAX_SCHEMA_BYTES, type ToolSelection } from "./tool-selection.ts";
 
 /** Plugin name, as taps, logs and errors show it. */
 export const MCP_SERVERS_PLUGIN = "governor:mcp-servers";
@@ -49,22 +55,22 @@ export const mcpServers = definePlugin({
           return undefined;
         }
         servers.push(server);
-        if (options.tools) return { server, tools: options.tools.map(declaredTool) };
+        const limits = { maxTools: options.maxTools ?? DEFAULT_MAX_TOOLS, maxSchemaBytes: options.maxSchemaBytes ?? DEFAULT_MAX_SCHEMA_BYTES };
+        if (options.tools) return { server, tools: options.tools.map(declaredTool), ...limits };
         try {
-          return { server, tools: await server.listTools() };
+          return { server, tools: await server.listTools(), ...limits };
         } catch (error) {
           logger.warn(`MCP server "${name}" did not start at load, so its tools are not offered this session: ${errorText(error)}`, { server: name });
-          return { server, tools: [] as McpTool[] };
+          return { server, tools: [] as McpTool[], ...limits };
         }
       }),
     );
-    for (const found of discovered) {
-      if (!found) continue;
-      try {
-        registerMcpTools(pipeline, MCP_SERVERS_PLUGIN, found.server, found.tools);
-      } catch (error) {
-        logger.error(`MCP server "${found.server.name}": its tools could not be registered: ${errorText(error)}`, { server: found.server.name });
-      }
+    const found = discovered.filter((d) => d !== undefined);
+    const selection = selectTools(found.map((d) => ({ server: d.server.name, tools: d.tools, maxTools: d.maxTools, maxSchemaBytes: d.maxSchemaBytes })));
+    for (const warning of selection.warnings) logger.warn(warning);
+    for (const { server } of found) {
+      const failures = registerMcpTools(pipeline, MCP_SERVERS_PLUGIN, server, selection.offered.get(server.name) ?? []).failed;
+      for (const f of failures) logger.error(`MCP server "${server.name}": tool "${f.tool}" not offered: ${f.error}`, { server: server.name });
     }
     // No servers, no status tool: it would only take room in the model's tool list.
     if (servers.length) registerStatusTool(pipeline, MCP_SERVERS_PLUGIN, servers);

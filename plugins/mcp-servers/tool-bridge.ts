@@ -3,7 +3,7 @@
  * schema passes through (pi validates plain JSON Schema), annotations are carried (the retry and
  * replay policies read them), results become pi content, and `isError` results become errors.
  */
-import { classifyError, type ContentBlock, type GovernedToolDefinition, MCP_TAG, mcpServerTag, type Pipeline } from "../../core/index.ts";
+import { classifyError, errorText, type ContentBlock, type GovernedToolDefinition, MCP_TAG, mcpServerTag, type Pipeline } from "../../core/index.ts";
 import type { ManagedMcpServer, McpTool, McpToolResult } from "../../lib/mcp/index.ts";
 import type { TSchema } from "typebox";
 import type { DeclaredTool } from "./config.ts";
@@ -77,14 +77,22 @@ export function mcpToolDefinition(server: ManagedMcpServer, tool: McpTool, tags:
   };
 }
 
-/** Registers each tool of `server` on the pipeline; returns the governed names (over-long names are skipped). */
-export function registerMcpTools(pipeline: Pipeline, owner: string, server: ManagedMcpServer, tools: readonly McpTool[], tags: string[] = []): string[] {
+/**
+ * Registers each tool of `server` on the pipeline. One tool that cannot be registered (its name is
+ * taken by another plugin's tool, or too long) is reported in `failed` and the others still are.
+ */
+export function registerMcpTools(pipeline: Pipeline, owner: string, server: ManagedMcpServer, tools: readonly McpTool[], tags: string[] = []): { names: string[]; failed: Array<{ tool: string; error: string }> } {
   const names: string[] = [];
+  const failed: Array<{ tool: string; error: string }> = [];
   for (const tool of tools) {
     const def = mcpToolDefinition(server, tool, tags);
-    if (def.name.length > 64) continue;
-    pipeline.registerTool(owner, def);
-    names.push(def.name);
+    try {
+      if (def.name.length > 64) throw new Error(`"${def.name.slice(0, 80)}" is longer than 64 characters`);
+      pipeline.registerTool(owner, def);
+      names.push(def.name);
+    } catch (error) {
+      failed.push({ tool: tool.name, error: errorText(error) });
+    }
   }
-  return names;
+  return { names, failed };
 }

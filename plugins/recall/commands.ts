@@ -36,7 +36,7 @@ export function searchCommand(writer: RecallWriter, store: BlobStore, root: stri
         return;
       }
       await writer.flush();
-      const index = writer.index();
+      const index = await writer.index();
       if (!index) {
         ctx.ui.notify(`The recall index is unavailable${writer.broken ? `: ${writer.broken}` : " (busy; try again)"}.`, "warning");
         return;
@@ -57,7 +57,7 @@ export function purgeIndexCommand(writer: RecallWriter, root: string): GovernorC
     description: "Delete the recall search index (asks first; stored outputs stay in the blob cache)",
     async handler(_args, ctx) {
       await writer.flush();
-      const index = writer.index();
+      const index = await writer.index();
       if (!index) {
         ctx.ui.notify(`The recall index ${writer.options.path} is unavailable${writer.broken ? `: ${writer.broken}` : ""}. Delete the file yourself to reset it.`, "warning");
         return;
@@ -84,7 +84,7 @@ export function recallStatusCommand(writer: RecallWriter, savings: SavingsTracke
     description: "Search index and context savings of this session, per tool",
     async handler(_args, ctx) {
       await writer.flush();
-      const index = writer.index();
+      const index = await writer.index();
       const lines = [`Recall index: ${writer.options.path}${index ? "" : ` (unavailable${writer.broken ? `: ${writer.broken}` : ""})`}`];
       if (index) {
         const totals = index.totals(ctx.sessionId);

@@ -42,6 +42,9 @@ export interface OutputRecord {
   text: string;
 }
 
+/** An output waiting to be written. `text` set: store it as blob `blobId`; absent: read blob `blobId`. */
+export type PendingOutput = Omit<OutputRecord, "text"> & { text?: string };
+
 /** One search hit: the best chunk of one output. */
 export interface SearchHit extends Omit<OutputRecord, "text"> {
   outputId: number;

@@ -8,12 +8,12 @@
  * footer and `/<root> recall`. See README.md.
  */
 import { createHash } from "node:crypto";
-import { dirname } from "node:path";
 import { contentText, definePlugin, errorText, hasTag, REHYDRATION_TAG, resultMeta, STAGE, withResultMeta, type AgentMessageLike, type ContentBlock } from "../../core/index.ts";
-import { BlobStore, isBlobId, resolveBlobDir, RetentionSchedule } from "../../lib/blobs/index.ts";
+import { isBlobId, resolveBlobDir, RetentionSchedule } from "../../lib/blobs/index.ts";
+import { BLOB_STORE } from "../blobs/index.ts";
 import { formatCall } from "../prune/index.ts";
 import { purgeIndexCommand, recallStatusCommand, searchCommand } from "./commands.ts";
-import { DEFAULT_RECALL_BLOB_DIR, defaultIndexPath, recallDefaults, recallSchema } from "./config.ts";
+import { defaultIndexPath, recallDefaults, recallSchema } from "./config.ts";
 import { SavingsTracker, statusText } from "./savings.ts";
 import { contextSearchTool, CONTEXT_SEARCH_TOOL } from "./search-tool.ts";
 import { RecallWriter } from "./writer.ts";
@@ -57,19 +57,23 @@ export const recall = definePlugin({
   description: "Indexes every tool output (FTS5, BM25) so anything pruned or cut can be found with context_search and read back byte-exact with blob_read.",
   schema: recallSchema,
   defaults: recallDefaults,
-  // Where files are written, and how many rows the index every project shares keeps, is the user's choice.
-  trustedKeys: ["dbPath", "blobDir", "maxOutputs"],
+  // Where files are written, how many rows the index every project shares keeps, and whether the
+  // model may read what other projects printed, is the user's choice.
+  trustedKeys: ["dbPath", "maxOutputs", "searchAllProjects"],
+  // One blob store for every plugin: blob_read reads where recall writes, and both follow the agent dir.
+  requires: [BLOB_STORE],
   apply(pipeline, config, services) {
-    const store = new BlobStore({ dir: resolveBlobDir(config.blobDir || DEFAULT_RECALL_BLOB_DIR, { cwd: services.cwd }) });
+    const store = services.need(BLOB_STORE);
     const writer = new RecallWriter(
       {
-        path: config.dbPath ? resolveBlobDir(config.dbPath, { cwd: services.cwd }) : defaultIndexPath(),
+        path: config.dbPath ? resolveBlobDir(config.dbPath, { cwd: services.cwd }) : defaultIndexPath({ agentDir: services.agentDir }),
         chunk: { maxLines: config.chunkLines, maxBytes: config.chunkBytes },
         batchSize: config.batchSize,
         flushIntervalMs: config.flushIntervalMs,
         maxQueued: config.maxQueued,
         maxIndexBytes: config.maxIndexBytes,
         maxOutputs: config.maxOutputs,
+        closeWaitMs: config.closeWaitMs,
       },
       { clock: services.clock, logger: services.logger, notify: (m, l) => services.ui().notify(m, l), store },
     );
@@ -77,15 +81,6 @@ export const recall = definePlugin({
     const exclude = new Set([...config.exclude, CONTEXT_SEARCH_TOOL]);
     let turn = 0;
     const userTurns = new Set<number>();
-    // blob_read reads the blobs plugin's directory: recall's copies must land there too.
-    let cacheChecked = false;
-    const checkSameCache = (blobPath: unknown) => {
-      if (cacheChecked || typeof blobPath !== "string") return;
-      cacheChecked = true;
-      if (dirname(blobPath) === store.dir) return;
-      services.logger.warn("recall.blobDir differs from blobs.dir", { recall: store.dir, blobs: dirname(blobPath) });
-      services.ui().notify(`pi-governor recall: outputs are stored in ${store.dir} but blob_read reads ${dirname(blobPath)}; set recall.blobDir to "${dirname(blobPath)}" so every placeholder's blob_read works.`, "warning");
-    };
 
     pipeline.hooks.toolResult.tap({ name: RECALL_PLUGIN, stage: RECALL_STAGE }, (value, info) => {
       if (exclude.has(value.toolName) || hasTag(info.tool, REHYDRATION_TAG)) return undefined;
@@ -104,7 +99,6 @@ export const recall = definePlugin({
       const cut = blob?.id;
       if (isBlobId(cut)) {
         // The blobs plugin stored the full output: index that, read from the blob off the hot path.
-        checkSameCache(blob?.path);
         writer.add({ ...base, blobId: cut });
         return undefined;
       }
@@ -136,7 +130,7 @@ export const recall = definePlugin({
     const sweep = async () => {
       try {
         await writer.flush();
-        const index = writer.index();
+        const index = await writer.index();
         if (!index) return;
         let removed = 0;
         for (const id of index.blobIds()) {
@@ -154,6 +148,7 @@ export const recall = definePlugin({
     const retention = new RetentionSchedule(services.clock, config.sweepIntervalMinutes, sweep);
     pipeline.hooks.sessionStart.tap({ name: RECALL_PLUGIN }, () => {
       retention.start();
+      writer.start();
       turn = 0;
       userTurns.clear();
     });
@@ -162,7 +157,8 @@ export const recall = definePlugin({
       await writer.close();
     });
 
-    pipeline.registerTool(RECALL_PLUGIN, contextSearchTool({ writer, store, cwd: services.cwd, answerBytes: config.answerBytes, defaultLimit: config.defaultLimit }));
+    const scopes = config.searchAllProjects ? (["session", "project", "all"] as const) : (["session", "project"] as const);
+    pipeline.registerTool(RECALL_PLUGIN, contextSearchTool({ writer, store, cwd: services.cwd, answerBytes: config.answerBytes, defaultLimit: config.defaultLimit, scopes }));
     const root = services.commandRoot;
     pipeline.registerCommand(RECALL_PLUGIN, `${root} search`, searchCommand(writer, store, root));
     pipeline.registerCommand(RECALL_PLUGIN, `${root} purge-index`, purgeIndexCommand(writer, root));

@@ -1,15 +1,17 @@
 /**
  * `pi-governor search <query> [--session id] [--project dir] [--tool name] [--limit n] [--json]
  * [--db path] [--blobs dir]`: searches the recall index from a shell, read-only (pi may be writing it
- * at the same time). Hits whose blob is gone are left out.
+ * at the same time). Hits whose blob is gone are left out. The defaults follow PI_CODING_AGENT_DIR
+ * like the plugin's; the index folder and files are checked as the plugin checks them (no link, no
+ * FIFO, nothing another user can write) before SQLite opens them.
  */
-import { existsSync } from "node:fs";
 import { parseArgs } from "node:util";
-import type { CliCommand } from "../../core/index.ts";
-import { BlobStore, resolveBlobDir } from "../../lib/blobs/index.ts";
+import { agentDirFrom, errorText, type CliCommand } from "../../core/index.ts";
+import { BlobStore, DEFAULT_BLOB_DIR, resolveBlobDir } from "../../lib/blobs/index.ts";
 import { tidyAfterReading } from "../../lib/sqlite/index.ts";
-import { DEFAULT_RECALL_BLOB_DIR, defaultIndexPath } from "./config.ts";
+import { defaultIndexPath } from "./config.ts";
 import { formatHits } from "./format.ts";
+import { checkIndexFiles } from "./index-file.ts";
 import { RecallIndex } from "./index-store.ts";
 import { searchLive } from "./search.ts";
 
@@ -54,14 +56,21 @@ export const run: CliCommand = async (argv, io) => {
     io.err(`pi-governor search: --limit must be a whole number from 1 to 100, got ${JSON.stringify(values.limit)}.\n`);
     return 2;
   }
-  const path = values.db ? resolveBlobDir(values.db) : defaultIndexPath();
-  if (!existsSync(path)) {
-    io.err(`pi-governor search: no recall index at ${path} yet (the recall plugin creates it when pi runs a tool; pass --db for another file).\n`);
-    return 1;
-  }
-  const index = RecallIndex.open(path, { readonly: true, busyTimeoutMs: READER_BUSY_TIMEOUT_MS });
+  const agentDir = agentDirFrom(process.env);
+  const path = values.db ? resolveBlobDir(values.db) : defaultIndexPath({ agentDir });
+  let index: RecallIndex;
   try {
-    const store = new BlobStore({ dir: resolveBlobDir(values.blobs ?? DEFAULT_RECALL_BLOB_DIR) });
+    if ((await checkIndexFiles(path, { create: false })) === "missing") {
+      io.err(`pi-governor search: no recall index at ${path} yet (the recall plugin creates it when pi runs a tool; pass --db for another file).\n`);
+      return 1;
+    }
+    index = RecallIndex.open(path, { readonly: true, busyTimeoutMs: READER_BUSY_TIMEOUT_MS });
+  } catch (error) {
+    io.err(`pi-governor search: cannot open the recall index: ${errorText(error)}\n`);
+    return 2;
+  }
+  try {
+    const store = new BlobStore({ dir: values.blobs ? resolveBlobDir(values.blobs) : resolveBlobDir(DEFAULT_BLOB_DIR, { agentDir }) });
     const filter = { ...(values.session ? { sessionId: values.session } : {}), ...(values.project ? { project: resolveBlobDir(values.project) } : {}), ...(values.tool ? { tool: values.tool } : {}), limit };
     const { hits, relaxed } = await searchLive(index, store, query, filter, false);
     if (values.json) io.out(`${JSON.stringify({ query, relaxed, hits }, null, 2)}\n`);

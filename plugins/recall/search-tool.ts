@@ -8,12 +8,18 @@ import type { RecallWriter } from "./writer.ts";
 /** The model's search tool name. */
 export const CONTEXT_SEARCH_TOOL = "context_search";
 
-const parameters = Type.Object({
-  query: Type.String({ description: "Words to find in earlier tool outputs: identifiers (or a part of one, e.g. Store for BlobStore), paths, error text" }),
-  tool: Type.Optional(Type.String({ description: "Only outputs of this tool (read, bash, kota_search, ...)" })),
-  scope: Type.Optional(Type.Union([Type.Literal("session"), Type.Literal("project"), Type.Literal("all")], { description: 'session (default): this session; project: every session in this directory; all: everything indexed' })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, description: "Most hits (default 5)" })),
-});
+/** What each scope means, as the tool's schema tells the model. */
+const SCOPE_TEXT: Record<SearchScope, string> = { session: "session (default): this session", project: "project: every session in this directory", all: "all: every project indexed" };
+
+/** The tool's parameters, offering only `scopes` (the user allows "all" in the global config only). */
+function parametersFor(scopes: readonly SearchScope[]) {
+  return Type.Object({
+    query: Type.String({ description: "Words to find in earlier tool outputs: identifiers (or a part of one, e.g. Store for BlobStore), paths, error text" }),
+    tool: Type.Optional(Type.String({ description: "Only outputs of this tool (read, bash, kota_search, ...)" })),
+    scope: Type.Optional(Type.Union(scopes.map((s) => Type.Literal(s)), { description: scopes.map((s) => SCOPE_TEXT[s]).join("; ") })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, description: "Most hits (default 5)" })),
+  });
+}
 
 /**
  * `context_search`: full-text search (BM25) over every tool output of the session, including those
@@ -21,7 +27,18 @@ const parameters = Type.Object({
  * its lines byte-exact. Tagged `rehydration`: its answers are never cut into a blob, pruned by size
  * rules, or counted by the budget and breaker.
  */
-export function contextSearchTool(deps: { writer: RecallWriter; store: BlobStore; cwd: string; answerBytes: number; defaultLimit: number; now?: () => number }): GovernedToolDefinition {
+export function contextSearchTool(deps: {
+  writer: RecallWriter;
+  store: BlobStore;
+  cwd: string;
+  answerBytes: number;
+  defaultLimit: number;
+  /** The scopes offered; default session and project ("all" reads other projects' outputs: the user's opt-in). */
+  scopes?: readonly SearchScope[];
+  now?: () => number;
+}): GovernedToolDefinition {
+  const scopes = deps.scopes ?? ["session", "project"];
+  const parameters = parametersFor(scopes);
   return {
     name: CONTEXT_SEARCH_TOOL,
     label: "Search earlier output",
@@ -36,12 +53,14 @@ export function contextSearchTool(deps: { writer: RecallWriter; store: BlobStore
       const query = typeof args.query === "string" ? args.query.trim() : "";
       if (!query) throw new InvalidInputError("context_search needs a non-empty query", { agentMessage: 'Pass query: the words to find, e.g. {"query": "BlobStore put"}.' });
       const scope = (args.scope ?? "session") as SearchScope;
-      if (scope !== "session" && scope !== "project" && scope !== "all") {
-        throw new InvalidInputError(`scope must be "session", "project" or "all", got ${JSON.stringify(args.scope)}`, { agentMessage: 'Use scope "session" (default), "project" or "all".' });
+      // Checked here too: a nested call (codemode) reaches execute without pi's schema validation.
+      if (!scopes.includes(scope)) {
+        const allowed = scopes.map((s) => `"${s}"`).join(", ");
+        throw new InvalidInputError(`scope must be one of ${allowed}, got ${JSON.stringify(args.scope)}`, { agentMessage: `Use scope ${allowed} (default "session").` });
       }
       const limit = typeof args.limit === "number" && Number.isFinite(args.limit) ? Math.max(1, Math.min(50, Math.floor(args.limit))) : deps.defaultLimit;
       await deps.writer.flush();
-      const index = deps.writer.index();
+      const index = await deps.writer.index();
       if (!index) {
         throw new InvalidInputError(`the search index is unavailable${deps.writer.broken ? ` (${deps.writer.broken})` : " (busy)"}`, {
           agentMessage: "Search is unavailable; use blob_read with a blobId from a placeholder, or re-run the original tool call narrowed.",

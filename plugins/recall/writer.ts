@@ -10,15 +10,24 @@
  * Degrading: a locked index keeps its rows and retries on the next tick; an index that cannot be
  * opened or written gives ONE warning and indexing stops for this process (blobs are still stored,
  * so every placeholder keeps its way back); a blob cache that cannot be written gives one warning too.
+ *
+ * Shutdown: close() keeps flushing for at most `closeWaitMs` while another process holds the lock;
+ * rows still queued then go to a private spill file beside the index (spill.ts), which the next
+ * writer replays before its own rows. When even that fails, one warning says how many were lost.
  */
+import { setTimeout as delay } from "node:timers/promises";
 import { errorText, type Clock, type Logger } from "../../core/index.ts";
 import type { BlobStore } from "../../lib/blobs/index.ts";
 import { isTransientSqliteError, sqliteFailureAdvice } from "../../lib/sqlite/index.ts";
 import type { ChunkLimits } from "./chunk.ts";
-import { RecallIndex, type OutputRecord } from "./index-store.ts";
+import { checkIndexFiles } from "./index-file.ts";
+import { RecallIndex, type OutputRecord, type PendingOutput } from "./index-store.ts";
+import { takeSpills, writeSpill } from "./spill.ts";
 
-/** An output waiting to be written. `text` set: store it as blob `blobId`; absent: read blob `blobId`. */
-export type PendingOutput = Omit<OutputRecord, "text"> & { text?: string };
+/** Between flush attempts while close() waits for another process's lock, in milliseconds. */
+const CLOSE_RETRY_MS = 50;
+
+export type { PendingOutput } from "./index-store.ts";
 
 /** Writer settings (see config.ts for meaning and bounds). */
 export interface RecallWriterOptions {
@@ -29,6 +38,8 @@ export interface RecallWriterOptions {
   maxQueued: number;
   maxIndexBytes: number;
   maxOutputs: number;
+  /** How long close() keeps retrying a locked index before spilling the queue, in ms. Default 1000. */
+  closeWaitMs?: number;
 }
 
 /** What the writer reports through. */
@@ -37,7 +48,7 @@ export interface RecallWriterDeps {
   logger: Logger;
   notify(message: string, level: "info" | "warning" | "error"): void;
   store: BlobStore;
-  /** Opens the index; default RecallIndex.open (tests inject failures). */
+  /** Opens the index after its files were checked; default RecallIndex.open (tests inject failures). */
   open?: (path: string) => RecallIndex;
 }
 
@@ -50,6 +61,7 @@ export class RecallWriter {
   private brokenReason: string | undefined;
   private blobWarned = false;
   private dropWarned = false;
+  private replayed = false;
   /** Outputs written to the index by this writer. */
   indexed = 0;
 
@@ -100,13 +112,14 @@ export class RecallWriter {
   }
 
   /**
-   * The open index for reading, opening it if needed; undefined (with the one warning) when it
-   * cannot be opened.
+   * The open index for reading, opening it if needed (its folder and files checked first, see
+   * index-file.ts); undefined (with the one warning) when it cannot be opened.
    */
-  index(): RecallIndex | undefined {
+  async index(): Promise<RecallIndex | undefined> {
     if (this.brokenReason) return undefined;
     if (this.opened?.db.isOpen) return this.opened;
     try {
+      await checkIndexFiles(this.options.path, { create: true });
       this.opened = (this.deps.open ?? ((p) => RecallIndex.open(p, { chunk: this.options.chunk })))(this.options.path);
       return this.opened;
     } catch (error) {
@@ -116,13 +129,68 @@ export class RecallWriter {
     }
   }
 
-  /** Flushes and closes the index. */
-  async close(): Promise<void> {
+  /**
+   * Flushes and closes the index. While another process holds its lock, flushing is retried for at
+   * most `closeWaitMs`; rows still queued then are spilled (and replayed by the next writer), or,
+   * when that fails too, one warning names how many outputs were not indexed. Returns how many rows
+   * were spilled.
+   */
+  async close(): Promise<number> {
+    const waitMs = this.options.closeWaitMs ?? 1_000;
+    const start = this.deps.clock.now();
     await this.flush();
+    while (this.queue.length && !this.brokenReason && this.deps.clock.now() - start < waitMs) {
+      // A referenced timer (the clock's are unref'd): pi exits once the loop is idle, and this bounded
+      // wait is exactly what must keep it alive.
+      await delay(Math.min(CLOSE_RETRY_MS, waitMs));
+      await this.flush();
+    }
     if (this.timer !== undefined) this.deps.clock.clearTimeout(this.timer);
     this.timer = undefined;
+    const spilled = this.queue.length && !this.brokenReason ? await this.spill() : 0;
     this.opened?.close();
     this.opened = undefined;
+    return spilled;
+  }
+
+  /** Writes the queue to a spill file (blobs first, so every spilled row has its content). */
+  private async spill(): Promise<number> {
+    const queued = this.queue.splice(0);
+    const rows: PendingOutput[] = [];
+    for (const { text, ...row } of queued) if ((await this.contentOf({ ...row, ...(text !== undefined ? { text } : {}) })) !== undefined) rows.push(row);
+    if (!rows.length) return 0;
+    try {
+      await checkIndexFiles(this.options.path, { create: true });
+      const file = await writeSpill(this.options.path, rows);
+      this.deps.logger.info("recall: index busy at shutdown; rows kept for the next session", { rows: rows.length, file });
+      return rows.length;
+    } catch (error) {
+      this.deps.logger.warn("recall: rows not indexed at shutdown", { rows: rows.length, error: errorText(error) });
+      this.deps.notify(
+        `pi-governor recall: ${rows.length} tool output(s) of this session were not indexed: the index ${this.options.path} stayed locked by another process and the rows could not be kept (${errorText(error)}). Their blobs are stored; blob_read still reads them.`,
+        "warning",
+      );
+      return 0;
+    }
+  }
+
+  /** Queues the rows earlier sessions spilled (once per writer), before this session's rows. */
+  private async replaySpills(): Promise<void> {
+    if (this.replayed) return;
+    this.replayed = true;
+    try {
+      const { rows, files, skipped } = await takeSpills(this.options.path, this.options.maxQueued);
+      if (!files) return;
+      this.queue.unshift(...rows);
+      this.deps.logger.info("recall: replaying rows kept at an earlier shutdown", { rows: rows.length, files, skipped });
+    } catch (error) {
+      this.deps.logger.warn("recall: spilled rows not replayed", { error: errorText(error) });
+    }
+  }
+
+  /** Replays what earlier sessions spilled, soon (called at session start). */
+  start(): void {
+    if (!this.replayed) this.schedule(this.options.flushIntervalMs);
   }
 
   private schedule(ms: number): void {
@@ -138,6 +206,9 @@ export class RecallWriter {
   }
 
   private async drain(): Promise<void> {
+    // Spilled rows first (blobs of queued outputs are written before the index is opened, so a broken
+    // index never costs a way back).
+    if (!this.replayed && !this.queue.length && (await this.index())) await this.replaySpills();
     while (this.queue.length) {
       const batch = this.queue.splice(0, Math.max(this.options.batchSize, 1));
       const records: OutputRecord[] = [];
@@ -146,11 +217,16 @@ export class RecallWriter {
         if (text !== undefined) records.push({ ...p, text });
       }
       if (this.brokenReason || !records.length) continue;
-      const index = this.index();
+      const index = await this.index();
       if (!index) {
         if (this.brokenReason) return;
         this.requeue(batch, records); // locked while opening: try again later
         return;
+      }
+      if (!this.replayed) {
+        await this.replaySpills();
+        this.requeue(batch, records, 0);
+        continue;
       }
       try {
         index.addAll(records);
@@ -173,10 +249,14 @@ export class RecallWriter {
   }
 
   /** Puts the batch's outputs back (blob already stored: as text to read from the blob) and retries later. */
-  private requeue(batch: PendingOutput[], records: OutputRecord[]): void {
+  private requeue(batch: PendingOutput[], records: OutputRecord[], retryMs = Math.max(this.options.flushIntervalMs, 100)): void {
     const kept = new Set(records.map((r) => r.toolCallId + r.blobId));
-    this.queue.unshift(...batch.filter((p) => kept.has(p.toolCallId + p.blobId)).map(({ text: _text, ...rest }) => rest));
-    this.schedule(Math.max(this.options.flushIntervalMs, 100));
+    const rows = batch.filter((p) => kept.has(p.toolCallId + p.blobId)).map(({ text: _text, ...rest }) => rest);
+    if (retryMs === 0) this.queue.push(...rows); // after the replayed rows, which are older
+    else {
+      this.queue.unshift(...rows);
+      this.schedule(retryMs);
+    }
   }
 
   /** The text to index: stored first when it came inline, else read from its blob. Undefined: skip. */
@@ -193,7 +273,7 @@ export class RecallWriter {
       this.deps.logger.warn("recall: output not indexed, its blob is not available", { tool: p.tool, blobId: p.blobId, error: errorText(error) });
       if (p.text !== undefined && !this.blobWarned) {
         this.blobWarned = true;
-        this.deps.notify(`pi-governor recall: cannot write the blob cache ${this.deps.store.dir} (${errorText(error)}). Outputs are not indexed and pruned ones must be re-run; fix the directory or set recall.blobDir.`, "warning");
+        this.deps.notify(`pi-governor recall: cannot write the blob cache ${this.deps.store.dir} (${errorText(error)}). Outputs are not indexed and pruned ones must be re-run; fix the directory or set blobs.dir.`, "warning");
       }
       return undefined;
     }

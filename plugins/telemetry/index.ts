@@ -14,7 +14,7 @@
  *   prefix broke). No arguments or outputs unless `captureContent` is on, and then bounded.
  * docs/telemetry.md lists every name.
  */
-import { createRequire } from "node:module";
+import { packageVersion } from "../../lib/package/index.ts";
 import { context, metrics, trace, type Attributes, SpanKind } from "@opentelemetry/api";
 import { definePlugin, STAGE, type PipelineEvent } from "../../core/index.ts";
 import { ATTR, EVENT, GEN_AI, SPAN } from "./attributes.ts";
@@ -35,14 +35,6 @@ export const TELEMETRY_PLUGIN = "governor:telemetry";
 export const TELEMETRY_CALL_STAGE = STAGE.OBSERVE - 10;
 /** Between retry and the per-attempt timeout: sees each attempt and the wait before it. */
 export const TELEMETRY_ATTEMPT_STAGE = STAGE.RETRY + 50;
-
-function packageVersion(): string {
-  try {
-    return (createRequire(import.meta.url)("../../package.json") as { version?: string }).version ?? "0.0.0";
-  } catch {
-    return "0.0.0";
-  }
-}
 
 /** The telemetry plugin factory: `telemetry()` or `telemetry({ enabled: true, export: true })`. */
 export const telemetry = definePlugin({

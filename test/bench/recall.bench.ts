@@ -79,7 +79,7 @@ const suite: BenchSuite = async (report) => {
     report({ name: "writer: blob write + FTS5 insert (batched)", value: `${formatNs(writerNs)}/output`, ratio: writerNs / blobNs, note: "x the blob write (target <= 3)", pass: writerNs / blobNs <= 3 });
 
     // 10,000 outputs: index the rest straight (the blobs are not needed for search timing).
-    const index = writer.index()!;
+    const index = (await writer.index())!;
     const rest = texts.slice(WRITES);
     t0 = process.hrtime.bigint();
     for (let i = 0; i < rest.length; i += 500) index.addAll(rest.slice(i, i + 500).map((t, k) => ({ ...pending(t, WRITES + i + k), text: t })));

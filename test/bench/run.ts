@@ -6,7 +6,11 @@
 import { readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { useHermeticHomeUntilExit } from "../helpers/hermetic-home.ts";
 import type { BenchRow, BenchSuite } from "./harness.ts";
+
+// Suites build presets and stores: whatever they write by default goes to a throwaway home.
+useHermeticHomeUntilExit();
 
 const here = dirname(fileURLToPath(import.meta.url));
 const filter = process.argv[2] ?? "";

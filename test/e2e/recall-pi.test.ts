@@ -84,7 +84,7 @@ describe.skipIf(!probeSqlite().fts5)("recall with the real pi SDK", () => {
       governorOptions: { layers: [] },
       overrides: {
         blobs: { dir: blobDir },
-        recall: { dbPath: join(cache, "recall", "index.db"), blobDir },
+        recall: { dbPath: join(cache, "recall", "index.db") },
         prune: { keepRecentTurns: 1, minStepTokens: 0, minStepPercent: 0, cacheAware: false },
       },
     });
@@ -121,7 +121,7 @@ describe.skipIf(!probeSqlite().fts5)("recall with the real pi SDK", () => {
     const cache = mkdtempSync(join(tmpdir(), "pigov-recall-cache-"));
     const blobDir = join(cache, "blobs");
     const preset = definePreset({ name: "e2e-recall", description: "", plugins: () => [blobs({ builtinTools: ["read"] }), recall(), prune()] });
-    const extension = createExtension(preset, { governorOptions: { layers: [] }, overrides: { blobs: { dir: blobDir }, recall: { dbPath: join(cache, "recall", "index.db"), blobDir } } });
+    const extension = createExtension(preset, { governorOptions: { layers: [] }, overrides: { blobs: { dir: blobDir }, recall: { dbPath: join(cache, "recall", "index.db") } } });
     const seen: { search?: string } = {};
     const steps: FauxResponseStep[] = [
       fauxAssistantMessage([fauxToolCall("read", { path: "early.ts" })], { stopReason: "toolUse" }),

@@ -4,8 +4,9 @@
  * package folder (dist/core/session-manager.js), so pi is never a dependency of pi-governor.
  */
 import { existsSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { packageRoot } from "../../../lib/package/index.ts";
 import { findPi, type PiInstall } from "../../../lib/pi/index.ts";
 import type { SessionMigration } from "./session-file.ts";
 
@@ -15,7 +16,7 @@ export interface PiSessionFormat {
   pi: PiInstall;
 }
 
-const PACKAGE_ROOT = join(dirname(fileURLToPath(import.meta.url)), "../../..");
+const PACKAGE_ROOT = packageRoot();
 
 /**
  * pi's `migrateSessionEntries` from the installed pi (next to this package, the cwd, or the `pi` on

@@ -17,10 +17,21 @@ describe("package entry (package.json exports)", () => {
     expect(retry().name).toMatch(/retry/);
   });
 
-  it("keeps pi's extension manifest and the bin pointing at files that exist", () => {
-    const pkg = JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")) as { pi: { extensions: string[] }; bin: Record<string, string>; exports: Record<string, string> };
-    for (const file of [...pkg.pi.extensions, ...Object.values(pkg.bin), pkg.exports["."]!]) {
-      expect(() => readFileSync(new URL(`../../../${file}`, import.meta.url))).not.toThrow();
+  it("keeps pi's extension manifest, the bin and every export's source pointing at files that exist", () => {
+    const pkg = JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")) as {
+      pi: { extensions: string[] };
+      bin: Record<string, string>;
+      exports: Record<string, string | Record<string, string>>;
+    };
+    // Patterns are checked with a shipped name; the dist/ targets are checked by test/integration/package/pack.test.ts.
+    const sources = Object.values(pkg.exports).map((target) => (typeof target === "string" ? target : target["pi-governor-source"]!).replace("*", "kota"));
+    for (const file of [...pkg.pi.extensions, ...Object.values(pkg.bin), ...sources]) {
+      expect(() => readFileSync(new URL(`../../../${file}`, import.meta.url)), file).not.toThrow();
     }
+  });
+
+  it("sends plain Node and TypeScript outside this repository to the compiled build", () => {
+    const pkg = JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")) as { exports: Record<string, unknown> };
+    expect(pkg.exports["."]).toEqual({ "pi-governor-source": "./core/index.ts", types: "./dist/core/index.d.ts", default: "./dist/core/index.js" });
   });
 });

@@ -19,22 +19,22 @@ export interface RecallHarness {
   dispose(): Promise<void>;
 }
 
-export async function recallHarness(options: { sessionId?: string; thresholdBytes?: number } = {}): Promise<RecallHarness> {
+export async function recallHarness(options: { sessionId?: string; thresholdBytes?: number; recall?: Record<string, unknown>; cwd?: string } = {}): Promise<RecallHarness> {
   const dir = mkdtempSync(join(tmpdir(), "pigov-recall-"));
   const blobDir = join(dir, "blobs");
   const dbPath = join(dir, "recall", "index.db");
   const preset = definePreset({ name: "recall-test", description: "", plugins: () => [blobs({ builtinTools: ["read", "bash"] }), recall(), prune()] });
   const gov = await createGovernor({
     preset,
-    cwd: dir,
+    cwd: options.cwd ?? dir,
     agentDir: dir,
     env: {},
     layers: [],
-    overrides: { blobs: { dir: blobDir, thresholdBytes: options.thresholdBytes ?? 16_384 }, recall: { dbPath, blobDir } },
+    overrides: { blobs: { dir: blobDir, thresholdBytes: options.thresholdBytes ?? 16_384 }, recall: { dbPath, ...options.recall } },
   });
   const sessionId = options.sessionId ?? "session-1";
   gov.attachSession(sessionId, { hasUI: false, notify: () => {}, setStatus: () => {}, confirm: async () => false });
-  await gov.pipeline.hooks.sessionStart.run({ sessionId, cwd: dir, reason: "startup" });
+  await gov.pipeline.hooks.sessionStart.run({ sessionId, cwd: options.cwd ?? dir, reason: "startup" });
   return {
     gov,
     dir,

@@ -88,7 +88,7 @@ describe.skipIf(!fts)("recall writer degrades", () => {
     await exited;
     await t.writer.flush();
     expect(t.writer.pending).toBe(0);
-    expect(t.writer.index()!.search("walrus").hits).toHaveLength(1);
+    expect((await t.writer.index())!.search("walrus").hits).toHaveLength(1);
     expect(t.notes).toHaveLength(0);
     await t.writer.close();
   });
@@ -100,7 +100,7 @@ describe.skipIf(!fts)("recall writer degrades", () => {
     t.writer.add(output("lost output two", 2));
     await t.writer.flush();
     expect(t.notes.filter((n) => n.message.includes("blob cache"))).toHaveLength(1);
-    expect(t.writer.index()!.count()).toBe(0);
+    expect((await t.writer.index())!.count()).toBe(0);
     await t.writer.close();
   });
 
@@ -111,7 +111,7 @@ describe.skipIf(!fts)("recall writer degrades", () => {
     texts.forEach((text, i) => small.add(output(text, i)));
     await small.flush();
     for (const text of texts) expect((await t.store.readBytes(createHash("sha256").update(text).digest("hex"), 0, 100)).toString()).toBe(text);
-    expect(small.index()!.search("cormorant", { limit: 10 }).hits).toHaveLength(6);
+    expect((await small.index())!.search("cormorant", { limit: 10 }).hits).toHaveLength(6);
     await small.close();
   });
 });
