@@ -52,7 +52,7 @@ describe.skipIf(probeSqlite().driver === undefined)("execution log and recall in
     const leftovers = [...filesUnder(agentDir), ...filesUnder(join(home, ".pi"))].filter((f) => /-(wal|shm|journal)$/.test(f));
     expect(leftovers).toEqual([]);
     expect(filesUnder(agentDir)).toContain("pi-governor/executions.db");
-    expect(filesUnder(join(home, ".pi"))).toContain("cache/pi-governor/recall/index.db");
+    expect(filesUnder(agentDir)).toContain("cache/pi-governor/recall/index.db");
 
     const dbPath = join(agentDir, "pi-governor", "executions.db");
     // `pi-governor stats` reads it and leaves no -wal/-shm behind either.

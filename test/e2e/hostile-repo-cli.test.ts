@@ -115,7 +115,7 @@ describe("escape sequences from a repository never reach the terminal", () => {
     const json = await governorCli(["search", "marmalade", "--json"]);
     expect(json.stdout).not.toMatch(RAW_CONTROL);
     // The reader leaves no -wal/-shm beside the index (pi removed its own at session end).
-    const indexDir = join(home, ".pi", "cache", "pi-governor", "recall");
+    const indexDir = join(agentDir, "cache", "pi-governor", "recall");
     expect(readdirSync(indexDir).filter((f) => /-(wal|shm)$/.test(f))).toEqual([]);
     // Still valid JSON, holding the output's real characters.
     expect((JSON.parse(json.stdout) as { hits: Array<{ snippet: string }> }).hits[0]!.snippet).toContain(`marmalade» ${OSC52} done`);
