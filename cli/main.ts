@@ -4,7 +4,7 @@
  */
 
 import { fileURLToPath } from "node:url";
-import type { CliCommand, CliIO } from "../core/index.ts";
+import { type CliCommand, type CliIO, visibleLines } from "../core/index.ts";
 
 export type { CliCommand, CliIO };
 
@@ -18,8 +18,14 @@ const commands: Record<string, { summary: string; load: () => Promise<{ run: Cli
 
 const stdio: CliIO = { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) };
 
-/** Runs the CLI; resolves to the process exit code. */
-export async function main(argv: string[], io: CliIO = stdio): Promise<number> {
+/**
+ * Runs the CLI; resolves to the process exit code. Everything a command prints passes
+ * {@link visibleLines}: commands print stored tool output (search), tool and server names (stats)
+ * and config keys (doctor), and no escape sequence in them may reach the terminal. JSON output
+ * stays valid JSON (its C0 controls are escaped already; the rest become `\u` escapes).
+ */
+export async function main(argv: string[], raw: CliIO = stdio): Promise<number> {
+  const io: CliIO = { out: (t) => raw.out(visibleLines(t)), err: (t) => raw.err(visibleLines(t)) };
   const [name, ...rest] = argv;
   if (!name || name === "--help" || name === "-h" || name === "help") {
     io.out(`usage: pi-governor <command>\n\n${Object.entries(commands).map(([n, c]) => `  ${c.summary.startsWith(n) ? c.summary : `${n}  ${c.summary}`}`).join("\n")}\n\nEvery command answers --help. From a clone: node bin/pi-governor.mjs <command>.\n`);

@@ -5,8 +5,7 @@
  * are reported, and the prune settings are those of the preset the config picks (kota by default,
  * with its own prune defaults), not a bare prune plugin's.
  */
-import { readFileSync } from "node:fs";
-import { agentDirFrom, type ConfigLayer, createGovernor } from "../core/index.ts";
+import { agentDirFrom, CONFIG_MAX_BYTES, type ConfigLayer, createGovernor, readBoundedFileSync } from "../core/index.ts";
 
 /** The pruning replay simulates and where it came from. */
 export interface ReplayConfig {
@@ -20,11 +19,17 @@ export interface ReplayConfig {
   problems: string[];
 }
 
-/** Reads `--config <file>` as one layer. Throws a clear Error for an unreadable file or broken JSON. */
+/**
+ * Reads `--config <file>` as one layer, like the config files pi reads: a regular file of at most
+ * CONFIG_MAX_BYTES (a FIFO or a device is refused unread). Throws a clear Error for an unreadable
+ * file or broken JSON.
+ */
 function fileLayer(path: string): ConfigLayer {
   let data: unknown;
   try {
-    data = JSON.parse(readFileSync(path, "utf8"));
+    const bytes = readBoundedFileSync(path, { maxBytes: CONFIG_MAX_BYTES });
+    if (bytes === null) throw new Error("no such file");
+    data = JSON.parse(bytes.toString("utf8"));
   } catch (error) {
     throw new Error(`cannot use --config ${path}: ${(error as Error).message}`);
   }

@@ -4,6 +4,7 @@
  * tags (tags.ts), config, and the pi adapter. Plugins and presets import from here.
  */
 export { STAGE } from "./stages.ts";
+export { visible, visibleLines } from "./visible.ts";
 export * from "./content.ts";
 export * from "./errors.ts";
 export * from "./observation.ts";
@@ -26,8 +27,10 @@ export * from "./services.ts";
 export { deepMerge, type DeepPartial } from "./config/merge.ts";
 export { resolveConfig, formatProblems, ALLOW_PROJECT_LINE, type ConfigLayer, type ConfigProblem, type ResolvedConfig } from "./config/resolve.ts";
 export type { RenamedKey, RenamedKeys } from "./config/renamed.ts";
-export { loadConfigLayers, agentDirFrom, CONFIG_FILE } from "./config/layers.ts";
+export { loadConfigLayers, agentDirFrom, CONFIG_FILE, CONFIG_MAX_BYTES } from "./config/layers.ts";
+export { currentUid, readBoundedFileSync, SAFE_READ_FLAGS, UnsafeFileError, type BoundedReadOptions } from "./safe-file.ts";
 export type { CliCommand, CliIO } from "./cli-command.ts";
 export { parseCommandArgs, USAGE_EXIT } from "./cli-args.ts";
 export { createGovernor, governorOf, type Governor, type GovernorOptions } from "./host.ts";
 export { createExtension, bindGovernor, type ExtensionOptions } from "./pi/extension.ts";
+export { boundedRecord, MAX_CONFIG_ENTRIES, MAX_PATH_CHARS, MAX_TEXT_CHARS, MAX_TOOL_NAME_CHARS, pathSchema, textSchema, toolListSchema, toolNameSchema } from "./config/bounds.ts";

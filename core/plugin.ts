@@ -30,6 +30,13 @@ export interface PluginSpec<S extends z.ZodObject> {
    */
   trustedKeys?: ReadonlyArray<keyof z.infer<S> & string>;
   /**
+   * Keys that are trusted only in some configurations: given the section as the trusted sources
+   * (defaults, global file, environment) set it, the top-level keys (`enabled` included) a project
+   * file may not set either. Telemetry: while the user's config captures content, a project may not
+   * turn telemetry or its export on, since that would decide that outputs leave the machine.
+   */
+  trustedKeysWhen?(trusted: Readonly<Record<string, unknown>>): ReadonlyArray<string>;
+  /**
    * Rules across keys that one key's schema cannot state (e.g. exit below enter). Each broken rule
    * names the keys involved (top-level keys of the section) and what to do; the resolver reports it
    * against the file that set them and puts those keys back to their defaults. The defaults must pass.
@@ -70,6 +77,8 @@ export interface GovernorPlugin<C = Record<string, unknown>> {
   /** Defaults after the factory's overrides, `enabled` included. */
   readonly defaults: WithEnabled<C>;
   readonly trustedKeys: readonly string[];
+  /** Keys trusted given the trusted sources' values ({@link PluginSpec.trustedKeysWhen}); none when the spec has none. */
+  trustedKeysWhen?(trusted: Readonly<Record<string, unknown>>): ReadonlyArray<string>;
   /** Old key spellings config files may still use ({@link PluginSpec.renamedKeys}). */
   readonly renamedKeys?: RenamedKeys;
   /** Cross-key rules ({@link PluginSpec.check}); none when the spec has none. */
@@ -115,6 +124,7 @@ export function definePlugin<S extends z.ZodObject>(spec: PluginSpec<S>): Plugin
       schema,
       defaults: parsed.data as WithEnabled<C>,
       trustedKeys: Object.freeze([...(spec.trustedKeys ?? [])]),
+      trustedKeysWhen: (trusted: Readonly<Record<string, unknown>>) => spec.trustedKeysWhen?.(trusted) ?? [],
       renamedKeys: spec.renamedKeys ?? {},
       check,
       provides: Object.freeze([...(spec.provides ?? [])]),

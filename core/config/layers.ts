@@ -1,12 +1,14 @@
-import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { readBoundedFileSync, UnsafeFileError } from "../safe-file.ts";
 import { asConfigObject, type ConfigLayer, type ConfigProblem } from "./resolve.ts";
 
 /** Config file name in pi's agent dir and in a project's `.pi/` folder. */
 export const CONFIG_FILE = "pi-governor.json";
 /** The original extension's file name, still read when no pi-governor.json exists. */
 export const LEGACY_CONFIG_FILE = "pi-kota.json";
+/** Largest config file read, in bytes (256 KiB); a larger one is refused unread. */
+export const CONFIG_MAX_BYTES = 256 * 1024;
 
 /** pi's agent directory: `PI_CODING_AGENT_DIR`, else `~/.pi/agent`. */
 export function agentDirFrom(env: Readonly<Record<string, string | undefined>>): string {
@@ -20,16 +22,23 @@ export interface LayerLocations {
   env: Readonly<Record<string, string | undefined>>;
 }
 
-function readJsonFile(path: string, problems: ConfigProblem[]): Record<string, unknown> | undefined | null {
-  let text: string;
+/**
+ * A config file as JSON, null when it does not exist. `within`: the folder a project file must stay
+ * in after links are resolved (the project); the global file may be a link anywhere (dotfiles). Either
+ * must be a regular file of at most {@link CONFIG_MAX_BYTES}: a link to `/dev/zero` or a FIFO is
+ * refused unread, with a problem that says what to do.
+ */
+function readJsonFile(path: string, within: string | undefined, problems: ConfigProblem[]): Record<string, unknown> | undefined | null {
+  let bytes: Buffer | null;
   try {
-    text = readFileSync(path, "utf8");
+    bytes = readBoundedFileSync(path, { maxBytes: CONFIG_MAX_BYTES, ...(within !== undefined ? { within } : {}) });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
-    problems.push({ source: path, path: "", message: `cannot read: ${(error as Error).message}` });
+    const why = error instanceof UnsafeFileError ? `refused: ${error.reason}. A config file must be a regular JSON file of at most ${CONFIG_MAX_BYTES / 1024} KiB${within !== undefined ? " inside the project" : ""}; replace it with one or remove it` : `cannot read: ${(error as Error).message}`;
+    problems.push({ source: path, path: "", message: why });
     return undefined;
   }
-  return parseJson(path, text, problems);
+  if (bytes === null) return null;
+  return parseJson(path, bytes.toString("utf8"), problems);
 }
 
 function parseJson(source: string, text: string, problems: ConfigProblem[]): Record<string, unknown> | undefined {
@@ -46,10 +55,10 @@ function parseJson(source: string, text: string, problems: ConfigProblem[]): Rec
   return object;
 }
 
-function fileLayer(kind: "global" | "project", dir: string, problems: ConfigProblem[]): ConfigLayer | undefined {
+function fileLayer(kind: "global" | "project", dir: string, within: string | undefined, problems: ConfigProblem[]): ConfigLayer | undefined {
   for (const name of [CONFIG_FILE, LEGACY_CONFIG_FILE]) {
     const path = join(dir, name);
-    const data = readJsonFile(path, problems);
+    const data = readJsonFile(path, within, problems);
     if (data === null) continue; // missing: try the legacy name
     return data ? { kind, source: path, data } : undefined;
   }
@@ -64,9 +73,9 @@ function fileLayer(kind: "global" | "project", dir: string, problems: ConfigProb
 export function loadConfigLayers(where: LayerLocations): { layers: ConfigLayer[]; problems: ConfigProblem[] } {
   const problems: ConfigProblem[] = [];
   const layers: ConfigLayer[] = [];
-  const global = fileLayer("global", where.agentDir, problems);
+  const global = fileLayer("global", where.agentDir, undefined, problems);
   if (global) layers.push(global);
-  const project = fileLayer("project", join(where.cwd, ".pi"), problems);
+  const project = fileLayer("project", join(where.cwd, ".pi"), where.cwd, problems);
   if (project) layers.push(project);
   const inline = where.env.PI_GOVERNOR_CONFIG;
   if (inline) {

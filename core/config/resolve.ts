@@ -4,6 +4,7 @@ import type { IgnoredTrustedKey } from "../services.ts";
 import { deepMerge, isPlainObject, withoutUnsafeKeys } from "./merge.ts";
 import { upgradeRenamedKeys } from "./renamed.ts";
 import { parseSalvaging } from "./salvage.ts";
+import { visible } from "../visible.ts";
 
 /** Where a layer came from; later kinds override earlier ones. */
 export type LayerKind = "global" | "project" | "env";
@@ -51,8 +52,8 @@ export const META_KEYS = ["$schema", "preset", "allowProjectSpawnConfig"] as con
 
 const metaSchema = z
   .object({
-    $schema: z.string().optional(),
-    preset: z.string().min(1).optional(),
+    $schema: z.string().max(4_096).optional(),
+    preset: z.string().min(1).max(64).optional(),
     allowProjectSpawnConfig: z.boolean().optional(),
   })
   .strict();
@@ -98,6 +99,12 @@ export function resolveConfig(
   const allowProjectSpawn = layers.some((l) => l.kind === "global" && l.data.allowProjectSpawnConfig === true);
   let preset: string | undefined;
   let merged: Record<string, unknown> = {};
+  // Each section as the trusted sources alone set it, for keys whose trust depends on other keys.
+  const trustedView = (plugin: GovernorPlugin<any>): Record<string, unknown> => {
+    let view: Record<string, unknown> = { ...plugin.defaults };
+    for (const l of layers) if (l.kind !== "project" && isPlainObject(l.data[plugin.configKey])) view = deepMerge(view, withoutUnsafeKeys(l.data[plugin.configKey] as Record<string, unknown>));
+    return view;
+  };
   const ignoredTrustedKeys: IgnoredTrustedKey[] = [];
   /** Which layer last set each `section.key`, for cross-key reports. */
   const setBy = new Map<string, string>();
@@ -122,14 +129,14 @@ export function resolveConfig(
       if (!parsed.data) continue; // not an object at all: earlier layers stay in force
       const section = { ...parsed.data };
       if (layer.kind === "project" && !allowProjectSpawn) {
-        for (const trusted of plugin.trustedKeys) {
+        for (const trusted of new Set([...plugin.trustedKeys, ...(plugin.trustedKeysWhen?.(trustedView(plugin)) ?? [])])) {
           if (trusted in section) {
             delete section[trusted];
             ignoredTrustedKeys.push({ source: layer.source, section: key, key: trusted });
             problems.push({
               source: layer.source,
               path: `${key}.${trusted}`,
-              message: `ignored: a project config may not choose what program runs, where files are written, how long shared data is kept or loosen a policy. To allow it, add ${ALLOW_PROJECT_LINE} to your global config (${globalFile})`,
+              message: `ignored: a project config may not choose what program runs, where files are written, what leaves the machine, how long shared data is kept or loosen a policy. To allow it, add ${ALLOW_PROJECT_LINE} to your global config (${globalFile})`,
             });
           }
         }
@@ -185,9 +192,13 @@ export function resolveConfig(
   return { preset, values, sources, problems, ignoredTrustedKeys };
 }
 
-/** "file: key.path: message" lines for the user. */
+/**
+ * "file: key.path: message" lines for the user. Key names and paths come from files a repository
+ * ships: each line shows its control characters as escapes, newlines included, so a key can neither
+ * drive the terminal nor forge a line of its own.
+ */
 export function formatProblems(problems: readonly ConfigProblem[]): string[] {
-  return problems.map((p) => `${p.source}: ${p.path || "(file)"}: ${p.message}`);
+  return problems.map((p) => visible(`${p.source}: ${p.path || "(file)"}: ${p.message}`));
 }
 
 /** Checks that a value is a plain JSON object, for layer loaders. */

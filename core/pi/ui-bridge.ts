@@ -1,5 +1,6 @@
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
 import type { SessionStore, UiBridge } from "../services.ts";
+import { visible, visibleLines } from "../visible.ts";
 
 /** Print-mode notices already written, so each appears once per process. */
 const shownOnStderr = new Set<string>();
@@ -12,21 +13,24 @@ const OWN_PREFIX = /^pi-governor:\s*/;
  * to the client as `extension_ui_request` lines) everything goes to ctx.ui. Without one (print mode,
  * an SDK session without a UI context) confirmations resolve false, and warnings and errors go to
  * stderr once each as `pi-governor <level>: <text>` (pi shows nothing otherwise, and a missing Bun
- * or a bad config must never be silent). `stderr` is injectable for tests.
+ * or a bad config must never be silent). Every text is shown with its control characters made
+ * visible ({@link visibleLines}): notices quote config keys, server names and tool output, and an
+ * escape sequence in them must not reach the terminal. `stderr` is injectable for tests.
  */
 export function uiBridgeFrom(ctx: Pick<ExtensionContext, "ui" | "hasUI">, stderr: (text: string) => void = (t) => process.stderr.write(t)): UiBridge {
   const ui = ctx.ui;
   return {
     hasUI: ctx.hasUI,
-    notify: (message, level = "info") => {
+    notify: (raw, level = "info") => {
+      const message = visibleLines(raw);
       if (ctx.hasUI) ui.notify(message, level);
       else if (level !== "info" && !shownOnStderr.has(message)) {
         shownOnStderr.add(message);
         stderr(`pi-governor ${level}: ${message.replace(OWN_PREFIX, "")}\n`);
       }
     },
-    setStatus: (key, text) => ui.setStatus(key, text),
-    confirm: (title, message) => (ctx.hasUI ? ui.confirm(title, message) : Promise.resolve(false)),
+    setStatus: (key, text) => ui.setStatus(key, text === undefined ? undefined : visible(text)),
+    confirm: (title, message) => (ctx.hasUI ? ui.confirm(visible(title), visibleLines(message)) : Promise.resolve(false)),
   };
 }
 
@@ -39,7 +43,13 @@ export function uiBridgeFrom(ctx: Pick<ExtensionContext, "ui" | "hasUI">, stderr
 export function commandUiBridgeFrom(ctx: Pick<ExtensionContext, "ui" | "hasUI">, stderr: (text: string) => void = (t) => process.stderr.write(t)): UiBridge {
   const bridge = uiBridgeFrom(ctx, stderr);
   if (ctx.hasUI) return bridge;
-  return { ...bridge, notify: (message) => stderr(message.endsWith("\n") ? message : `${message}\n`) };
+  return {
+    ...bridge,
+    notify: (raw) => {
+      const message = visibleLines(raw);
+      stderr(message.endsWith("\n") ? message : `${message}\n`);
+    },
+  };
 }
 
 /** Session records as pi custom entries (persisted in the session file, never sent to the model). */

@@ -1,18 +1,14 @@
-import { constants } from "node:fs";
 import { open, type FileHandle } from "node:fs/promises";
-import { InvalidInputError } from "../../core/index.ts";
+import { currentUid, InvalidInputError, SAFE_READ_FLAGS } from "../../core/index.ts";
+
+export { currentUid };
 
 /**
- * Flags every blob read opens with: read-only, never through a symbolic link (a planted
- * `<id>.txt -> /etc/passwd` fails with ELOOP), and non-blocking so a planted FIFO cannot hang the
- * open (the fstat check below then refuses it). O_NOFOLLOW/O_NONBLOCK are 0 where the OS lacks them.
+ * Flags every blob read opens with (core's {@link SAFE_READ_FLAGS}, shared with config files):
+ * read-only, never through a symbolic link (a planted `<id>.txt -> /etc/passwd` fails with ELOOP),
+ * and non-blocking so a planted FIFO cannot hang the open (the fstat check below then refuses it).
  */
-export const BLOB_READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
-
-/** The current user's id, or undefined where the OS has none (Windows). */
-export function currentUid(): number | undefined {
-  return typeof process.getuid === "function" ? process.getuid() : undefined;
-}
+export const BLOB_READ_FLAGS = SAFE_READ_FLAGS;
 
 /** The error for a cache entry that is not a plain file of the user's: what it is and the fix. */
 function notOurs(path: string, what: string, kind: string): InvalidInputError {

@@ -1,5 +1,5 @@
 /** What a managed server reports about itself: its state, events for listeners, and a status snapshot. */
-import type { GovernorError } from "../../core/index.ts";
+import { type GovernorError, visible } from "../../core/index.ts";
 
 /**
  * Lifecycle of a managed server.
@@ -73,9 +73,9 @@ export function formatDuration(ms: number): string {
 
 /** One status block for `/<root> servers` and the status tool. */
 export function formatServerStatus(s: ManagedServerStatus): string {
-  const head = `${s.name}: ${s.state}${s.pid ? ` (pid ${s.pid})` : ""}${s.uptimeMs !== undefined ? `, up ${formatDuration(s.uptimeMs)}` : ""}`;
+  const head = `${visible(s.name)}: ${s.state}${s.pid ? ` (pid ${s.pid})` : ""}${s.uptimeMs !== undefined ? `, up ${formatDuration(s.uptimeMs)}` : ""}`;
   const lines = [head];
-  if (s.serverVersion) lines.push(`  server: ${s.serverVersion.name} ${s.serverVersion.version}, ${s.toolCount} tools`);
+  if (s.serverVersion) lines.push(`  server: ${visible(s.serverVersion.name.slice(0, 200))} ${visible(s.serverVersion.version.slice(0, 200))}, ${s.toolCount} tools`);
   if (s.state === "reconnecting") lines.push(`  reconnecting: attempt ${s.reconnectAttempts}/${s.maxReconnectAttempts}, ${s.queued} call(s) waiting`);
   if (s.retryInMs !== undefined) lines.push(`  degraded: next call retries in ${formatDuration(s.retryInMs)} (or restart now)`);
   if (s.inFlight) lines.push(`  in flight: ${s.inFlight}`);
@@ -83,6 +83,6 @@ export function formatServerStatus(s: ManagedServerStatus): string {
     const r = s.reconnects.slice(-3).map((x) => `${new Date(x.at).toISOString().slice(11, 19)} ${x.reason} -> ${x.ok ? "back" : "failed"} after ${x.attempts} attempt(s), ${formatDuration(x.durationMs)}`);
     lines.push(`  reconnects (${s.reconnects.length}): ${r.join("; ")}`);
   }
-  if (s.lastError) lines.push(`  last error: ${s.lastError.message}${s.lastError.stderrTail ? `\n  stderr: ${s.lastError.stderrTail.slice(-200)}` : ""}`);
+  if (s.lastError) lines.push(`  last error: ${visible(s.lastError.message)}${s.lastError.stderrTail ? `\n  stderr: ${visible(s.lastError.stderrTail.slice(-200))}` : ""}`);
   return lines.join("\n");
 }

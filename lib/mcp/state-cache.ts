@@ -3,6 +3,7 @@
  * repository was indexed). After a reconnect the new state is diffed against it, so what a restart
  * lost (an index, a tool) can be told to the agent once.
  */
+import { visible } from "../../core/index.ts";
 import type { McpTool } from "./connection-types.ts";
 
 /** What is known about a running server. */
@@ -22,7 +23,7 @@ export function snapshotOf(serverVersion: ServerSnapshot["serverVersion"], tools
 /** Lines saying what differs after a reconnect (empty: nothing was lost). */
 export function diffSnapshots(before: ServerSnapshot, after: ServerSnapshot): string[] {
   const lines: string[] = [];
-  const v = (s: ServerSnapshot) => (s.serverVersion ? `${s.serverVersion.name} ${s.serverVersion.version}` : "unknown");
+  const v = (s: ServerSnapshot) => (s.serverVersion ? visible(`${s.serverVersion.name.slice(0, 200)} ${s.serverVersion.version.slice(0, 200)}`) : "unknown");
   if (before.serverVersion && v(before) !== v(after)) lines.push(`server version changed: ${v(before)} -> ${v(after)}`);
   const now = new Set(after.tools);
   const gone = before.tools.filter((t) => !now.has(t));

@@ -5,5 +5,6 @@
  * telling a passing lock from a real failure.
  */
 export type { OpenOptions, RunResult, SqlParams, SqlValue, SqliteDatabase, SqliteDriverName, SqliteProbe, SqliteStatement, TransactionMode } from "./types.ts";
-export { driverChoice, loadDriver, openDatabase, preparePrivateFile, probeSqlite, SQLITE_DRIVER_ENV } from "./open.ts";
+export { driverChoice, loadDriver, openDatabase, preparePrivateFile, probeSqlite, SQLITE_DRIVER_ENV, tidyAfterReading } from "./open.ts";
 export { isTransientSqliteError, sqliteErrorCode, SqliteUnavailableError } from "./errors.ts";
+export { sqliteFailureAdvice, type DatabaseWhere } from "./failure-advice.ts";

@@ -4,7 +4,7 @@
  * better-sqlite3 only where it does not, so a native module built for another Node ABI (pi on Node 24
  * with a better-sqlite3 built for Node 20) no longer turns storage off.
  */
-import { closeSync, constants, fchmodSync, lstatSync, mkdirSync, openSync } from "node:fs";
+import { closeSync, constants, existsSync, fchmodSync, lstatSync, mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
 import { loadBetterSqlite3Driver } from "./drivers/better-sqlite3.ts";
 import type { SqliteDriver } from "./drivers/driver.ts";
@@ -128,5 +128,27 @@ export function probeSqlite(options: { driver?: SqliteDriverName | "auto"; env?:
     return { driver: driver.name, sqliteVersion: driver.sqliteVersion, fts5, trigram, unavailable };
   } finally {
     db.close();
+  }
+}
+
+/**
+ * Removes the `-wal` and `-shm` files a read-only connection left beside a WAL database (a reader
+ * cannot checkpoint or delete them, so `pi-governor search` and `stats` left them behind): opens the
+ * database for writing and closes it at once, which, when no other connection is open, checkpoints
+ * the log and deletes both files. With pi still connected nothing changes (pi removes them when it
+ * closes). Never throws; call it after the reader is closed.
+ */
+export function tidyAfterReading(path: string, options: { busyTimeoutMs?: number } = {}): void {
+  if (!existsSync(`${path}-wal`) && !existsSync(`${path}-shm`)) return;
+  try {
+    const db = openDatabase(path, { busyTimeoutMs: options.busyTimeoutMs ?? 100 });
+    try {
+      // SQLite reads the file only at the first statement; without one, close() has nothing to tidy.
+      db.pragma("wal_checkpoint(TRUNCATE)");
+    } finally {
+      db.close();
+    }
+  } catch {
+    // Locked, read-only or gone: the files stay, which is what a reader left before.
   }
 }

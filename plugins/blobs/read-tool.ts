@@ -40,6 +40,7 @@ export function blobReadTool(store: BlobStore, readMaxBytes: number, grepOptions
     async execute(call): Promise<ToolExecuteResult> {
       const signal = call.signal;
       const args = call.args as { blobId?: unknown; offset?: number; limit?: number; unit?: string; grep?: string };
+      checkPaging(args);
       const id = String(args.blobId ?? "").trim();
       const located = await store.locate(id);
       store.reference(id);
@@ -68,7 +69,7 @@ export function blobReadTool(store: BlobStore, readMaxBytes: number, grepOptions
       }
 
       if (args.unit !== undefined && args.unit !== "lines") {
-        throw new InvalidInputError(`unit must be "lines" or "bytes", got ${JSON.stringify(args.unit)}`, { agentMessage: 'Use unit: "lines" or unit: "bytes".' });
+        throw new InvalidInputError(`unit must be "lines" or "bytes", got ${JSON.stringify(String(args.unit).slice(0, 20))}`, { agentMessage: 'Use unit: "lines" or unit: "bytes".' });
       }
       const from = Math.max(1, args.offset ?? 1);
       const page = await store.readLinePage(id, from, Math.min(args.limit ?? BLOB_READ_DEFAULT_LINES, MAX_LINES), readMaxBytes, signal);
@@ -85,4 +86,22 @@ export function blobReadTool(store: BlobStore, readMaxBytes: number, grepOptions
       };
     },
   };
+}
+
+/**
+ * Refuses paging arguments that would not move forward: a `limit` below 1 (limit 0 named the same
+ * offset as the next page again, and a model following the hint looped) or a negative `offset`.
+ * pi checks the schema's minimum too, but not every caller goes through pi (scripts, other hosts).
+ */
+function checkPaging(args: { offset?: unknown; limit?: unknown }): void {
+  for (const [key, least] of [["limit", 1], ["offset", 0]] as const) {
+    const value = args[key];
+    if (value === undefined) continue;
+    if (typeof value !== "number" || !Number.isInteger(value) || value < least) {
+      const shown = typeof value === "number" ? String(value) : JSON.stringify(String(value).slice(0, 20));
+      throw new InvalidInputError(`${key} must be a whole number of at least ${least}, got ${shown}`, {
+        agentMessage: key === "limit" ? "Leave limit out for a default page, or pass 1 or more; continue with the exact call the [next: …] hint names." : "Pass the offset the [next: …] hint names, or leave it out to start at the beginning.",
+      });
+    }
+  }
 }

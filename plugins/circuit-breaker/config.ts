@@ -6,6 +6,7 @@
  * ```
  */
 import { z } from "zod";
+import { boundedRecord, toolNameSchema } from "../../core/index.ts";
 
 /** Failure categories the breaker may count. The model's own mistakes (invalid_input, mcp errors) are not in the default. */
 export const COUNTABLE_CATEGORIES = ["timeout", "network", "connection_lost", "rate_limit", "spawn", "mcp", "auth", "unknown"] as const;
@@ -24,9 +25,9 @@ export const breakerSchema = z.object({
   failureRatio: z.number().min(0).max(1).describe("Also open when at least this share of the last `ratioWindow` calls failed (0 = off). Default 0."),
   ratioWindow: z.number().int().min(2).max(1000).describe("Calls the failure ratio looks at (the ratio is judged only once the window is full). Default 20."),
   cooldownMs: z.number().int().min(1).max(3_600_000).describe("How long an open circuit fails fast before one probe call is let through, in milliseconds. Default 30000."),
-  countCategories: z.array(z.enum(COUNTABLE_CATEGORIES)).describe('Error categories that count as failures (TIMEOUT_EXCEEDED always counts). Default ["timeout", "network", "connection_lost", "rate_limit", "spawn"].'),
+  countCategories: z.array(z.enum(COUNTABLE_CATEGORIES)).max(COUNTABLE_CATEGORIES.length).describe('Error categories that count as failures (TIMEOUT_EXCEEDED always counts). Default ["timeout", "network", "connection_lost", "rate_limit", "spawn"].'),
   scope: z.enum(["tool", "server"]).describe('"tool": one circuit per tool; "server": tools sharing a `server:<name>` or `mcp:<name>` tag (or, without one, the registering plugin) share one circuit. Default "tool".'),
-  perTool: z.record(z.string().min(1), perToolSchema).describe("Per-tool overrides by tool name: enabled, failureThreshold, cooldownMs. Default {}."),
+  perTool: boundedRecord(toolNameSchema(), perToolSchema).describe("Per-tool overrides by tool name: enabled, failureThreshold, cooldownMs. Default {}."),
 });
 
 /** The `breaker` options (without `enabled`). */

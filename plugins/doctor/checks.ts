@@ -4,8 +4,9 @@
  * they touch comes in through {@link DoctorEnvironment}, so each check is tested with a planted
  * environment (no Bun, a broken config, an unsafe cache directory).
  */
+import { lstatSync } from "node:fs";
 import { join } from "node:path";
-import { CONFIG_FILE, type Governor } from "../../core/index.ts";
+import { CONFIG_FILE, type Governor, visible } from "../../core/index.ts";
 import type { BlobDirState } from "../../lib/blobs/index.ts";
 import type { SqliteProbe } from "../../lib/sqlite/index.ts";
 import type { KotaLaunch } from "../kota/index.ts";
@@ -180,13 +181,25 @@ export function checkBlobFolders(env: Pick<DoctorEnvironment, "governor" | "blob
   return { name: "blob folders", status: "ok", detail: `blobs and recall share ${blobsDir} (recall writes through the blobs plugin's store, where blob_read reads)` };
 }
 
+/** Whether anything (a file, a dangling link, a FIFO) is at `path`. */
+function existsOrLink(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Config: which files were found and every problem in them. */
 export function checkConfig(env: Pick<DoctorEnvironment, "governor" | "agentDir" | "cwd">): CheckResult[] {
   const { config } = env.governor;
   const global = join(env.agentDir, CONFIG_FILE);
   const project = join(env.cwd, ".pi", CONFIG_FILE);
   const used = config.sources.filter((s) => s !== "defaults");
-  const detail = `global ${global} ${used.some((s) => s.startsWith(env.agentDir)) ? "found" : "not found"}; project ${project} ${used.some((s) => s.startsWith(join(env.cwd, ".pi"))) ? "found" : "not found"}; sources: ${config.sources.join(" <- ")}`;
+  // A file that is there but was not used (a link out of the project, a FIFO, broken JSON) is "not used", never "not found".
+  const state = (path: string, dir: string) => (used.some((s) => s.startsWith(dir)) ? "found" : existsOrLink(path) ? "not used (see below)" : "not found");
+  const detail = `global ${global} ${state(global, env.agentDir)}; project ${project} ${state(project, join(env.cwd, ".pi"))}; sources: ${config.sources.join(" <- ")}`;
   const problems = env.governor.problems();
   if (!problems.length) return [{ name: "config", status: "ok", detail: `${detail}; no problems` }];
   return [
@@ -235,8 +248,9 @@ const LABEL: Record<CheckStatus, string> = { ok: "ok  ", warn: "WARN", fail: "FA
 export function formatDoctorReport(results: readonly CheckResult[]): string {
   const lines = ["pi-governor doctor"];
   for (const r of results) {
-    lines.push(`  ${LABEL[r.status]}  ${r.name}: ${r.detail}`);
-    if (r.fix) lines.push(`        fix: ${r.fix}`);
+    // Details quote config keys, paths and a server's name and version: shown, never interpreted.
+    lines.push(`  ${LABEL[r.status]}  ${visible(r.name)}: ${visible(r.detail)}`);
+    if (r.fix) lines.push(`        fix: ${visible(r.fix)}`);
   }
   const failed = results.filter((r) => r.status === "fail").length;
   const warned = results.filter((r) => r.status === "warn").length;

@@ -42,7 +42,8 @@ export async function startKotaOnce(launch: KotaLaunch, deadlineMs: number): Pro
   try {
     await server.start();
     const status = server.status();
-    return { tools: status.toolCount, ...(status.serverVersion ? { serverVersion: `${status.serverVersion.name} ${status.serverVersion.version}` } : {}) };
+    // The server names itself: shown (visible, in the report) at most 200 characters of each part.
+    return { tools: status.toolCount, ...(status.serverVersion ? { serverVersion: `${status.serverVersion.name.slice(0, 200)} ${status.serverVersion.version.slice(0, 200)}` } : {}) };
   } finally {
     await server.close();
   }

@@ -7,15 +7,22 @@
  */
 import { join } from "node:path";
 import { z } from "zod";
+import { pathSchema, toolListSchema } from "../../core/index.ts";
+
+/** Longest `phase` label, in characters: it is written into every row, and a project file may set it. */
+export const MAX_PHASE_CHARS = 64;
 
 /** The schema of the `executionLog` section (without `enabled`, which definePlugin adds). */
 export const executionLogSchema = z.object({
-  dbPath: z.string().describe('SQLite file of the log; "" = <agentDir>/pi-governor/executions.db. Created with mode 0600. Default "".'),
+  dbPath: pathSchema().describe('SQLite file of the log; "" = <agentDir>/pi-governor/executions.db. Created with mode 0600. Default "".'),
   batchSize: z.number().int().min(1).max(10_000).describe("Rows buffered before a write is scheduled. Default 50."),
   flushIntervalMs: z.number().int().min(10).max(600_000).describe("Longest time a row waits in the buffer, in milliseconds (the timer never keeps the process alive). Default 1000."),
   maxBufferedRows: z.number().int().min(1).max(1_000_000).describe("Rows kept while the database is busy; older rows beyond this are dropped (counted in a warning). Default 10000."),
-  phase: z.string().describe('Free label written to the `phase` column (a project phase, a branch). Default "".'),
-  exclude: z.array(z.string().min(1)).describe("Tools not logged. Default []."),
+  phase: z
+    .string()
+    .max(MAX_PHASE_CHARS)
+    .describe(`Free label written to the \`phase\` column (a project phase, a branch), at most ${MAX_PHASE_CHARS} characters. Default "".`),
+  exclude: toolListSchema().describe("Tools not logged. Default []."),
 });
 
 /** The `executionLog` options (without `enabled`). */

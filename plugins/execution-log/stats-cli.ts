@@ -6,6 +6,7 @@ import { existsSync } from "node:fs";
 import { agentDirFrom, type CliCommand, errorText, parseCommandArgs } from "../../core/index.ts";
 import { defaultDbPath } from "./config.ts";
 import { openLogForReading } from "./open-db.ts";
+import { tidyAfterReading } from "../../lib/sqlite/index.ts";
 import { formatStats, parseSince, readStats } from "./stats.ts";
 
 const USAGE = `usage: pi-governor stats [--db path] [--since 24h|7d|2026-11-01] [--tool name] [--json]
@@ -63,5 +64,6 @@ export const run: CliCommand = async (argv, io) => {
     return 1;
   } finally {
     db.close();
+    tidyAfterReading(path);
   }
 };

@@ -11,7 +11,7 @@
  * table) disables the log: one warning with the fix, after which rows are discarded.
  */
 import { contentBytes, errorText, utf8Bytes, type Clock, type ContentBlock, type Logger } from "../../core/index.ts";
-import { isTransientSqliteError, sqliteErrorCode, type SqliteDatabase, type SqliteStatement, type SqlValue } from "../../lib/sqlite/index.ts";
+import { isTransientSqliteError, sqliteErrorCode, sqliteFailureAdvice, type SqliteDatabase, type SqliteStatement, type SqlValue } from "../../lib/sqlite/index.ts";
 import { openLogForWriting } from "./open-db.ts";
 import { type ExecutionRow, INSERT_SQL } from "./schema.ts";
 
@@ -292,7 +292,7 @@ export class ExecutionLogWriter {
     this.db = undefined;
     this.insert = undefined;
     this.warn(
-      `pi-governor: the execution log at ${this.options.path} is unavailable (${errorText(error)}); tool calls go on without it. Check the path and permissions, or set executionLog.dbPath; a corrupt file can be moved aside (it is recreated).`,
+      `pi-governor: the execution log at ${this.options.path} is unavailable: ${sqliteFailureAdvice(error, { path: this.options.path, configKey: "executionLog.dbPath", rebuilt: "a new log is created at the next start" })}. Tool calls go on without it.`,
       "warning",
     );
   }

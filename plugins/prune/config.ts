@@ -3,8 +3,10 @@
  * unit and default; `/governor pruning` prints the effective values.
  */
 import { z } from "zod";
+import { boundedRecord, toolListSchema, toolNameSchema } from "../../core/index.ts";
+import { MAX_PATTERN_TOTAL_CHARS } from "./paths.ts";
 
-const toolList = z.array(z.string().min(1));
+const toolList = toolListSchema();
 
 /** How the placeholder of one tool's pruned result reads. */
 export const placeholderHintSchema = z
@@ -41,12 +43,18 @@ const pruneBaseSchema = z.object({
   forceStepPercent: z.number().min(1).max(1000).describe("When the prompt that would be sent reaches this percent of the window, move the boundary regardless of cache cost once the step frees forceStepFreePercent (room for the next turns). Default 80."),
   minStepPercent: z.number().min(0).max(50).describe("The boundary moves only when the step frees at least this percent of the prompt that would be sent (or minStepTokens, when larger). 0: no such floor. Default 0."),
   forceStepFreePercent: z.number().min(0).max(90).describe("Above forceStepPercent, a step is forced only when it frees at least this percent of the prompt at the force line, falling linearly to any step at all at 90% of the window. 0: force any step above the line. Default 0."),
-  perTool: z.record(z.string().min(1), placeholderHintSchema).describe("Per-tool placeholder text by tool name: argOrder (arguments shown first) and rehydrate (how to get the result back). Default: pi's read, bash, grep, find and ls, and blob_read."),
+  perTool: boundedRecord(toolNameSchema(), placeholderHintSchema).describe("Per-tool placeholder text by tool name: argOrder (arguments shown first) and rehydrate (how to get the result back). Default: pi's read, bash, grep, find and ls, and blob_read."),
   dedup: z.boolean().describe("Past the boundary, the older results of a call repeated later with the same tool and arguments become a placeholder that names the newer call. Default true."),
   staleReads: z.boolean().describe("Past the boundary, a readTools result of a file that a later writeTools call (or a bash command naming the file) changed becomes a placeholder saying the file changed and how to read it now. Default true."),
   readTools: toolList.describe('Tools whose result is the text of the file named by their path argument. Default ["read"].'),
   writeTools: toolList.describe('Tools that change the file named by their path argument. Default ["edit", "write"].'),
-  protectedFilePatterns: z.array(z.string().min(1).max(200)).max(100).describe('Globs of file paths (`**` any folders, `*` any characters but "/", `?` one character; a pattern without "/" matches the file name) whose calls are never pruned, deduplicated, cut or folded. Default [].'),
+  protectedFilePatterns: z
+    .array(z.string().min(1).max(200))
+    .max(64)
+    .refine((patterns) => patterns.reduce((n, p) => n + p.length, 0) <= MAX_PATTERN_TOTAL_CHARS, { message: `at most ${MAX_PATTERN_TOTAL_CHARS} characters in all patterns together` })
+    .describe(
+      `Globs of file paths (\`**\` any folders, \`*\` any characters but "/", \`?\` one character; a pattern without "/" matches the file name) whose calls are never pruned, deduplicated, cut or folded. At most 64 patterns of 200 characters, ${MAX_PATTERN_TOTAL_CHARS} characters in all. Default [].`,
+    ),
   maxArgChars: z.number().int().min(0).max(10_000_000).describe("Past the boundary, a completed call whose arguments are longer than this (characters of their JSON) keeps an excerpt of each long string argument and a way back. 0: never. Default 800."),
   argExcerptChars: z.number().int().min(20).max(100_000).describe("Characters kept of each cut string argument (start and end). Default 160."),
   failedArgsAfterTurns: z.number().int().min(0).max(1000).describe("Past the boundary, the arguments of a call that failed are cut to an excerpt once the call is this many turns old; the error text stays. 0: never. Default 4."),
@@ -96,8 +104,7 @@ export type PerModelEntry = z.infer<typeof perModelEntrySchema>;
 
 /** The schema of the `prune` section (without `enabled`, which definePlugin adds). */
 export const pruneSchema = pruneBaseSchema.extend({
-  perModel: z
-    .record(z.string().max(200).regex(MODEL_KEY_PATTERN, 'a model key: "provider/model-id", "provider/*" or "*"'), perModelEntrySchema)
+  perModel: boundedRecord(z.string().max(200).regex(MODEL_KEY_PATTERN, 'a model key: "provider/model-id", "provider/*" or "*"'), perModelEntrySchema, 64)
     .describe('Settings per model, by "provider/model-id", "provider/*" or "*": enabled (false: no pruning for that model) and overrides of keepRecentTurns, maxToolChars, the adaptive and step thresholds, contextWindow and the strategy switches. Each setting comes from the most specific key that sets it (exact, then provider/*, then *), else from the top level. Default {}.'),
 });
 

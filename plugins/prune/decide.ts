@@ -14,7 +14,8 @@
  */
 import { messageMeta, type AgentMessageLike } from "../../core/index.ts";
 import type { ModeRules } from "./config.ts";
-import { isPlaceholder, type PlaceholderInput, placeholderText, relationPlaceholder } from "./placeholder.ts";
+import { type PlaceholderInput, placeholderText, relationPlaceholder } from "./placeholder.ts";
+import { isPrunedMessage, markPruned } from "./pruned-mark.ts";
 import type { ResultRelation } from "./relations.ts";
 import { messageChars } from "./size.ts";
 
@@ -77,7 +78,7 @@ function replaceWith(message: AgentMessageLike, rules: ModeRules, call: CallInfo
   if (message.role !== "toolResult" || isPinnedInMessage(message)) return KEEP;
   const m = message as ToolResultLike;
   const content = Array.isArray(m.content) ? (m.content as Array<{ type?: string; text?: string }>) : [];
-  if (content.length === 1 && content[0]!.type === "text" && isPlaceholder(content[0]!.text ?? "")) return KEEP; // already pruned
+  if (isPrunedMessage(message)) return KEEP; // already pruned (by its mark, never by text a tool printed)
   const chars = messageChars(message);
   const text = write(
     {
@@ -93,5 +94,5 @@ function replaceWith(message: AgentMessageLike, rules: ModeRules, call: CallInfo
     m,
   );
   if (text === undefined || text.length >= chars) return KEEP;
-  return { replacement: { ...m, content: [{ type: "text", text }] }, savedChars: chars - text.length, summary: text };
+  return { replacement: markPruned({ ...m, content: [{ type: "text", text }] }), savedChars: chars - text.length, summary: text };
 }

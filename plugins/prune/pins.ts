@@ -10,7 +10,7 @@ import { resultMeta, withResultMeta, type AgentMessageLike, type ToolResultValue
 import type { PruneOptions } from "./config.ts";
 import { isPinnedInMessage } from "./decide.ts";
 import { markContent } from "./pin-marker.ts";
-import { isPlaceholder } from "./placeholder.ts";
+import { isPrunedMessage } from "./pruned-mark.ts";
 
 /** The pin list in force: config `pinTools`, plus the `impactTools` when `pinImpactSummaries`. */
 export function pinOnArrival(options: Pick<PruneOptions, "pinTools" | "pinImpactSummaries" | "impactTools">): ReadonlySet<string> {
@@ -33,7 +33,7 @@ export function lastMeaningBearing(messages: readonly AgentMessageLike[], skip: 
     if (r.isError || skip.has(r.toolName)) continue;
     const blocks = Array.isArray(r.content) ? (r.content as Array<{ type?: string; text?: string }>) : [];
     const text = blocks.filter((b) => b.type === "text").map((b) => b.text ?? "").join("");
-    if (!text.trim() || isPlaceholder(text)) continue;
+    if (!text.trim() || isPrunedMessage(m)) continue;
     return { toolCallId: r.toolCallId, toolName: r.toolName, index: i };
   }
   return undefined;

@@ -20,7 +20,8 @@ import { messageMeta, type AgentMessageLike } from "../../core/index.ts";
 import { canonicalJson } from "../../lib/json/index.ts";
 import { bashChangedPaths } from "./bash-paths.ts";
 import { callPath, normalizePath } from "./paths.ts";
-import { isPlaceholder, type ResultRelation } from "./placeholder.ts";
+import type { ResultRelation } from "./placeholder.ts";
+import { isPrunedMessage } from "./pruned-mark.ts";
 
 export { canonicalJson };
 
@@ -81,18 +82,10 @@ function completedCalls(messages: readonly AgentMessageLike[], upTo: number): Ca
       const result = results.get(b.id);
       if (!result || seen.has(b.id)) continue;
       seen.add(b.id);
-      calls.push({ id: b.id, name: b.name, args: b.arguments, result, isError: (result as { isError?: unknown }).isError === true, placeholder: isPlaceholderResult(result) });
+      calls.push({ id: b.id, name: b.name, args: b.arguments, result, isError: (result as { isError?: unknown }).isError === true, placeholder: isPrunedMessage(result) });
     }
   }
   return calls;
-}
-
-/** Whether a result is already a placeholder this plugin wrote (one text block, PRUNED_PREFIX). */
-function isPlaceholderResult(result: AgentMessageLike): boolean {
-  const content = (result as { content?: unknown }).content;
-  if (!Array.isArray(content) || content.length !== 1) return false;
-  const block = content[0] as { type?: unknown; text?: unknown } | null;
-  return isRecord(block) && block.type === "text" && typeof block.text === "string" && isPlaceholder(block.text);
 }
 
 /** Results that may be related: not pinned, not on a protected path, not a placeholder already. */

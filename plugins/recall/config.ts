@@ -7,11 +7,12 @@
  */
 import { join } from "node:path";
 import { z } from "zod";
+import { pathSchema, toolListSchema } from "../../core/index.ts";
 import { cacheRoot } from "../../lib/blobs/index.ts";
 
 /** The schema of the `recall` section (without `enabled`, which definePlugin adds). */
 export const recallSchema = z.object({
-  dbPath: z.string().describe('SQLite file of the search index; "" = ~/.pi/cache/pi-governor/recall/index.db (<PI_CODING_AGENT_DIR>/cache/pi-governor/recall/index.db when that variable names another agent directory). Created with mode 0600 in a 0700 directory; a folder that is a link, not yours, or group/world-writable is refused. Default "".'),
+  dbPath: pathSchema().describe('SQLite file of the search index; "" = ~/.pi/cache/pi-governor/recall/index.db (<PI_CODING_AGENT_DIR>/cache/pi-governor/recall/index.db when that variable names another agent directory). Created with mode 0600 in a 0700 directory; a folder that is a link, not yours, or group/world-writable is refused. Default "".'),
   storeBlobs: z.boolean().describe("Store every indexed output that was not cut to a blob in the blobs plugin's cache (blobs.dir) and name it in the result's details.blobId, so every pruned placeholder has a blob_read way back. Default true."),
   searchAllProjects: z
     .boolean()
@@ -27,7 +28,7 @@ export const recallSchema = z.object({
   answerBytes: z.number().int().min(512).max(16_384).describe("Most UTF-8 bytes of one context_search answer. Default 2048."),
   defaultLimit: z.number().int().min(1).max(50).describe("Hits per search when the caller does not say. Default 5."),
   sweepIntervalMinutes: z.number().min(0).max(1_440).describe("Rows whose blob is gone are removed at the session's first model call and then every this many minutes (0: only the first). Default 30."),
-  exclude: z.array(z.string().min(1)).describe("Tools never indexed. Default []."),
+  exclude: toolListSchema().describe("Tools never indexed. Default []."),
   status: z.boolean().describe("Footer entry with the tokens kept out of the context. Default true."),
 });
 

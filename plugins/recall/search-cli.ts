@@ -8,6 +8,7 @@
 import { parseArgs } from "node:util";
 import { agentDirFrom, errorText, type CliCommand } from "../../core/index.ts";
 import { BlobStore, DEFAULT_BLOB_DIR, resolveBlobDir } from "../../lib/blobs/index.ts";
+import { tidyAfterReading } from "../../lib/sqlite/index.ts";
 import { defaultIndexPath } from "./config.ts";
 import { formatHits } from "./format.ts";
 import { checkIndexFiles } from "./index-file.ts";
@@ -96,5 +97,6 @@ export const run: CliCommand = async (argv, io) => {
     return hits.length ? 0 : 1;
   } finally {
     index.close();
+    tidyAfterReading(path);
   }
 };

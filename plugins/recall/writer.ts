@@ -18,7 +18,7 @@
 import { setTimeout as delay } from "node:timers/promises";
 import { errorText, type Clock, type Logger } from "../../core/index.ts";
 import type { BlobStore } from "../../lib/blobs/index.ts";
-import { isTransientSqliteError } from "../../lib/sqlite/index.ts";
+import { isTransientSqliteError, sqliteFailureAdvice } from "../../lib/sqlite/index.ts";
 import type { ChunkLimits } from "./chunk.ts";
 import { checkIndexFiles } from "./index-file.ts";
 import { RecallIndex, type OutputRecord, type PendingOutput } from "./index-store.ts";
@@ -290,8 +290,9 @@ export class RecallWriter {
     }
     this.opened = undefined;
     this.deps.logger.warn("recall index unavailable", { path: this.options.path, error: this.brokenReason });
+    const advice = sqliteFailureAdvice(error, { path: this.options.path, configKey: "recall.dbPath", rebuilt: "a new, empty index is created at the next start (outputs indexed before are no longer found; their blobs stay)" });
     this.deps.notify(
-      `pi-governor recall: the search index ${this.options.path} cannot be used (${this.brokenReason}). Tool outputs are not indexed in this session (everything else works); remove or move the file, or set recall.dbPath.`,
+      `pi-governor recall: the search index ${this.options.path} cannot be used: ${advice}. Tool outputs are not indexed in this session (everything else works).`,
       "warning",
     );
   }

@@ -6,6 +6,7 @@
  * ```
  */
 import { z } from "zod";
+import { MAX_PATH_CHARS, MAX_TOOL_NAME_CHARS, pathSchema, textSchema } from "../../core/index.ts";
 
 /** The schema of the `telemetry` section (without `enabled`, which definePlugin adds). */
 export const telemetrySchema = z.object({
@@ -14,15 +15,16 @@ export const telemetrySchema = z.object({
     .describe(
       "Start an OTLP/HTTP (JSON) exporter for spans and metrics. Off: spans and metrics go through @opentelemetry/api only, i.e. into the OpenTelemetry SDK the embedding process registered, or nowhere. Default false.",
     ),
-  endpoint: z
-    .string()
+  endpoint: pathSchema()
     .describe(
       'OTLP/HTTP base URL of the collector (`/v1/traces` and `/v1/metrics` are appended). "" = OTEL_EXPORTER_OTLP_TRACES_ENDPOINT / OTEL_EXPORTER_OTLP_METRICS_ENDPOINT (used as is), else OTEL_EXPORTER_OTLP_ENDPOINT, else http://localhost:4318. Default "".',
     ),
   headers: z
-    .record(z.string().min(1), z.string())
+    .record(z.string().min(1).max(MAX_TOOL_NAME_CHARS), textSchema(MAX_PATH_CHARS))
+    .refine((o) => Object.keys(o).length <= 64, { message: "at most 64 entries" })
+    .meta({ maxProperties: 64 })
     .describe("HTTP headers sent with every export (e.g. an API key), over the ones in OTEL_EXPORTER_OTLP_HEADERS. Default {}."),
-  serviceName: z.string().describe('Resource attribute service.name; "" = OTEL_SERVICE_NAME, else "pi-governor". Default "".'),
+  serviceName: z.string().max(MAX_TOOL_NAME_CHARS).describe('Resource attribute service.name; "" = OTEL_SERVICE_NAME, else "pi-governor". Default "".'),
   traces: z.boolean().describe("Record spans (one per governed tool call, one per context request). Default true."),
   metrics: z.boolean().describe("Record metrics (calls, errors, retries, timeouts, breaker opens, durations, bytes and tokens kept out of the context). Default true."),
   captureContent: z

@@ -48,6 +48,9 @@ export const telemetry = definePlugin({
   // Where session data goes, with which credentials, and whether code and outputs go with it, is the user's choice.
   trustedKeys: ["endpoint", "headers", "captureContent"],
   optional: [REDACTOR],
+  // With content capture on (the user's choice), turning telemetry or its export on decides that
+  // tool arguments and outputs leave the machine: then only the user may.
+  trustedKeysWhen: (trusted) => (trusted.captureContent === true ? ["enabled", "export"] : []),
   async apply(pipeline, config, services) {
     const logger = services.logger;
     if (!config.traces && !config.metrics) return;

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { type AgentMessageLike, messageMeta } from "../../core/index.ts";
 import { bashChangedPaths } from "../../plugins/prune/bash-paths.ts";
 import { callPath, normalizePath, protectedPathMatcher } from "../../plugins/prune/paths.ts";
-import { isPlaceholder } from "../../plugins/prune/placeholder.ts";
+import { isPrunedMessage, markPruned } from "../../plugins/prune/pruned-mark.ts";
 import { canonicalJson, type RelationOptions, resultRelations } from "../../plugins/prune/relations.ts";
 
 const CWD = "/home/u/p";
@@ -73,7 +73,9 @@ function build(rounds: ReadonlyArray<{ user: boolean; calls: CallSpec[] }>, tag 
     out.push({ role: "assistant", content: round.calls.map((c, k) => ({ type: "toolCall" as const, id: ids[k]!, name: c.tool, arguments: argsOf(c) })) });
     round.calls.forEach((c, k) => {
       const text = c.placeholder ? `(Pruned) ${c.tool}(...)` : `output ${ids[k]}`;
-      out.push({ role: "toolResult", toolCallId: ids[k]!, toolName: c.tool, content: [{ type: "text", text }], isError: c.isError, details: c.pinned ? { pinned: true } : {} });
+      // A placeholder is a result pruning replaced (its mark); the text alone would not make one.
+      const result: AgentMessageLike = { role: "toolResult", toolCallId: ids[k]!, toolName: c.tool, content: [{ type: "text", text }], isError: c.isError, details: c.pinned ? { pinned: true } : {} };
+      out.push(c.placeholder ? markPruned(result) : result);
     });
   });
   return out;
@@ -109,7 +111,9 @@ describe("result relations (property)", () => {
   it("are deterministic and do not depend on the message objects' identity", () => {
     fc.assert(
       fc.property(roundsArb, (rounds) => {
-        const messages = build(rounds);
+        // A placeholder is known by its object (pruning's mark), and a copy of one is an ordinary
+        // output by design, so the copies compared here hold no placeholders.
+        const messages = build(rounds.map((r) => ({ ...r, calls: r.calls.map((c) => ({ ...c, placeholder: false })) })));
         const a = resultRelations(messages, messages.length, options);
         expect(entries(resultRelations(messages, messages.length, options))).toBe(entries(a));
         expect(entries(resultRelations(structuredClone(messages), messages.length, options))).toBe(entries(a));
@@ -139,7 +143,7 @@ describe("result relations (property)", () => {
           const result = results.get(id)!;
           expect(result.at).toBeLessThan(upTo);
           expect(messageMeta(result.message).pinned).not.toBe(true);
-          expect(isPlaceholder((result.message.content as Array<{ text: string }>)[0]!.text)).toBe(false);
+          expect(isPrunedMessage(result.message)).toBe(false);
           const path = callPath(calls.get(id)!.args);
           if (path !== undefined) expect(options.isProtected(path)).toBe(false);
         }
@@ -199,9 +203,9 @@ describe("result relations (property)", () => {
         const norm = (args: Record<string, unknown>) => normalizePath(callPath(args) ?? "", CWD);
         for (const [id, call] of ordered) {
           const message = results.get(id)!.message;
-          const eligible = !messageMeta(message).pinned && !isPlaceholder((message.content as Array<{ text: string }>)[0]!.text) && !(callPath(call.args) && options.isProtected(callPath(call.args)!));
+          const eligible = !messageMeta(message).pinned && !isPrunedMessage(message) && !(callPath(call.args) && options.isProtected(callPath(call.args)!));
           const later = ordered.filter(([, c]) => c.pos > call.pos);
-          const current = (lid: string) => !isPlaceholder((results.get(lid)!.message.content as Array<{ text: string }>)[0]!.text);
+          const current = (lid: string) => !isPrunedMessage(results.get(lid)!.message);
           const repeats = later.filter(([lid, c]) => c.name === call.name && canonicalJson(c.args) === canonicalJson(call.args) && current(lid) && (message.isError || !results.get(lid)!.message.isError));
           const changes = call.name !== "read" ? [] : later.filter(([lid, c]) => ((c.name === "edit" || c.name === "write") && !results.get(lid)!.message.isError && norm(c.args) === norm(call.args)) || (c.name === "bash" && bashChangedPaths(String(c.args.command)).some((p) => normalizePath(p, CWD) === norm(call.args))));
           // A duplicate names the newest successful repeat (for a failed result: else the newest failed one);

@@ -141,16 +141,24 @@ export function describeRuns(runs: readonly FoldableRun[], max = 3): string {
     .join(", ");
 }
 
+/** Longest piece of the model's own arguments echoed back in an error, in characters. */
+export const MAX_ECHO_CHARS = 80;
+
+/** `id` (the model's input) quoted for an error message, cut to {@link MAX_ECHO_CHARS} with its length said. */
+function echo(id: string): string {
+  return id.length <= MAX_ECHO_CHARS ? JSON.stringify(id) : `${JSON.stringify(`${id.slice(0, MAX_ECHO_CHARS)}…`)} (${id.length.toLocaleString("en-US")} characters)`;
+}
+
 /** The turn indexes [first, last] that `from`..`to` widen to, or why they cannot be folded. */
 export function checkRange(map: TurnMap, from: string, to: string, rules: RangeRules): { first: number; last: number } | RangeProblem {
   const everywhere = () => `Foldable now: ${describeRuns(foldableRuns(map, 0, rules.before - 1, rules))}.`;
   const a = map.calls.get(from);
   const b = map.calls.get(to);
   for (const [name, id, place] of [["from", from, a], ["to", to, b]] as const) {
-    if (!place) return { problem: `${name} ${JSON.stringify(id)} is not the id of a tool call in this session's context`, fix: `Use the exact ids of your own earlier tool calls. ${everywhere()}` };
-    if (place.turn < 0) return { problem: `${name} ${JSON.stringify(id)} comes before the first user message and belongs to no turn`, fix: everywhere() };
+    if (!place) return { problem: `${name} ${echo(id)} is not the id of a tool call in this session's context`, fix: `Use the exact ids of your own earlier tool calls. ${everywhere()}` };
+    if (place.turn < 0) return { problem: `${name} ${echo(id)} comes before the first user message and belongs to no turn`, fix: everywhere() };
   }
-  if (isAfter(a!, b!)) return { problem: `from ${JSON.stringify(from)} comes after to ${JSON.stringify(to)}`, fix: "Swap from and to: from is the first call of the range, to the last." };
+  if (isAfter(a!, b!)) return { problem: `from ${echo(from)} comes after to ${echo(to)}`, fix: "Swap from and to: from is the first call of the range, to the last." };
   const first = a!.turn;
   const last = b!.turn;
   const blockers: string[] = [];

@@ -1,15 +1,17 @@
 /**
  * Walks every option of every plugin of every preset (presets/<name>/index.ts) and holds each to the
  * config trust rules: a key that names a path, a program, its arguments, environment or working
- * directory, or an endpoint is trusted (a project file cannot set it), and every number has an upper
- * bound; a duration's bound stays far below what Node timers accept (2^31-1 ms).
+ * directory, or an endpoint is trusted (a project file cannot set it), every number has an upper
+ * bound (a duration's stays far below what Node timers accept, 2^31-1 ms), and every string, list
+ * and record (its keys too) has a size bound: a project file once set an 8 MiB label that was
+ * copied into every execution-log row.
  */
 import { readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { definePlugin, type GovernorPlugin, type Preset } from "../../../../core/index.ts";
+import { boundedRecord, definePlugin, type GovernorPlugin, type Preset } from "../../../../core/index.ts";
 
 type JsonSchema = {
   type?: string | string[];
@@ -22,6 +24,13 @@ type JsonSchema = {
   allOf?: JsonSchema[];
   maximum?: number;
   exclusiveMaximum?: number;
+  maxLength?: number;
+  maxItems?: number;
+  maxProperties?: number;
+  propertyNames?: JsonSchema;
+  enum?: unknown[];
+  const?: unknown;
+  pattern?: string;
   description?: string;
 };
 
@@ -64,6 +73,12 @@ function walk(node: JsonSchema, path: string, name: string, description: string 
       const unit = unitOf(name, node.description ?? description);
       if (unit !== undefined && max * unit > MAX_TIMER_MS) out.push({ path, problem: `duration bound ${max} (x${unit} ms) exceeds ${MAX_TIMER_MS} ms` });
     }
+  }
+  if (types.includes("string") && node.maxLength === undefined && node.enum === undefined && node.const === undefined) out.push({ path, problem: "string without a length bound (add .max())" });
+  if (types.includes("array") && node.maxItems === undefined && node.prefixItems === undefined) out.push({ path, problem: "list without a length bound (add .max())" });
+  if (types.includes("object") && node.additionalProperties && typeof node.additionalProperties === "object") {
+    if (node.maxProperties === undefined) out.push({ path, problem: "record without a bound on its keys (boundedRecord)" });
+    if (node.propertyNames) walk(node.propertyNames, `${path}.<key name>`, name, description, topKey, trusted, out);
   }
   for (const [key, child] of Object.entries(node.properties ?? {})) {
     const childTop = topKey || key;
@@ -148,7 +163,7 @@ describe("the audit itself", () => {
     ]);
     expect(auditPlugin(p)).toContain("t.keepDays: deletes shared data (retention) but is not a trusted key");
     const trusted = plugin(z.object({ dbPath: z.string(), servers: z.record(z.string(), z.object({ env: z.record(z.string(), z.string()) })) }), { dbPath: "", servers: {} }, ["dbPath", "servers"]);
-    expect(auditPlugin(trusted)).toEqual([]);
+    expect(auditPlugin(trusted).filter((f) => !f.includes("bound"))).toEqual([]);
   });
 
   it("catches an unbounded number at any depth (records and lists of numbers too) and a duration past the timer limit", () => {
@@ -165,7 +180,7 @@ describe("the audit itself", () => {
       }),
       { count: 0, ratio: 0, caps: {}, steps: [], ladder: [], sweepIntervalMinutes: 1, perTool: {}, ok: 1 },
     );
-    expect(auditPlugin(p)).toEqual([
+    expect(auditPlugin(p).filter((f) => /number|duration/.test(f))).toEqual([
       "t.count: number without an upper bound (add .max())",
       "t.ratio: number without an upper bound (add .max())",
       "t.caps.<key>: number without an upper bound (add .max())",
@@ -173,5 +188,34 @@ describe("the audit itself", () => {
       `t.sweepIntervalMinutes: duration bound 1000000000 (x60000 ms) exceeds ${MAX_TIMER_MS} ms`,
       `t.perTool.<key>: duration bound 10000000000 (x1 ms) exceeds ${MAX_TIMER_MS} ms`,
     ]);
+  });
+
+  it("catches an unbounded string, list or record (and record key names) at any depth", () => {
+    const p = plugin(
+      z.object({
+        label: z.string(),
+        names: z.array(z.string().max(10)),
+        vars: z.record(z.string(), z.string().max(10)),
+        nested: z.object({ hint: z.string().optional() }),
+        ok: z.string().max(10),
+        mode: z.enum(["a", "b"]),
+        okList: z.array(z.string().max(10)).max(5),
+        okRecord: boundedRecord(z.string().max(10), z.number().max(1), 5),
+      }),
+      { label: "", names: [], vars: {}, nested: {}, ok: "", mode: "a", okList: [], okRecord: {} },
+    );
+    expect(auditPlugin(p)).toEqual([
+      "t.label: string without a length bound (add .max())",
+      "t.names: list without a length bound (add .max())",
+      "t.vars: record without a bound on its keys (boundedRecord)",
+      "t.vars.<key name>: string without a length bound (add .max())",
+      "t.nested.hint: string without a length bound (add .max())",
+    ]);
+  });
+
+  it("boundedRecord refuses more keys than its bound", () => {
+    const r = boundedRecord(z.string().max(10), z.number(), 2);
+    expect(r.safeParse({ a: 1, b: 2 }).success).toBe(true);
+    expect(r.safeParse({ a: 1, b: 2, c: 3 }).success).toBe(false);
   });
 });

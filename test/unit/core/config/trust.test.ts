@@ -134,3 +134,24 @@ describe("a bad list element", () => {
     expect(formatProblems(r.problems)).toEqual([`${PROJECT}: kota: true is not allowed; use an object`]);
   });
 });
+
+describe("telemetry: switches trusted together with what they would send", () => {
+  it("while the global file captures content, a project may not turn telemetry or its export on", () => {
+    const r = resolveConfig(shipped, [global({ telemetry: { captureContent: true } }), project({ telemetry: { enabled: true, export: true, maxContentChars: 100 } })]);
+    expect(r.values.get("telemetry")).toMatchObject({ enabled: false, export: false, captureContent: true, maxContentChars: 100 });
+    expect(r.ignoredTrustedKeys).toEqual([
+      { source: PROJECT, section: "telemetry", key: "enabled" },
+      { source: PROJECT, section: "telemetry", key: "export" },
+    ]);
+    expect(formatProblems(r.problems).join("\n")).toMatch(/telemetry\.export: ignored: a project config may not choose .*what leaves the machine/);
+  });
+
+  it("without content capture a project may turn them on; the user (global, environment) always may", () => {
+    expect(resolveConfig(shipped, [project({ telemetry: { enabled: true, export: true } })]).values.get("telemetry")).toMatchObject({ enabled: true, export: true, captureContent: false });
+    const env: ConfigLayer = { kind: "env", source: "env PI_GOVERNOR_CONFIG", data: { telemetry: { captureContent: true, enabled: true, export: true } } };
+    expect(resolveConfig(shipped, [env]).values.get("telemetry")).toMatchObject({ enabled: true, export: true, captureContent: true });
+    // Capture set in the environment counts as the user's too.
+    const r = resolveConfig(shipped, [project({ telemetry: { enabled: true } }), { ...env, data: { telemetry: { captureContent: true } } }]);
+    expect(r.values.get("telemetry")).toMatchObject({ enabled: false, captureContent: true });
+  });
+});

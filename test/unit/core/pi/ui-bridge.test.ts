@@ -31,6 +31,23 @@ describe("uiBridgeFrom", () => {
     expect(shown).toEqual(["warning:pi-governor: KotaDB is stale", "status governor=governor: 1 config problem(s)"]);
     expect(lines).toEqual([]);
   });
+
+  it("shows control characters of every text as escapes: notify (UI and stderr), status, confirm", async () => {
+    const osc = "\u001b]52;c;aGVsbG8=\u0007";
+    const { ctx, shown } = recordingCtx(true);
+    const asked: string[] = [];
+    (ctx as { ui: { confirm: unknown } }).ui.confirm = async (t: string, m: string) => (asked.push(t, m), true);
+    const bridge = uiBridgeFrom(ctx);
+    bridge.notify(`server ${osc}x said:\nline two`, "warning");
+    bridge.setStatus("k", `a${osc}\nb`);
+    await bridge.confirm(`t${osc}`, `m${osc}\nm2`);
+    expect(shown).toEqual(["warning:server \\u001b]52;c;aGVsbG8=\\u0007x said:\nline two", "status k=a\\u001b]52;c;aGVsbG8=\\u0007\\nb"]);
+    expect(asked).toEqual(["t\\u001b]52;c;aGVsbG8=\\u0007", "m\\u001b]52;c;aGVsbG8=\\u0007\nm2"]);
+    const print = recordingCtx(false);
+    const lines: string[] = [];
+    uiBridgeFrom(print.ctx, (t) => void lines.push(t)).notify(`bad ${osc}${Math.random()}`, "error");
+    expect(lines[0]).toMatch(/^pi-governor error: bad \\u001b\]52;c;aGVsbG8=\\u0007/);
+  });
 });
 
 describe("commandUiBridgeFrom", () => {

@@ -81,6 +81,21 @@ describe("formatServerStatus", () => {
     expect(text).toContain("reconnects (1)");
     expect(text).toContain("last error: boom");
   });
+
+  it("shows a server's own name and version (kota_status, /kota status) with control characters escaped and cut to 200 characters", () => {
+    const osc = "\u001b]52;c;aGVsbG8=\u0007";
+    const text = formatServerStatus({
+      name: "kota", state: "running", stateForMs: 0, serverVersion: { name: `evil${osc}`, version: `1.0${"9".repeat(10_000)}` }, toolCount: 1, inFlight: 0, queued: 0,
+      reconnectAttempts: 0, maxReconnectAttempts: 5, reconnects: [], lastError: { message: `no ${osc}`, code: "GOV_MCP", at: 0, stderrTail: `tail ${osc}` },
+    });
+    expect(text).toContain("server: evil\\u001b]52;c;aGVsbG8=\\u0007 1.0999");
+    expect(text).toContain("last error: no \\u001b]52");
+    expect(text).toContain("stderr: tail \\u001b]52");
+    expect(text).not.toContain("\u001b");
+    expect(text.length).toBeLessThan(1_000);
+    const diff = diffSnapshots({ serverVersion: { name: "a", version: "1" }, tools: [], extra: {} }, { serverVersion: { name: osc, version: "2" }, tools: [], extra: {} });
+    expect(diff).toEqual(["server version changed: a 1 -> \\u001b]52;c;aGVsbG8=\\u0007 2"]);
+  });
 });
 
 describe("ChildSignalPool", () => {

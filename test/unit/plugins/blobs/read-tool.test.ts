@@ -52,6 +52,25 @@ describe("blob_read and the blob commands", () => {
     expect(literal.status).toBe("SUCCESS");
   });
 
+  it("refuses limit 0, a negative offset or a fraction with what to pass instead (a page must move forward)", async () => {
+    const gov = await blobsGovernor({ blobs: { dir } }, { text });
+    const id = (await callAndShape(gov, "emit")).details!.blobId as string;
+    for (const [args, why] of [
+      [{ limit: 0 }, "limit must be a whole number of at least 1, got 0"],
+      [{ unit: "bytes", offset: 10, limit: 0 }, "limit must be a whole number of at least 1, got 0"],
+      [{ grep: "needle", limit: 0 }, "limit must be a whole number of at least 1, got 0"],
+      [{ offset: -5 }, "offset must be a whole number of at least 0, got -5"],
+      [{ limit: 2.5 }, "limit must be a whole number of at least 1, got 2.5"],
+    ] as const) {
+      const obs = await gov.pipeline.callTool("blob_read", { blobId: id, ...args });
+      expect(obs.status).toBe("ERROR");
+      expect(textOf(obs.content)).toContain(why);
+      expect(textOf(obs.content)).not.toContain("[next: blob_read(");
+    }
+    const unit = await gov.pipeline.callTool("blob_read", { blobId: id, unit: "u".repeat(10_000) });
+    expect(textOf(unit.content).length).toBeLessThan(1_000);
+  });
+
   it("answers a bad or unknown id with an error result that says what to do", async () => {
     const gov = await blobsGovernor({ blobs: { dir } }, { text });
     const bad = await gov.pipeline.callTool("blob_read", { blobId: "../../etc/passwd" });

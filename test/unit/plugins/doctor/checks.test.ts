@@ -185,4 +185,12 @@ describe("doctor checks", () => {
     expect(text).toMatch(/fix: KotaDB needs Bun/);
     expect(text).toMatch(/2 failed, 0 warning/);
   });
+
+  it("the report shows control characters of names, details and fixes as escapes (a server's version, a config key)", () => {
+    const osc = "\u001b]52;c;aGVsbG8=\u0007";
+    const text = formatDoctorReport([{ name: `n${osc}`, status: "fail", detail: `kotadb version ${osc}\nFAKE ok`, fix: `f${osc}` }]);
+    expect(text).not.toContain("\u001b");
+    expect(text).toContain("FAIL  n\\u001b]52;c;aGVsbG8=\\u0007: kotadb version \\u001b]52;c;aGVsbG8=\\u0007\\nFAKE ok");
+    expect(text).toContain("fix: f\\u001b]52");
+  });
 });

@@ -155,7 +155,7 @@ describe("execution log writer on a busy database", () => {
     expect(writer.busy).toBe(false);
     expect(logs.filter((l) => l.level === "warn")).toHaveLength(1);
     expect(notes).toHaveLength(1);
-    expect(notes[0]!.message).toMatch(/is unavailable \(.*not a database.*\).*Check the path and permissions, or set executionLog\.dbPath; a corrupt file can be moved aside/);
+    expect(notes[0]!.message).toMatch(/is unavailable: the file is corrupt or not a SQLite database \(.*not a database.*\)\. Set it aside: mv .*; a new log is created at the next start/);
     expect(clock.pending).toBe(0);
     await writer.close();
   });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { callPath, normalizePath, pathGlobMatches, protectedPathMatcher } from "../../../../plugins/prune/paths.ts";
+import { pruneSchema } from "../../../../plugins/prune/config.ts";
+import { callPath, MAX_MATCHED_PATH_CHARS, MAX_PATTERN_TOTAL_CHARS, normalizePath, pathGlobMatches, protectedPathMatcher } from "../../../../plugins/prune/paths.ts";
 
 describe("callPath", () => {
   it("reads path, file_path or filePath, in that order, and ignores empty or non-string values", () => {
@@ -91,5 +92,49 @@ describe("protectedPathMatcher", () => {
 
   it("protects nothing without patterns", () => {
     expect(protectedPathMatcher([])("anything")).toBe(false);
+  });
+});
+
+describe("protectedFilePatterns: bounded matching work (globs come from project files)", () => {
+  /** A worst case for the matcher: many stars, a path pattern (with "/"), 200 characters. */
+  const glob200 = `src/${"*a".repeat(97)}*b`.slice(0, 200);
+
+  it("the config refuses more than 64 patterns, a pattern over 200 characters, or over 2,000 characters in all", () => {
+    const schema = pruneSchema.shape.protectedFilePatterns;
+    expect(schema.safeParse(Array.from({ length: 64 }, (_, i) => `f${i}`)).success).toBe(true);
+    expect(schema.safeParse(Array.from({ length: 65 }, (_, i) => `f${i}`)).success).toBe(false);
+    expect(schema.safeParse(["x".repeat(201)]).success).toBe(false);
+    expect(schema.safeParse(Array.from({ length: 10 }, () => "x".repeat(200))).success).toBe(true);
+    expect(schema.safeParse(Array.from({ length: 11 }, () => "x".repeat(200))).success).toBe(false);
+    expect(MAX_PATTERN_TOTAL_CHARS).toBe(2_000);
+  });
+
+  it("a path longer than PATH_MAX (a name longer than NAME_MAX) is never matched, at no matching cost", () => {
+    const work = { cells: 0 };
+    const isProtected = protectedPathMatcher(["src/**", "*"], "/p", work);
+    expect(isProtected(`src/${"a".repeat(MAX_MATCHED_PATH_CHARS)}`)).toBe(false);
+    expect(isProtected(`x/${"a".repeat(20_000)}`)).toBe(false);
+    expect(work.cells).toBe(0);
+    expect(isProtected(`src/${"a".repeat(300)}`)).toBe(true); // "src/**" matches; "*" (a name pattern) skips a name over 255
+    expect(isProtected(`lib/${"a".repeat(300)}`)).toBe(false);
+    expect(isProtected("src/a.ts")).toBe(true);
+  });
+
+  it("each path is matched once: a later request asks again at no cost", () => {
+    const work = { cells: 0 };
+    const isProtected = protectedPathMatcher(Array.from({ length: 10 }, () => glob200), "/p", work);
+    const path = `src/${"a".repeat(4_000)}`;
+    expect(isProtected(path)).toBe(false);
+    const first = work.cells;
+    expect(first).toBeGreaterThan(0);
+    expect(first).toBeLessThanOrEqual(MAX_PATTERN_TOTAL_CHARS * (MAX_MATCHED_PATH_CHARS + 1));
+    for (let i = 0; i < 100; i++) isProtected(path);
+    expect(work.cells).toBe(first);
+  });
+
+  it("patterns passed in code beyond the total are not used (the first ones that fit are)", () => {
+    const isProtected = protectedPathMatcher([...Array.from({ length: 10 }, () => "y".repeat(200)), "secret.txt"]);
+    expect(isProtected("secret.txt")).toBe(false);
+    expect(protectedPathMatcher(["secret.txt", ...Array.from({ length: 10 }, () => "y".repeat(200))])("secret.txt")).toBe(true);
   });
 });

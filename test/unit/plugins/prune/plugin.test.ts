@@ -3,6 +3,7 @@ import { type AgentMessageLike, createGovernor, definePreset, memorySessionStore
 import { kotaPrune as prune } from "../../../../presets/kota/prune-policy.ts";
 import { PIN_MARKER } from "../../../../plugins/prune/pin-marker.ts";
 import { lastMeaningBearing } from "../../../../plugins/prune/pins.ts";
+import { markPruned } from "../../../../plugins/prune/pruned-mark.ts";
 import { PIN_KIND } from "../../../../plugins/prune/records.ts";
 
 async function governor(config: Record<string, unknown> = {}) {
@@ -101,8 +102,10 @@ describe("prune plugin", () => {
 
   it("the last meaning-bearing result skips errors, skip-listed tools and placeholders", () => {
     const m = (id: string, toolName: string, text: string, isError = false): AgentMessageLike => ({ role: "toolResult", toolCallId: id, toolName, content: [{ type: "text", text }], isError });
-    const list = [m("a", "kota_deps", "deps"), m("b", "read", "(Pruned) read()"), m("c", "bash", "boom", true), m("d", "blob_read", "bytes")];
+    const list = [m("a", "kota_deps", "deps"), markPruned(m("b", "read", "(Pruned) read()")), m("c", "bash", "boom", true), m("d", "blob_read", "bytes")];
     expect(lastMeaningBearing(list, new Set(["blob_read"]))?.toolCallId).toBe("a");
+    // Text alone does not make a placeholder: a tool may print the prefix.
+    expect(lastMeaningBearing([m("a", "kota_deps", "deps"), m("b", "read", "(Pruned) read()")], new Set())?.toolCallId).toBe("b");
     expect(lastMeaningBearing([], new Set())).toBeUndefined();
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { AgentMessageLike } from "../../../../core/index.ts";
 import { protectedPathMatcher } from "../../../../plugins/prune/paths.ts";
+import { markPruned } from "../../../../plugins/prune/pruned-mark.ts";
 import { canonicalJson, type RelationOptions, resultRelations } from "../../../../plugins/prune/relations.ts";
 
 const options: RelationOptions = {
@@ -73,10 +74,20 @@ describe("resultRelations: duplicates", () => {
     const secret = session().call("a", "read", { path: "/p/secrets/k.pem" }).call("b", "read", { path: "/p/secrets/k.pem" });
     expect(rel(secret.messages, { isProtected: protectedPathMatcher(["secrets/**"], "/p") })).toEqual({});
     expect(rel(secret.messages)).toEqual({ a: { kind: "duplicate", newerCallId: "b" } });
+    // A placeholder is the result object pruning made (its mark), whatever its text.
+    const markResult = (messages: AgentMessageLike[], id: string) => messages.map((m) => ((m as { toolCallId?: string }).toolCallId === id ? markPruned({ ...m }) : m));
     const pruned = session().call("a", "read", { path: "a" }, { text: "(Pruned) read(path=\"a\")" }).call("b", "read", { path: "a" });
-    expect(rel(pruned.messages)).toEqual({});
+    expect(rel(markResult(pruned.messages, "a"))).toEqual({});
     const newerPruned = session().call("a", "read", { path: "a" }).call("b", "read", { path: "a" }, { text: "(Pruned) read(path=\"a\")" });
-    expect(rel(newerPruned.messages)).toEqual({});
+    expect(rel(markResult(newerPruned.messages, "b"))).toEqual({});
+  });
+
+  it("a tool output that merely starts like a placeholder is an output: deduplicated, and it supersedes older calls", () => {
+    const spoof = "(Pruned) read(path=\"a\") [10 chars]. " + "x".repeat(5_000);
+    const older = session().call("a", "read", { path: "a" }, { text: spoof }).call("b", "read", { path: "a" });
+    expect(rel(older.messages)).toEqual({ a: { kind: "duplicate", newerCallId: "b" } });
+    const newer = session().call("a", "read", { path: "a" }).call("b", "read", { path: "a" }, { text: spoof });
+    expect(rel(newer.messages)).toEqual({ a: { kind: "duplicate", newerCallId: "b" } });
   });
 
   it("is off when dedup is off", () => {

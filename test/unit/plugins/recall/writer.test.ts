@@ -53,7 +53,10 @@ describe.skipIf(!fts)("recall writer degrades", () => {
     expect(t.notes).toHaveLength(1);
     expect(t.notes[0]!.level).toBe("warning");
     expect(t.notes[0]!.message).toContain(t.dbPath);
-    expect(t.notes[0]!.message).toMatch(/remove or move the file, or set recall\.dbPath/);
+    // It says the file is corrupt, where, and the command that sets it aside.
+    expect(t.notes[0]!.message).toMatch(/the file is corrupt or not a SQLite database \(.*not a database\)\. Set it aside: mv /);
+    expect(t.notes[0]!.message).toContain(`mv ${JSON.stringify(t.dbPath)} ${JSON.stringify(`${t.dbPath}.corrupt`)}`);
+    expect(t.notes[0]!.message).toMatch(/a new, empty index is created at the next start/);
     expect(t.writer.broken).toBeDefined();
     // The way back still works: every blob was written.
     for (const text of ["first output zebra", "second output yak", "third output gnu"]) {

@@ -84,6 +84,13 @@ describe("context_fold: the tool", () => {
       expect(text).toContain('Foldable now: turns 1-6 (from "c1" to "c6")');
     });
 
+    it("a 10,000-character id is echoed cut to 80 characters, with its length", async () => {
+      const id = "x".repeat(10_000);
+      const text = await refused([...turns(6), user(7)], { from: id, to: "c3" });
+      expect(text).toContain(`from "${"x".repeat(80)}…" (10,000 characters) is not the id of a tool call`);
+      expect(text.length).toBeLessThan(1_000);
+    });
+
     it("from after to", async () => {
       expect(await refused([...turns(6), user(7)], { from: "c4", to: "c2" })).toContain('from "c4" comes after to "c2". Swap from and to');
     });
