@@ -2,7 +2,7 @@
  * The content-addressed blob store: full tool outputs kept on disk under their sha256, read back in
  * bounded pages. Used by the blobs plugin; importable by any plugin that wants the same cache.
  */
-export { BLOB_ID_PATTERN, assertBlobId, isBlobId, shortId } from "./blob-id.ts";
+export { BLOB_ID_PATTERN, BLOB_PREFIX_HEX, MIN_BLOB_PREFIX_HEX, assertBlobId, assertBlobIdPrefix, blobIdPrefix, isBlobId, shortId } from "./blob-id.ts";
 export { DEFAULT_BLOB_DIR, isInsideDir, resolveBlobDir } from "./paths.ts";
 export { BlobDirError, checkBlobDir, type BlobDirState } from "./cache-dir.ts";
 export { writeBlobAtomically, WRITE_CHUNK_CHARS, type WrittenBlob } from "./atomic-write.ts";

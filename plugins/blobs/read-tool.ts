@@ -2,14 +2,14 @@ import { Type } from "typebox";
 import { shortId, type BlobStore } from "../../lib/blobs/index.ts";
 import { compilePattern } from "../../lib/regex/index.ts";
 import { InvalidInputError, REHYDRATION_TAG, textContent, type GovernedToolDefinition, type ToolExecuteResult } from "../../core/index.ts";
-import { BLOB_READ_TOOL, formatBytes } from "./marker.ts";
+import { BLOB_READ_TOOL, blobReadCall, formatBytes } from "./marker.ts";
 
 /** Default and largest number of lines one blob_read returns. */
 export const BLOB_READ_DEFAULT_LINES = 200;
 const MAX_LINES = 5_000;
 
 const parameters = Type.Object({
-  blobId: Type.String({ description: "The 64-hex blob id from a [blob …] marker or a result's details.blobId" }),
+  blobId: Type.String({ description: "Blob id as a placeholder, [blob …] marker or details.blobId names it (its first 8+ hex digits suffice)" }),
   offset: Type.Optional(Type.Integer({ minimum: 0, description: "lines: first line, 1-based (default 1). bytes: first byte, 0-based (default 0). grep: line to search from" })),
   limit: Type.Optional(Type.Integer({ minimum: 1, description: "lines: how many (default 200). bytes: how many (default and max: the read limit). grep: most matches (default 50)" })),
   unit: Type.Optional(Type.Union([Type.Literal("lines"), Type.Literal("bytes")], { description: 'Page by "lines" (default) or "bytes" (for long single-line JSON)' })),
@@ -32,19 +32,19 @@ export function blobReadTool(store: BlobStore, readMaxBytes: number, grepOptions
     name: BLOB_READ_TOOL,
     label: "Read stored output",
     description:
-      "Read a tool output that was cut to an excerpt and stored whole. Pages by lines (offset = first line, limit = line count) or by bytes (unit: \"bytes\"), or returns the lines matching `grep`. Answers are bounded; follow the [next: …] hint for more.",
-    promptSnippet: "blob_read: page through or grep a full tool output that was cut to an excerpt ([blob …] marker)",
+      "Read back a stored tool output: one cut to an excerpt ([blob …] marker) or pruned from the context ((Pruned) placeholder naming a blob_read call). Pages by lines (offset = first line, limit = line count) or by bytes (unit: \"bytes\"), or returns the lines matching `grep`: add offset/limit or grep to read part of it. Answers are bounded; follow the [next: …] hint for more.",
+    promptSnippet: "blob_read: page through or grep a stored tool output that was cut ([blob …] marker) or pruned ((Pruned) placeholder)",
     parameters,
     tags: [REHYDRATION_TAG],
     annotations: { readOnlyHint: true, idempotentHint: true },
     async execute(call): Promise<ToolExecuteResult> {
       const signal = call.signal;
       const args = call.args as { blobId?: unknown; offset?: number; limit?: number; unit?: string; grep?: string };
-      const id = String(args.blobId ?? "").trim();
+      const id = await store.resolve(args.blobId);
       const located = await store.locate(id);
       store.reference(id);
       const head = `[blob ${shortId(id)}: ${formatBytes(located.bytes)} bytes]`;
-      const again = (extra: Record<string, unknown>) => `${BLOB_READ_TOOL}(${JSON.stringify({ blobId: id, ...extra })})`;
+      const again = (extra: Record<string, unknown>) => blobReadCall(id, extra);
 
       if (typeof args.grep === "string" && args.grep.length > 0) {
         const pattern = compilePattern(args.grep);

@@ -7,6 +7,7 @@
 import { Type } from "typebox";
 import { InvalidInputError, messagesChars, textContent, type GovernedToolDefinition, type ToolExecuteResult } from "../../../core/index.ts";
 import type { BlobStore } from "../../../lib/blobs/index.ts";
+import { blobReadCall } from "../../blobs/index.ts";
 import { checkRange, FOLD_TOOL, isProblem } from "./folds.ts";
 import type { FoldSession } from "./session.ts";
 import { turnLabel } from "./turn-map.ts";
@@ -79,7 +80,7 @@ export function contextFoldTool(deps: FoldToolDeps): GovernedToolDefinition {
         }
       }
       const label = turnLabel(first, last);
-      const back = blobId ? `blob_read(${JSON.stringify({ blobId })}) reads them (one message per line)` : "they stay in the session";
+      const back = blobId ? `${blobReadCall(blobId)} reads them (one message per line)` : "they stay in the session";
       const text =
         `Folded ${label} (${n(originals.length)} messages, ${n(chars)} chars) into your summary. ` +
         `This applies from your next request: those turns are replaced by one message with your summary. ` +
