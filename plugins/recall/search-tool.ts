@@ -1,4 +1,5 @@
 import { Type } from "typebox";
+import { stringEnum } from "../../lib/schema/index.ts";
 import { InvalidInputError, REHYDRATION_TAG, textContent, type GovernedToolDefinition, type ToolExecuteResult } from "../../core/index.ts";
 import type { BlobStore } from "../../lib/blobs/index.ts";
 import { formatHits } from "./format.ts";
@@ -9,10 +10,10 @@ import type { RecallWriter } from "./writer.ts";
 export const CONTEXT_SEARCH_TOOL = "context_search";
 
 const parameters = Type.Object({
-  query: Type.String({ description: "Words to find in earlier tool outputs: identifiers (or a part of one, e.g. Store for BlobStore), paths, error text" }),
-  tool: Type.Optional(Type.String({ description: "Only outputs of this tool (read, bash, kota_search, ...)" })),
-  scope: Type.Optional(Type.Union([Type.Literal("session"), Type.Literal("project"), Type.Literal("all")], { description: 'session (default): this session; project: every session in this directory; all: everything indexed' })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, description: "Most hits (default 5)" })),
+  query: Type.String({ description: "Identifiers (or part of one), paths, error text" }),
+  tool: Type.Optional(Type.String()),
+  scope: Type.Optional(stringEnum(["session", "project", "all"], { description: "Default session" })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, description: "Default 5" })),
 });
 
 /**
@@ -26,8 +27,7 @@ export function contextSearchTool(deps: { writer: RecallWriter; store: BlobStore
     name: CONTEXT_SEARCH_TOOL,
     label: "Search earlier output",
     description:
-      "Search every earlier tool output of this session (also those pruned from your context or cut to an excerpt) by words, identifiers or a part of one. Returns the best matches with their line range and the exact blob_read call that reads them back byte-exact.",
-    promptSnippet: "context_search: find something an earlier tool output contained (even if pruned), then open it with the blob_read call it gives",
+      "Search earlier tool outputs, pruned ones too. Each hit names the blob_read call that reads it back.",
     parameters,
     tags: [REHYDRATION_TAG],
     annotations: { readOnlyHint: true, idempotentHint: true },
