@@ -31,7 +31,6 @@ describe("kota e2e: fixed per-request overhead", () => {
     // The same folder: pi's prompt names the working directory.
     plain = await startPiSession({ extensions: [], responses: [fauxAssistantMessage([fauxText("hi")])], defaultSystemPrompt: true, cwd: e2e.pi.cwd });
     await plain.session.prompt("hello");
-    if (process.env.PI_GOVERNOR_SHOW_OVERHEAD) console.log(JSON.stringify({ prompt: e2e.pi.preambles[0]!.systemPrompt, tools: e2e.pi.preambles[0]!.tools }, null, 1));
     const base = plain.preambles[0]!;
     const kota = e2e.pi.preambles[0]!;
     const builtin = new Set(base.tools.map((t) => t.name));
@@ -39,14 +38,13 @@ describe("kota e2e: fixed per-request overhead", () => {
     const prompt = promptChars(kota) - promptChars(base);
     const tools = added.reduce((s, t) => s + toolChars(t), 0);
     const perTool = added.map((t) => `${t.name} ${toolChars(t)}`).join(", ");
-    console.log(`fixed overhead: system prompt +${prompt}, ${added.length} tools ${tools} (${perTool}); total ${prompt + tools}`);
     // What the model needs to choose a tool: every tool of the preset is declared with a description.
     for (const name of ["kota_search", "kota_deps", "kota_usages", "kota_impact", "kota_task_context", "kota_index", "kota_status", "blob_read", "context_fold", "context_search"]) {
       const tool = kota.tools.find((t) => t.name === name);
       expect(tool, name).toBeDefined();
       expect(tool!.description.length, name).toBeGreaterThan(30);
     }
-    expect(prompt + tools).toBeLessThanOrEqual(FIXED_OVERHEAD_BOUND);
+    expect(prompt + tools, `system prompt +${prompt}, tools: ${perTool}`).toBeLessThanOrEqual(FIXED_OVERHEAD_BOUND);
     // /governor status prints the same numbers, per tool, from the tool definitions.
     await e2e.pi.session.prompt("/governor status");
     const status = e2e.pi.ui.notifications.map((n) => n.message).find((m) => m.includes("Fixed per-request overhead"));
