@@ -3,8 +3,9 @@
  * turn map (turn-map.ts), the fold calls, each message's size as running sums, and each turn's key
  * (the nudges are keyed by it). pi hands every call a fresh copy of a history that only grows, so
  * the messages seen before are recognised by pi's identity (identity.ts: role, timestamp, tool
- * call id; never the content) and only what changed is read again: the turn holding the first
- * changed message and everything after it. The cost of a call is the new messages, not the history.
+ * call id; never the content), found by binary search (see `firstChange`), and only what changed
+ * is read again: the turn holding the first changed message and everything after it. The cost of a
+ * call is the new messages and a logarithm of the history.
  */
 import type { AgentMessageLike } from "../../../core/index.ts";
 import { MessageIdentities } from "../identity.ts";
@@ -38,13 +39,9 @@ export class HistoryIndex {
 
   /** Brings the index to `messages` (the history before pruning); `guards` as the turn map needs them. */
   sync(messages: readonly AgentMessageLike[], guards: FoldGuards): void {
-    const before = this.identities.length;
-    let changed = messages.length;
-    this.identities.scan(messages, (i, m) => {
-      if (i < changed) changed = i;
-      this.identities.record(i, m);
-    });
-    if (messages.length < before) changed = Math.min(changed, messages.length);
+    let changed = this.firstChange(messages);
+    for (let i = changed; i < messages.length; i++) this.identities.record(i, messages[i]!);
+    this.identities.truncate(messages.length);
     // A user pin changes what may be folded in any turn: map everything again (rare).
     const pins = [...guards.userPins.keys()].join("\n");
     if (pins !== this.pins) {
@@ -69,6 +66,25 @@ export class HistoryIndex {
       this.keys.push(key);
       if (!this.turnByKey.has(key)) this.turnByKey.set(key, t);
     }
+  }
+
+  /**
+   * The first index whose message is not the one synced there last time, by binary search over
+   * pi's identity: pi changes a history only at its end (new messages; a branch switch replaces a
+   * suffix) or from its start (compaction), never in the middle, so the messages that match form a
+   * prefix. A few identity reads per call instead of one per message: with pi's fresh copies each
+   * read of a message is a cache miss, and the pruner already pays one pass over them.
+   */
+  private firstChange(messages: readonly AgentMessageLike[]): number {
+    let lo = 0;
+    let hi = Math.min(messages.length, this.identities.length);
+    // Invariant: every index below lo matches; hi is past the last candidate.
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.identities.matches(mid, messages[mid]!)) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
   }
 
   /** The turn map of the synced list. */
