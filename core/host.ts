@@ -6,6 +6,7 @@ import { Pipeline } from "./pipeline.ts";
 import type { GovernorPlugin, Preset } from "./plugin.ts";
 import { planApplyOrder } from "./plugin-order.ts";
 import { type Clock, createLogger, type GovernorServices, type LogRecord, memorySessionStore, type ServiceKey, type SessionStore, silentUi, systemClock, type UiBridge } from "./services.ts";
+import { fixedOverhead, formatFixedOverhead } from "./tool-overhead.ts";
 
 /**
  * How to build a governor outside or inside pi (`createExtension` fills these in from pi's session).
@@ -234,6 +235,7 @@ export async function createGovernor(options: GovernorOptions): Promise<Governor
       if (applyOrder.join() !== presetOrder.join()) lines.push(`Apply order (providers first): ${applyOrder.join(" > ")}`);
       const tools = [...pipeline.tools.keys()];
       lines.push(`Tools: ${tools.length ? tools.join(", ") : "none"}`);
+      lines.push(formatFixedOverhead(fixedOverhead([...pipeline.tools.values()].map((t) => t.definition))));
       for (const section of pipeline.statusSections) {
         let body: string[];
         try {

@@ -17,6 +17,7 @@ export { PI_MCP_PREFIX, piMcpNextStep, piMcpServerOf } from "./pi-mcp.ts";
 export type { TapOptions, TapRecord } from "./hooks.ts";
 export { Pipeline, type CallOptions, type SealedTool } from "./pipeline.ts";
 export * from "./tool-types.ts";
+export { fixedOverhead, formatFixedOverhead, type FixedOverhead } from "./tool-overhead.ts";
 export { definePlugin, definePreset, type CrossFieldProblem, type GovernorPlugin, type PluginFactory, type PluginSpec, type Preset, type WithEnabled } from "./plugin.ts";
 /**
  * Services: what the host hands a plugin's `apply` (logger, clock, cwd, UI, session store) and the typed

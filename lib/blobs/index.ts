@@ -2,7 +2,7 @@
  * The content-addressed blob store: full tool outputs kept on disk under their sha256, read back in
  * bounded pages. Used by the blobs plugin; importable by any plugin that wants the same cache.
  */
-export { BLOB_ID_PATTERN, assertBlobId, isBlobId, shortId } from "./blob-id.ts";
+export { BLOB_ID_PATTERN, BLOB_PREFIX_HEX, MIN_BLOB_PREFIX_HEX, assertBlobId, assertBlobIdPrefix, blobIdPrefix, isBlobId, shortId } from "./blob-id.ts";
 export { cacheRoot, DEFAULT_BLOB_DIR, isInsideDir, resolveBlobDir } from "./paths.ts";
 export { BlobDirError, checkBlobDir, checkPrivateDir, type BlobDirState, type PrivateDirLabel } from "./cache-dir.ts";
 export { openPrivateFile } from "./open-blob.ts";

@@ -1,8 +1,8 @@
-import { lstat } from "node:fs/promises";
+import { lstat, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { InvalidInputError } from "../../core/index.ts";
 import { writeBlobAtomically, type WrittenBlob } from "./atomic-write.ts";
-import { assertBlobId, shortId } from "./blob-id.ts";
+import { assertBlobId, assertBlobIdPrefix, BLOB_FILE_PATTERN, shortId } from "./blob-id.ts";
 import { checkBlobDir } from "./cache-dir.ts";
 import { isInsideDir } from "./paths.ts";
 import { readBytePage, readRange, type BytePage } from "./read-bytes.ts";
@@ -87,6 +87,34 @@ export class BlobStore {
   /** Ids the current session points to. */
   referencedIds(): ReadonlySet<string> {
     return this.referenced;
+  }
+
+  /**
+   * The full id of the one stored blob whose id starts with `idOrPrefix` (8 to 64 hex digits, case
+   * ignored; see `assertBlobIdPrefix`). A full id is returned as it is, without a look at the disk.
+   * Throws an InvalidInputError for a malformed prefix, for none found, and for a prefix that more
+   * than one stored blob starts with (naming up to 5 of them: pass more digits).
+   */
+  async resolve(idOrPrefix: unknown): Promise<string> {
+    const prefix = assertBlobIdPrefix(idOrPrefix);
+    if (prefix.length === 64) return prefix;
+    const found = new Set<string>();
+    if ((await checkBlobDir(this.dir, { create: false })) === "ready") {
+      for (const name of await readdir(this.dir)) {
+        const id = name.startsWith(prefix) ? BLOB_FILE_PATTERN.exec(name)?.[1] : undefined;
+        if (id) found.add(id);
+      }
+    }
+    if (found.size === 1) return [...found][0]!;
+    if (!found.size) {
+      throw new InvalidInputError(`no blob starting with ${prefix} in ${this.dir}`, {
+        agentMessage: "The stored output is gone (purged or expired). Re-run the original tool call, narrowed, instead.",
+      });
+    }
+    const some = [...found].sort().slice(0, 5);
+    throw new InvalidInputError(`blob id prefix ${prefix} is ambiguous: ${found.size} stored blobs start with it (${some.join(", ")}${found.size > some.length ? ", …" : ""})`, {
+      agentMessage: "Pass more hex digits of the blob id (all 64 are never ambiguous).",
+    });
   }
 
   /** The stored file of `id`. Throws an InvalidInputError for a malformed or unknown id. */

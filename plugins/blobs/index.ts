@@ -12,7 +12,7 @@ import { blobReadTool } from "./read-tool.ts";
 import { createShaper } from "./shape.ts";
 
 export { blobsDefaults, blobsSchema, type BlobsOptions } from "./config.ts";
-export { BLOB_MARKER_PATTERN, BLOB_READ_TOOL, blobMarker } from "./marker.ts";
+export { BLOB_MARKER_PATTERN, BLOB_READ_TOOL, blobMarker, blobReadCall } from "./marker.ts";
 export { buildExcerpt, type Excerpt, type ExcerptOptions } from "./excerpt.ts";
 export { jsonOutline } from "./json-outline.ts";
 /** The tag of tools never cut into another blob; defined in the core, re-exported for older imports. */

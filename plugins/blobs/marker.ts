@@ -1,10 +1,19 @@
-import { shortId } from "../../lib/blobs/index.ts";
+import { blobIdPrefix, shortId } from "../../lib/blobs/index.ts";
 
 /** Name of the rehydration tool the marker points to. */
 export const BLOB_READ_TOOL = "blob_read";
 
 /** Matches a blob marker and captures the full blob id (group 1). Other plugins (pruning) may use it. */
 export const BLOB_MARKER_PATTERN = /\[blob [0-9a-f]{12}…: [\d,]+ bytes stored; blob_read\(\{"blobId":"([0-9a-f]{64})"\}\)/;
+
+/**
+ * `blob_read({"blobId":"<first 12 hex digits>", ...extra})`: the call that reads blob `id` back, as
+ * placeholders, fold messages and search hits name it. The prefix is enough (`BlobStore.resolve`);
+ * how to page or grep is said once, in blob_read's description, not in every text that names a blob.
+ */
+export function blobReadCall(id: string, extra: Record<string, unknown> = {}): string {
+  return `${BLOB_READ_TOOL}(${JSON.stringify({ blobId: blobIdPrefix(id), ...extra })})`;
+}
 
 /** `204800` -> `204,800`. */
 export function formatBytes(bytes: number): string {

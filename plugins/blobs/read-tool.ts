@@ -1,21 +1,20 @@
 import { Type } from "typebox";
+import { stringEnum } from "../../lib/schema/index.ts";
 import { shortId, type BlobStore } from "../../lib/blobs/index.ts";
 import { compilePattern } from "../../lib/regex/index.ts";
 import { InvalidInputError, REHYDRATION_TAG, textContent, type GovernedToolDefinition, type ToolExecuteResult } from "../../core/index.ts";
-import { BLOB_READ_TOOL, formatBytes } from "./marker.ts";
+import { BLOB_READ_TOOL, blobReadCall, formatBytes } from "./marker.ts";
 
 /** Default and largest number of lines one blob_read returns. */
 export const BLOB_READ_DEFAULT_LINES = 200;
 const MAX_LINES = 5_000;
 
 const parameters = Type.Object({
-  blobId: Type.String({ description: "The 64-hex blob id from a [blob …] marker or a result's details.blobId" }),
-  offset: Type.Optional(Type.Integer({ minimum: 0, description: "lines: first line, 1-based (default 1). bytes: first byte, 0-based (default 0). grep: line to search from" })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, description: "lines: how many (default 200). bytes: how many (default and max: the read limit). grep: most matches (default 50)" })),
-  unit: Type.Optional(Type.Union([Type.Literal("lines"), Type.Literal("bytes")], { description: 'Page by "lines" (default) or "bytes" (for long single-line JSON)' })),
-  grep: Type.Optional(
-    Type.String({ description: "Only lines matching this case-insensitive regular expression (plain text works too; a pattern that backtracks catastrophically is stopped)" }),
-  ),
+  blobId: Type.String(),
+  offset: Type.Optional(Type.Integer({ minimum: 0, description: "First line (1-based) or byte (0-based)" })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, description: "Default 200 lines, 50 matches" })),
+  unit: Type.Optional(stringEnum(["lines", "bytes"], { description: "Default lines" })),
+  grep: Type.Optional(Type.String({ description: "Case-insensitive regex" })),
 });
 
 /**
@@ -32,8 +31,7 @@ export function blobReadTool(store: BlobStore, readMaxBytes: number, grepOptions
     name: BLOB_READ_TOOL,
     label: "Read stored output",
     description:
-      "Read a tool output that was cut to an excerpt and stored whole. Pages by lines (offset = first line, limit = line count) or by bytes (unit: \"bytes\"), or returns the lines matching `grep`. Answers are bounded; follow the [next: …] hint for more.",
-    promptSnippet: "blob_read: page through or grep a full tool output that was cut to an excerpt ([blob …] marker)",
+      "Read back a stored tool output a [blob …] marker or (Pruned) placeholder names. Add offset/limit or grep to read part of it; follow [next: …] for more.",
     parameters,
     tags: [REHYDRATION_TAG],
     annotations: { readOnlyHint: true, idempotentHint: true },
@@ -41,11 +39,11 @@ export function blobReadTool(store: BlobStore, readMaxBytes: number, grepOptions
       const signal = call.signal;
       const args = call.args as { blobId?: unknown; offset?: number; limit?: number; unit?: string; grep?: string };
       checkPaging(args);
-      const id = String(args.blobId ?? "").trim();
+      const id = await store.resolve(args.blobId);
       const located = await store.locate(id);
       store.reference(id);
       const head = `[blob ${shortId(id)}: ${formatBytes(located.bytes)} bytes]`;
-      const again = (extra: Record<string, unknown>) => `${BLOB_READ_TOOL}(${JSON.stringify({ blobId: id, ...extra })})`;
+      const again = (extra: Record<string, unknown>) => blobReadCall(id, extra);
 
       if (typeof args.grep === "string" && args.grep.length > 0) {
         const pattern = compilePattern(args.grep);

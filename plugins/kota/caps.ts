@@ -15,7 +15,7 @@ export interface IntArgCap {
   readonly max: number;
   /** Smallest value the schema accepts, when lower than `min` (it is then sent as `min`). Default `min`. */
   readonly acceptFrom?: number;
-  /** Tail of the schema description after "Default d, at most m". */
+  /** Why the schema accepts values below `min` (for people reading the table; not sent to the model). */
   readonly note?: string;
 }
 
@@ -61,10 +61,10 @@ export function clampArg<T extends CappedKotaTool>(tool: T, arg: keyof (typeof K
   return clampInt(value, cap.min, cap.max, cap.default);
 }
 
-/** The TypeBox schema of `tool`'s `arg`: "<description> Default d, at most m." with the table's bounds. */
+/** The TypeBox schema of `tool`'s `arg`: "<description> Default d" with the table's bounds (the maximum is in the schema). */
 export function capSchema<T extends CappedKotaTool>(tool: T, arg: keyof (typeof KOTA_ARG_CAPS)[T], description: string) {
   const cap = capOf(tool, arg);
-  return Type.Integer({ minimum: cap.acceptFrom ?? cap.min, maximum: cap.max, description: `${description} Default ${cap.default}, at most ${cap.max}${cap.note ?? ""}.` });
+  return Type.Integer({ minimum: cap.acceptFrom ?? cap.min, maximum: cap.max, description: `${description ? `${description} ` : ""}Default ${cap.default}` });
 }
 
 /** The budget plugin's hard caps of `tool`: argument -> max. */

@@ -33,7 +33,11 @@ interface QueryToolSpec {
   name: string;
   label: string;
   description: string;
-  promptSnippet: string;
+  /**
+   * Bullets for pi's system prompt, only for a rule the description cannot carry. No promptSnippet:
+   * the declaration's description is what the model picks a tool by, and every prompt line is paid
+   * on every request.
+   */
   promptGuidelines?: string[];
   parameters: TSchema;
   kotaTool: string;
@@ -50,7 +54,6 @@ function queryTool(runtime: KotaRuntime, spec: QueryToolSpec): GovernedToolDefin
     parameters: spec.parameters,
     annotations: { readOnlyHint: true, idempotentHint: true },
     tags: [...KOTA_TAGS],
-    promptSnippet: spec.promptSnippet,
     ...(spec.promptGuidelines ? { promptGuidelines: spec.promptGuidelines } : {}),
     async execute(call: ToolCallContext) {
       refuseUnknownArguments(spec.name, spec.parameters, call.args);
@@ -78,19 +81,23 @@ export function refuseUnknownArguments(toolName: string, schema: TSchema, args: 
 }
 
 const bool = (v: unknown, fallback: boolean) => (typeof v === "boolean" ? v : fallback);
-const list = (v: unknown, root: string) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string").map((p) => repoRelative(root, p)) : undefined);
+/** At most this many paths of one list argument are sent (the schemas leave the count to this cut). */
+const MAX_PATHS = 50;
+const list = (v: unknown, root: string) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string" && x.length > 0).slice(0, MAX_PATHS).map((p) => repoRelative(root, p)) : undefined);
+/** kota_search scopes: the known ones, each once (the schema lists them; a call may arrive another way). */
+const SCOPES = new Set(["code", "symbols", "decisions", "patterns", "failures"]);
+const scopes = (v: unknown) => (Array.isArray(v) ? [...new Set(v.filter((x): x is string => typeof x === "string" && SCOPES.has(x)))] : []);
 
 /** Builds the six tools over one runtime and indexer. */
 export function kotaTools(runtime: KotaRuntime, indexer: Indexer): GovernedToolDefinition[] {
   const kotaIndex: GovernedToolDefinition = {
     name: "kota_index",
     label: "KotaDB index",
-    description: "Index the repository with KotaDB (asks the user to confirm; needed once before the other kota_* tools, and again when the index is stale).",
+    description: "Index the repository for the kota_* tools (asks the user); needed once and when stale.",
     parameters: indexParams,
     // Not marked safe to repeat: retry must not re-run (and re-confirm) a slow index on its own.
     annotations: { readOnlyHint: false, idempotentHint: false },
     tags: [...KOTA_TAGS],
-    promptSnippet: "kota_index: index the repository for the kota_* code-intelligence tools (asks the user first)",
     async execute(call) {
       refuseUnknownArguments("kota_index", indexParams, call.args);
       const outcome = await indexer.request({
@@ -109,14 +116,13 @@ export function kotaTools(runtime: KotaRuntime, indexer: Indexer): GovernedToolD
     queryTool(runtime, {
       name: "kota_search",
       label: "KotaDB search",
-      description: "Search the indexed code (or symbols) of the repository. Bounded output: compact by default; use output \"paths\" for many hits, \"snippet\" for matching lines.",
-      promptSnippet: "kota_search: search indexed code or symbols (paths | compact | snippet)",
+      description: "Search indexed code or symbols. output: compact (default), paths (many hits) or snippet (matching lines).",
       parameters: searchParams,
       kotaTool: "search",
       mapArgs: (a) => {
         const out: Record<string, unknown> = {
           query: a.query,
-          scope: Array.isArray(a.scope) && a.scope.length ? a.scope : ["code"],
+          scope: scopes(a.scope).length ? scopes(a.scope) : ["code"],
           output: typeof a.output === "string" ? a.output : "compact",
           limit: clampArg("kota_search", "limit", a.limit),
         };
@@ -129,8 +135,7 @@ export function kotaTools(runtime: KotaRuntime, indexer: Indexer): GovernedToolD
     queryTool(runtime, {
       name: "kota_deps",
       label: "KotaDB dependencies",
-      description: "Files a file imports (dependencies) and files that import it (dependents), from the dependency graph. Depth at most 3.",
-      promptSnippet: "kota_deps: dependents/dependencies of a file from the dependency graph",
+      description: "Dependents (files importing it) and dependencies (files it imports) of a file.",
       parameters: depsParams,
       kotaTool: "search_dependencies",
       mapArgs: (a, root) => ({
@@ -144,8 +149,7 @@ export function kotaTools(runtime: KotaRuntime, indexer: Indexer): GovernedToolD
     queryTool(runtime, {
       name: "kota_usages",
       label: "KotaDB usages",
-      description: "Where a symbol is used (imports, calls, re-exports, type references), one short line per usage.",
-      promptSnippet: "kota_usages: usages of a symbol across the repository",
+      description: "Where a symbol is used: imports, calls, re-exports, type references.",
       parameters: usagesParams,
       kotaTool: "find_usages",
       mapArgs: (a, root) => ({ symbol: a.symbol, ...(typeof a.file === "string" ? { file: repoRelative(root, a.file) } : {}), include_tests: bool(a.include_tests, false) }),
@@ -154,9 +158,8 @@ export function kotaTools(runtime: KotaRuntime, indexer: Indexer): GovernedToolD
     queryTool(runtime, {
       name: "kota_impact",
       label: "KotaDB impact",
-      description: "Impact of a planned change: risk, affected files (changed and to review) and the tests to run or add. Call it before refactors; its summary stays in context (pinned).",
-      promptSnippet: "kota_impact: risk, affected surface and tests for a planned change",
-      promptGuidelines: ["Before changing a shared file, call kota_impact with the files you plan to modify; its summary stays in context."],
+      description: "Risk, affected files and tests to run for a planned change; the summary stays in context.",
+      promptGuidelines: ["Before changing a shared file, call kota_impact with the files you plan to modify."],
       parameters: impactParams,
       kotaTool: "analyze_change_impact",
       mapArgs: (a, root) => {
@@ -173,8 +176,7 @@ export function kotaTools(runtime: KotaRuntime, indexer: Indexer): GovernedToolD
     queryTool(runtime, {
       name: "kota_task_context",
       label: "KotaDB task context",
-      description: "Briefing for a set of files: dependents per file, impacted files, test files, recent changes.",
-      promptSnippet: "kota_task_context: dependents, impacted files and tests for the files of a task",
+      description: "Briefing for a task's files: dependents, impacted files, tests, recent changes.",
       parameters: taskContextParams,
       kotaTool: "generate_task_context",
       mapArgs: (a, root) => ({
@@ -199,12 +201,11 @@ export function kotaStatusTool(report: () => Promise<string>): GovernedToolDefin
     name: "kota_status",
     label: "KotaDB status",
     description:
-      "State of the KotaDB server (running, reconnecting, degraded), uptime, reconnect history, last error, whether the repository is indexed, index statistics and recently indexed files. Call it after a kota_* tool reports a lost connection, before calling that tool again.",
+      "KotaDB server and index state. Call it after a kota_* tool reports a lost connection.",
     parameters,
     annotations: { readOnlyHint: true },
     tags: [STATUS_TAG, ...KOTA_TAGS],
     governed: false,
-    promptSnippet: "kota_status: KotaDB server and index state (use after a kota_* connection error)",
     execute: async (call) => {
       refuseUnknownArguments("kota_status", parameters, call.args);
       return { content: textContent(await report()) };

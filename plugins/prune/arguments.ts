@@ -14,6 +14,7 @@
  */
 import { createHash } from "node:crypto";
 import type { AgentMessageLike } from "../../core/index.ts";
+import { blobReadCall } from "../blobs/index.ts";
 import { callPath, PATH_ARGS } from "./paths.ts";
 import { formatCall } from "./placeholder.ts";
 import { messageChars } from "./size.ts";
@@ -111,7 +112,7 @@ export function isCutString(value: string): boolean {
 
 /** The way back a marker names, after the character count. */
 function wayBack(reason: ArgumentCutReason, blobId: string | undefined, path: string | undefined): string {
-  if (blobId) return `full arguments: blob_read(${JSON.stringify({ blobId })})`;
+  if (blobId) return `full arguments: ${blobReadCall(blobId)}`;
   if (reason === "large" && path) {
     const shown = path.length > MAX_MARKER_PATH ? `${path.slice(0, MAX_MARKER_PATH - 1)}…` : path;
     return `the call changed ${JSON.stringify(shown)}: read the file for its current text`;

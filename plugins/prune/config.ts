@@ -136,9 +136,9 @@ export const pruneDefaults: PruneOptions = {
   minStepPercent: 0,
   forceStepFreePercent: 0,
   perTool: {
-    read: { argOrder: ["path", "offset", "limit"], rehydrate: "Re-run read on the same path (use offset/limit for just the lines you need) to rehydrate." },
-    bash: { argOrder: ["command"], rehydrate: "Re-run the command, narrowed (grep/head/tail), to rehydrate." },
-    grep: { argOrder: ["pattern", "path", "glob"], rehydrate: "Re-run with a narrower pattern/glob to rehydrate." },
+    read: { argOrder: ["path", "offset", "limit"], rehydrate: "Re-read it (offset/limit for part)." },
+    bash: { argOrder: ["command"], rehydrate: "Re-run it narrowed (grep/head/tail)." },
+    grep: { argOrder: ["pattern", "path", "glob"], rehydrate: "Re-run it with a narrower pattern/glob." },
     find: { argOrder: ["pattern", "path"] },
     ls: { argOrder: ["path"] },
     blob_read: { argOrder: ["blobId", "offset", "limit", "grep"] },

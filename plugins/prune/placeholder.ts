@@ -4,11 +4,14 @@
  * bytes: a provider's prompt cache keeps matching the prefix across model calls.
  *
  * It names the tool, its key arguments, and the exact way back: `blob_read({"blobId":"..."})` when
- * the blobs plugin stored the full output, otherwise how to re-run the call narrower.
+ * the blobs plugin stored the full output (the id's first 12 hex digits; how to page or grep it is
+ * said once, in blob_read's description), otherwise how to re-run the call narrower. Every placeholder
+ * is resent on every later request, so each word is a cost that repeats.
  *
  * Which arguments come first and how a tool's result is re-fetched are data (`prune.perTool`): pi's
  * built-in tools have defaults, a preset adds its own tools.
  */
+import { blobReadCall } from "../blobs/index.ts";
 import type { PlaceholderHint } from "./config.ts";
 
 /** Prefix every placeholder starts with; also how pruned results are recognised. */
@@ -57,13 +60,11 @@ export interface PlaceholderInput {
 export function placeholderText(input: PlaceholderInput): string {
   if (input.style === "short") {
     const call = formatCall(input.toolName, input.args, input.hint?.argOrder, SHORT_ARGS, SHORT_ARG_CHARS);
-    const back = input.blobId ? `blob_read(${JSON.stringify({ blobId: input.blobId })})` : "re-run narrower";
-    return `${PRUNED_PREFIX}${call}${input.isError ? " [error]" : ""}; ${back}.`;
+    const back = input.blobId ? blobReadCall(input.blobId) : "re-run narrower";
+    return `${PRUNED_PREFIX}${call}${input.isError ? " [error]" : ""}; ${back}`;
   }
-  const wayBack = input.blobId
-    ? `Full output stored: blob_read(${JSON.stringify({ blobId: input.blobId })}) (add offset/limit or grep to read part of it).`
-    : input.hint?.rehydrate ?? `Re-run ${input.toolName} with narrower arguments to rehydrate.`;
-  return `${PRUNED_PREFIX}${formatCall(input.toolName, input.args, input.hint?.argOrder)} [${facts(input)}]. ${wayBack}`;
+  const wayBack = input.blobId ? blobReadCall(input.blobId) : (input.hint?.rehydrate ?? "Re-run it narrower.");
+  return `${PRUNED_PREFIX}${formatCall(input.toolName, input.args, input.hint?.argOrder)} [${facts(input)}] ${wayBack}`;
 }
 
 /** `9,000 chars, 2 images, error`: the size and kind of the original result. */
@@ -81,12 +82,12 @@ function clip(text: string, max: number): string {
 
 /**
  * The placeholder for a result that a later call made redundant or wrong (relations.ts): it names
- * the newer call (duplicate) or the file and the call that changed it (stale read), and the blob
+ * the newer call (duplicate) or the call that changed the file its arguments name (stale read), and the blob
  * holding the original when there is one. Pure, like {@link placeholderText}. A bash command is only
  * known to name the file, so a stale read after one says the file "may have changed".
  */
 export function relationPlaceholder(input: PlaceholderInput, relation: ResultRelation): string {
-  const blob = input.blobId ? `blob_read(${JSON.stringify({ blobId: input.blobId })})` : undefined;
+  const blob = input.blobId ? `; ${blobReadCall(input.blobId)}` : "";
   const maybe = relation.kind === "stale" && relation.changedByTool === "bash" ? "may have changed" : "changed";
   if (input.style === "short") {
     const call = formatCall(input.toolName, input.args, input.hint?.argOrder, SHORT_ARGS, SHORT_ARG_CHARS);
@@ -94,13 +95,13 @@ export function relationPlaceholder(input: PlaceholderInput, relation: ResultRel
       relation.kind === "duplicate"
         ? `repeated as ${clip(relation.newerCallId, SHORT_ARG_CHARS)}`
         : `stale: ${maybe} by ${clip(relation.changedByTool, SHORT_ARG_CHARS)} ${clip(relation.changedByCallId, SHORT_ARG_CHARS)}, read again`;
-    return `${PRUNED_PREFIX}${call}${input.isError ? " [error]" : ""}; ${what}${blob ? `; ${blob}` : ""}.`;
+    return `${PRUNED_PREFIX}${call}${input.isError ? " [error]" : ""}; ${what}${blob}`;
   }
   const what =
     relation.kind === "duplicate"
-      ? `Repeated later as call ${clip(relation.newerCallId, MAX_ARG_CHARS)}; that result is the current one.`
-      : `Stale: ${clip(relation.path, MAX_ARG_CHARS)} ${maybe} after this read (${clip(relation.changedByTool, MAX_ARG_CHARS)} call ${clip(relation.changedByCallId, MAX_ARG_CHARS)}); read it again for the current text.`;
-  return `${PRUNED_PREFIX}${formatCall(input.toolName, input.args, input.hint?.argOrder)} [${facts(input)}]. ${what}${blob ? ` Full output stored: ${blob}.` : ""}`;
+      ? `repeated as ${clip(relation.newerCallId, MAX_ARG_CHARS)} (the current result)`
+      : `stale: ${maybe} by ${clip(relation.changedByTool, MAX_ARG_CHARS)} ${clip(relation.changedByCallId, MAX_ARG_CHARS)}; read it again`;
+  return `${PRUNED_PREFIX}${formatCall(input.toolName, input.args, input.hint?.argOrder)} [${facts(input)}] ${what}${blob}`;
 }
 
 /**

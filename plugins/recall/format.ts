@@ -3,6 +3,7 @@
  * line range, a highlighted snippet, and the exact `blob_read` call that opens those lines. Bounded
  * to a byte budget: hits that do not fit are counted, never cut mid-line.
  */
+import { blobReadCall as readCall } from "../blobs/index.ts";
 import type { SearchHit } from "./index-store.ts";
 
 /** Longest snippet shown per hit, in characters. */
@@ -19,7 +20,7 @@ export function ago(ms: number): string {
 
 /** The blob_read call that opens a hit's lines. */
 export function blobReadCall(hit: Pick<SearchHit, "blobId" | "firstLine" | "lastLine">): string {
-  return `blob_read(${JSON.stringify({ blobId: hit.blobId, offset: hit.firstLine, limit: hit.lastLine - hit.firstLine + 1 })})`;
+  return readCall(hit.blobId, { offset: hit.firstLine, limit: hit.lastLine - hit.firstLine + 1 });
 }
 
 /** One hit as three lines. `index` is 1-based. */

@@ -1,4 +1,5 @@
 import { Type } from "typebox";
+import { stringEnum } from "../../lib/schema/index.ts";
 import { InvalidInputError, REHYDRATION_TAG, textContent, type GovernedToolDefinition, type ToolExecuteResult } from "../../core/index.ts";
 import type { BlobStore } from "../../lib/blobs/index.ts";
 import { formatHits } from "./format.ts";
@@ -8,16 +9,13 @@ import type { RecallWriter } from "./writer.ts";
 /** The model's search tool name. */
 export const CONTEXT_SEARCH_TOOL = "context_search";
 
-/** What each scope means, as the tool's schema tells the model. */
-const SCOPE_TEXT: Record<SearchScope, string> = { session: "session (default): this session", project: "project: every session in this directory", all: "all: every project indexed" };
-
 /** The tool's parameters, offering only `scopes` (the user allows "all" in the global config only). */
 function parametersFor(scopes: readonly SearchScope[]) {
   return Type.Object({
-    query: Type.String({ description: "Words to find in earlier tool outputs: identifiers (or a part of one, e.g. Store for BlobStore), paths, error text" }),
-    tool: Type.Optional(Type.String({ description: "Only outputs of this tool (read, bash, kota_search, ...)" })),
-    scope: Type.Optional(Type.Union(scopes.map((s) => Type.Literal(s)), { description: scopes.map((s) => SCOPE_TEXT[s]).join("; ") })),
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, description: "Most hits (default 5)" })),
+    query: Type.String({ description: "Identifiers (or part of one), paths, error text" }),
+    tool: Type.Optional(Type.String()),
+    scope: Type.Optional(stringEnum([...scopes], { description: scopes.includes("all") ? "Default session; project: this directory; all: every project" : "Default session; project: this directory" })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, description: "Default 5" })),
   });
 }
 
@@ -43,8 +41,7 @@ export function contextSearchTool(deps: {
     name: CONTEXT_SEARCH_TOOL,
     label: "Search earlier output",
     description:
-      "Search every earlier tool output of this session (also those pruned from your context or cut to an excerpt) by words, identifiers or a part of one. Returns the best matches with their line range and the exact blob_read call that reads them back byte-exact.",
-    promptSnippet: "context_search: find something an earlier tool output contained (even if pruned), then open it with the blob_read call it gives",
+      "Search earlier tool outputs, pruned ones too. Each hit names the blob_read call that reads it back.",
     parameters,
     tags: [REHYDRATION_TAG],
     annotations: { readOnlyHint: true, idempotentHint: true },

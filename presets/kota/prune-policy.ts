@@ -20,7 +20,7 @@ export const kotaPruneOverrides = Object.freeze({
   // The impact summary (risk, affected files, tests) is what the model plans with: never pruned.
   impactTools: ["kota_impact"],
   perTool: {
-    kota_search: { argOrder: ["query", "scope", "output", "limit", "glob"], rehydrate: "Re-run with narrower query/glob to rehydrate." },
+    kota_search: { argOrder: ["query", "scope", "output", "limit", "glob"], rehydrate: "Re-run it with a narrower query/glob." },
     kota_deps: { argOrder: ["file_path", "direction", "depth"] },
     kota_usages: { argOrder: ["symbol", "file"] },
     kota_impact: { argOrder: ["change_type", "description", "files_to_modify"] },

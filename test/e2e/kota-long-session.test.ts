@@ -100,7 +100,7 @@ describe("kota e2e: a 32-turn session of deps, usages and impact", () => {
         // The model finds the pruned read's blob id in its context and asks for the end of the output.
         (context) => {
           const placeholder = toolResultsIn(context.messages as unknown[]).find((r) => r.toolName === "read")!.text;
-          const blobId = /"blobId":"([0-9a-f]{64})"/.exec(placeholder)?.[1] ?? "missing";
+          const blobId = /"blobId":"([0-9a-f]{12})"/.exec(placeholder)?.[1] ?? "missing";
           return fauxAssistantMessage([fauxToolCall("blob_read", { blobId, grep: "END-OF-big" })], { stopReason: "toolUse" });
         },
         fauxAssistantMessage([fauxText("found the end")]),

@@ -3,7 +3,7 @@
  * read/edit/write tools on real files): a repeated read, a stale read after an edit, a large
  * write's arguments and a failed edit's arguments, as the model sees them once the boundary passed.
  */
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fauxAssistantMessage, fauxText, fauxToolCall, type FauxResponseStep } from "@mariozechner/pi-ai";
 import { describe, expect, it, vi } from "vitest";
@@ -78,11 +78,11 @@ describe("context round 2 strategies with the real pi SDK", () => {
     const content = String(write.arguments!.content);
     expect(content.length).toBeLessThan(2000);
     expect(write.arguments!.path).toBe("c.ts");
-    const blobId = /"blobId":"([0-9a-f]{64})"/.exec(content)?.[1];
+    const blobId = /"blobId":"([0-9a-f]{12})"/.exec(content)?.[1];
     expect(blobId).toBeDefined();
-    // Written in the background, once per id.
+    // Written in the background, once per id; the marker names the id by its first 12 hex digits.
     const blobFile = await vi.waitFor(() => {
-      const found = [".json", ".txt"].map((ext) => join(blobDir!, `${blobId}${ext}`)).find((f) => existsSync(f));
+      const found = existsSync(blobDir!) ? readdirSync(blobDir!).filter((f) => f.startsWith(blobId!) && /\.(json|txt)$/.test(f)).map((f) => join(blobDir!, f))[0] : undefined;
       expect(found).toBeDefined();
       return found!;
     });

@@ -31,7 +31,7 @@ export function bigSource(name: string, kb: number): string {
 }
 
 /** Starts pi with the default preset; `config` is merged over the stand-in config (a global config layer). */
-export async function startKotaSession(options: { responses?: FauxResponseStep[]; config?: Record<string, unknown>; files?: Record<string, string>; ui?: boolean; confirmAnswer?: boolean } = {}): Promise<KotaE2e> {
+export async function startKotaSession(options: { responses?: FauxResponseStep[]; config?: Record<string, unknown>; files?: Record<string, string>; ui?: boolean; confirmAnswer?: boolean; defaultSystemPrompt?: boolean } = {}): Promise<KotaE2e> {
   const repo = createFixtureRepo({ ...FIXTURE_FILES, ...options.files });
   const work = mkdtempSync(join(tmpdir(), "kota-e2e-"));
   const data = deepMerge({ kota: standinKotaConfig({}), blobs: { dir: join(work, "blobs") }, autoContext: { timeoutMs: 30_000 } }, options.config ?? {}) as Record<string, unknown>;
@@ -41,7 +41,7 @@ export async function startKotaSession(options: { responses?: FauxResponseStep[]
     onGovernor: (g) => (governor = g),
     governorOptions: { cwd: repo.root, agentDir: join(work, "agent"), layers: [{ kind: "global", source: "e2e", data }] },
   });
-  const pi = await startPiSession({ extensions: [extension], cwd: repo.root, ui: options.ui ?? true, confirmAnswer: options.confirmAnswer ?? true, ...(options.responses ? { responses: options.responses } : {}) });
+  const pi = await startPiSession({ extensions: [extension], cwd: repo.root, ui: options.ui ?? true, confirmAnswer: options.confirmAnswer ?? true, defaultSystemPrompt: options.defaultSystemPrompt ?? false, ...(options.responses ? { responses: options.responses } : {}) });
   return {
     pi,
     repo,

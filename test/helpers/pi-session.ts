@@ -18,6 +18,8 @@ export interface PiTestSession {
   agentDir: string;
   /** Every context (message list) the model was sent, in order. */
   contexts: unknown[][];
+  /** What pi sent before the conversation in each request: its system prompt, its system messages (pi 0.74+) and the tool declarations. */
+  preambles: PiRequestPreamble[];
   /** What the UI was asked to show (only with `ui: true`). */
   ui: RecordingUi;
   /** `/reload` the session (every extension is re-created); the faux model keeps answering. */
@@ -54,6 +56,16 @@ export interface PiTestSessionOptions {
    * agent dir while the session lives (pi's MCP extension reads mcp.json from there).
    */
   piMcp?: { servers: Record<string, unknown> };
+  /** pi's own default system prompt (with the tools' snippets and guidelines) instead of a one-line test prompt. Default false. */
+  defaultSystemPrompt?: boolean;
+}
+
+/** The part of a request pi sends before the conversation. */
+export interface PiRequestPreamble {
+  systemPrompt: string;
+  /** Text of the `system` messages (pi 0.74+ sends the prompt and tool notes this way). */
+  systemMessages: string[];
+  tools: Array<{ name: string; description: string; parameters: unknown }>;
 }
 
 /** A UI context that records what extensions show. */
@@ -89,19 +101,32 @@ export async function startPiSession(options: PiTestSessionOptions): Promise<PiT
   const agentDir = mkdtempSync(join(tmpdir(), "pigov-agent-"));
   const cwd = options.cwd ?? mkdtempSync(join(tmpdir(), "pigov-cwd-"));
   const contexts: unknown[][] = [];
+  const preambles: PiRequestPreamble[] = [];
   const model = await fauxModel({ models: [{ id: "faux-1", contextWindow: options.contextWindow ?? 200_000, maxTokens: 4096 }], tokensPerSecond: 1e9 }, agentDir);
   const { faux } = model;
   // pi 0.74+ sends the system prompt and tool declarations as `system` messages; tests look at what
   // the model reads of the conversation, as pi 0.73 sent it.
   const conversation = (messages: unknown[]) => (messages as Array<{ role?: string }>).filter((m) => m.role !== "system");
+  const record = (context: { messages: unknown[]; systemPrompt?: string; tools?: unknown[] }) => {
+    contexts.push(structuredClone(conversation(context.messages)));
+    const text = (content: unknown) => (typeof content === "string" ? content : Array.isArray(content) ? content.map((b: { text?: unknown }) => (typeof b?.text === "string" ? b.text : "")).join("\n") : "");
+    // pi 1.x: the prompt as named sections and the tool declarations as `toolsAdded` of system messages.
+    const system = (context.messages as Array<{ role?: string; content?: unknown; sections?: Record<string, unknown>; toolsAdded?: unknown[] }>).filter((m) => m.role === "system");
+    const declared = (context.tools ?? system.flatMap((m) => m.toolsAdded ?? [])) as Array<{ name: string; description: string; parameters: unknown }>;
+    preambles.push({
+      systemPrompt: context.systemPrompt ?? "",
+      systemMessages: system.map((m) => [text(m.content), ...Object.values(m.sections ?? {}).filter((v): v is string => typeof v === "string")].join("\n")),
+      tools: structuredClone(declared.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }))),
+    });
+  };
   const recordContext = (step: FauxResponseStep): FauxResponseStep =>
     typeof step === "function"
       ? (context, opts, state, model) => {
-          contexts.push(structuredClone(conversation(context.messages)));
+          record(context as never);
           return step(context, opts, state, model);
         }
       : (context) => {
-          contexts.push(structuredClone(conversation(context.messages)));
+          record(context as never);
           return step;
         };
   const originalSet = faux.setResponses.bind(faux);
@@ -123,7 +148,7 @@ export async function startPiSession(options: PiTestSessionOptions): Promise<PiT
     noPromptTemplates: true,
     noThemes: true,
     noContextFiles: true,
-    systemPrompt: "You are a test assistant.",
+    ...(options.defaultSystemPrompt ? {} : { systemPrompt: "You are a test assistant." }),
   });
   await resourceLoader.reload();
   const { session } = await piSdk.createAgentSession({
@@ -149,6 +174,7 @@ export async function startPiSession(options: PiTestSessionOptions): Promise<PiT
     cwd,
     agentDir,
     contexts,
+    preambles,
     ui,
     async reload() {
       await session.reload();

@@ -9,11 +9,11 @@
  * the turn of `to`, every turn complete, older than a given turn, no pinned result, no protected
  * path, no overlap with an active fold.
  */
-import { messageMeta, messagesChars, type AgentMessageLike } from "../../../core/index.ts";
-import { isAfter, turnLabel, type TurnFacts, type TurnMap } from "./turn-map.ts";
+import { messageMeta, type AgentMessageLike } from "../../../core/index.ts";
+import { FOLD_TOOL_NAME, isAfter, turnLabel, type TurnFacts, type TurnMap, TurnMapBuilder } from "./turn-map.ts";
 
 /** The model's fold tool name. */
-export const FOLD_TOOL = "context_fold";
+export const FOLD_TOOL = FOLD_TOOL_NAME;
 
 /** A `context_fold` call whose result is not an error. */
 export interface FoldCall {
@@ -43,22 +43,22 @@ export interface ActiveFold {
 
 /** Every fold call of `messages`, in call order. */
 export function foldCalls(messages: readonly AgentMessageLike[]): FoldCall[] {
-  const results = new Map<string, AgentMessageLike>();
-  for (const m of messages) if (m.role === "toolResult" && (m as { toolName?: unknown }).toolName === FOLD_TOOL) results.set(String((m as { toolCallId?: unknown }).toolCallId), m);
-  if (!results.size) return [];
+  const builder = new TurnMapBuilder();
+  builder.update(messages, 0, { userPins: new Map(), isProtected: () => false });
+  return foldCallsOf(builder, messages);
+}
+
+/** The fold calls `builder` collected from `messages` (the list it last mapped), in call order. */
+export function foldCallsOf(builder: TurnMapBuilder, messages: readonly AgentMessageLike[]): FoldCall[] {
   const out: FoldCall[] = [];
-  messages.forEach((m, index) => {
-    if (m.role !== "assistant" || !Array.isArray(m.content)) return;
-    for (const b of m.content as Array<{ type?: string; id?: unknown; name?: unknown; arguments?: unknown }>) {
-      if (b.type !== "toolCall" || b.name !== FOLD_TOOL || typeof b.id !== "string") continue;
-      const args = (b.arguments ?? {}) as { from?: unknown; to?: unknown; summary?: unknown };
-      if (typeof args.from !== "string" || typeof args.to !== "string" || typeof args.summary !== "string") continue;
-      const result = results.get(b.id);
-      if (!result || !succeeded(result)) continue;
-      const blobId = messageMeta(result).blob?.id;
-      out.push({ id: b.id, from: args.from, to: args.to, summary: args.summary, callMessage: index, blobId });
-    }
-  });
+  for (const site of builder.foldSites) {
+    const args = (site.arguments ?? {}) as { from?: unknown; to?: unknown; summary?: unknown };
+    if (typeof args.from !== "string" || typeof args.to !== "string" || typeof args.summary !== "string") continue;
+    const at = builder.foldResults.get(site.id);
+    const result = at === undefined ? undefined : messages[at];
+    if (!result || !succeeded(result)) continue;
+    out.push({ id: site.id, from: args.from, to: args.to, summary: args.summary, callMessage: site.message, blobId: messageMeta(result).blob?.id });
+  }
   return out;
 }
 
@@ -181,14 +181,14 @@ export function isProblem(value: { first: number; last: number } | RangeProblem)
 }
 
 /**
- * The folds in force for `messages`: each fold call in call order, minus the unfolded ones, whose
+ * The folds in force: each fold call (`foldCallsOf`) in call order, minus the unfolded ones, whose
  * range is still valid (older than the call's own turn, no overlap with an earlier active fold, and
  * the other range rules). Invalid ones come back with their reason.
  */
-export function activeFolds(messages: readonly AgentMessageLike[], map: TurnMap, unfolded: ReadonlySet<string>): { active: ActiveFold[]; invalid: Array<{ id: string; reason: string }> } {
+export function activeFolds(calls: readonly FoldCall[], map: TurnMap, unfolded: ReadonlySet<string>, charsOf: (start: number, end: number) => number): { active: ActiveFold[]; invalid: Array<{ id: string; reason: string }> } {
   const active: ActiveFold[] = [];
   const invalid: Array<{ id: string; reason: string }> = [];
-  for (const call of foldCalls(messages)) {
+  for (const call of calls) {
     if (unfolded.has(call.id)) continue;
     const place = map.calls.get(call.id);
     const before = place && place.turn >= 0 ? place.turn : 0;
@@ -199,7 +199,7 @@ export function activeFolds(messages: readonly AgentMessageLike[], map: TurnMap,
     }
     const start = map.turns[range.first]!.start;
     const end = map.turns[range.last]!.end;
-    active.push({ call, first: range.first, last: range.last, start, end, chars: messagesChars(messages.slice(start, end)) });
+    active.push({ call, first: range.first, last: range.last, start, end, chars: charsOf(start, end) });
   }
   return { active, invalid };
 }

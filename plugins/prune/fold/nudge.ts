@@ -36,6 +36,8 @@ export interface NudgeInput {
   percent: number;
   foldNudgePercent: number;
   keepRecentTurns: number;
+  /** turnKey of turn `t`'s user message (history-index.ts keeps them); default: computed. */
+  keyOf?: (t: number) => string;
 }
 
 /** A new nudge to persist and show, or undefined. */
@@ -45,10 +47,12 @@ export function nudgeFor(input: NudgeInput): NudgeRecord | undefined {
   if (!count || input.percent < input.foldNudgePercent) return undefined;
   const current = map.turns[count - 1]!;
   for (let i = current.start + 1; i < messages.length; i++) if (messages[i]!.role === "assistant" || messages[i]!.role === "toolResult") return undefined;
-  const key = turnKey(messages[current.start]!);
+  const keyOf = input.keyOf ?? ((t: number) => turnKey(messages[map.turns[t]!.start]!));
+  const key = keyOf(count - 1);
   const keys = new Set(input.nudges.map((r) => r.key));
   if (keys.has(key)) return undefined;
-  for (const turn of map.turns) if (keys.has(turnKey(messages[turn.start]!)) && current.ordinal - turn.ordinal < NUDGE_EVERY_TURNS) return undefined;
+  // Only the turns within NUDGE_EVERY_TURNS of the current one can hold a nudge that is too recent.
+  for (let t = Math.max(0, count - NUDGE_EVERY_TURNS); t < count - 1; t++) if (keys.has(keyOf(t))) return undefined;
   for (const fold of input.active) {
     const place = map.calls.get(fold.call.id);
     if (place && place.turn >= 0 && count - 1 - place.turn < FOLD_QUIET_TURNS) return undefined;
@@ -69,16 +73,29 @@ export function withNudge(message: AgentMessageLike, text: string): AgentMessage
   return { ...message, content: [...blocks, { type: "text", text }] } as AgentMessageLike;
 }
 
-/** `messages` (a copy when anything changes) with each persisted nudge appended to its user message. */
-export function applyNudges(messages: readonly AgentMessageLike[], map: TurnMap, nudges: readonly NudgeRecord[]): readonly AgentMessageLike[] {
+/**
+ * `messages` (a copy when anything changes) with each persisted nudge appended to its user message.
+ * `turnOf` finds the turn of a key (history-index.ts keeps them); default: every turn's key computed.
+ */
+export function applyNudges(messages: readonly AgentMessageLike[], map: TurnMap, nudges: readonly NudgeRecord[], turnOf?: (key: string) => number | undefined): readonly AgentMessageLike[] {
   if (!nudges.length) return messages;
-  const byKey = new Map(nudges.map((r) => [r.key, r.text]));
+  const find =
+    turnOf ??
+    ((): ((key: string) => number | undefined) => {
+      const byKey = new Map<string, number>();
+      map.turns.forEach((turn, t) => {
+        const k = turnKey(messages[turn.start]!);
+        if (!byKey.has(k)) byKey.set(k, t);
+      });
+      return (key) => byKey.get(key);
+    })();
   let out: AgentMessageLike[] | undefined;
-  for (const turn of map.turns) {
-    const text = byKey.get(turnKey(messages[turn.start]!));
-    if (text === undefined) continue;
+  for (const nudge of nudges) {
+    const t = find(nudge.key);
+    if (t === undefined) continue;
+    const start = map.turns[t]!.start;
     out ??= messages.slice();
-    out[turn.start] = withNudge(messages[turn.start]!, text);
+    out[start] = withNudge(out[start]!, nudge.text);
   }
   return out ?? messages;
 }

@@ -9,6 +9,7 @@
  * always renders to the same bytes, so the prompt cache keeps matching after the one change a fold makes.
  */
 import type { AgentMessageLike } from "../../../core/index.ts";
+import { blobReadCall } from "../../blobs/index.ts";
 import type { ActiveFold } from "./folds.ts";
 import type { TurnMap } from "./turn-map.ts";
 import { turnLabel } from "./turn-map.ts";
@@ -23,7 +24,7 @@ export function foldText(fold: ActiveFold, map: TurnMap, root: string): string {
   const label = turnLabel(map.turns[fold.first]!, map.turns[fold.last]!);
   const head = `[Folded ${label} by context_fold ${fold.call.id}: ${n(fold.end - fold.start)} messages, ${n(fold.chars)} chars]`;
   const back = fold.call.blobId
-    ? `(Originals: blob_read(${JSON.stringify({ blobId: fold.call.blobId })}), one message per line; the user can restore them with /${root} unfold ${fold.call.id}.)`
+    ? `(Originals: ${blobReadCall(fold.call.blobId)}, one message per line; the user can restore them with /${root} unfold ${fold.call.id}.)`
     : `(Originals: kept in the session; the user can restore them with /${root} unfold ${fold.call.id}.)`;
   return `${head}\n${fold.call.summary}\n${back}`;
 }

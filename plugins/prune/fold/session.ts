@@ -4,16 +4,17 @@
  * invalid folds were already logged. Everything else is derived from the messages and the session
  * records on each call.
  */
-import { messagesChars, type AgentMessageLike, type Logger, type SessionStore } from "../../../core/index.ts";
+import type { AgentMessageLike, Logger, SessionStore } from "../../../core/index.ts";
 import type { PruneOptions } from "../config.ts";
 import { protectedPathMatcher } from "../paths.ts";
 import { loadPins } from "../records.ts";
 import { tokensOf } from "../size.ts";
-import { activeFolds, type ActiveFold, FOLD_TOOL } from "./folds.ts";
+import type { ActiveFold } from "./folds.ts";
+import { HistoryIndex } from "./history-index.ts";
 import { loadNudges, loadUnfolded, NUDGE_KIND } from "./records.ts";
 import { applyFolds, FoldMessages } from "./render.ts";
 import { applyNudges, nudgeFor } from "./nudge.ts";
-import { mapTurns, type TurnMap } from "./turn-map.ts";
+import type { TurnMap } from "./turn-map.ts";
 
 /** What folding needs from the plugin around it. */
 export interface FoldEnv {
@@ -23,8 +24,6 @@ export interface FoldEnv {
   store: () => SessionStore;
   logger: Logger;
 }
-
-const isFoldResult = (m: AgentMessageLike) => m.role === "toolResult" && (m as { toolName?: unknown }).toolName === FOLD_TOOL;
 
 /** A message list analysed for folding. */
 export interface FoldView {
@@ -44,8 +43,8 @@ export class FoldSession {
   readonly pending: ActiveFold[] = [];
   private readonly built = new FoldMessages();
   private readonly warned = new Set<string>();
-  /** The view `foldedRanges` built for the current context call, reused by `render`. */
-  private captured: FoldView | undefined;
+  /** The history as folding reads it, updated with what each call adds (history-index.ts). */
+  private readonly index = new HistoryIndex();
   private readonly isProtected: (path: string) => boolean;
 
   constructor(private readonly env: FoldEnv) {
@@ -55,28 +54,42 @@ export class FoldSession {
   /**
    * Message ranges [start, end) of the folds in force for `messages` (the history before pruning),
    * ascending: what pruning leaves out of its size measures, since those messages are not sent.
-   * Empty, without a pass over the turns, when the history holds no fold.
+   * Empty when the history holds no fold.
    */
   foldedRanges(messages: readonly AgentMessageLike[]): Array<readonly [number, number]> {
-    this.captured = undefined;
-    if (!messages.some(isFoldResult)) return [];
-    // Kept for `render` in the same context call: the turn map is built once per call.
-    this.captured = this.view(messages);
-    return this.captured.active.map((f) => [f.start, f.end] as const).sort((a, b) => a[0] - b[0]);
+    this.sync(messages);
+    if (!this.index.hasFoldResult) return [];
+    return this.foldsOf(messages).active.map((f) => [f.start, f.end] as const).sort((a, b) => a[0] - b[0]);
   }
 
-  /** `messages` mapped by turn with the folds in force; invalid folds are logged once each. */
+  /**
+   * `messages` mapped by turn with the folds in force; invalid folds are logged once each. Reads
+   * the session's pins again (the tool and the commands call it between context calls).
+   */
   view(messages: readonly AgentMessageLike[] = this.last): FoldView {
-    const store = this.env.store();
-    const map = mapTurns(messages, { userPins: loadPins(store), isProtected: this.isProtected });
-    const { active, invalid } = activeFolds(messages, map, loadUnfolded(store));
+    this.sync(messages, true);
+    return this.foldsOf(messages);
+  }
+
+  /** The folds in force for the synced `messages`; invalid folds are logged once each. */
+  private foldsOf(messages: readonly AgentMessageLike[]): FoldView {
+    const { active, invalid } = this.index.foldsInForce(loadUnfolded(this.env.store()));
     for (const bad of invalid) {
       const key = `${bad.id}\n${bad.reason}`;
       if (this.warned.has(key)) continue;
       this.warned.add(key);
       this.env.logger.warn("context_fold ignored: its range is not valid in this context", { foldId: bad.id, reason: bad.reason });
     }
-    return { messages, map, active };
+    return { messages, map: this.index.map, active };
+  }
+
+  /**
+   * Brings the index to `messages`; within one context call (the capture tap, then render) the
+   * same list is read once unless `force`.
+   */
+  private sync(messages: readonly AgentMessageLike[], force = false): void {
+    if (!force && this.index.messages === messages && this.index.length === messages.length) return;
+    this.index.sync(messages, { userPins: loadPins(this.env.store()), isProtected: this.isProtected });
   }
 
   /**
@@ -91,20 +104,20 @@ export class FoldSession {
     const store = this.env.store();
     const nudges = loadNudges(store);
     const window = contextWindow || this.env.options.contextWindow;
-    const rawChars = messagesChars(base);
-    // The common case, without a pass over the turns: no fold, no nudge, and below the nudge threshold.
-    if (!nudges.length && (tokensOf(rawChars) / window) * 100 < this.env.options.foldNudgePercent && !base.some(isFoldResult)) return pruned;
-    const v = this.captured?.messages === base ? this.captured : this.view(base);
-    this.captured = undefined;
+    this.sync(base);
+    const rawChars = this.index.chars;
+    // The common case: no fold, no nudge, and below the nudge threshold.
+    if (!nudges.length && (tokensOf(rawChars) / window) * 100 < this.env.options.foldNudgePercent && !this.index.hasFoldResult) return pruned;
+    const v = this.foldsOf(base);
     const foldedChars = v.active.reduce((sum, f) => sum + f.chars, 0);
     const percent = (tokensOf(rawChars - foldedChars) / window) * 100;
-    const nudge = nudgeFor({ messages: base, map: v.map, active: v.active, nudges, percent, foldNudgePercent: this.env.options.foldNudgePercent, keepRecentTurns: this.env.options.keepRecentTurns });
+    const nudge = nudgeFor({ messages: base, map: v.map, active: v.active, nudges, percent, foldNudgePercent: this.env.options.foldNudgePercent, keepRecentTurns: this.env.options.keepRecentTurns, keyOf: this.index.keyOf });
     if (nudge) {
       store.append(NUDGE_KIND, { ...nudge });
       nudges.push(nudge);
       this.env.logger.info("nudged the model to fold finished turns", { text: nudge.text });
     }
-    const nudged = applyNudges(pruned, v.map, nudges);
+    const nudged = applyNudges(pruned, v.map, nudges, this.index.turnOf);
     this.built.keepOnly(new Set(v.active.map((f) => f.call.id)));
     if (!v.active.length) return nudged;
     return applyFolds(nudged, v.active, (fold) => this.built.message(fold, base, v.map, this.env.root));

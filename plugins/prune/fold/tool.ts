@@ -7,6 +7,7 @@
 import { Type } from "typebox";
 import { InvalidInputError, messagesChars, textContent, type GovernedToolDefinition, type ToolExecuteResult } from "../../../core/index.ts";
 import type { BlobStore } from "../../../lib/blobs/index.ts";
+import { blobReadCall } from "../../blobs/index.ts";
 import { checkRange, FOLD_TOOL, isProblem } from "./folds.ts";
 import type { FoldSession } from "./session.ts";
 import { turnLabel } from "./turn-map.ts";
@@ -16,12 +17,12 @@ export const SUMMARY_MIN_CHARS = 20;
 export const SUMMARY_MAX_CHARS = 8_000;
 
 const parameters = Type.Object({
-  from: Type.String({ description: "Tool call id of the FIRST tool call of the range (exactly as it appears in your earlier tool call)" }),
-  to: Type.String({ description: "Tool call id of the LAST tool call of the range (may equal from)" }),
+  from: Type.String({ description: "First tool call id" }),
+  to: Type.String({ description: "Last tool call id" }),
   summary: Type.String({
     minLength: SUMMARY_MIN_CHARS,
     maxLength: SUMMARY_MAX_CHARS,
-    description: `Your summary of the folded turns (${SUMMARY_MIN_CHARS}-${SUMMARY_MAX_CHARS} chars): what was asked, what you found and decided, file paths, names and numbers you still need`,
+    description: "What was asked, found, decided; paths and names still needed",
   }),
 });
 
@@ -43,8 +44,7 @@ export function contextFoldTool(deps: FoldToolDeps): GovernedToolDefinition {
     name: FOLD_TOOL,
     label: "Fold finished turns",
     description:
-      "Fold a range of finished turns of this conversation into your own summary, to keep the context lean. from/to are the ids of the first and last tool calls of the range; the range widens to whole turns (a turn starts at a user message), must be older than the current turn, and may not hold pinned results, calls on protected paths or an earlier fold. From your next request the turns are replaced by one message with your summary; the originals stay retrievable byte-exact.",
-    promptSnippet: "context_fold: fold finished turns (from/to tool call ids) into your own summary; originals stay retrievable",
+      "Replace finished turns (widened to whole turns before the current one) by your own summary from your next request on, to keep the context lean; originals stay retrievable.",
     parameters,
     annotations: { readOnlyHint: false, idempotentHint: false },
     async execute(call): Promise<ToolExecuteResult> {
@@ -82,7 +82,7 @@ export function contextFoldTool(deps: FoldToolDeps): GovernedToolDefinition {
         }
       }
       const label = turnLabel(first, last);
-      const back = blobId ? `blob_read(${JSON.stringify({ blobId })}) reads them (one message per line)` : "they stay in the session";
+      const back = blobId ? `${blobReadCall(blobId)} reads them (one message per line)` : "they stay in the session";
       const text =
         `Folded ${label} (${n(originals.length)} messages, ${n(chars)} chars) into your summary. ` +
         `This applies from your next request: those turns are replaced by one message with your summary. ` +

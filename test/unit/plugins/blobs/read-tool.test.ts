@@ -32,7 +32,7 @@ describe("blob_read and the blob commands", () => {
       const body = out.split("\n").slice(1).filter((l) => !l.startsWith("[next: ") && l !== "[end of blob]");
       got.push(...body);
       offset = (obs.details.nextLine as number | null) ?? undefined;
-      if (offset !== undefined) expect(out).toContain(`[next: blob_read({"blobId":"${id}","offset":${offset}})]`);
+      if (offset !== undefined) expect(out).toContain(`[next: blob_read({"blobId":"${id.slice(0, 12)}","offset":${offset}})]`);
     }
     expect(got.join("\n")).toBe(text);
   });
@@ -46,7 +46,7 @@ describe("blob_read and the blob commands", () => {
     const out = textOf(grep.content);
     expect(out).toContain("3 line(s) matching");
     expect(out).toContain("\n1: entry 1 needle\n8: entry 8 needle\n15: entry 15 needle\n");
-    expect(out).toContain(`[more matches: blob_read({"blobId":"${id}","grep":"NEEDLE","offset":22})]`);
+    expect(out).toContain(`[more matches: blob_read({"blobId":"${id.slice(0, 12)}","grep":"NEEDLE","offset":22})]`);
     // An invalid regular expression is searched as plain text.
     const literal = await gov.pipeline.callTool("blob_read", { blobId: id, grep: "entry 2 (" });
     expect(literal.status).toBe("SUCCESS");
@@ -71,11 +71,26 @@ describe("blob_read and the blob commands", () => {
     expect(textOf(unit.content).length).toBeLessThan(1_000);
   });
 
+  it("reads a blob by the 12-digit prefix placeholders name, and refuses a crafted prefix as invalid input", async () => {
+    const gov = await blobsGovernor({ blobs: { dir } }, { text });
+    const id = (await callAndShape(gov, "emit")).details!.blobId as string;
+    const page = await gov.pipeline.callTool("blob_read", { blobId: id.slice(0, 12), limit: 2 });
+    expect(page.status).toBe("SUCCESS");
+    expect(textOf(page.content)).toContain("\nentry 1 needle\nentry 2 hay\n[next: ");
+    expect(page.meta.blob?.id).toBe(id);
+    for (const crafted of [id.slice(0, 7), `${id.slice(0, 12)}/..`, "z".repeat(12), "a".repeat(100_000)]) {
+      const bad = await gov.pipeline.callTool("blob_read", { blobId: crafted });
+      expect(bad.status).toBe("ERROR");
+      expect(textOf(bad.content)).toMatch(/invalid blob id/);
+      expect(textOf(bad.content).length).toBeLessThan(600);
+    }
+  });
+
   it("answers a bad or unknown id with an error result that says what to do", async () => {
     const gov = await blobsGovernor({ blobs: { dir } }, { text });
     const bad = await gov.pipeline.callTool("blob_read", { blobId: "../../etc/passwd" });
     expect(bad.status).toBe("ERROR");
-    expect(textOf(bad.content)).toMatch(/invalid blob id .*64 lowercase hex.*exactly as the \[blob …\] marker/);
+    expect(textOf(bad.content)).toMatch(/invalid blob id .*64 hex characters.*first 8 or more.*exactly as the placeholder, the \[blob …\] marker/);
     const gone = await gov.pipeline.callTool("blob_read", { blobId: "a".repeat(64) });
     expect(gone.status).toBe("ERROR");
     expect(textOf(gone.content)).toMatch(/no blob aaaaaaaaaaaa…/);

@@ -43,7 +43,7 @@ describe("cutToolCallArguments", () => {
     expect(content.length).toBeLessThan(240 + 200);
     expect(content.startsWith(file.slice(0, 120))).toBe(true);
     expect(content.endsWith(file.slice(-120))).toBe(true);
-    expect(content).toContain(`…[pruned: ${file.length.toLocaleString("en-US")} chars; full arguments: blob_read({"blobId":"${id}"})]…`);
+    expect(content).toContain(`…[pruned: ${file.length.toLocaleString("en-US")} chars; full arguments: blob_read({"blobId":"${id.slice(0, 12)}"})]…`);
     expect(argsOf(cut.replacement, 2).path).toBe("src/a.ts");
     expect(cut.blobs).toEqual([{ id, text: fullText }]);
     expect(JSON.parse(cut.blobs[0]!.text)).toEqual({ path: "src/a.ts", content: file });
@@ -73,7 +73,7 @@ describe("cutToolCallArguments", () => {
     const args = { path: "src/b.ts", edits: [{ oldText: long("o"), newText: long("n"), replaceAll: false }, { oldText: "short", newText: "tiny" }], count: 2 };
     const cut = cutToolCallArguments(assistant(call("edit", args)), large, options);
     const out = argsOf(cut.replacement, 0) as typeof args;
-    expect(out.edits[0]!.oldText).toMatch(/^o{120}…\[pruned: 3,000 chars; full arguments: blob_read\(\{"blobId":"[0-9a-f]{64}"\}\)\]…o{120}$/);
+    expect(out.edits[0]!.oldText).toMatch(/^o{120}…\[pruned: 3,000 chars; full arguments: blob_read\(\{"blobId":"[0-9a-f]{12}"\}\)\]…o{120}$/);
     expect(out.edits[0]!.newText).toContain("…[pruned: 3,000 chars;");
     expect(out.edits[0]!.replaceAll).toBe(false);
     expect(out.edits[1]).toBe(args.edits[1]);

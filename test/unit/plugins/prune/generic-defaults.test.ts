@@ -34,7 +34,7 @@ describe("generic prune and budget", () => {
 
   it("write a generic placeholder for a tool without hints", () => {
     expect(placeholderText({ toolName: "kota_search", args: { limit: 5, query: "q" }, chars: 5000, images: 0, isError: false, blobId: undefined })).toBe(
-      '(Pruned) kota_search(limit=5, query="q") [5,000 chars]. Re-run kota_search with narrower arguments to rehydrate.',
+      '(Pruned) kota_search(limit=5, query="q") [5,000 chars] Re-run it narrower.',
     );
   });
 });

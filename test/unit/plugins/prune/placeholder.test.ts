@@ -5,21 +5,24 @@ import { kotaFormatCall as formatCall, kotaPlaceholderText as placeholderText } 
 describe("placeholders", () => {
   it("render a kota_search placeholder: tool, key arguments, and how to re-run narrower", () => {
     const text = placeholderText({ toolName: "kota_search", args: { query: "auth context", scope: ["code"], output: "snippet", limit: 20 }, chars: 5000, images: 0, isError: false, blobId: undefined });
-    expect(text).toBe('(Pruned) kota_search(query="auth context", scope=["code"], output="snippet", limit=20) [5,000 chars]. Re-run with narrower query/glob to rehydrate.');
+    expect(text).toBe('(Pruned) kota_search(query="auth context", scope=["code"], output="snippet", limit=20) [5,000 chars] Re-run it with a narrower query/glob.');
   });
 
-  it("point at blob_read with the exact blob id when the blobs plugin stored the output", () => {
-    const text = placeholderText({ toolName: "kota_deps", args: { file_path: "src/a.ts" }, chars: 9000, images: 0, isError: false, blobId: "abc123" });
-    expect(text).toContain('blob_read({"blobId":"abc123"})');
-    expect(placeholderText({ toolName: "kota_deps", args: {}, chars: 9000, images: 0, isError: false, blobId: "abc123", style: "short" })).toContain('blob_read({"blobId":"abc123"})');
+  it("point at blob_read with the blob id's first 12 hex digits when the blobs plugin stored the output", () => {
+    const id = "0123456789abcdef".repeat(4);
+    const text = placeholderText({ toolName: "kota_deps", args: { file_path: "src/a.ts" }, chars: 9000, images: 0, isError: false, blobId: id });
+    expect(text).toBe('(Pruned) kota_deps(file_path="src/a.ts") [9,000 chars] blob_read({"blobId":"0123456789ab"})');
+    expect(placeholderText({ toolName: "kota_deps", args: {}, chars: 9000, images: 0, isError: false, blobId: id, style: "short" })).toBe('(Pruned) kota_deps(); blob_read({"blobId":"0123456789ab"})');
+    // An id that is not a sha256 is shown as it is (blob_read then says what a blob id is).
+    expect(placeholderText({ toolName: "kota_deps", args: {}, chars: 9000, images: 0, isError: false, blobId: "abc123" })).toContain('blob_read({"blobId":"abc123"})');
   });
 
   it("say how to get read and bash output back, and count images and errors", () => {
     expect(placeholderText({ toolName: "read", args: { path: "src/x.ts", offset: 10, limit: 50 }, chars: 3000, images: 2, isError: false, blobId: undefined })).toBe(
-      '(Pruned) read(path="src/x.ts", offset=10, limit=50) [3,000 chars, 2 images]. Re-run read on the same path (use offset/limit for just the lines you need) to rehydrate.',
+      '(Pruned) read(path="src/x.ts", offset=10, limit=50) [3,000 chars, 2 images] Re-read it (offset/limit for part).',
     );
-    expect(placeholderText({ toolName: "bash", args: { command: "npm test" }, chars: 3000, images: 0, isError: true, blobId: undefined })).toContain("[3,000 chars, error]. Re-run the command, narrowed");
-    expect(placeholderText({ toolName: "acme_tool", args: {}, chars: 3000, images: 0, isError: false, blobId: undefined })).toContain("Re-run acme_tool with narrower arguments");
+    expect(placeholderText({ toolName: "bash", args: { command: "npm test" }, chars: 3000, images: 0, isError: true, blobId: undefined })).toContain("[3,000 chars, error] Re-run it narrowed (grep/head/tail).");
+    expect(placeholderText({ toolName: "acme_tool", args: {}, chars: 3000, images: 0, isError: false, blobId: undefined })).toBe("(Pruned) acme_tool() [3,000 chars] Re-run it narrower.");
   });
 
   it("cut long arguments and show preferred keys first, deterministically", () => {
@@ -42,21 +45,21 @@ describe("relation placeholders", () => {
   const stale = { kind: "stale", path: "src/a.ts", changedByCallId: "toolu_y", changedByTool: "edit" } as const;
 
   it("name the newer call of a duplicate, and the blob when one holds the original", () => {
-    expect(relationPlaceholder(read, duplicate)).toBe('(Pruned) read(path="src/a.ts") [9,000 chars]. Repeated later as call toolu_x; that result is the current one.');
-    expect(relationPlaceholder({ ...read, blobId: "ab12" }, duplicate)).toBe(
-      '(Pruned) read(path="src/a.ts") [9,000 chars]. Repeated later as call toolu_x; that result is the current one. Full output stored: blob_read({"blobId":"ab12"}).',
+    expect(relationPlaceholder(read, duplicate)).toBe('(Pruned) read(path="src/a.ts") [9,000 chars] repeated as toolu_x (the current result)');
+    expect(relationPlaceholder({ ...read, blobId: "ab12".repeat(16) }, duplicate)).toBe(
+      '(Pruned) read(path="src/a.ts") [9,000 chars] repeated as toolu_x (the current result); blob_read({"blobId":"ab12ab12ab12"})',
     );
   });
 
   it("say a stale read's file changed and which call changed it; after bash, that it may have", () => {
-    expect(relationPlaceholder(read, stale)).toBe('(Pruned) read(path="src/a.ts") [9,000 chars]. Stale: src/a.ts changed after this read (edit call toolu_y); read it again for the current text.');
-    expect(relationPlaceholder(read, { ...stale, changedByTool: "bash" })).toContain("Stale: src/a.ts may have changed after this read (bash call toolu_y)");
+    expect(relationPlaceholder(read, stale)).toBe('(Pruned) read(path="src/a.ts") [9,000 chars] stale: changed by edit toolu_y; read it again');
+    expect(relationPlaceholder(read, { ...stale, changedByTool: "bash" })).toContain("stale: may have changed by bash toolu_y");
   });
 
   it("have a short style, and cut a long path or id", () => {
-    expect(relationPlaceholder({ ...read, style: "short" }, duplicate)).toBe('(Pruned) read(path="src/a.ts"); repeated as toolu_x.');
-    expect(relationPlaceholder({ ...read, style: "short", blobId: "ab12" }, stale)).toBe('(Pruned) read(path="src/a.ts"); stale: changed by edit toolu_y, read again; blob_read({"blobId":"ab12"}).');
-    const long = relationPlaceholder(read, { ...stale, path: "p/".repeat(5000), changedByCallId: "i".repeat(5000) });
+    expect(relationPlaceholder({ ...read, style: "short" }, duplicate)).toBe('(Pruned) read(path="src/a.ts"); repeated as toolu_x');
+    expect(relationPlaceholder({ ...read, style: "short", blobId: "ab12" }, stale)).toBe('(Pruned) read(path="src/a.ts"); stale: changed by edit toolu_y, read again; blob_read({"blobId":"ab12"})');
+    const long = relationPlaceholder({ ...read, args: { path: "p/".repeat(5000) } }, { ...stale, path: "p/".repeat(5000), changedByCallId: "i".repeat(5000) });
     expect(long.length).toBeLessThan(600);
     expect(long).toContain("…");
   });

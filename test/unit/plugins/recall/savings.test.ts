@@ -5,7 +5,7 @@ const result = (id: string, tool: string, text: string, details?: Record<string,
 
 describe("recall savings", () => {
   it("counts what blobs cut and prune replaced, per tool, and the turn", () => {
-    const placeholder = "(Pruned) read(path=\"x\") [10,000 chars]. Full output stored: blob_read(...)";
+    const placeholder = "(Pruned) read(path=\"x\") [10,000 chars] blob_read(...)";
     const t = new SavingsTracker();
     t.remember("r1", 10_000); // a read that prune later replaced
     t.remember("r2", 300); // a small result still whole
@@ -35,7 +35,7 @@ describe("recall answer format", () => {
       expect(Buffer.byteLength(text)).toBeLessThanOrEqual(2_048);
       const shown = (text.match(/^\d+\. /gm) ?? []).length;
       if (shown < n) expect(text).toContain(`[${n - shown} more not shown`);
-      expect(text).toContain('blob_read({"blobId":"' + "a".repeat(64) + '","offset":41,"limit":40})');
+      expect(text).toContain('blob_read({"blobId":"' + "a".repeat(12) + '","offset":41,"limit":40})');
     }
   });
 });

@@ -32,7 +32,7 @@ describe("context_fold: the tool", () => {
     expect(r.text).toContain("/governor unfold f7");
     const blobId = r.details.blobId as string;
     expect(blobId).toMatch(/^[0-9a-f]{64}$/);
-    expect(r.text).toContain(`blob_read({"blobId":"${blobId}"})`);
+    expect(r.text).toContain(`blob_read({"blobId":"${blobId.slice(0, 12)}"})`);
     expect(r.details.fold).toMatchObject({ from: "c2", to: "c4", turns: [2, 4], messages: 12 });
     const file = readdirSync(join(dir, "blobs")).find((f) => f.startsWith(blobId))!;
     const stored = readFileSync(join(dir, "blobs", file), "utf8").trimEnd().split("\n");
