@@ -29,6 +29,8 @@ const builders = {
   Literal: (value: string | number | boolean, options: Options = {}) => kind("Literal", { type: typeof value, const: value, ...options }),
   Array: (items: Schema, options: Options = {}) => kind("Array", { type: "array", items, ...options }),
   Union: (anyOf: Schema[], options: Options = {}) => kind("Union", { anyOf, ...options }),
+  /** The schema as given (lib/schema's one-`enum` string choices). */
+  Unsafe: (schema: Schema = {}) => kind("Unsafe", { ...schema }),
   /** A copy of `schema` its enclosing `Object` leaves out of `required`. */
   Optional: (schema: Schema) => mark(copy(schema), OPTIONAL, true),
   Object: (properties: Record<string, Schema>, options: Options = {}) => {
