@@ -46,7 +46,8 @@ describe("mcp-servers plugin", () => {
 
       const echo = gov.pipeline.tools.get("everything_echo")!;
       expect(echo.info.tags).toContain("mcp");
-      expect(echo.info.annotations).toEqual({ readOnlyHint: true, idempotentHint: true });
+      // server-everything's hints for echo, all four carried (rules by hint read them).
+      expect(echo.info.annotations).toEqual({ readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false });
       // pi validates arguments against the parameters as given: the passed-through schema must work there.
       const tool = { name: "everything_echo", description: "", parameters: echo.definition.parameters } as never;
       expect(validateToolArguments(tool, { type: "toolCall", id: "1", name: "everything_echo", arguments: { message: "hi" } } as never)).toEqual({ message: "hi" });

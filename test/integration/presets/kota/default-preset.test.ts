@@ -65,6 +65,7 @@ describe("the default kota preset through the stand-in", () => {
     expect(g.plugins.map((p) => [p.plugin.name, p.enabled])).toEqual([
       ["governor:redact", true],
       ["governor:execution-log", true],
+      ["governor:policies", true],
       ["governor:breaker", true],
       ["governor:retry", true],
       ["governor:timeout", true],

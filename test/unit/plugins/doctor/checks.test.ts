@@ -173,7 +173,7 @@ describe("doctor checks", () => {
   it("preset: names the preset and its stages, off stages included", async () => {
     const { governor } = await governorWith(JSON.stringify({ preset: "lean", prune: { enabled: false } }));
     const [line] = checkPreset(environment(governor));
-    expect(line!.detail).toMatch(/"lean" \(chosen by config\); on: redact, blobs, recall, doctor; off: prune, telemetry, chaos/);
+    expect(line!.detail).toMatch(/"lean" \(chosen by config\); on: redact, policies, blobs, recall, doctor; off: prune, telemetry, chaos/);
   });
 
   it("runDoctor: one check throwing does not stop the others; the report shows each fix", async () => {

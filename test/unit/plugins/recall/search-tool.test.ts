@@ -34,8 +34,8 @@ async function project(root: string, name: string, layers: ConfigLayer[] = []) {
   return {
     gov,
     scopes: () => {
-      const params = gov.pipeline.tools.get("context_search")!.definition.parameters as { properties: { scope: { anyOf: Array<{ const: string }> } } };
-      return params.properties.scope.anyOf.map((s) => s.const);
+      const params = gov.pipeline.tools.get("context_search")!.definition.parameters as { properties: { scope: { enum: string[] } } };
+      return params.properties.scope.enum;
     },
     result: (text: string) => gov.pipeline.hooks.toolResult.run({ toolName: "bash", toolCallId: `c-${name}`, input: { command: "cat .env" }, content: [{ type: "text", text }], details: undefined, isError: false }, { tool: undefined, sessionId: id }),
     search: async (args: Record<string, unknown>) => contentText((await gov.pipeline.callTool("context_search", args, { sessionId: id, toolCallId: `s-${Math.random()}` })).content),
