@@ -142,7 +142,7 @@ export function secretEnvValues(env: Record<string, string> | undefined): string
     if (typeof value !== "string" || value.length < MIN_LITERAL_LENGTH) continue;
     if (/^(?:[/~.]|[A-Za-z]:[\\/])/.test(value)) continue; // a path
     if (/^[0-9.,:_-]+$/.test(value)) continue; // a number, a version, a port list
-    if (/^[a-z]+(?:[ ,:;|-][a-z]+)*$/.test(value)) continue; // lower-case words: production, info, debug
+    if (/^[a-z]+(?:[ ,:;|_-][a-z]+)*$/.test(value)) continue; // lower-case words and names: production, info, debug, fs_remote
     if (value.includes(":") && /^(?:[/~][^:]*)(?::[/~][^:]*)+$/.test(value)) continue; // a PATH-like list
     out.push(value);
   }
