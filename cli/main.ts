@@ -4,7 +4,10 @@
  */
 
 import { fileURLToPath } from "node:url";
-import { type CliCommand, type CliIO, visibleLines } from "../core/index.ts";
+import type { CliCommand, CliIO } from "../core/index.ts";
+// Not through core/index.ts: that loads the pipeline (tapable), and a missing dependency must be
+// reported below, not crash this module's import.
+import { visibleLines } from "../core/visible.ts";
 
 export type { CliCommand, CliIO };
 
