@@ -5,6 +5,7 @@
  * by a real pi session and its details are set to what older versions stored; then real pi resumes
  * it (as `pi --session <file>` does) with the blobs and prune plugins.
  */
+import { fauxAssistantMessage, fauxText, fauxToolCall } from "@mariozechner/pi-ai";
 import { createHash } from "node:crypto";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -69,15 +70,35 @@ describe("a session file from an older version resumes with its result details u
       { kind: "global" as const, source: "test", data: { blobs: { dir: cache, maxAgeDays: 7 } } },
       { kind: "project" as const, source: "test", data: { prune: { cacheAware: false, minStepTokens: 0, minStepPercent: 0, adaptive: false } } },
     ];
-    const pi = await scope.start({ sessionFile: oldFile, cwd, tools: ["read"], extensions: [createExtension(preset, { governorOptions: { layers, cwd } })], responses: readTurnSteps(5, 6) });
+    //    A last turn: the model reads m2 back with the blob_read call its placeholder shows.
+    let shownCall: Record<string, unknown> | undefined;
+    const readBack = [
+      (context: { messages: unknown[] }) => {
+        const m2 = (context.messages as AgentMessageLike[]).filter((m) => m.role === "toolResult")[1]!;
+        const call = /blob_read\((\{.*?\})\)/.exec((m2.content as Array<{ text?: string }>)[0]?.text ?? "")?.[1];
+        shownCall = call ? (JSON.parse(call) as Record<string, unknown>) : undefined;
+        return fauxAssistantMessage([fauxToolCall("blob_read", shownCall ?? { blobId: "missing" })], { stopReason: "toolUse" });
+      },
+      fauxAssistantMessage([fauxText("m2 read back.")]),
+    ];
+    const pi = await scope.start({ sessionFile: oldFile, cwd, tools: ["read", "blob_read"], extensions: [createExtension(preset, { governorOptions: { layers, cwd } })], responses: [...readTurnSteps(5, 6), ...readBack] });
     for (let t = 5; t <= 6; t++) await pi.session.prompt(`read m${t}.ts`);
 
     const results = (pi.contexts.at(-1) as AgentMessageLike[]).filter((m) => m.role === "toolResult");
     expect(results).toHaveLength(6);
     expect(text(results[0]!)).toContain("// module 1"); // pinned by its old details: kept whole
-    expect(text(results[1]!)).toContain(`blob_read({\\"blobId\\":\\"${blobId}\\"})`); // the old pointer is the way back
+    // The old pointer is the way back: the placeholder names the old full id by its first 12 hex digits...
+    expect(text(results[1]!)).toContain(`blob_read({\\"blobId\\":\\"${blobId.slice(0, 12)}\\"})`);
     expect(text(results[2]!)).toContain('(Pruned) read(path=\\"m3.ts\\")');
     expect(text(results[2]!)).not.toContain("blob_read");
+
+    // ...and the model's blob_read with exactly that call gives the old stored output back.
+    await pi.session.prompt("read m2.ts back");
+    expect(shownCall).toEqual({ blobId: blobId.slice(0, 12) });
+    const readResult = (pi.session.messages as unknown as AgentMessageLike[]).filter((m) => m.role === "toolResult" && m.toolName === "blob_read").at(-1);
+    expect(readResult?.isError).toBe(false);
+    expect(text(readResult!)).toContain("// module 2");
+    expect(text(readResult!)).toContain("export const x = 1;");
 
     // Retention ran (the unreferenced month-old blob is gone) and kept the blob the session points to.
     for (let waited = 0; existsSync(stale) && waited < 5_000; waited += 50) await new Promise((r) => setTimeout(r, 50));

@@ -36,11 +36,15 @@ describe.skipIf(!fts)("recall property", () => {
         const answer = await h.call("context_search", { query: token });
         expect(answer).toContain(`gen ${n}`);
         const args = JSON.parse(answer.match(/blob_read\((\{.*?\})\)/)![1]!) as { blobId: string; offset: number; limit: number };
-        expect(args.blobId).toBe(out.details!.blobId);
+        // the hit names the stored blob by the first 12 hex digits of its id, and they lead back to it
+        const fullId = String(out.details!.blobId);
+        expect(fullId).toMatch(/^[0-9a-f]{64}$/);
+        expect(args.blobId).toBe(fullId.slice(0, 12));
+        expect(await store.resolve(args.blobId)).toBe(fullId);
         // the line range holds the token
         expect(withToken.slice(args.offset - 1, args.offset - 1 + args.limit).join("\n")).toContain(token);
         // the whole blob is the output, byte for byte
-        const stored = await store.locate(args.blobId);
+        const stored = await store.locate(fullId);
         expect(readFileSync(stored.path)).toEqual(Buffer.from(text, "utf8"));
         // and blob_read's line page is the exact lines of the hit's range
         const page = await h.call("blob_read", args);

@@ -53,10 +53,15 @@ describe("ArgumentBlobWriter", () => {
     writer.write(cut.blobs);
     await writer.flush();
     const { id } = cut.blobs[0]!;
-    expect(JSON.stringify(cut.replacement)).toContain(id);
+    const marker = (JSON.stringify(cut.replacement).match(/blob_read\(\{\\"blobId\\":\\"([0-9a-f]+)\\"\}\)/) ?? [])[1];
+    // The marker names the blob by the first 12 hex digits of its id, and they lead back to it.
+    expect(marker).toBe(id.slice(0, 12));
+    expect(await store.resolve(marker)).toBe(id);
     const stored = readFileSync(join(store.dir, `${id}.json`), "utf8");
     expect(stored).toContain("[redacted:github-token]");
     expect(stored).not.toContain(token);
+    // the id is the id of the redacted text stored
+    expect(blobIdOf(stored)).toBe(id);
     expect(records).toEqual([]);
   });
 

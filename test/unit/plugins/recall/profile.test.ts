@@ -50,7 +50,9 @@ describe.skipIf(!fts)("recall in a second pi profile", () => {
     const answer = await p.call("context_search", { query: "kestrelModule" });
     const call = answer.match(/blob_read\((\{.*?\})\)/)?.[1];
     expect(call).toBeDefined();
-    expect(JSON.parse(call!).blobId).toBe(out.details!.blobId);
+    // the hit names the stored blob by the first 12 hex digits of its id; blob_read finds it from them
+    expect(String(out.details!.blobId)).toMatch(/^[0-9a-f]{64}$/);
+    expect(JSON.parse(call!).blobId).toBe(String(out.details!.blobId).slice(0, 12));
     expect(await p.call("blob_read", JSON.parse(call!) as Record<string, unknown>)).toContain("compiled kestrelModule in 12 ms");
     const cache = join(agentDir, "cache", "pi-governor");
     expect(existsSync(join(cache, "recall", "index.db"))).toBe(true);

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -87,14 +88,19 @@ describe("redact plugin", () => {
 
   it("stores pi's full bash output file redacted", async () => {
     const { result } = await build();
-    const full = join(mkdtempSync(join(tmpdir(), "pigov-full-")), "bash-output.log");
-    writeFileSync(full, `${"x\n".repeat(5_000)}NPM_TOKEN=${TOKEN}\n`);
-    const out = await result({ text: `${"x\n".repeat(2_000)}(cut by pi)`, details: { fullOutputPath: full, truncation: {} } });
-    expect(out.details?.truncated).toBe(true);
-    const stored = readFileSync(String(out.details?.blobPath ?? (out.details as { blob?: { path?: string } })?.blob?.path ?? findBlob(dir)), "utf8");
-    expect(stored).toContain("NPM_TOKEN=[redacted:github-token]");
-    expect(filesUnder(join(dir, "blobs"))).not.toContain(TOKEN);
-    rmSync(join(full, ".."), { recursive: true, force: true });
+    // Where pi writes it: directly in the OS temp dir, `pi-bash-<random>.log` (the only place the blobs plugin reads it from).
+    const full = join(tmpdir(), `pi-bash-${randomBytes(8).toString("hex")}.log`);
+    writeFileSync(full, `${"x\n".repeat(5_000)}NPM_TOKEN=${TOKEN}\n`, { mode: 0o600 });
+    try {
+      const out = await result({ text: `${"x\n".repeat(2_000)}(cut by pi)`, details: { fullOutputPath: full, truncation: {} } });
+      expect(out.details?.truncated).toBe(true);
+      const stored = readFileSync(String(out.details?.blobPath ?? (out.details as { blob?: { path?: string } })?.blob?.path ?? findBlob(dir)), "utf8");
+      // the stored copy is pi's whole output (the token line is only in the file), redacted
+      expect(stored).toBe(`${"x\n".repeat(5_000)}NPM_TOKEN=[redacted:github-token]\n`);
+      expect(filesUnder(join(dir, "blobs"))).not.toContain(TOKEN);
+    } finally {
+      rmSync(full, { force: true });
+    }
   });
 
   it("redacts a governed call's observation for the observers outside it (execution log, telemetry)", async () => {
