@@ -3,7 +3,7 @@
  * context pipeline (the real prune plugin) and shows what it would have sent and cost, against
  * sending the full history. With no argument it replays the bundled sample session.
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import { basename, dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseCommandArgs, USAGE_EXIT } from "../core/index.ts";

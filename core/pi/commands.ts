@@ -1,7 +1,6 @@
 import type { ExtensionAPI, ExtensionCommandContext } from "@mariozechner/pi-coding-agent";
 import { errorText, isPluginError } from "../errors.ts";
 import type { Governor } from "../host.ts";
-import { visibleLines } from "../visible.ts";
 import type { CommandContext, GovernorCommand } from "../tool-types.ts";
 import { commandUiBridgeFrom } from "./ui-bridge.ts";
 

@@ -260,7 +260,7 @@ export async function openStdioConnection(request: ConnectRequest): Promise<Serv
 }
 
 /** The error a call gets when its answer was over the limit: says the size, the limit, the key, and what to do. */
-function answerTooLarge(request: ConnectRequest, tool: string, limitKey: string, error: Error & { data?: { shared?: boolean } }): McpError {
+function answerTooLarge(_request: ConnectRequest, tool: string, limitKey: string, error: Error & { data?: { shared?: boolean } }): McpError {
   const shared = error.data?.shared ? " It could not be told which of the calls running at the time it answered, so each of them failed with this error." : "";
   return new McpError(`${tool}: ${error.message.replace(/^MCP error -?\d+: /, "")}; the answer was dropped and the server keeps running.${shared} Ask for less (a narrower request or a page), or raise ${limitKey}.`, {
     rpcCode: ANSWER_TOO_LARGE_RPC_CODE,

@@ -155,7 +155,7 @@ export function checkSqlite(env: Pick<DoctorEnvironment, "probeSqlite" | "openSq
 /** The blob cache directory: exists (or will be created) and is private to the user. */
 export async function checkCacheDir(env: Pick<DoctorEnvironment, "governor" | "blobDir" | "checkBlobDir">): Promise<CheckResult> {
   const config = env.governor.config.values.get("blobs");
-  if (!config || !config.enabled || !env.governor.plugins.some((p) => p.plugin.configKey === "blobs")) {
+  if (!config?.enabled || !env.governor.plugins.some((p) => p.plugin.configKey === "blobs")) {
     return { name: "blob cache", status: "skip", detail: "the blobs stage is off in this preset" };
   }
   const dir = env.blobDir(String(config.dir));

@@ -108,7 +108,7 @@ export class MessageJudge {
     if (m.role === "toolResult") frozen.relation = view.relations.get(String((m as { toolCallId?: unknown }).toolCallId));
     else if (Array.isArray(m.content)) {
       for (const b of m.content as Array<{ type?: unknown; id?: unknown }>) {
-        if (!b || b.type !== "toolCall" || typeof b.id !== "string") continue;
+        if (b?.type !== "toolCall" || typeof b.id !== "string") continue;
         const site = view.calls.get(b.id);
         if (site) (frozen.sites ??= []).push({ id: b.id, isError: site.isError, turn: site.turn, pinned: isPinnedInMessage(messages[site.resultIndex]!) });
       }

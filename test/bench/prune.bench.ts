@@ -92,12 +92,12 @@ function steadyCost(count: number, copies: boolean, calls = 41): { call: number;
     floor.push(timeNs(() => {
       let read = 0;
       for (let i = 0; i < probe.length; i++) if ((probe[i] as { timestamp?: unknown }).timestamp !== undefined) read++;
-      sink += read;
+      _sink += read;
     }));
   }
   return { call: median(times), floor: median(floor) };
 }
-let sink = 0;
+let _sink = 0;
 
 /** A generated session, parsed as the replay reads it. */
 const sessionOf = (options: GenerateOptions) => parseSession(generateSession(options).map((l) => JSON.stringify(l)).join("\n"));

@@ -93,6 +93,6 @@ describe("kota e2e: status line and /kota commands in a real pi session", () => 
     await pi.session.prompt("/kota");
     expect(pi.ui.notifications.at(-1)!.message).toMatch(/^kota: running/); // no subcommand: status
     await pi.session.prompt("/kota pruning");
-    expect(pi.ui.notifications.at(-1)!.message).toMatch(/^Pruning: on for model faux\/faux-1\n  keep the last 2 turn/);
+    expect(pi.ui.notifications.at(-1)!.message).toMatch(/^Pruning: on for model faux\/faux-1\n {2}keep the last 2 turn/);
   });
 });

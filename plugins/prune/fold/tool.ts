@@ -60,7 +60,7 @@ export function contextFoldTool(deps: FoldToolDeps): GovernedToolDefinition {
       }
       const session = deps.session(call.sessionId);
       const view = session?.view();
-      if (!session || !view || !view.map.turns.length) {
+      if (!session || !view?.map.turns.length) {
         throw new InvalidInputError("no conversation is in view yet for this session", { agentMessage: "Fold only after earlier turns exist; continue the task." });
       }
       const current = view.map.turns.length - 1;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { contentText, isPluginError, Pipeline, PluginError, STAGE, textContent, type CommandContext, type PipelineEvent } from "../../../core/index.ts";
+import { contentText, isPluginError, Pipeline, type PluginError, STAGE, textContent, type CommandContext, type PipelineEvent } from "../../../core/index.ts";
 import { testTool } from "../../helpers/tool-plugin.ts";
 
 function pipeline(): { p: Pipeline; reported: PluginError[] } {

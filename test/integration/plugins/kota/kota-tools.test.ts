@@ -97,7 +97,7 @@ describe("kota tools over the stand-in", () => {
     expect(search.text).toMatch(/^Search "add": 4 result\(s\)\.\n/);
     expect(search.text).toMatch(/^src\/index.ts \(\d+ match(es)?\)$/m); // ranking and match counts differ between the stand-in and KotaDB
     const snippet = await call(g, "kota_search", { query: "formatSum", output: "snippet", context_lines: 0 });
-    expect(snippet.text).toMatch(/src\/utils\/format.ts:\n  3: export function formatSum.*\n  4- /);
+    expect(snippet.text).toMatch(/src\/utils\/format.ts:\n {2}3: export function formatSum.*\n {2}4- /);
 
     const missing = await call(g, "kota_deps", { file_path: "src/nope.ts" });
     expect(missing.obs.status).toBe("SUCCESS");

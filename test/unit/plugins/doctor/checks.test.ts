@@ -181,7 +181,7 @@ describe("doctor checks", () => {
     const results = await runDoctor(environment(governor, { probeSqlite: () => { throw new Error("boom"); }, commandExists: () => false }));
     expect(results.map((r) => r.name)).toEqual(["node", "pi", "bun", "kotadb", "sqlite", "blob cache", "blob folders", "config", "preset"]);
     const text = formatDoctorReport(results);
-    expect(text).toMatch(/FAIL  sqlite: the check itself failed: boom/);
+    expect(text).toMatch(/FAIL {2}sqlite: the check itself failed: boom/);
     expect(text).toMatch(/fix: KotaDB needs Bun/);
     expect(text).toMatch(/2 failed, 0 warning/);
   });

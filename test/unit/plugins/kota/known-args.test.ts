@@ -25,9 +25,9 @@ describe("unknownArgumentsText", () => {
   });
 
   it("hostile names: control characters escaped, long names cut, many names counted, prototype keys refused", () => {
-    const escape = unknownArgumentsText("kota_deps", depsParams, { file_path: "a", "\u001b[2Jx": 1 })!;
-    expect(escape).toContain('"\\u001b[2Jx"');
-    expect(escape).not.toContain("\u001b");
+    const escaped = unknownArgumentsText("kota_deps", depsParams, { file_path: "a", "\u001b[2Jx": 1 })!;
+    expect(escaped).toContain('"\\u001b[2Jx"');
+    expect(escaped).not.toContain("\u001b");
     const long = unknownArgumentsText("kota_deps", depsParams, { file_path: "a", ["d".repeat(1_000_000)]: 1 })!;
     expect(long.length).toBeLessThan(400);
     const many = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`x${i}`, i]));

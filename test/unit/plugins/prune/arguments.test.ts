@@ -145,7 +145,7 @@ describe("cutToolCallArguments", () => {
     const out = argsOf(cut.replacement, 0);
     const json = JSON.stringify(out);
     expect(JSON.parse(json)).toEqual(out);
-    expect(Object.prototype.hasOwnProperty.call(out, "__proto__")).toBe(true);
+    expect(Object.hasOwn(out, "__proto__")).toBe(true);
     expect(json).not.toMatch(/\\ud[89a-f]/i);
     expect((out.s as string).startsWith("😀")).toBe(true);
   });

@@ -87,7 +87,7 @@ describe("timeout: one attempt", () => {
     expect(obs.meta).toMatchObject({ timeout: { limitMs: 300_000, scope: "attempt" } });
     // The transport's signal is aborted so the MCP request is cancelled, with a timeout reason.
     expect(signal?.aborted).toBe(true);
-    expect((signal?.reason as { category?: string }).category).toBe("timeout");
+    expect((signal!.reason as { category?: string }).category).toBe("timeout");
     expect(clock.pending).toBe(0);
   });
 
@@ -191,7 +191,7 @@ describe("timeout: the caller's signal (pi's Esc)", () => {
     expect(obs.status).toBe("ERROR");
     expect(contentText(obs.content)).toMatch(/cancelled/);
     expect(signal?.aborted).toBe(true);
-    expect((signal?.reason as Error).message).toBe("user pressed Esc");
+    expect((signal!.reason as Error).message).toBe("user pressed Esc");
     expect(clock.pending).toBe(0);
     expect(linkedCount(caller.signal)).toBe(0);
   });
