@@ -170,7 +170,13 @@ export class MessageJudge {
       const key = [...plan].map(([id, why]) => `${id}:${why}`).join(",");
       cut = (f.argCuts ??= new Map()).get(key) ?? NO_CHANGE;
       if (cut === NO_CHANGE) {
-        const done = cutToolCallArguments(m, (call) => plan.get(call.id), { maxArgChars, argExcerptChars: this.options.argExcerptChars, isProtected: this.isProtected, blobs: this.env.blobWriter !== undefined, ...(this.env.redact ? { redact: this.env.redact } : {}) });
+        const done = cutToolCallArguments(m, (call) => plan.get(call.id), {
+          maxArgChars,
+          argExcerptChars: this.options.argExcerptChars,
+          isProtected: this.isProtected,
+          blobs: this.env.blobWriter !== undefined,
+          ...(this.env.redact ? { redact: this.env.redact } : {}),
+        });
         cut = { replacement: done.replacement, savedChars: done.savedChars, summary: done.summaries.join("; "), blobs: done.blobs };
         f.argCuts.set(key, cut);
       }
