@@ -248,9 +248,7 @@ async function fauxModel(options: FauxOptions, agentDir: string): Promise<FauxMo
     };
     const sdk = piSdk as unknown as {
       ModelRuntime: {
-        create(
-          o: Record<string, unknown>,
-        ): Promise<{
+        create(o: Record<string, unknown>): Promise<{
           registerNativeProvider(p: unknown): void;
           setRuntimeApiKey(id: string, key: string): Promise<void>;
           unregisterProvider(id: string): void;
