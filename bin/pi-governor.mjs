@@ -10,7 +10,9 @@ try {
   ({ createJiti } = await import("jiti"));
 } catch (error) {
   // The one dependency cli/main.ts cannot name itself (see missingModuleMessage there).
-  process.stderr.write(`pi-governor: the module "jiti" is not installed (${String(error?.message ?? error).split("\n", 1)[0]}). Fix: run \`npm ci --omit=dev\` in ${packageDir} (pi-governor's runtime dependencies), or reinstall the package.\n`);
+  process.stderr.write(
+    `pi-governor: the module "jiti" is not installed (${String(error?.message ?? error).split("\n", 1)[0]}). Fix: run \`npm ci --omit=dev\` in ${packageDir} (pi-governor's runtime dependencies), or reinstall the package.\n`,
+  );
   process.exit(1);
 }
 const jiti = createJiti(import.meta.url, { alias: { typebox: fileURLToPath(new URL("../cli/typebox-json.ts", import.meta.url)) } });

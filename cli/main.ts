@@ -12,11 +12,24 @@ import { visibleLines } from "../core/visible.ts";
 export type { CliCommand, CliIO };
 
 const commands: Record<string, { summary: string; load: () => Promise<{ run: CliCommand }> }> = {
-  replay: { summary: "replay [session.jsonl | dir ...]  simulate pruning on pi sessions (no argument: your 5 most recent sessions, or a bundled sample when you have none)", load: () => import("./replay.ts") },
-  stats: { summary: "stats [--db path]  per-tool counts, latency, timeouts, errors and retries from the execution log", load: () => import("../plugins/execution-log/stats-cli.ts") },
-  search: { summary: "search <words> [options]  find earlier tool outputs in the recall index (search --help lists the options)", load: () => import("../plugins/recall/search-cli.ts") },
+  replay: {
+    summary:
+      "replay [session.jsonl | dir ...]  simulate pruning on pi sessions (no argument: your 5 most recent sessions, or a bundled sample when you have none)",
+    load: () => import("./replay.ts"),
+  },
+  stats: {
+    summary: "stats [--db path]  per-tool counts, latency, timeouts, errors and retries from the execution log",
+    load: () => import("../plugins/execution-log/stats-cli.ts"),
+  },
+  search: {
+    summary: "search <words> [options]  find earlier tool outputs in the recall index (search --help lists the options)",
+    load: () => import("../plugins/recall/search-cli.ts"),
+  },
   schema: { summary: "schema [out.json] [--doc file]  print (or write) the config JSON Schema", load: () => import("./write-schema.ts") },
-  doctor: { summary: "doctor [--cwd dir]  check Node, pi, Bun/KotaDB, SQLite, the blob cache, config and preset; print each fix", load: () => import("./doctor.ts") },
+  doctor: {
+    summary: "doctor [--cwd dir]  check Node, pi, Bun/KotaDB, SQLite, the blob cache, config and preset; print each fix",
+    load: () => import("./doctor.ts"),
+  },
 };
 
 const stdio: CliIO = { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) };
@@ -31,7 +44,11 @@ export async function main(argv: string[], raw: CliIO = stdio): Promise<number> 
   const io: CliIO = { out: (t) => raw.out(visibleLines(t)), err: (t) => raw.err(visibleLines(t)) };
   const [name, ...rest] = argv;
   if (!name || name === "--help" || name === "-h" || name === "help") {
-    io.out(`usage: pi-governor <command>\n\n${Object.entries(commands).map(([n, c]) => `  ${c.summary.startsWith(n) ? c.summary : `${n}  ${c.summary}`}`).join("\n")}\n\nEvery command answers --help. From a clone: node bin/pi-governor.mjs <command>.\n`);
+    io.out(
+      `usage: pi-governor <command>\n\n${Object.entries(commands)
+        .map(([n, c]) => `  ${c.summary.startsWith(n) ? c.summary : `${n}  ${c.summary}`}`)
+        .join("\n")}\n\nEvery command answers --help. From a clone: node bin/pi-governor.mjs <command>.\n`,
+    );
     return name ? 0 : 1;
   }
   const command = commands[name];

@@ -3,7 +3,7 @@
  * context pipeline (the real prune plugin) and shows what it would have sent and cost, against
  * sending the full history. With no argument it replays the bundled sample session.
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import { basename, dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseCommandArgs, USAGE_EXIT } from "../core/index.ts";
@@ -56,7 +56,14 @@ interface Args {
 function parseReplayArgs(argv: string[], io: CliIO): Args | number {
   const parsed = parseCommandArgs(
     argv,
-    { config: { type: "string" }, "system-tokens": { type: "string" }, window: { type: "string" }, price: { type: "string" }, "no-chart": { type: "boolean" }, "no-turns": { type: "boolean" } },
+    {
+      config: { type: "string" },
+      "system-tokens": { type: "string" },
+      window: { type: "string" },
+      price: { type: "string" },
+      "no-chart": { type: "boolean" },
+      "no-turns": { type: "boolean" },
+    },
     USAGE,
     io,
   );
@@ -188,8 +195,12 @@ export const run: CliCommand = async (argv, io) => {
         : `${files.length} session files`;
   io.out(`pi-governor replay: ${what}\n`);
   io.out(`  simulating your pruning: preset "${config.preset}", prune ${config.prune.enabled === false ? "off" : "on"} (config: ${config.sources})\n`);
-  io.out(`  sessions read with ${format ? `pi ${format.pi.version}'s session reader (${format.pi.scope})` : "pi-governor's own reader (pi not found: sessions older than format version 2 are skipped)"}\n`);
-  io.out(`  assumed: ${args.systemTokens.toLocaleString("en-US")} tokens of system prompt + tool definitions per call; ${args.window.toLocaleString("en-US")}-token context window; tokens = characters / 4\n\n`);
+  io.out(
+    `  sessions read with ${format ? `pi ${format.pi.version}'s session reader (${format.pi.scope})` : "pi-governor's own reader (pi not found: sessions older than format version 2 are skipped)"}\n`,
+  );
+  io.out(
+    `  assumed: ${args.systemTokens.toLocaleString("en-US")} tokens of system prompt + tool definitions per call; ${args.window.toLocaleString("en-US")}-token context window; tokens = characters / 4\n\n`,
+  );
   for (const file of files) {
     let session: ParsedSession;
     try {
@@ -221,7 +232,9 @@ export const run: CliCommand = async (argv, io) => {
       io.out(`${fileLine(basename(file), turns, a.totals, b.totals)}\n`);
       continue;
     }
-    io.out(`${turns} turns, ${session.requests.length} model calls on the active branch (${session.branchEntries} of ${session.entries} entries; the active branch is the path to the session's latest entry, branches left by /tree or /fork are not replayed)\n\n`);
+    io.out(
+      `${turns} turns, ${session.requests.length} model calls on the active branch (${session.branchEntries} of ${session.entries} entries; the active branch is the path to the session's latest entry, branches left by /tree or /fork are not replayed)\n\n`,
+    );
     if (args.turns) io.out(`${turnTable(a, b)}\n\n${TURN_TABLE_LEGEND}\n\n`);
     if (args.chart) io.out(`Prompt tokens per model call (█ sent with pruning, ░ removed by pruning)\n${promptChart(a.requests, b.requests)}\n\n`);
   }
@@ -231,8 +244,11 @@ export const run: CliCommand = async (argv, io) => {
   }
   if (!single) io.out("\n");
   io.out(`Totals${single ? "" : ` over ${replayed} sessions`}\n${totalsTable(base, pruned, ["no pruning", "pi-governor"], args.price)}\n`);
-  io.out(`  costs are input token-equivalents (cached input 0.1x, cache writes 1.25x; a = prefix cache model, b = breakpoint model); $ at ${args.price} per million input tokens; output tokens are the same either way and not counted\n`);
+  io.out(
+    `  costs are input token-equivalents (cached input 0.1x, cache writes 1.25x; a = prefix cache model, b = breakpoint model); $ at ${args.price} per million input tokens; output tokens are the same either way and not counted\n`,
+  );
   if (timing.sessions) io.out(`\n${savingsLine(timing.base, timing.pruned, timing, timing.sessions < replayed)}\n`);
-  if (pruning && timing.sessions < replayed) io.out(`  (${replayed - timing.sessions} session(s) of more than ${MAX_SCHEDULE_REQUESTS} model calls left out of that comparison)\n`);
+  if (pruning && timing.sessions < replayed)
+    io.out(`  (${replayed - timing.sessions} session(s) of more than ${MAX_SCHEDULE_REQUESTS} model calls left out of that comparison)\n`);
   return 0;
-}
+};

@@ -29,7 +29,10 @@ export const run: CliCommand = async (argv, io) => {
   const parsed = parseCommandArgs(argv, { doc: { type: "string" } }, USAGE, io, { maxPositionals: 1 });
   if (typeof parsed === "number") return parsed;
   const { presets } = await import("../presets/index.ts");
-  const schema = configJsonSchema(presets.flatMap((p) => p.plugins()), presets.map((p) => p.name));
+  const schema = configJsonSchema(
+    presets.flatMap((p) => p.plugins()),
+    presets.map((p) => p.name),
+  );
   const text = `${JSON.stringify(schema, null, 2)}\n`;
   const target = parsed.positionals[0];
   const written: string[] = [];

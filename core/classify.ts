@@ -34,7 +34,17 @@ export function tail(text: string | undefined, max = 500): string | undefined {
   return trimmed.length > max ? trimmed.slice(-max) : trimmed;
 }
 
-const NETWORK_CODES = new Set(["ECONNRESET", "ETIMEDOUT", "ECONNREFUSED", "EAI_AGAIN", "ENOTFOUND", "ENETUNREACH", "EHOSTUNREACH", "UND_ERR_SOCKET", "UND_ERR_CONNECT_TIMEOUT"]);
+const NETWORK_CODES = new Set([
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "ECONNREFUSED",
+  "EAI_AGAIN",
+  "ENOTFOUND",
+  "ENETUNREACH",
+  "EHOSTUNREACH",
+  "UND_ERR_SOCKET",
+  "UND_ERR_CONNECT_TIMEOUT",
+]);
 const BROKEN_PIPE_CODES = new Set(["EPIPE", "ERR_STREAM_DESTROYED", "ERR_STREAM_WRITE_AFTER_END"]);
 
 /*
@@ -44,7 +54,10 @@ const BROKEN_PIPE_CODES = new Set(["EPIPE", "ERR_STREAM_DESTROYED", "ERR_STREAM_
  * kind. test/unit/core/classify-property.test.ts holds their false-positive rate on neutral text.
  */
 /** "HTTP 401", "HTTP/1.1 403", "status 401", "status code: 403"; reason phrases as HTTP spells them: "401 Unauthorized", "403 Forbidden". */
-const AUTH_TEXT = [/\b(?:HTTP(?:\/[\d.]+)?|status(?: code)?:?)\s*(?:401|403)\b|\binvalid api[ _-]?key\b|\bauthentication (?:failed|required)\b/i, /\b401 Unauthori[sz]ed\b|\b403 Forbidden\b/];
+const AUTH_TEXT = [
+  /\b(?:HTTP(?:\/[\d.]+)?|status(?: code)?:?)\s*(?:401|403)\b|\binvalid api[ _-]?key\b|\bauthentication (?:failed|required)\b/i,
+  /\b401 Unauthori[sz]ed\b|\b403 Forbidden\b/,
+];
 /** "HTTP 429", "status 429", "429 Too Many Requests", "rate limit exceeded", "rate limited", "quota exceeded". */
 const RATE_LIMIT_TEXT = [
   /\b(?:HTTP(?:\/[\d.]+)?|status(?: code)?:?)\s*429\b|\btoo many requests\b|\brate[ -]?limit(?:ed\b| exceeded\b| reached\b)|\bquota exceeded\b|\bexceeded (?:your |the )?(?:current )?quota\b/i,
@@ -55,7 +68,8 @@ const TIMEOUT_TEXT = /\b(?:request|operation|call|connection) timed out\b|^ETIME
 /** The MCP SDK's "Connection closed" / "Not connected", Node's "socket hang up", "EOF" as the whole message, "unexpected EOF". */
 const CONNECTION_LOST_TEXT = /\bconnection closed\b|\btransport closed\b|^(?:MCP error -?\d+: )?not connected\b|\bsocket hang up\b|^EOF$|\bunexpected EOF\b/i;
 /** Validation wording of MCP servers and JSON-RPC "Invalid params". */
-const INVALID_INPUT_TEXT = /\bmissing required (?:parameter|argument)\b|^(?:MCP error -?\d+: )?invalid (?:params|arguments)\b|\bparameter '[^']*' must be\b|\bmust be (?:between \S+ and|one of)\b/i;
+const INVALID_INPUT_TEXT =
+  /\bmissing required (?:parameter|argument)\b|^(?:MCP error -?\d+: )?invalid (?:params|arguments)\b|\bparameter '[^']*' must be\b|\bmust be (?:between \S+ and|one of)\b/i;
 /** Node system error codes named in text (case-sensitive: the codes are upper case), or "network error". */
 const TRANSIENT_TEXT = /(?:^|[\s:(])(?:ECONNRESET|ETIMEDOUT|ECONNREFUSED|EAI_AGAIN)\b|\bsocket hang up\b|^network error\b/;
 
@@ -127,7 +141,9 @@ export function classifyError(raw: unknown, ctx: ClassifyContext = {}): Governor
     });
   }
   if (code === "ENOENT" && (String(field(raw, "syscall") ?? "").startsWith("spawn") || ctx.command)) {
-    const hint = ctx.installHint ? ` Install ${ctx.installHint}, or set the command in the pi-governor config.` : " Install it or set the command in the pi-governor config.";
+    const hint = ctx.installHint
+      ? ` Install ${ctx.installHint}, or set the command in the pi-governor config.`
+      : " Install it or set the command in the pi-governor config.";
     return new SpawnError(`command not found: ${ctx.command ?? field(raw, "path") ?? "server"}`, {
       ...base,
       agentMessage: `The server for ${subject} is not installed.${hint} Continue without this tool.`,

@@ -24,7 +24,12 @@ export function parseCommandArgs<O extends Options>(
 ): ReturnType<typeof parseArgs<{ options: O & { help: { type: "boolean"; short: "h" } }; allowPositionals: true; args: string[]; strict: true }>> | number {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, options: { ...options, help: { type: "boolean", short: "h" } } as O & { help: { type: "boolean"; short: "h" } }, allowPositionals: true, strict: true });
+    parsed = parseArgs({
+      args: argv,
+      options: { ...options, help: { type: "boolean", short: "h" } } as O & { help: { type: "boolean"; short: "h" } },
+      allowPositionals: true,
+      strict: true,
+    });
   } catch (error) {
     io.err(`${(error as Error).message}\n\n${usage}`);
     return USAGE_EXIT;
@@ -34,7 +39,9 @@ export function parseCommandArgs<O extends Options>(
     return 0;
   }
   if (limits.maxPositionals !== undefined && parsed.positionals.length > limits.maxPositionals) {
-    io.err(`unexpected argument${parsed.positionals.length - limits.maxPositionals > 1 ? "s" : ""}: ${parsed.positionals.slice(limits.maxPositionals).join(" ")}\n\n${usage}`);
+    io.err(
+      `unexpected argument${parsed.positionals.length - limits.maxPositionals > 1 ? "s" : ""}: ${parsed.positionals.slice(limits.maxPositionals).join(" ")}\n\n${usage}`,
+    );
     return USAGE_EXIT;
   }
   return parsed;

@@ -5,7 +5,18 @@ import { type ConfigLayer, type ConfigProblem, formatProblems, type ResolvedConf
 import { Pipeline } from "./pipeline.ts";
 import type { GovernorPlugin, Preset } from "./plugin.ts";
 import { planApplyOrder } from "./plugin-order.ts";
-import { type Clock, createLogger, type GovernorServices, type LogRecord, memorySessionStore, type ServiceKey, type SessionStore, silentUi, systemClock, type UiBridge } from "./services.ts";
+import {
+  type Clock,
+  createLogger,
+  type GovernorServices,
+  type LogRecord,
+  memorySessionStore,
+  type ServiceKey,
+  type SessionStore,
+  silentUi,
+  systemClock,
+  type UiBridge,
+} from "./services.ts";
 import { fixedOverhead, formatFixedOverhead } from "./tool-overhead.ts";
 
 /**
@@ -89,7 +100,9 @@ export function governorOf(pipeline: object): Governor | undefined {
  */
 export async function createGovernor(options: GovernorOptions): Promise<Governor> {
   const env = options.env ?? process.env;
-  const loaded = options.layers ? { layers: options.layers, problems: [] as ConfigProblem[] } : loadConfigLayers({ cwd: options.cwd, agentDir: options.agentDir, env });
+  const loaded = options.layers
+    ? { layers: options.layers, problems: [] as ConfigProblem[] }
+    : loadConfigLayers({ cwd: options.cwd, agentDir: options.agentDir, env });
   const layers = options.overrides ? [...loaded.layers, { kind: "env" as const, source: "code overrides", data: options.overrides }] : loaded.layers;
 
   let preset = options.preset;
@@ -98,7 +111,12 @@ export async function createGovernor(options: GovernorOptions): Promise<Governor
   if (wanted && wanted !== preset.name) {
     const found = options.presets?.find((p) => p.name === wanted);
     if (found) preset = found;
-    else extraProblems.push({ source: "config", path: "preset", message: `unknown preset "${wanted}"; known: ${[preset, ...(options.presets ?? [])].map((p) => p.name).join(", ")}. Using "${preset.name}"` });
+    else
+      extraProblems.push({
+        source: "config",
+        path: "preset",
+        message: `unknown preset "${wanted}"; known: ${[preset, ...(options.presets ?? [])].map((p) => p.name).join(", ")}. Using "${preset.name}"`,
+      });
   }
 
   const plugins = preset.plugins();
@@ -145,7 +163,8 @@ export async function createGovernor(options: GovernorOptions): Promise<Governor
   /** The services one plugin gets: its own logger, and only the services it declared. */
   const servicesFor = (plugin: GovernorPlugin<any>): GovernorServices => {
     const declared = (keys: ReadonlyArray<ServiceKey<any>>, key: ServiceKey<any>) => keys.some((k) => k.name === key.name);
-    const undeclared = (key: ServiceKey<any>, list: string) => new Error(`plugin "${plugin.name}" uses service "${key.name}" without declaring it; add it to the plugin's ${list}`);
+    const undeclared = (key: ServiceKey<any>, list: string) =>
+      new Error(`plugin "${plugin.name}" uses service "${key.name}" without declaring it; add it to the plugin's ${list}`);
     return {
       ...services,
       logger: logger.child(plugin.name),
@@ -193,7 +212,8 @@ export async function createGovernor(options: GovernorOptions): Promise<Governor
     try {
       await plugin.apply(pipeline, config.values.get(plugin.configKey)!, servicesFor(plugin));
       const unprovided = plugin.provides.filter((key) => provided.get(key.name)?.by !== plugin.name);
-      if (unprovided.length) throw new Error(`it declares provides ${unprovided.map((k) => `"${k.name}"`).join(", ")} but its apply did not call services.provide for it`);
+      if (unprovided.length)
+        throw new Error(`it declares provides ${unprovided.map((k) => `"${k.name}"`).join(", ")} but its apply did not call services.provide for it`);
     } catch (error) {
       for (const [name, entry] of provided) if (entry.by === plugin.name) provided.delete(name);
       failures.set(plugin, errorText(error));
@@ -201,7 +221,11 @@ export async function createGovernor(options: GovernorOptions): Promise<Governor
     }
   }
   const applied = entries.map(({ plugin, enabled }) =>
-    failures.has(plugin) ? { plugin, enabled: false, failed: failures.get(plugin)! } : plan.off.has(plugin) ? { plugin, enabled: false, offBecause: plan.off.get(plugin)! } : { plugin, enabled },
+    failures.has(plugin)
+      ? { plugin, enabled: false, failed: failures.get(plugin)! }
+      : plan.off.has(plugin)
+        ? { plugin, enabled: false, offBecause: plan.off.get(plugin)! }
+        : { plugin, enabled },
   );
   const applyOrder = plan.order.filter((p) => !failures.has(p)).map((p) => p.name);
   pipeline.seal();
@@ -230,7 +254,10 @@ export async function createGovernor(options: GovernorOptions): Promise<Governor
         if (own.length) lines.push(`  ${hook}: ${own.map((t) => `${t.name}@${t.stage}`).join(" > ")}`);
       }
       lines.push("Plugins:");
-      for (const a of applied) lines.push(`  ${a.plugin.name} [${a.plugin.configKey}]: ${a.failed ? `FAILED (${a.failed})` : a.offBecause ? `off (${a.offBecause})` : a.enabled ? "on" : "off"}${serviceNote(a.plugin, plan.providers)}`);
+      for (const a of applied)
+        lines.push(
+          `  ${a.plugin.name} [${a.plugin.configKey}]: ${a.failed ? `FAILED (${a.failed})` : a.offBecause ? `off (${a.offBecause})` : a.enabled ? "on" : "off"}${serviceNote(a.plugin, plan.providers)}`,
+        );
       const presetOrder = applied.filter((a) => a.enabled).map((a) => a.plugin.name);
       if (applyOrder.join() !== presetOrder.join()) lines.push(`Apply order (providers first): ${applyOrder.join(" > ")}`);
       const tools = [...pipeline.tools.keys()];

@@ -18,7 +18,16 @@ export type { TapOptions, TapRecord } from "./hooks.ts";
 export { Pipeline, type CallOptions, type SealedTool } from "./pipeline.ts";
 export * from "./tool-types.ts";
 export { fixedOverhead, formatFixedOverhead, type FixedOverhead } from "./tool-overhead.ts";
-export { definePlugin, definePreset, type CrossFieldProblem, type GovernorPlugin, type PluginFactory, type PluginSpec, type Preset, type WithEnabled } from "./plugin.ts";
+export {
+  definePlugin,
+  definePreset,
+  type CrossFieldProblem,
+  type GovernorPlugin,
+  type PluginFactory,
+  type PluginSpec,
+  type Preset,
+  type WithEnabled,
+} from "./plugin.ts";
 /**
  * Services: what the host hands a plugin's `apply` (logger, clock, cwd, UI, session store) and the typed
  * services plugins offer each other (`defineService`, `ServiceKey`, `services.need/maybe/provide`; a
@@ -34,4 +43,14 @@ export type { CliCommand, CliIO } from "./cli-command.ts";
 export { parseCommandArgs, USAGE_EXIT } from "./cli-args.ts";
 export { createGovernor, governorOf, type Governor, type GovernorOptions } from "./host.ts";
 export { createExtension, bindGovernor, type ExtensionOptions } from "./pi/extension.ts";
-export { boundedRecord, MAX_CONFIG_ENTRIES, MAX_PATH_CHARS, MAX_TEXT_CHARS, MAX_TOOL_NAME_CHARS, pathSchema, textSchema, toolListSchema, toolNameSchema } from "./config/bounds.ts";
+export {
+  boundedRecord,
+  MAX_CONFIG_ENTRIES,
+  MAX_PATH_CHARS,
+  MAX_TEXT_CHARS,
+  MAX_TOOL_NAME_CHARS,
+  pathSchema,
+  textSchema,
+  toolListSchema,
+  toolNameSchema,
+} from "./config/bounds.ts";

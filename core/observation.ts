@@ -58,12 +58,7 @@ export function assertNever(value: never): never {
 }
 
 /** A SUCCESS observation. */
-export function success(
-  toolName: string,
-  content: ContentBlock[],
-  details: Record<string, unknown> = {},
-  durationMs = 0,
-): SuccessObservation {
+export function success(toolName: string, content: ContentBlock[], details: Record<string, unknown> = {}, durationMs = 0): SuccessObservation {
   return { status: "SUCCESS", toolName, durationMs, retries: 0, content, details, meta: {} };
 }
 

@@ -109,7 +109,10 @@ export class Pipeline {
   registerTool(owner: string, definition: GovernedToolDefinition): void {
     this.assertOpen(owner, `registerTool(${definition.name})`);
     if (!/^[a-zA-Z][a-zA-Z0-9_-]{0,63}$/.test(definition.name)) {
-      throw new PipelineError("GOV_TOOL_NAME", `plugin "${owner}": tool name "${definition.name}" must start with a letter and use only letters, digits, _ and - (max 64)`);
+      throw new PipelineError(
+        "GOV_TOOL_NAME",
+        `plugin "${owner}": tool name "${definition.name}" must start with a letter and use only letters, digits, _ and - (max 64)`,
+      );
     }
     const existing = this.toolDefs.get(definition.name);
     if (existing) {
@@ -163,7 +166,10 @@ export class Pipeline {
         owner,
       });
       const terminal = this.terminal(def);
-      const composed = def.governed === false ? terminal : this.hooks.toolCall.compose(terminal, info, nextAtMostOnce, (plugin, handler) => blameThrows(plugin, handler, report));
+      const composed =
+        def.governed === false
+          ? terminal
+          : this.hooks.toolCall.compose(terminal, info, nextAtMostOnce, (plugin, handler) => blameThrows(plugin, handler, report));
       this.sealedTools.set(name, { definition: def, info, handler: outermost(name, composed, this.clock) });
     }
   }
@@ -185,7 +191,8 @@ export class Pipeline {
    */
   async runCommand(path: string, args: string, ctx: CommandContext): Promise<void> {
     const entry = this.commandDefs.get(path);
-    if (!entry) throw new PipelineError("GOV_UNKNOWN_COMMAND", `no command "/${path}" (known: ${[...this.commandDefs.keys()].map((k) => `/${k}`).join(", ") || "none"})`);
+    if (!entry)
+      throw new PipelineError("GOV_UNKNOWN_COMMAND", `no command "/${path}" (known: ${[...this.commandDefs.keys()].map((k) => `/${k}`).join(", ") || "none"})`);
     try {
       await entry.command.handler(args, ctx);
     } catch (error) {
@@ -243,7 +250,15 @@ export class Pipeline {
         const result = await def.execute(call);
         // An observation built by hand may predate the typed meta record: give it an empty one.
         if ("status" in result) return (result.meta as typeof result.meta | undefined) ? result : { ...result, meta: {} };
-        return { status: "SUCCESS", toolName: def.name, durationMs: 0, retries: 0, content: result.content, details: result.details ?? {}, meta: result.meta ?? {} };
+        return {
+          status: "SUCCESS",
+          toolName: def.name,
+          durationMs: 0,
+          retries: 0,
+          content: result.content,
+          details: result.details ?? {},
+          meta: result.meta ?? {},
+        };
       } catch (error) {
         return failure(def.name, classifyError(error, { subject: def.name }));
       }
@@ -259,7 +274,10 @@ function nextAtMostOnce(pluginName: string, inner: ToolHandler): ToolHandler {
   return (call) => {
     if (seen.has(call)) {
       return Promise.reject(
-        new PipelineError("GOV_NEXT_TWICE", `plugin "${pluginName}" called next() twice with the same call context for ${call.toolName}; pass a new context per attempt: next({ ...call, attempt: call.attempt + 1 })`),
+        new PipelineError(
+          "GOV_NEXT_TWICE",
+          `plugin "${pluginName}" called next() twice with the same call context for ${call.toolName}; pass a new context per attempt: next({ ...call, attempt: call.attempt + 1 })`,
+        ),
       );
     }
     seen.add(call);

@@ -44,7 +44,11 @@ export function planApplyOrder(entries: readonly PluginEntry[], presetName: stri
         continue;
       }
       const first = providers.get(key.name);
-      if (first && first !== plugin) failed.set(plugin, `it provides service "${key.name}", which ${first.name} (earlier in preset "${presetName}") provides already; remove one of them from the preset or turn one off`);
+      if (first && first !== plugin)
+        failed.set(
+          plugin,
+          `it provides service "${key.name}", which ${first.name} (earlier in preset "${presetName}") provides already; remove one of them from the preset or turn one off`,
+        );
       else providers.set(key.name, plugin);
     }
   }
@@ -54,7 +58,8 @@ export function planApplyOrder(entries: readonly PluginEntry[], presetName: stri
     const missing = plugin.requires.find((key) => !providers.has(key.name));
     if (!missing) continue;
     const offOnes = offProviders.get(missing.name) ?? [];
-    if (offOnes.length) off.set(plugin, `needs service "${missing.name}" from ${offOnes.map((p) => `${p.name} ("${p.configKey}")`).join(" or ")}, which is off`);
+    if (offOnes.length)
+      off.set(plugin, `needs service "${missing.name}" from ${offOnes.map((p) => `${p.name} ("${p.configKey}")`).join(" or ")}, which is off`);
     else failed.set(plugin, missingText(plugin, missing, presetName));
   }
 
@@ -107,7 +112,12 @@ function missingText(plugin: GovernorPlugin<any>, key: ServiceKey<any>, presetNa
 }
 
 /** The cycle reached from `start` among the plugins not placed: `a needs "x" from b, which needs "y" from a`. */
-function cycleText(start: GovernorPlugin<any>, dependsOn: Map<GovernorPlugin<any>, GovernorPlugin<any>[]>, providers: Map<string, GovernorPlugin<any>>, placed: Set<GovernorPlugin<any>>): string {
+function cycleText(
+  start: GovernorPlugin<any>,
+  dependsOn: Map<GovernorPlugin<any>, GovernorPlugin<any>[]>,
+  providers: Map<string, GovernorPlugin<any>>,
+  placed: Set<GovernorPlugin<any>>,
+): string {
   const path: GovernorPlugin<any>[] = [start];
   for (;;) {
     const at = path[path.length - 1]!;
@@ -119,7 +129,10 @@ function cycleText(start: GovernorPlugin<any>, dependsOn: Map<GovernorPlugin<any
       continue;
     }
     const loop = [...path.slice(seen), next];
-    const text = loop.slice(1).map((p, i) => `${i === 0 ? "" : "which "}needs ${serviceBetween(loop[i]!, p, providers)} from ${p.name}`).join(", ");
+    const text = loop
+      .slice(1)
+      .map((p, i) => `${i === 0 ? "" : "which "}needs ${serviceBetween(loop[i]!, p, providers)} from ${p.name}`)
+      .join(", ");
     const cycle = `${loop[0]!.name} ${text}`;
     return seen === 0 ? `its services form a cycle: ${cycle}` : `it waits for plugins whose services form a cycle: ${cycle}`;
   }

@@ -104,7 +104,10 @@ export function definePlugin<S extends z.ZodObject>(spec: PluginSpec<S>): Plugin
   if (!/^[a-z0-9-]+:[a-z0-9-_.]+$/i.test(spec.name)) {
     throw new Error(`plugin name "${spec.name}" must be namespaced as scope:name, e.g. "acme:audit"`);
   }
-  const schema = spec.schema.extend({ enabled: z.boolean().describe("Run this stage.") }).strict().describe(spec.description);
+  const schema = spec.schema
+    .extend({ enabled: z.boolean().describe("Run this stage.") })
+    .strict()
+    .describe(spec.description);
   const baseDefaults = { ...spec.defaults, enabled: spec.enabledByDefault ?? true };
   const checked = schema.safeParse(baseDefaults);
   if (!checked.success) throw new Error(`plugin "${spec.name}": defaults do not match its schema: ${z.prettifyError(checked.error)}`);

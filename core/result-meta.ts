@@ -101,7 +101,22 @@ export interface ResultMeta {
 }
 
 /** The details JSON keys the record maps to (never dropped to keep details small); every other key belongs to the tool. */
-export const META_DETAILS_KEYS = ["governor", "error", "budget", "truncated", "blobId", "blobPath", "originalBytes", "excerptBytes", "blobError", "pinned", "retry", "circuit", "timeoutMs", "timeoutScope"] as const;
+export const META_DETAILS_KEYS = [
+  "governor",
+  "error",
+  "budget",
+  "truncated",
+  "blobId",
+  "blobPath",
+  "originalBytes",
+  "excerptBytes",
+  "blobError",
+  "pinned",
+  "retry",
+  "circuit",
+  "timeoutMs",
+  "timeoutScope",
+] as const;
 
 const EMPTY: ResultMeta = Object.freeze({});
 const STATUSES: ReadonlySet<string> = new Set(["SUCCESS", "TIMEOUT_EXCEEDED", "ERROR"]);
@@ -135,8 +150,14 @@ export function readMeta(details: unknown): ResultMeta {
     meta.budget = defined<BudgetMeta>(
       { maxBytes: b.maxBytes },
       {
-        clamped: Array.isArray(b.clamped) ? (b.clamped.filter((c) => isObject(c) && typeof c.arg === "string" && typeof c.from === "number" && typeof c.to === "number") as unknown as ClampMeta[]) : undefined,
-        downshift: Array.isArray(b.downshift) ? b.downshift.filter(isObject).map((d) => ({ change: str(d.change) ?? "", bytes: count(d.bytes) ?? null })) : undefined,
+        clamped: Array.isArray(b.clamped)
+          ? (b.clamped.filter(
+              (c) => isObject(c) && typeof c.arg === "string" && typeof c.from === "number" && typeof c.to === "number",
+            ) as unknown as ClampMeta[])
+          : undefined,
+        downshift: Array.isArray(b.downshift)
+          ? b.downshift.filter(isObject).map((d) => ({ change: str(d.change) ?? "", bytes: count(d.bytes) ?? null }))
+          : undefined,
         shown: count(b.shown),
         fitted: typeof b.fitted === "boolean" ? b.fitted : undefined,
       },
@@ -147,14 +168,21 @@ export function readMeta(details: unknown): ResultMeta {
   if (truncated || blobId !== undefined) {
     meta.blob = defined<BlobMeta>(
       { truncated },
-      { id: blobId, path: str(details.blobPath), originalBytes: count(details.originalBytes), excerptBytes: count(details.excerptBytes), error: str(details.blobError) },
+      {
+        id: blobId,
+        path: str(details.blobPath),
+        originalBytes: count(details.originalBytes),
+        excerptBytes: count(details.excerptBytes),
+        error: str(details.blobError),
+      },
     );
   }
   if (details.pinned === true) meta.pinned = true;
   const r = details.retry;
   if (isObject(r) && isCount(r.retries)) meta.retry = defined<RetryMeta>({ retries: r.retries }, { stoppedBy: str(r.stoppedBy) });
   const c = details.circuit;
-  if (isObject(c) && typeof c.key === "string" && typeof c.state === "string") meta.circuit = { key: c.key, state: c.state, retryInMs: count(c.retryInMs) ?? 0 };
+  if (isObject(c) && typeof c.key === "string" && typeof c.state === "string")
+    meta.circuit = { key: c.key, state: c.state, retryInMs: count(c.retryInMs) ?? 0 };
   const limitMs = count(details.timeoutMs);
   const scope = str(details.timeoutScope);
   if (limitMs !== undefined || scope !== undefined) meta.timeout = defined<TimeoutMeta>({}, { limitMs, scope });
@@ -175,7 +203,13 @@ export function withMeta(details: Readonly<Record<string, unknown>> | undefined,
     const blob = patch.blob;
     if (blob.truncated) out.truncated = true;
     else delete out.truncated;
-    for (const [key, value] of [["blobId", blob.id], ["blobPath", blob.path], ["blobError", blob.error], ["originalBytes", blob.originalBytes], ["excerptBytes", blob.excerptBytes]] as const) {
+    for (const [key, value] of [
+      ["blobId", blob.id],
+      ["blobPath", blob.path],
+      ["blobError", blob.error],
+      ["originalBytes", blob.originalBytes],
+      ["excerptBytes", blob.excerptBytes],
+    ] as const) {
       if (value !== undefined) out[key] = value;
     }
   }

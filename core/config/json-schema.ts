@@ -12,7 +12,8 @@ export function configJsonSchema(plugins: readonly GovernorPlugin<any>[], preset
     preset: { type: "string", enum: [...presetNames], description: "Which preset runs (default: the extension's own)" },
     allowProjectSpawnConfig: {
       type: "boolean",
-      description: "Global file only: let a project's .pi/pi-governor.json set trusted keys (programs, their args/env/cwd, paths outside the blob cache, retention of shared data). Default false.",
+      description:
+        "Global file only: let a project's .pi/pi-governor.json set trusted keys (programs, their args/env/cwd, paths outside the blob cache, retention of shared data). Default false.",
     },
   };
   const seen = new Set<string>();

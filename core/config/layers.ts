@@ -33,7 +33,10 @@ function readJsonFile(path: string, within: string | undefined, problems: Config
   try {
     bytes = readBoundedFileSync(path, { maxBytes: CONFIG_MAX_BYTES, ...(within !== undefined ? { within } : {}) });
   } catch (error) {
-    const why = error instanceof UnsafeFileError ? `refused: ${error.reason}. A config file must be a regular JSON file of at most ${CONFIG_MAX_BYTES / 1024} KiB${within !== undefined ? " inside the project" : ""}; replace it with one or remove it` : `cannot read: ${(error as Error).message}`;
+    const why =
+      error instanceof UnsafeFileError
+        ? `refused: ${error.reason}. A config file must be a regular JSON file of at most ${CONFIG_MAX_BYTES / 1024} KiB${within !== undefined ? " inside the project" : ""}; replace it with one or remove it`
+        : `cannot read: ${(error as Error).message}`;
     problems.push({ source: path, path: "", message: why });
     return undefined;
   }
@@ -51,7 +54,7 @@ function parseJson(source: string, text: string, problems: ConfigProblem[]): Rec
     return undefined;
   }
   const object = asConfigObject(value);
-  if (!object) problems.push({ source, path: "", message: "expected a JSON object at the top level, like { \"prune\": { \"enabled\": true } }" });
+  if (!object) problems.push({ source, path: "", message: 'expected a JSON object at the top level, like { "prune": { "enabled": true } }' });
   return object;
 }
 

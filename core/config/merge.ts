@@ -1,9 +1,5 @@
 /** A partial at every depth of plain objects; arrays and other values are replaced whole. */
-export type DeepPartial<T> = T extends readonly unknown[]
-  ? T
-  : T extends object
-    ? { [K in keyof T]?: DeepPartial<T[K]> }
-    : T;
+export type DeepPartial<T> = T extends readonly unknown[] ? T : T extends object ? { [K in keyof T]?: DeepPartial<T[K]> } : T;
 
 /** True for `{}`-style objects (not arrays, not class instances). */
 export function isPlainObject(value: unknown): value is Record<string, unknown> {

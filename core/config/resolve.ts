@@ -72,7 +72,11 @@ function problemsOf(source: string, prefix: string, error: z.ZodError): ConfigPr
     const keys = issue.code === "unrecognized_keys" ? issue.keys : [];
     const path = [prefix, ...issue.path.map(String)].filter(Boolean).join(".");
     if (keys.length) {
-      return { source, path: keys.map((k) => (path ? `${path}.${k}` : k)).join(", "), message: `unknown key${keys.length > 1 ? "s" : ""}; check the spelling (see docs/config.md)` };
+      return {
+        source,
+        path: keys.map((k) => (path ? `${path}.${k}` : k)).join(", "),
+        message: `unknown key${keys.length > 1 ? "s" : ""}; check the spelling (see docs/config.md)`,
+      };
     }
     return { source, path, message: issue.message };
   });
@@ -102,7 +106,9 @@ export function resolveConfig(
   // Each section as the trusted sources alone set it, for keys whose trust depends on other keys.
   const trustedView = (plugin: GovernorPlugin<any>): Record<string, unknown> => {
     let view: Record<string, unknown> = { ...plugin.defaults };
-    for (const l of layers) if (l.kind !== "project" && isPlainObject(l.data[plugin.configKey])) view = deepMerge(view, withoutUnsafeKeys(l.data[plugin.configKey] as Record<string, unknown>));
+    for (const l of layers)
+      if (l.kind !== "project" && isPlainObject(l.data[plugin.configKey]))
+        view = deepMerge(view, withoutUnsafeKeys(l.data[plugin.configKey] as Record<string, unknown>));
     return view;
   };
   const ignoredTrustedKeys: IgnoredTrustedKey[] = [];
@@ -170,7 +176,11 @@ export function resolveConfig(
       // to their defaults (which pass every rule); the rest of the section keeps its values.
       for (const broken of plugin.check(value)) {
         const setter = broken.keys.map((k) => setBy.get(`${plugin.configKey}.${k}`)).find(Boolean) ?? "config";
-        problems.push({ source: setter, path: `${plugin.configKey}.${broken.keys[0]}`, message: `${broken.message}; using the defaults for ${broken.keys.join(" and ")}` });
+        problems.push({
+          source: setter,
+          path: `${plugin.configKey}.${broken.keys[0]}`,
+          message: `${broken.message}; using the defaults for ${broken.keys.join(" and ")}`,
+        });
         for (const k of broken.keys) value[k] = (plugin.defaults as Record<string, unknown>)[k];
       }
       values.set(plugin.configKey, value);

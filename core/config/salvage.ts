@@ -40,7 +40,15 @@ function orList(values: readonly unknown[]): string {
   return shown.length <= 1 ? (shown[0] ?? "") : `${shown.slice(0, -1).join(", ")} or ${shown.at(-1)}`;
 }
 
-const ARTICLE: Record<string, string> = { int: "a whole number", number: "a number", string: "a string", boolean: "true or false", object: "an object", array: "a list", record: "an object" };
+const ARTICLE: Record<string, string> = {
+  int: "a whole number",
+  number: "a number",
+  string: "a string",
+  boolean: "true or false",
+  object: "an object",
+  array: "a list",
+  record: "an object",
+};
 
 /** What is wrong with `value` and what to write instead, from one zod issue. */
 export function describeIssue(issue: z.core.$ZodIssue, value: unknown): string {
@@ -121,7 +129,8 @@ export function parseSalvaging(schema: z.ZodType, value: unknown): SalvageResult
     const parsed = schema.safeParse(current);
     if (parsed.success) return { data: parsed.data as Record<string, unknown>, issues };
     if (!isPlainObject(current)) {
-      for (const issue of parsed.error.issues) issues.push({ path: issue.path.map(String).join("."), message: describeIssue(issue, valueAt(current, issue.path)) });
+      for (const issue of parsed.error.issues)
+        issues.push({ path: issue.path.map(String).join("."), message: describeIssue(issue, valueAt(current, issue.path)) });
       return { data: undefined, issues };
     }
     let dropped = false;
@@ -129,7 +138,10 @@ export function parseSalvaging(schema: z.ZodType, value: unknown): SalvageResult
       const paths = issue.code === "unrecognized_keys" ? issue.keys.map((k) => [...issue.path, k]) : [issue.path];
       for (const path of paths) {
         const inList = path.some((k) => typeof k === "number");
-        issues.push({ path: path.map(String).join("."), message: `${describeIssue(issue, valueAt(current, path))}${inList ? " (the whole list is ignored)" : ""}` });
+        issues.push({
+          path: path.map(String).join("."),
+          message: `${describeIssue(issue, valueAt(current, path))}${inList ? " (the whole list is ignored)" : ""}`,
+        });
         dropped = dropAt(current, path) || dropped;
       }
     }

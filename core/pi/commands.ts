@@ -1,7 +1,6 @@
 import type { ExtensionAPI, ExtensionCommandContext } from "@mariozechner/pi-coding-agent";
 import { errorText, isPluginError } from "../errors.ts";
 import type { Governor } from "../host.ts";
-import { visibleLines } from "../visible.ts";
 import type { CommandContext, GovernorCommand } from "../tool-types.ts";
 import { commandUiBridgeFrom } from "./ui-bridge.ts";
 
@@ -36,11 +35,7 @@ export interface MountedCommands {
  * the governor `current()` returns (after `prepare`, which switches to the session's governor)
  * when the command runs, so a governor rebuilt for another cwd answers its own commands.
  */
-export function mountCommands(
-  pi: ExtensionAPI,
-  current: () => Governor,
-  prepare: (ctx: ExtensionCommandContext) => Promise<CommandContext>,
-): MountedCommands {
+export function mountCommands(pi: ExtensionAPI, current: () => Governor, prepare: (ctx: ExtensionCommandContext) => Promise<CommandContext>): MountedCommands {
   const mounted = new Set<string>();
   const subsOf = (root: string) => commandTree(current()).get(root) ?? new Map<string, GovernorCommand>();
 

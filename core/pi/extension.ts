@@ -69,7 +69,8 @@ export interface BindOptions {
 }
 
 /** How a governed call ended, from the details its execute returned (undefined for other tools' results). */
-const observedStatus = (details: unknown): string | undefined => resultMeta({ details: (details ?? undefined) as Record<string, unknown> | undefined }).call?.status;
+const observedStatus = (details: unknown): string | undefined =>
+  resultMeta({ details: (details ?? undefined) as Record<string, unknown> | undefined }).call?.status;
 
 /** Footer status key for problems found at load. */
 const PROBLEMS_STATUS_KEY = "governor";
@@ -96,7 +97,7 @@ export function bindGovernor(pi: ExtensionAPI, governor: Governor, options: Bind
       if (!missing.length && !back.length) return;
       const active = new Set(pi.getActiveTools());
       for (const n of missing) if (active.delete(n)) deactivated.add(n);
-      for (const n of back) (active.add(n), deactivated.delete(n));
+      for (const n of back) active.add(n), deactivated.delete(n);
       pi.setActiveTools([...active]);
     } catch {
       // Before pi bound the session the active set cannot be changed; execute still refuses the tool.
@@ -122,7 +123,9 @@ export function bindGovernor(pi: ExtensionAPI, governor: Governor, options: Bind
     const degraded = g.degraded();
     const lines = [...problems, ...degraded];
     if (!lines.length) return ui.setStatus(PROBLEMS_STATUS_KEY, undefined);
-    const counts = [problems.length ? `${problems.length} config problem(s)` : "", degraded.length ? `${degraded.length} warning(s) at load` : ""].filter(Boolean).join(", ");
+    const counts = [problems.length ? `${problems.length} config problem(s)` : "", degraded.length ? `${degraded.length} warning(s) at load` : ""]
+      .filter(Boolean)
+      .join(", ");
     const more = lines.length > 5 ? `\n... and ${lines.length - 5} more` : "";
     ui.notify(`pi-governor: ${counts}; running on the valid parts. /governor status lists them.\n${lines.slice(0, 5).join("\n")}${more}`, "warning");
     ui.setStatus(PROBLEMS_STATUS_KEY, `governor: ${counts} (/governor status)`);
@@ -130,7 +133,12 @@ export function bindGovernor(pi: ExtensionAPI, governor: Governor, options: Bind
 
   // pi before 0.84.1 cannot end a run from tool_call: the run is aborted before its next request.
   let abortBeforeNextRequest = false;
-  const hostCalls = bindHostCallEvents(pi, attach, () => sessionId, () => (abortBeforeNextRequest = true));
+  const hostCalls = bindHostCallEvents(
+    pi,
+    attach,
+    () => sessionId,
+    () => (abortBeforeNextRequest = true),
+  );
 
   function registerTool(name: string, owner: Governor): void {
     registeredTools.add(name);
@@ -145,7 +153,9 @@ export function bindGovernor(pi: ExtensionAPI, governor: Governor, options: Bind
       async execute(toolCallId, params, signal, onUpdate, ctx) {
         const { pipeline } = await attach(ctx);
         if (!pipeline.tools.has(name)) {
-          throw new Error(`${name} is not available in this session: the pi-governor config for ${ctx.cwd} does not offer it (/governor status lists the tools).`);
+          throw new Error(
+            `${name} is not available in this session: the pi-governor config for ${ctx.cwd} does not offer it (/governor status lists the tools).`,
+          );
         }
         const parentToolCallId = hostCalls.parentOf(toolCallId);
         const obs = await pipeline.callTool(name, (params ?? {}) as Record<string, unknown>, {

@@ -37,7 +37,10 @@ export interface ExecutionEvent {
 export class HostCalls {
   private readonly open = new Map<string, OpenCall>();
 
-  constructor(private readonly now: () => number = Date.now, private readonly mono: () => number = () => performance.now()) {}
+  constructor(
+    private readonly now: () => number = Date.now,
+    private readonly mono: () => number = () => performance.now(),
+  ) {}
 
   /** `tool_execution_start`. */
   started(event: ExecutionEvent): void {

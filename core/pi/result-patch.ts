@@ -32,7 +32,10 @@ export interface PiToolResultPatch {
  * The patch that turns `event` into `out` (the `toolResult` stages' result), or undefined when the
  * stages changed nothing. Fields are compared by identity: stages return new objects for what they change.
  */
-export function resultPatch(event: PiToolResultFields, out: { content: ContentBlock[]; details: Record<string, unknown> | undefined; isError: boolean }): PiToolResultPatch | undefined {
+export function resultPatch(
+  event: PiToolResultFields,
+  out: { content: ContentBlock[]; details: Record<string, unknown> | undefined; isError: boolean },
+): PiToolResultPatch | undefined {
   const patch: PiToolResultPatch = {};
   if (out.content !== event.content) {
     patch.content = out.content;

@@ -60,6 +60,6 @@ export function sessionStoreFrom(pi: Pick<ExtensionAPI, "appendEntry">, ctx: Pic
       ctx.sessionManager
         .getEntries()
         .filter((e) => e.type === "custom" && (e as { customType?: string }).customType === kind)
-        .map((e) => ((e as { data?: Record<string, unknown> }).data ?? {})),
+        .map((e) => (e as { data?: Record<string, unknown> }).data ?? {}),
   };
 }

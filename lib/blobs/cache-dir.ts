@@ -33,7 +33,8 @@ export class BlobDirError extends GovernorError {
   constructor(message: string) {
     super("GOV_BLOB_DIR", "invalid_input", message, {
       recoverable: false,
-      agentMessage: "The blob cache is unavailable (see the message); the user must fix the directory. Re-run the original tool call, narrowed, instead of reading the stored output.",
+      agentMessage:
+        "The blob cache is unavailable (see the message); the user must fix the directory. Re-run the original tool call, narrowed, instead of reading the stored output.",
     });
   }
 }
@@ -78,17 +79,23 @@ export async function checkPrivateDir(dir: string, options: { create: boolean },
   }
   if (s.isSymbolicLink()) {
     const target = await readlink(dir).catch(() => "?");
-    throw new BlobDirError(`${what} ${dir} is a symbolic link (to ${target}); a link can be redirected by whoever controls it. Remove the link (rm ${JSON.stringify(dir)}) or set ${setting} to the real directory`);
+    throw new BlobDirError(
+      `${what} ${dir} is a symbolic link (to ${target}); a link can be redirected by whoever controls it. Remove the link (rm ${JSON.stringify(dir)}) or set ${setting} to the real directory`,
+    );
   }
   if (!s.isDirectory()) throw new BlobDirError(`${what} ${dir} is not a directory; remove it or set ${setting} to another path`);
   const uid = currentUid();
   if (uid !== undefined) {
     if (s.uid !== uid) {
-      throw new BlobDirError(`${what} ${dir} is owned by uid ${s.uid}, not by you (uid ${uid}); another user could read or plant its files. Set ${setting} to a directory of your own (or chown it to yourself)`);
+      throw new BlobDirError(
+        `${what} ${dir} is owned by uid ${s.uid}, not by you (uid ${uid}); another user could read or plant its files. Set ${setting} to a directory of your own (or chown it to yourself)`,
+      );
     }
     if ((s.mode & 0o022) !== 0) {
       const mode = (s.mode & 0o777).toString(8).padStart(3, "0");
-      throw new BlobDirError(`${what} ${dir} is writable by ${(s.mode & 0o002) !== 0 ? "every user" : "its group"} (mode ${mode}); others could plant files in it. Run: chmod 700 ${JSON.stringify(dir)}`);
+      throw new BlobDirError(
+        `${what} ${dir} is writable by ${(s.mode & 0o002) !== 0 ? "every user" : "its group"} (mode ${mode}); others could plant files in it. Run: chmod 700 ${JSON.stringify(dir)}`,
+      );
     }
   }
   return "ready";
@@ -102,7 +109,8 @@ async function refusePseudoFs(dir: string, { what, setting }: PrivateDirLabel): 
     const info = await statfs(p).catch(() => undefined);
     if (info) {
       const kind = PSEUDO_FS.get(Number(info.type));
-      if (kind) throw new BlobDirError(`${what} ${dir} is on the ${kind} pseudo file system, which cannot hold files; set ${setting} to a directory on a real disk`);
+      if (kind)
+        throw new BlobDirError(`${what} ${dir} is on the ${kind} pseudo file system, which cannot hold files; set ${setting} to a directory on a real disk`);
       return;
     }
     if (p === root) return;
@@ -117,7 +125,13 @@ async function makeDirs(dir: string, { what, setting }: PrivateDirLabel): Promis
   const missing: string[] = [];
   const root = parse(dir).root;
   for (let p = dir; p !== root; p = dirname(p)) {
-    if (await lstat(p).then(() => true, () => false)) break;
+    if (
+      await lstat(p).then(
+        () => true,
+        () => false,
+      )
+    )
+      break;
     missing.unshift(p);
   }
   for (const p of missing) {
@@ -126,7 +140,9 @@ async function makeDirs(dir: string, { what, setting }: PrivateDirLabel): Promis
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === "EEXIST") continue; // another process made it meanwhile; the checks that follow judge it
-      throw new BlobDirError(`cannot create the ${what} ${dir}: mkdir ${p} failed (${code ?? (error as Error).message}); set ${setting} to a writable private directory`);
+      throw new BlobDirError(
+        `cannot create the ${what} ${dir}: mkdir ${p} failed (${code ?? (error as Error).message}); set ${setting} to a writable private directory`,
+      );
     }
   }
 }

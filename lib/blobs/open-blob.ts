@@ -12,9 +12,13 @@ export const BLOB_READ_FLAGS = SAFE_READ_FLAGS;
 
 /** The error for a cache entry that is not a plain file of the user's: what it is and the fix. */
 function notOurs(path: string, what: string, kind: string): InvalidInputError {
-  return new InvalidInputError(`refusing to read ${path}: ${what}. ${kind} files are regular files written by pi-governor; remove it (rm ${JSON.stringify(path)})`, {
-    agentMessage: "The stored output cannot be read safely. Re-run the original tool call, narrowed, instead, and tell the user the blob cache holds a file it did not write.",
-  });
+  return new InvalidInputError(
+    `refusing to read ${path}: ${what}. ${kind} files are regular files written by pi-governor; remove it (rm ${JSON.stringify(path)})`,
+    {
+      agentMessage:
+        "The stored output cannot be read safely. Re-run the original tool call, narrowed, instead, and tell the user the blob cache holds a file it did not write.",
+    },
+  );
 }
 
 /**

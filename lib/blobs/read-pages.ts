@@ -113,7 +113,10 @@ export async function grepBlob(path: string, pattern: SafePattern | string, opti
   // overlap). Only one is in flight: a matcher answers batches in order.
   let inFlight: { lines: Line[]; found: Promise<ArrayLike<number>> } | undefined;
   const send = (lines: Line[]) => {
-    const found = matcher.match(lines.map((l) => l.text), signal);
+    const found = matcher.match(
+      lines.map((l) => l.text),
+      signal,
+    );
     found.catch(() => {}); // awaited in settle(); this only keeps an early rejection from counting as unhandled
     inFlight = { lines, found };
   };

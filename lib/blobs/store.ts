@@ -112,9 +112,12 @@ export class BlobStore {
       });
     }
     const some = [...found].sort().slice(0, 5);
-    throw new InvalidInputError(`blob id prefix ${prefix} is ambiguous: ${found.size} stored blobs start with it (${some.join(", ")}${found.size > some.length ? ", …" : ""})`, {
-      agentMessage: "Pass more hex digits of the blob id (all 64 are never ambiguous).",
-    });
+    throw new InvalidInputError(
+      `blob id prefix ${prefix} is ambiguous: ${found.size} stored blobs start with it (${some.join(", ")}${found.size > some.length ? ", …" : ""})`,
+      {
+        agentMessage: "Pass more hex digits of the blob id (all 64 are never ambiguous).",
+      },
+    );
   }
 
   /** The stored file of `id`. Throws an InvalidInputError for a malformed or unknown id. */
@@ -168,8 +171,8 @@ export class BlobStore {
           : sweepBlobs(this.dir, { maxBytes: this.maxBytes, maxAgeMs: this.maxAgeMs, keep: this.referenced, now: this.now(), tempGraceMs: this.tempGraceMs }),
       )
       .finally(() => {
-      this.sweeping = undefined;
-    });
+        this.sweeping = undefined;
+      });
     return this.sweeping;
   }
 

@@ -46,7 +46,13 @@ export interface AttemptContext {
 }
 
 /** Runs `tool` once on `conn`. Resolves with the result or a {@link Lost}; rejects with a GovernorError or the caller's abort reason. */
-export async function attemptCall(ctx: AttemptContext, conn: ServerConnection, tool: string, args: Record<string, unknown>, options: McpCallOptions): Promise<McpToolResult | Lost> {
+export async function attemptCall(
+  ctx: AttemptContext,
+  conn: ServerConnection,
+  tool: string,
+  args: Record<string, unknown>,
+  options: McpCallOptions,
+): Promise<McpToolResult | Lost> {
   // One promise, one child signal (only with a caller signal or limit), one timer (only with a limit).
   const limitMs = options.timeoutMs;
   const link = options.signal || limitMs !== undefined ? ctx.signals.acquire(options.signal) : undefined;
@@ -54,7 +60,12 @@ export async function attemptCall(ctx: AttemptContext, conn: ServerConnection, t
     limitMs === undefined
       ? undefined
       : ctx.clock.setTimeout(
-          () => link!.abort(new TimeoutError(`${tool} on MCP server "${ctx.server}" took longer than ${formatSeconds(limitMs)}`, limitMs, { agentMessage: "The call took too long. Reassess strategy: narrow the request instead of repeating it." })),
+          () =>
+            link!.abort(
+              new TimeoutError(`${tool} on MCP server "${ctx.server}" took longer than ${formatSeconds(limitMs)}`, limitMs, {
+                agentMessage: "The call took too long. Reassess strategy: narrow the request instead of repeating it.",
+              }),
+            ),
           limitMs,
         );
   const entry: InFlight = { tool, lose: () => {} };

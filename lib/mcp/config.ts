@@ -102,7 +102,9 @@ export function resolveServerConfig(config: ManagedMcpServerConfig): ResolvedSer
   const d = MCP_SERVER_DEFAULTS;
   const maxAnswerBytes = config.maxAnswerBytes ?? d.maxAnswerBytes;
   if (!Number.isInteger(maxAnswerBytes) || maxAnswerBytes < 1024 || maxAnswerBytes > MAX_ANSWER_BYTES_LIMIT) {
-    throw new Error(`MCP server "${config.name}": maxAnswerBytes must be a whole number of bytes from 1024 to ${MAX_ANSWER_BYTES_LIMIT} (256 MiB), got ${maxAnswerBytes}`);
+    throw new Error(
+      `MCP server "${config.name}": maxAnswerBytes must be a whole number of bytes from 1024 to ${MAX_ANSWER_BYTES_LIMIT} (256 MiB), got ${maxAnswerBytes}`,
+    );
   }
   const resolved: ResolvedServerConfig = {
     name: config.name,

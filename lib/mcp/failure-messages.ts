@@ -66,16 +66,19 @@ export function notQueued(c: MessageContext, tool: string): ServerConnectionLost
 
 /** The in-flight call was lost twice in a row; it is not run a third time. */
 export function lostAgain(c: MessageContext, tool: string, cause: GovernorError): ServerConnectionLostError {
-  return new ServerConnectionLostError(`${tool} was cut off twice by MCP server "${c.server}" losing its connection (${cause.message}); it may be what crashes the server, so it was not run again`, {
-    server: c.server,
-    reconnectStatus: "not_replayed",
-    reconnectAttempts: c.attempts,
-    recoverable: false,
-    userAction: `Run ${c.restartCommand} if the server stays down`,
-    agentMessage: `Do not repeat ${tool} with the same arguments; try a narrower request or another approach.`,
-    cause,
-    ...(cause.stderrTail ? { stderrTail: cause.stderrTail } : {}),
-  });
+  return new ServerConnectionLostError(
+    `${tool} was cut off twice by MCP server "${c.server}" losing its connection (${cause.message}); it may be what crashes the server, so it was not run again`,
+    {
+      server: c.server,
+      reconnectStatus: "not_replayed",
+      reconnectAttempts: c.attempts,
+      recoverable: false,
+      userAction: `Run ${c.restartCommand} if the server stays down`,
+      agentMessage: `Do not repeat ${tool} with the same arguments; try a narrower request or another approach.`,
+      cause,
+      ...(cause.stderrTail ? { stderrTail: cause.stderrTail } : {}),
+    },
+  );
 }
 
 /** Calls fail fast while degraded. */

@@ -272,7 +272,16 @@ export class ManagedMcpServer {
       reconnectAttempts: this.attempts,
       maxReconnectAttempts: this.config.maxReconnectAttempts,
       reconnects: [...this.history],
-      ...(last ? { lastError: { message: last.error.message, code: last.error.code, at: last.at, ...(last.error.stderrTail ? { stderrTail: last.error.stderrTail } : {}) } } : {}),
+      ...(last
+        ? {
+            lastError: {
+              message: last.error.message,
+              code: last.error.code,
+              at: last.at,
+              ...(last.error.stderrTail ? { stderrTail: last.error.stderrTail } : {}),
+            },
+          }
+        : {}),
       ...(retryIn !== undefined ? { retryInMs: retryIn } : {}),
     };
   }
@@ -367,7 +376,8 @@ export class ManagedMcpServer {
         throw error;
       }
       if (epoch !== this.epoch) return;
-      if (this.lostSinceBefore.length) this.notice = `Note: MCP server "${this.name}" was started again (${reason}). Lost since before: ${this.lostSinceBefore.join("; ")}.`;
+      if (this.lostSinceBefore.length)
+        this.notice = `Note: MCP server "${this.name}" was started again (${reason}). Lost since before: ${this.lostSinceBefore.join("; ")}.`;
       this.setState("running", reason);
       this.queue.release();
     })();
@@ -463,7 +473,9 @@ export class ManagedMcpServer {
         if (epoch !== this.epoch) return;
         const error = classifyError(raw, { subject: `MCP server "${this.name}"` });
         this.recordError(error);
-        this.logger?.warn(`MCP server ${this.name}: reconnect attempt ${attempt}/${this.config.maxReconnectAttempts} failed: ${error.message}`, { server: this.name });
+        this.logger?.warn(`MCP server ${this.name}: reconnect attempt ${attempt}/${this.config.maxReconnectAttempts} failed: ${error.message}`, {
+          server: this.name,
+        });
         continue;
       }
       if (epoch !== this.epoch) return;

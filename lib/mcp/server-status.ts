@@ -75,14 +75,21 @@ export function formatDuration(ms: number): string {
 export function formatServerStatus(s: ManagedServerStatus): string {
   const head = `${visible(s.name)}: ${s.state}${s.pid ? ` (pid ${s.pid})` : ""}${s.uptimeMs !== undefined ? `, up ${formatDuration(s.uptimeMs)}` : ""}`;
   const lines = [head];
-  if (s.serverVersion) lines.push(`  server: ${visible(s.serverVersion.name.slice(0, 200))} ${visible(s.serverVersion.version.slice(0, 200))}, ${s.toolCount} tools`);
+  if (s.serverVersion)
+    lines.push(`  server: ${visible(s.serverVersion.name.slice(0, 200))} ${visible(s.serverVersion.version.slice(0, 200))}, ${s.toolCount} tools`);
   if (s.state === "reconnecting") lines.push(`  reconnecting: attempt ${s.reconnectAttempts}/${s.maxReconnectAttempts}, ${s.queued} call(s) waiting`);
   if (s.retryInMs !== undefined) lines.push(`  degraded: next call retries in ${formatDuration(s.retryInMs)} (or restart now)`);
   if (s.inFlight) lines.push(`  in flight: ${s.inFlight}`);
   if (s.reconnects.length) {
-    const r = s.reconnects.slice(-3).map((x) => `${new Date(x.at).toISOString().slice(11, 19)} ${x.reason} -> ${x.ok ? "back" : "failed"} after ${x.attempts} attempt(s), ${formatDuration(x.durationMs)}`);
+    const r = s.reconnects
+      .slice(-3)
+      .map(
+        (x) =>
+          `${new Date(x.at).toISOString().slice(11, 19)} ${x.reason} -> ${x.ok ? "back" : "failed"} after ${x.attempts} attempt(s), ${formatDuration(x.durationMs)}`,
+      );
     lines.push(`  reconnects (${s.reconnects.length}): ${r.join("; ")}`);
   }
-  if (s.lastError) lines.push(`  last error: ${visible(s.lastError.message)}${s.lastError.stderrTail ? `\n  stderr: ${visible(s.lastError.stderrTail.slice(-200))}` : ""}`);
+  if (s.lastError)
+    lines.push(`  last error: ${visible(s.lastError.message)}${s.lastError.stderrTail ? `\n  stderr: ${visible(s.lastError.stderrTail.slice(-200))}` : ""}`);
   return lines.join("\n");
 }

@@ -60,7 +60,11 @@ class ChildStdioTransport extends StdioClientTransport {
   private answersFor(line: OversizedLine, message: string): JSONRPCMessage[] {
     const calls = [...this.outstanding].filter(([, method]) => method === "tools/call").map(([id]) => id);
     const ids = line.id !== undefined && this.outstanding.has(line.id) ? [line.id] : line.id === undefined ? calls : [];
-    return ids.map((id) => ({ jsonrpc: "2.0" as const, id, error: { code: ANSWER_TOO_LARGE_RPC_CODE, message, data: { bytes: line.bytes, shared: ids.length > 1 } } }));
+    return ids.map((id) => ({
+      jsonrpc: "2.0" as const,
+      id,
+      error: { code: ANSWER_TOO_LARGE_RPC_CODE, message, data: { bytes: line.bytes, shared: ids.length > 1 } },
+    }));
   }
   override async start(): Promise<void> {
     const started = super.start();
@@ -154,7 +158,10 @@ export async function openStdioConnection(request: ConnectRequest): Promise<Serv
           new TimeoutError(
             `${request.name} failed to start within ${formatSeconds(request.connectTimeoutMs)}. Check that '${request.command}' is installed and working (${what}). Run ${request.restartCommand} to retry.`,
             request.connectTimeoutMs,
-            { agentMessage: `The ${request.name} server did not start. Tell the user to check it and run ${request.restartCommand}; continue without its tools meanwhile.`, ...tailOf(stderr) },
+            {
+              agentMessage: `The ${request.name} server did not start. Tell the user to check it and run ${request.restartCommand}; continue without its tools meanwhile.`,
+              ...tailOf(stderr),
+            },
           ),
         );
       }, request.connectTimeoutMs);
@@ -203,7 +210,10 @@ export async function openStdioConnection(request: ConnectRequest): Promise<Serv
     },
     async callTool(name, args, options) {
       try {
-        return (await client.callTool({ name, arguments: args }, undefined, { ...(options.signal ? { signal: options.signal } : {}), timeout: options.timeoutMs })) as never;
+        return (await client.callTool({ name, arguments: args }, undefined, {
+          ...(options.signal ? { signal: options.signal } : {}),
+          timeout: options.timeoutMs,
+        })) as never;
       } catch (error) {
         if ((error as { code?: unknown })?.code !== ANSWER_TOO_LARGE_RPC_CODE) throw error;
         throw answerTooLarge(request, name, limitKey, error as Error & { data?: { shared?: boolean } });
@@ -222,7 +232,9 @@ export async function openStdioConnection(request: ConnectRequest): Promise<Serv
             timer.unref();
             return;
           }
-          const error = new TimeoutError(`MCP server "${request.name}" did not answer a ping within ${formatSeconds(timeoutMs)}`, timeoutMs, { agentMessage: "The server stopped answering." });
+          const error = new TimeoutError(`MCP server "${request.name}" did not answer a ping within ${formatSeconds(timeoutMs)}`, timeoutMs, {
+            agentMessage: "The server stopped answering.",
+          });
           abort.abort(error);
           reject(error);
         };
@@ -260,14 +272,17 @@ export async function openStdioConnection(request: ConnectRequest): Promise<Serv
 }
 
 /** The error a call gets when its answer was over the limit: says the size, the limit, the key, and what to do. */
-function answerTooLarge(request: ConnectRequest, tool: string, limitKey: string, error: Error & { data?: { shared?: boolean } }): McpError {
+function answerTooLarge(_request: ConnectRequest, tool: string, limitKey: string, error: Error & { data?: { shared?: boolean } }): McpError {
   const shared = error.data?.shared ? " It could not be told which of the calls running at the time it answered, so each of them failed with this error." : "";
-  return new McpError(`${tool}: ${error.message.replace(/^MCP error -?\d+: /, "")}; the answer was dropped and the server keeps running.${shared} Ask for less (a narrower request or a page), or raise ${limitKey}.`, {
-    rpcCode: ANSWER_TOO_LARGE_RPC_CODE,
-    recoverable: false,
-    agentMessage: `The answer of ${tool} was too large to receive. Do not repeat the call with the same arguments: ask for less (a narrower query, a smaller range, one page).`,
-    cause: error,
-  });
+  return new McpError(
+    `${tool}: ${error.message.replace(/^MCP error -?\d+: /, "")}; the answer was dropped and the server keeps running.${shared} Ask for less (a narrower request or a page), or raise ${limitKey}.`,
+    {
+      rpcCode: ANSWER_TOO_LARGE_RPC_CODE,
+      recoverable: false,
+      agentMessage: `The answer of ${tool} was too large to receive. Do not repeat the call with the same arguments: ask for less (a narrower query, a smaller range, one page).`,
+      cause: error,
+    },
+  );
 }
 
 interface FailureEvidence {
@@ -291,13 +306,21 @@ function classifyStartFailure(error: unknown, e: FailureEvidence): Error {
   const base = { cause: error, ...(stderrTail ? { stderrTail } : {}) };
   if (error instanceof TimeoutError) return error;
   if ((error as { code?: unknown })?.code === "ENOENT" || (error as { code?: unknown })?.code === "EACCES") {
-    return classifyError(error, { subject, command: request.command, ...(request.installHint ? { installHint: request.installHint } : {}), ...(stderrTail ? { stderrTail } : {}) });
+    return classifyError(error, {
+      subject,
+      command: request.command,
+      ...(request.installHint ? { installHint: request.installHint } : {}),
+      ...(stderrTail ? { stderrTail } : {}),
+    });
   }
   if (e.noise !== undefined) {
-    return new SpawnError(`${subject} speaks the wrong protocol: '${what}' wrote non-JSON to stdout (${request.redact ? request.redact(e.noise) : e.noise}). It is not an MCP stdio server, or it logs to stdout.`, {
-      ...base,
-      agentMessage: `The ${request.name} server is misconfigured (not an MCP server). Tell the user to check its command, then run ${request.restartCommand}; continue without its tools.`,
-    });
+    return new SpawnError(
+      `${subject} speaks the wrong protocol: '${what}' wrote non-JSON to stdout (${request.redact ? request.redact(e.noise) : e.noise}). It is not an MCP stdio server, or it logs to stdout.`,
+      {
+        ...base,
+        agentMessage: `The ${request.name} server is misconfigured (not an MCP server). Tell the user to check its command, then run ${request.restartCommand}; continue without its tools.`,
+      },
+    );
   }
   if (e.exitInfo && !e.exitInfo.requested) {
     const tailText = stderrTail ? ` Last stderr: ${stderrTail}` : " It printed nothing on stderr.";

@@ -7,7 +7,8 @@
 import { placeholder, type Redactor } from "./redactor.ts";
 
 /** Option names whose value is a secret: --token, --api-key, --password, --secret, --auth, --bearer, … */
-const SECRET_OPTION = /^--?(?:[a-z0-9]+[-_])*(?:token|api[-_]?key|apikey|access[-_]?key|secret|password|passwd|pwd|pass|auth|authorization|bearer|credentials?|private[-_]?key)(?:=|$)/i;
+const SECRET_OPTION =
+  /^--?(?:[a-z0-9]+[-_])*(?:token|api[-_]?key|apikey|access[-_]?key|secret|password|passwd|pwd|pass|auth|authorization|bearer|credentials?|private[-_]?key)(?:=|$)/i;
 
 /** `args` with secret option values and known secret shapes replaced (a new array). */
 export function redactArgs(args: readonly string[], redactor?: Pick<Redactor, "redact">): string[] {

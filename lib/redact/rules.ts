@@ -52,7 +52,12 @@ const SCHEME = "(?:Bearer|Basic|Token|Bot|Digest|bearer|basic|token)(?:[ \\t]{1,
 /** The built-in rules, in priority order (an earlier rule wins where two match at the same place). */
 export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
   // Cloud providers.
-  { name: "aws-access-key", source: `(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])(?<!EXAMPLE)`, finds: "AWS access key ids (AKIA…, ASIA…)", anchors: ["AKIA", "ASIA", "ABIA", "ACCA"] },
+  {
+    name: "aws-access-key",
+    source: `(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])(?<!EXAMPLE)`,
+    finds: "AWS access key ids (AKIA…, ASIA…)",
+    anchors: ["AKIA", "ASIA", "ABIA", "ACCA"],
+  },
   {
     name: "aws-secret-key",
     source: `(?<k>(?<![A-Za-z0-9_])(?:${ci("aws")}_?)?${ci("secret")}_?${ci("access")}_?${ci("key")}["']?[ \\t]{0,4}[:=][ \\t]{0,4}["']?)[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])`,
@@ -80,13 +85,19 @@ export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
     anchors: ["Q~"],
   },
   // Code hosts and package registries.
-  shape({ name: "github-token", prefix: "ghp_", chars: alnum, minLength: 36, maxLength: 251 }, "GitHub personal, OAuth, app and refresh tokens (ghp_, gho_, ghu_, ghs_, ghr_)"),
+  shape(
+    { name: "github-token", prefix: "ghp_", chars: alnum, minLength: 36, maxLength: 251 },
+    "GitHub personal, OAuth, app and refresh tokens (ghp_, gho_, ghu_, ghs_, ghr_)",
+  ),
   shape({ name: "github-token", prefix: "gho_", chars: alnum, minLength: 36, maxLength: 251 }, ""),
   shape({ name: "github-token", prefix: "ghu_", chars: alnum, minLength: 36, maxLength: 251 }, ""),
   shape({ name: "github-token", prefix: "ghs_", chars: alnum, minLength: 36, maxLength: 251 }, ""),
   shape({ name: "github-token", prefix: "ghr_", chars: alnum, minLength: 36, maxLength: 251 }, ""),
   shape({ name: "github-token", prefix: "github_pat_", chars: `${alnum}_`, minLength: 50, maxLength: 251 }, "GitHub fine-grained tokens (github_pat_…)"),
-  shape({ name: "gitlab-token", prefix: "glpat-", chars: `${alnum}_-`, minLength: 20, maxLength: 255 }, "GitLab personal, deploy, runner and OAuth tokens (glpat-, gldt-, glrt-, glptt-, gloas-)"),
+  shape(
+    { name: "gitlab-token", prefix: "glpat-", chars: `${alnum}_-`, minLength: 20, maxLength: 255 },
+    "GitLab personal, deploy, runner and OAuth tokens (glpat-, gldt-, glrt-, glptt-, gloas-)",
+  ),
   shape({ name: "gitlab-token", prefix: "gldt-", chars: `${alnum}_-`, minLength: 20, maxLength: 255 }, ""),
   shape({ name: "gitlab-token", prefix: "glrt-", chars: `${alnum}_-`, minLength: 20, maxLength: 255 }, ""),
   shape({ name: "gitlab-token", prefix: "glptt-", chars: `${alnum}_-`, minLength: 20, maxLength: 255 }, ""),
@@ -99,7 +110,10 @@ export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
     finds: "Slack bot, user, app and refresh tokens (xoxb-, xoxp-, xoxa-, xoxe-…)",
     anchors: ["xox"],
   },
-  shape({ name: "slack-webhook", prefix: "https://hooks.slack.com/services/", chars: `${alnum}/`, minLength: 20, maxLength: 128 }, "Slack incoming webhook URLs"),
+  shape(
+    { name: "slack-webhook", prefix: "https://hooks.slack.com/services/", chars: `${alnum}/`, minLength: 20, maxLength: 128 },
+    "Slack incoming webhook URLs",
+  ),
   shape({ name: "stripe-key", prefix: "sk_live_", chars: alnum, minLength: 20, maxLength: 255 }, "Stripe live secret and restricted keys (sk_live_, rk_live_)"),
   shape({ name: "stripe-key", prefix: "rk_live_", chars: alnum, minLength: 20, maxLength: 255 }, ""),
   // Model providers: Anthropic before OpenAI, both start with sk-.
@@ -137,7 +151,7 @@ export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
     source:
       `(?<k>(?<![A-Za-z0-9_.$-])(?:[A-Z][A-Z0-9_]{0,62})?(?:_TOKEN|_KEY|_SECRET|PASSWORD|_PASSWD|_PWD|_PASS|_CREDENTIALS|_CREDENTIAL|_APIKEY|_AUTH)` +
       `(?:=["']?|["'][ \\t]{0,2}:[ \\t]{0,2}["']))(?![$<{%*\\[=(/~.])${NOT_A_PLACEHOLDER}${NOT_ELIDED}${VALUE}{1,1024}`,
-    finds: "Values of *_TOKEN, *_KEY, *_SECRET, *PASSWORD, *_CREDENTIALS assignments (NAME=value, \"NAME\": \"value\")",
+    finds: 'Values of *_TOKEN, *_KEY, *_SECRET, *PASSWORD, *_CREDENTIALS assignments (NAME=value, "NAME": "value")',
     anchors: ["_TOKEN", "_KEY", "_SECRET", "PASSWORD", "_PASSWD", "_PWD", "_PASS", "_CREDENTIAL", "_APIKEY", "_AUTH"],
   },
   {

@@ -152,10 +152,13 @@ class WorkerLineMatcher implements LineMatcher {
     }
     let onAbort: (() => void) | undefined;
     try {
-      await Promise.race([ready, new Promise<never>((_, reject) => {
-        onAbort = () => reject(signal.reason instanceof Error ? signal.reason : new Error("aborted"));
-        signal.addEventListener("abort", onAbort, { once: true });
-      })]);
+      await Promise.race([
+        ready,
+        new Promise<never>((_, reject) => {
+          onAbort = () => reject(signal.reason instanceof Error ? signal.reason : new Error("aborted"));
+          signal.addEventListener("abort", onAbort, { once: true });
+        }),
+      ]);
       return worker;
     } catch (error) {
       this.failed = error as Error;

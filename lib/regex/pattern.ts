@@ -37,7 +37,9 @@ export function compilePattern(source: string, options: { caseInsensitive?: bool
   const flags = options.caseInsensitive === false ? "" : "i";
   if (source.length === 0) throw new InvalidInputError("the pattern is empty", { agentMessage: "Pass a non-empty pattern, or leave the argument out." });
   if (source.length > maxChars) {
-    throw new InvalidInputError(`pattern is ${source.length} characters (limit ${maxChars})`, { agentMessage: "Use a shorter pattern: a distinctive literal word is usually enough." });
+    throw new InvalidInputError(`pattern is ${source.length} characters (limit ${maxChars})`, {
+      agentMessage: "Use a shorter pattern: a distinctive literal word is usually enough.",
+    });
   }
   if (!SYNTAX.test(source)) return { source, regex: new RegExp(source, flags), literal: true };
   try {

@@ -40,7 +40,9 @@ export function loadDriver(option?: SqliteDriverName | "auto", env: NodeJS.Proce
     try {
       return loadBetterSqlite3Driver();
     } catch (betterError) {
-      throw new SqliteUnavailableError(`No SQLite driver loads. ${(nodeError as Error).message} ${(betterError as Error).message}`, undefined, { cause: betterError });
+      throw new SqliteUnavailableError(`No SQLite driver loads. ${(nodeError as Error).message} ${(betterError as Error).message}`, undefined, {
+        cause: betterError,
+      });
     }
   }
 }
@@ -76,7 +78,8 @@ export function preparePrivateFile(path: string): void {
     } catch {
       continue; // absent: fine
     }
-    if (isLink) throw new Error(`${name} is a symbolic link; pi-governor does not follow links for its database files. Remove the link or choose another path.`);
+    if (isLink)
+      throw new Error(`${name} is a symbolic link; pi-governor does not follow links for its database files. Remove the link or choose another path.`);
   }
   let fd: number;
   try {

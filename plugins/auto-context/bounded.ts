@@ -6,7 +6,12 @@
 import type { Clock } from "../../core/index.ts";
 
 /** `work(signal)`'s result, or undefined when `ms` passed first or `outer` aborted. Never rejects. */
-export async function withinDeadline<T>(clock: Clock, ms: number, outer: AbortSignal | undefined, work: (signal: AbortSignal) => Promise<T>): Promise<T | undefined> {
+export async function withinDeadline<T>(
+  clock: Clock,
+  ms: number,
+  outer: AbortSignal | undefined,
+  work: (signal: AbortSignal) => Promise<T>,
+): Promise<T | undefined> {
   const controller = new AbortController();
   let timer: unknown;
   const onAbort = () => controller.abort(outer?.reason);

@@ -30,8 +30,12 @@ export async function gatherFacts(runtime: KotaRuntime, files: string[], signal:
     if (typeof r.path === "string") dependentCounts.set(r.path, Number(r.dependentCount ?? 0));
   }
   const impacted = strs(task.impactedFiles).filter((f) => !files.includes(f));
-  const deps = await Promise.all(files.map((f) => runtime.call("search_dependencies", { file_path: f, direction: "dependencies", depth: 1, include_tests: false }, signal)));
-  const dependencies = [...new Set(deps.flatMap((d) => strs((d.json.dependencies as { direct?: unknown } | undefined)?.direct)))].filter((f) => !files.includes(f));
+  const deps = await Promise.all(
+    files.map((f) => runtime.call("search_dependencies", { file_path: f, direction: "dependencies", depth: 1, include_tests: false }, signal)),
+  );
+  const dependencies = [...new Set(deps.flatMap((d) => strs((d.json.dependencies as { direct?: unknown } | undefined)?.direct)))].filter(
+    (f) => !files.includes(f),
+  );
   const tests = [...new Set([...strs(task.testFiles), ...impacted.filter(isTest)])];
   return { files, dependentCounts, dependencies, dependents: impacted.filter((f) => !isTest(f)), tests, stale: (await runtime.indexState()) === "stale" };
 }
@@ -49,7 +53,7 @@ export function renderBriefing(facts: BriefingFacts, maxBytes: number): string {
       listText("Key dependencies", facts.dependencies, Math.max(1, Math.floor(BRIEFING_LIMITS.dependencies * scale))),
       listText("Top dependents", facts.dependents, Math.max(1, Math.floor(BRIEFING_LIMITS.dependents * scale))),
       listText("Suggested tests", facts.tests, Math.max(1, Math.floor(BRIEFING_LIMITS.tests * scale))),
-      "Dig deeper: kota_deps (graph), kota_usages (symbols), kota_impact (before changing), kota_search with output \"snippet\" (code).",
+      'Dig deeper: kota_deps (graph), kota_usages (symbols), kota_impact (before changing), kota_search with output "snippet" (code).',
     ].join("\n");
   for (const scale of [1, 0.6, 0.3, 0]) {
     const text = build(scale);

@@ -38,7 +38,12 @@ export const autoContext = definePlugin({
         const root = await runtime.root();
         const files = mentionedFiles(info.prompt, root);
         if (files.length > config.maxPaths) {
-          services.ui().notify(`autoContext: the prompt names ${files.length} files (more than ${config.maxPaths}); no briefing injected. Ask for kota_task_context on the files that matter.`, "info");
+          services
+            .ui()
+            .notify(
+              `autoContext: the prompt names ${files.length} files (more than ${config.maxPaths}); no briefing injected. Ask for kota_task_context on the files that matter.`,
+              "info",
+            );
           return undefined;
         }
         if (files.length === 0) {
@@ -77,7 +82,9 @@ export const autoContext = definePlugin({
       if (!probed) return false;
       if ((await runtime.indexState()) !== "no") return true;
       if (!config.askToIndex) return false;
-      const outcome = await withinDeadline(services.clock, config.indexWaitMs, signal, (s) => runtime.indexer.request({ ui: services.ui(), requester: "autoContext", signal: s }));
+      const outcome = await withinDeadline(services.clock, config.indexWaitMs, signal, (s) =>
+        runtime.indexer.request({ ui: services.ui(), requester: "autoContext", signal: s }),
+      );
       return outcome?.status === "indexed";
     }
 

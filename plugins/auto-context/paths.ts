@@ -12,7 +12,7 @@ export const CODE_EXTENSIONS: ReadonlySet<string> = new Set(["ts", "tsx", "mts",
 
 const URL_RE = /\b[a-z][a-z0-9+.-]*:\/\/\S+/gi;
 /** A path-like token: segments of word characters, dots, @ and dashes, ending in `.ext`. */
-const TOKEN_RE = /(^|[\s`'"(\[{<,;:=])((?:[~/\\]|[A-Za-z]:[\\/])?[\w@.+-]+(?:[\\/][\w@.+-]+)*\.([A-Za-z0-9]{1,6}))(?=$|[\s`'")\]}>,;:!?]|\.(?:\s|$))/g;
+const TOKEN_RE = /(^|[\s`'"([{<,;:=])((?:[~/\\]|[A-Za-z]:[\\/])?[\w@.+-]+(?:[\\/][\w@.+-]+)*\.([A-Za-z0-9]{1,6}))(?=$|[\s`'")\]}>,;:!?]|\.(?:\s|$))/g;
 
 /** Candidate tokens in order of appearance, before the file-system check. */
 export function pathTokens(prompt: string): string[] {

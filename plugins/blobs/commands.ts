@@ -39,10 +39,16 @@ export function purgeBlobsCommand(store: BlobStore, root: string): GovernorComma
       }
       const { count, totalBytes } = listed;
       if (!ctx.ui.hasUI) {
-        ctx.ui.notify(`/${root} purge-blobs needs a confirmation and there is no interactive UI. Run it in pi's interactive mode, or delete the directory ${store.dir} yourself.`, "warning");
+        ctx.ui.notify(
+          `/${root} purge-blobs needs a confirmation and there is no interactive UI. Run it in pi's interactive mode, or delete the directory ${store.dir} yourself.`,
+          "warning",
+        );
         return;
       }
-      const ok = await ctx.ui.confirm("Purge blob cache?", `Delete ${count} stored output(s), ${formatBytes(totalBytes)} bytes, in ${store.dir}? Pointers in old results will stop working.`);
+      const ok = await ctx.ui.confirm(
+        "Purge blob cache?",
+        `Delete ${count} stored output(s), ${formatBytes(totalBytes)} bytes, in ${store.dir}? Pointers in old results will stop working.`,
+      );
       if (!ok) {
         ctx.ui.notify("Blob cache kept.", "info");
         return;

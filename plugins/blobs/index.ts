@@ -42,7 +42,11 @@ export const blobs = definePlugin({
   provides: [BLOB_STORE],
   optional: [REDACTOR],
   apply(pipeline, config, services) {
-    const store = new BlobStore({ dir: resolveBlobDir(config.dir, { cwd: services.cwd, agentDir: services.agentDir }), maxBytes: config.maxBytes, maxAgeDays: config.maxAgeDays });
+    const store = new BlobStore({
+      dir: resolveBlobDir(config.dir, { cwd: services.cwd, agentDir: services.agentDir }),
+      maxBytes: config.maxBytes,
+      maxAgeDays: config.maxAgeDays,
+    });
     services.provide(BLOB_STORE, store);
 
     pipeline.hooks.toolResult.tap({ name: BLOBS_PLUGIN, stage: STAGE.SHAPE }, createShaper(store, config, services, services.maybe(REDACTOR)));

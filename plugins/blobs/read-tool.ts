@@ -48,11 +48,21 @@ export function blobReadTool(store: BlobStore, readMaxBytes: number, grepOptions
       if (typeof args.grep === "string" && args.grep.length > 0) {
         const pattern = compilePattern(args.grep);
         const from = Math.max(1, args.offset ?? 1);
-        const found = await store.grep(id, pattern, { fromLine: from, maxMatches: Math.min(args.limit ?? 50, 500), maxBytes: readMaxBytes, signal, ...grepOptions });
+        const found = await store.grep(id, pattern, {
+          fromLine: from,
+          maxMatches: Math.min(args.limit ?? 50, 500),
+          maxBytes: readMaxBytes,
+          signal,
+          ...grepOptions,
+        });
         const lines = found.matches.map((m) => `${m.line}: ${m.text}`);
         const more = found.nextLine !== undefined ? `\n[more matches: ${again({ grep: args.grep, offset: found.nextLine })}]` : "\n[no more matches]";
         const summary = `${head} ${found.matches.length} line(s) matching ${JSON.stringify(args.grep)} from line ${from}`;
-        return { content: textContent(`${summary}\n${lines.join("\n")}${more}`), meta: { blob: { truncated: false, id } }, details: { matches: found.matches.length, nextLine: found.nextLine ?? null } };
+        return {
+          content: textContent(`${summary}\n${lines.join("\n")}${more}`),
+          meta: { blob: { truncated: false, id } },
+          details: { matches: found.matches.length, nextLine: found.nextLine ?? null },
+        };
       }
 
       if (args.unit === "bytes") {
@@ -67,7 +77,9 @@ export function blobReadTool(store: BlobStore, readMaxBytes: number, grepOptions
       }
 
       if (args.unit !== undefined && args.unit !== "lines") {
-        throw new InvalidInputError(`unit must be "lines" or "bytes", got ${JSON.stringify(String(args.unit).slice(0, 20))}`, { agentMessage: 'Use unit: "lines" or unit: "bytes".' });
+        throw new InvalidInputError(`unit must be "lines" or "bytes", got ${JSON.stringify(String(args.unit).slice(0, 20))}`, {
+          agentMessage: 'Use unit: "lines" or unit: "bytes".',
+        });
       }
       const from = Math.max(1, args.offset ?? 1);
       const page = await store.readLinePage(id, from, Math.min(args.limit ?? BLOB_READ_DEFAULT_LINES, MAX_LINES), readMaxBytes, signal);
@@ -92,13 +104,19 @@ export function blobReadTool(store: BlobStore, readMaxBytes: number, grepOptions
  * pi checks the schema's minimum too, but not every caller goes through pi (scripts, other hosts).
  */
 function checkPaging(args: { offset?: unknown; limit?: unknown }): void {
-  for (const [key, least] of [["limit", 1], ["offset", 0]] as const) {
+  for (const [key, least] of [
+    ["limit", 1],
+    ["offset", 0],
+  ] as const) {
     const value = args[key];
     if (value === undefined) continue;
     if (typeof value !== "number" || !Number.isInteger(value) || value < least) {
       const shown = typeof value === "number" ? String(value) : JSON.stringify(String(value).slice(0, 20));
       throw new InvalidInputError(`${key} must be a whole number of at least ${least}, got ${shown}`, {
-        agentMessage: key === "limit" ? "Leave limit out for a default page, or pass 1 or more; continue with the exact call the [next: …] hint names." : "Pass the offset the [next: …] hint names, or leave it out to start at the beginning.",
+        agentMessage:
+          key === "limit"
+            ? "Leave limit out for a default page, or pass 1 or more; continue with the exact call the [next: …] hint names."
+            : "Pass the offset the [next: …] hint names, or leave it out to start at the beginning.",
       });
     }
   }

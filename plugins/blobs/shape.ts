@@ -3,7 +3,19 @@ import { join } from "node:path";
 import type { BlobStore, WrittenBlob } from "../../lib/blobs/index.ts";
 import { readPiFullOutput } from "../../lib/pi/index.ts";
 import type { Redactor } from "../../lib/redact/index.ts";
-import { contentText, errorText, REHYDRATION_TAG, resultMeta, utf8Bytes, withMeta, type BlobMeta, type ContentBlock, type GovernorServices, type ToolResultInfo, type ToolResultValue } from "../../core/index.ts";
+import {
+  contentText,
+  errorText,
+  REHYDRATION_TAG,
+  resultMeta,
+  utf8Bytes,
+  withMeta,
+  type BlobMeta,
+  type ContentBlock,
+  type GovernorServices,
+  type ToolResultInfo,
+  type ToolResultValue,
+} from "../../core/index.ts";
 import type { BlobsOptions } from "./config.ts";
 import { boundDetails } from "./details.ts";
 import { buildExcerpt } from "./excerpt.ts";
@@ -19,7 +31,12 @@ import { blobMarker, unstoredMarker } from "./marker.ts";
  * tool's `thresholdBytes`, else the budget stage's `meta.budget.maxBytes`, else `thresholdBytes`;
  * what was stored goes into the result's `meta.blob`.
  */
-export function createShaper(store: BlobStore, config: BlobsOptions, services: Pick<GovernorServices, "cwd" | "logger" | "ui">, redactor?: Pick<Redactor, "redact">) {
+export function createShaper(
+  store: BlobStore,
+  config: BlobsOptions,
+  services: Pick<GovernorServices, "cwd" | "logger" | "ui">,
+  redactor?: Pick<Redactor, "redact">,
+) {
   const builtins = new Set(config.builtinTools);
   // What is written is redacted here too, not only by the redact stage before: the stored copy of
   // pi's full bash output never passed through it, and a result that skips that stage (a nested
@@ -31,7 +48,12 @@ export function createShaper(store: BlobStore, config: BlobsOptions, services: P
     services.logger.warn("blob cache not writable; large outputs are cut without a stored copy", { dir: store.dir, error: errorText(error) });
     if (warned) return;
     warned = true;
-    services.ui().notify(`pi-governor: cannot write the blob cache ${store.dir} (${errorText(error)}). Large tool outputs are cut without a stored copy; fix the directory or set blobs.dir.`, "warning");
+    services
+      .ui()
+      .notify(
+        `pi-governor: cannot write the blob cache ${store.dir} (${errorText(error)}). Large tool outputs are cut without a stored copy; fix the directory or set blobs.dir.`,
+        "warning",
+      );
   };
 
   const applies = (value: ToolResultValue, info: ToolResultInfo): boolean => {

@@ -8,7 +8,10 @@ export interface Clamp {
 }
 
 /** Clamps numeric arguments above their cap. Returns the same object when nothing changed. */
-export function clampArgs(args: Readonly<Record<string, unknown>>, caps: Readonly<Record<string, number>> | undefined): { args: Readonly<Record<string, unknown>>; clamps: Clamp[] } {
+export function clampArgs(
+  args: Readonly<Record<string, unknown>>,
+  caps: Readonly<Record<string, number>> | undefined,
+): { args: Readonly<Record<string, unknown>>; clamps: Clamp[] } {
   if (!caps) return { args, clamps: [] };
   const clamps: Clamp[] = [];
   let out: Record<string, unknown> | undefined;

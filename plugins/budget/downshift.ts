@@ -1,6 +1,18 @@
 import { createHash } from "node:crypto";
 import type { BlobStore } from "../../lib/blobs/index.ts";
-import { contentText, errorText, REHYDRATION_TAG, textContent, type BlobMeta, type Logger, type BudgetMeta, type ToolHandler, type ToolInfo, type ToolObservation, type ToolWrapper } from "../../core/index.ts";
+import {
+  contentText,
+  errorText,
+  REHYDRATION_TAG,
+  textContent,
+  type BlobMeta,
+  type Logger,
+  type BudgetMeta,
+  type ToolHandler,
+  type ToolInfo,
+  type ToolObservation,
+  type ToolWrapper,
+} from "../../core/index.ts";
 import { applyRung, clampArgs, describePatch } from "./args.ts";
 import type { BudgetOptions } from "./config.ts";
 import { largestFittingCount } from "./fit.ts";
@@ -111,9 +123,21 @@ export function budgetWrapper(config: BudgetOptions, full: FullAnswerStore = {})
       if (attempts.length === 1) return withBudget(original, limit, notes, { clamped });
       const stored = storeFull(full, original, tool.name);
       const shownChange = describePatch(Object.fromEntries(Object.entries(chosen.args).filter(([k, v]) => args[k] !== v)));
-      notes.push(downshiftNote({ toolName: tool.name, maxBytes: budget.maxBytes, firstBytes: firstSize.bytes, shownChange, shownBytes: chosen.size.bytes, fitted: fitted !== undefined, hint: own.hint, stored }));
+      notes.push(
+        downshiftNote({
+          toolName: tool.name,
+          maxBytes: budget.maxBytes,
+          firstBytes: firstSize.bytes,
+          shownChange,
+          shownBytes: chosen.size.bytes,
+          fitted: fitted !== undefined,
+          hint: own.hint,
+          stored,
+        }),
+      );
       // A fitted answer is a view of the stored full answer: the blobs stage leaves it alone, pruning points to the blob.
-      const blob: BlobMeta | undefined = stored && fitted ? { truncated: true, id: stored.id, originalBytes: stored.bytes, excerptBytes: chosen.size.bytes } : undefined;
+      const blob: BlobMeta | undefined =
+        stored && fitted ? { truncated: true, id: stored.id, originalBytes: stored.bytes, excerptBytes: chosen.size.bytes } : undefined;
       return withBudget(
         chosen.obs,
         limit,

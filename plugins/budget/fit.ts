@@ -20,7 +20,12 @@ export interface FitProbe {
  * `targetBytes`, asking `probe` (which returns undefined when the request failed: the search stops).
  * Returns the count that fitted, or undefined when none did.
  */
-export async function largestFittingCount(over: number, overBytes: number, targetBytes: number, probe: (count: number) => Promise<FitProbe | undefined>): Promise<number | undefined> {
+export async function largestFittingCount(
+  over: number,
+  overBytes: number,
+  targetBytes: number,
+  probe: (count: number) => Promise<FitProbe | undefined>,
+): Promise<number | undefined> {
   let low = 0; // the largest count known to fit (0: none yet)
   let high = over; // the smallest count known not to fit
   let highBytes = overBytes;

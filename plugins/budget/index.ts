@@ -27,7 +27,10 @@ export const budget = definePlugin({
   apply(pipeline, config, services) {
     const store = services.maybe(BLOB_STORE);
     const pending = new Map<string, Promise<void>>();
-    pipeline.hooks.toolCall.tap({ name: BUDGET_PLUGIN, stage: STAGE.BUDGET }, budgetWrapper(config, { ...(store ? { store } : {}), logger: services.logger, pending }));
+    pipeline.hooks.toolCall.tap(
+      { name: BUDGET_PLUGIN, stage: STAGE.BUDGET },
+      budgetWrapper(config, { ...(store ? { store } : {}), logger: services.logger, pending }),
+    );
     // A result that names a stored full answer reaches the model only once it is on disk (writes are
     // few and small: every one in flight is awaited).
     if (store) {

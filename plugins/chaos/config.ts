@@ -20,7 +20,12 @@ const MAX_MS = 600_000;
 export const MAX_OVERSIZE_BYTES = 64 * 1024 * 1024;
 
 const common = {
-  tools: z.string().min(1).max(200).optional().describe('Tool names this fault applies to, a glob (`*` any run of characters, `?` one character), e.g. "kota_*". Default "*".'),
+  tools: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe('Tool names this fault applies to, a glob (`*` any run of characters, `?` one character), e.g. "kota_*". Default "*".'),
   probability: z.number().min(0).max(1).describe("Chance per attempt that this fault fires (0..1)."),
 };
 
@@ -38,7 +43,13 @@ const error = z
     type: z.literal("error"),
     ...common,
     category: z.enum(CHAOS_ERROR_CATEGORIES).describe("Which failure the transport appears to throw; it classifies to this category."),
-    retryAfterMs: z.number().int().min(0).max(MAX_MS).optional().describe("rate_limit only: the retry-after the fake server sends, in milliseconds. Default: none sent."),
+    retryAfterMs: z
+      .number()
+      .int()
+      .min(0)
+      .max(MAX_MS)
+      .optional()
+      .describe("rate_limit only: the retry-after the fake server sends, in milliseconds. Default: none sent."),
   })
   .strict()
   .describe("Fail the attempt without calling the tool, as the transport would.");
@@ -54,7 +65,13 @@ const hang = z
   .object({
     type: z.literal("hang"),
     ...common,
-    maxMs: z.number().int().min(1).max(MAX_MS).optional().describe("The hang ends when the attempt is aborted (timeout, Esc) or after this many milliseconds, then the real call runs. Default 600000."),
+    maxMs: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_MS)
+      .optional()
+      .describe("The hang ends when the attempt is aborted (timeout, Esc) or after this many milliseconds, then the real call runs. Default 600000."),
   })
   .strict()
   .describe("Hang until the attempt's timeout aborts it.");
@@ -91,9 +108,20 @@ export type FaultType = FaultRule["type"];
 
 /** The schema of the `chaos` section (without `enabled`, which definePlugin adds). */
 export const chaosSchema = z.object({
-  seed: z.number().int().min(0).max(4_294_967_295).nullable().describe("Seed of the fault dice: the same seed and call order inject the same faults. null: a new seed per session (logged). Default null."),
+  seed: z
+    .number()
+    .int()
+    .min(0)
+    .max(4_294_967_295)
+    .nullable()
+    .describe("Seed of the fault dice: the same seed and call order inject the same faults. null: a new seed per session (logged). Default null."),
   startActive: z.boolean().describe("Inject from the start; false waits for `/<root> chaos on`. Default true."),
-  faults: z.array(faultRuleSchema).max(50).describe("Fault rules (latency, error, isError, hang, oversize, kill, stop; keys in docs/chaos.md), checked in order per attempt; the first whose dice hit fires. Default []."),
+  faults: z
+    .array(faultRuleSchema)
+    .max(50)
+    .describe(
+      "Fault rules (latency, error, isError, hang, oversize, kill, stop; keys in docs/chaos.md), checked in order per attempt; the first whose dice hit fires. Default [].",
+    ),
 });
 
 /** The `chaos` options (without `enabled`). */
@@ -109,8 +137,13 @@ export const CHAOS_TRUSTED_KEYS = ["enabled", ...Object.keys(chaosSchema.shape)]
 export function checkChaos(config: ChaosOptions): Array<{ keys: string[]; message: string }> {
   const out: Array<{ keys: string[]; message: string }> = [];
   config.faults.forEach((rule, i) => {
-    if (rule.type === "latency" && rule.minMs > rule.maxMs) out.push({ keys: ["faults"], message: `faults[${i}] (latency): minMs ${rule.minMs} exceeds maxMs ${rule.maxMs}; make minMs <= maxMs` });
-    if ((rule.type === "kill" || rule.type === "stop") && rule.afterMinMs > rule.afterMaxMs) out.push({ keys: ["faults"], message: `faults[${i}] (${rule.type}): afterMinMs ${rule.afterMinMs} exceeds afterMaxMs ${rule.afterMaxMs}; make afterMinMs <= afterMaxMs` });
+    if (rule.type === "latency" && rule.minMs > rule.maxMs)
+      out.push({ keys: ["faults"], message: `faults[${i}] (latency): minMs ${rule.minMs} exceeds maxMs ${rule.maxMs}; make minMs <= maxMs` });
+    if ((rule.type === "kill" || rule.type === "stop") && rule.afterMinMs > rule.afterMaxMs)
+      out.push({
+        keys: ["faults"],
+        message: `faults[${i}] (${rule.type}): afterMinMs ${rule.afterMinMs} exceeds afterMaxMs ${rule.afterMaxMs}; make afterMinMs <= afterMaxMs`,
+      });
   });
   return out;
 }

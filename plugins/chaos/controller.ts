@@ -109,7 +109,11 @@ export class ChaosController {
     } catch {
       return false;
     }
-    if (kind === "stop") this.resumes.set(pid, this.deps.clock.setTimeout(() => this.resume(pid), stopMs));
+    if (kind === "stop")
+      this.resumes.set(
+        pid,
+        this.deps.clock.setTimeout(() => this.resume(pid), stopMs),
+      );
     return true;
   }
 

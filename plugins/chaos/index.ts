@@ -44,7 +44,8 @@ const SHUTDOWN_STAGE = 50;
 export const chaos = definePlugin({
   name: CHAOS_PLUGIN,
   configKey: "chaos",
-  description: "Fault injection for tests (off by default): seeded latency, errors by category, isError results, hangs, oversized output, and SIGKILL/SIGSTOP of MCP server processes mid-call.",
+  description:
+    "Fault injection for tests (off by default): seeded latency, errors by category, isError results, hangs, oversized output, and SIGKILL/SIGSTOP of MCP server processes mid-call.",
   schema: chaosSchema,
   defaults: chaosDefaults,
   enabledByDefault: false,
@@ -52,10 +53,13 @@ export const chaos = definePlugin({
   trustedKeys: CHAOS_TRUSTED_KEYS as unknown as Array<keyof typeof chaosDefaults & string>,
   check: checkChaos,
   apply(pipeline, config, services) {
-    const seed = config.seed ?? (Math.floor(Math.random() * 4_294_967_296) >>> 0);
+    const seed = config.seed ?? Math.floor(Math.random() * 4_294_967_296) >>> 0;
     const controller = new ChaosController(seed, config.startActive, { clock: services.clock, logger: services.logger, pipeline });
     controllers.set(pipeline, controller);
-    services.logger.warn(`chaos is enabled: ${config.faults.length} fault rule(s), seed ${seed}, ${config.startActive ? "injecting now" : "paused until /" + services.commandRoot + " chaos on"}`, { seed });
+    services.logger.warn(
+      `chaos is enabled: ${config.faults.length} fault rule(s), seed ${seed}, ${config.startActive ? "injecting now" : "paused until /" + services.commandRoot + " chaos on"}`,
+      { seed },
+    );
     pipeline.hooks.toolCall.tap({ name: CHAOS_PLUGIN, stage: CHAOS_MARK_STAGE }, chaosMarker(config.faults, controller));
     pipeline.hooks.toolCall.tap(
       { name: CHAOS_PLUGIN, stage: CHAOS_STAGE },

@@ -24,7 +24,10 @@ export function transportError(category: ChaosErrorCategory, retryAfterMs?: numb
     case "network":
       return raw("read ECONNRESET", { code: "ECONNRESET", errno: -104, syscall: "read" });
     case "rate_limit":
-      return raw("HTTP 429 Too Many Requests", { status: 429, ...(retryAfterMs !== undefined ? { headers: { "retry-after": String(retryAfterMs / 1000) } } : {}) });
+      return raw("HTTP 429 Too Many Requests", {
+        status: 429,
+        ...(retryAfterMs !== undefined ? { headers: { "retry-after": String(retryAfterMs / 1000) } } : {}),
+      });
     case "auth":
       return raw("HTTP 401 Unauthorized", { status: 401 });
     case "invalid_input":

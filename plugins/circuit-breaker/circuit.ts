@@ -37,7 +37,10 @@ export class Circuit {
   private ringPos = 0;
   private ringFailures = 0;
 
-  constructor(readonly key: string, readonly settings: CircuitSettings) {
+  constructor(
+    readonly key: string,
+    readonly settings: CircuitSettings,
+  ) {
     this.ring = new Uint8Array(settings.failureRatio > 0 ? settings.ratioWindow : 0);
   }
 

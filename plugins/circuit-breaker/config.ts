@@ -24,9 +24,23 @@ export const breakerSchema = z.object({
   failureThreshold: z.number().int().min(1).max(1000).describe("Consecutive failures that open the circuit. Default 5."),
   failureRatio: z.number().min(0).max(1).describe("Also open when at least this share of the last `ratioWindow` calls failed (0 = off). Default 0."),
   ratioWindow: z.number().int().min(2).max(1000).describe("Calls the failure ratio looks at (the ratio is judged only once the window is full). Default 20."),
-  cooldownMs: z.number().int().min(1).max(3_600_000).describe("How long an open circuit fails fast before one probe call is let through, in milliseconds. Default 30000."),
-  countCategories: z.array(z.enum(COUNTABLE_CATEGORIES)).max(COUNTABLE_CATEGORIES.length).describe('Error categories that count as failures (TIMEOUT_EXCEEDED always counts). Default ["timeout", "network", "connection_lost", "rate_limit", "spawn"].'),
-  scope: z.enum(["tool", "server"]).describe('"tool": one circuit per tool; "server": tools sharing a `server:<name>` or `mcp:<name>` tag (or, without one, the registering plugin) share one circuit. Default "tool".'),
+  cooldownMs: z
+    .number()
+    .int()
+    .min(1)
+    .max(3_600_000)
+    .describe("How long an open circuit fails fast before one probe call is let through, in milliseconds. Default 30000."),
+  countCategories: z
+    .array(z.enum(COUNTABLE_CATEGORIES))
+    .max(COUNTABLE_CATEGORIES.length)
+    .describe(
+      'Error categories that count as failures (TIMEOUT_EXCEEDED always counts). Default ["timeout", "network", "connection_lost", "rate_limit", "spawn"].',
+    ),
+  scope: z
+    .enum(["tool", "server"])
+    .describe(
+      '"tool": one circuit per tool; "server": tools sharing a `server:<name>` or `mcp:<name>` tag (or, without one, the registering plugin) share one circuit. Default "tool".',
+    ),
   perTool: boundedRecord(toolNameSchema(), perToolSchema).describe("Per-tool overrides by tool name: enabled, failureThreshold, cooldownMs. Default {}."),
 });
 

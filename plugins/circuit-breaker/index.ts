@@ -72,7 +72,8 @@ export function breakerWrapper(options: BreakerOptions, deps: BreakerDeps): { wr
         if (wasOpen && c.state === "closed") onStateChange?.({ key, toolName: tool.name, state: "closed", cooldownMs: c.settings.cooldownMs });
       } else if (verdict === "failure") {
         const category = obs.status === "ERROR" ? obs.error.category : "timeout";
-        if (c.onFailure(probe, category, clock.now())) onStateChange?.({ key, toolName: tool.name, state: "open", category, cooldownMs: c.settings.cooldownMs });
+        if (c.onFailure(probe, category, clock.now()))
+          onStateChange?.({ key, toolName: tool.name, state: "open", category, cooldownMs: c.settings.cooldownMs });
       } else {
         c.onNeutral(probe);
       }
@@ -99,13 +100,15 @@ function judge(obs: ToolObservation, counted: ReadonlySet<string>, signal: Abort
 export const breaker = definePlugin({
   name: BREAKER_PLUGIN,
   configKey: "breaker",
-  description: "Fails fast for a cool-down after repeated failures of a tool or server (pi-governor's, and pi's own MCP servers), then lets one probe call through (half-open).",
+  description:
+    "Fails fast for a cool-down after repeated failures of a tool or server (pi-governor's, and pi's own MCP servers), then lets one probe call through (half-open).",
   schema: breakerSchema,
   defaults: breakerDefaults,
   apply(pipeline, config, services) {
     const logger = services.logger;
     const onStateChange: BreakerDeps["onStateChange"] = (info) => {
-      if (info.state === "open") logger.warn(`circuit ${info.key} opened after repeated failures (last: ${info.category}); failing fast for ${info.cooldownMs} ms`, info);
+      if (info.state === "open")
+        logger.warn(`circuit ${info.key} opened after repeated failures (last: ${info.category}); failing fast for ${info.cooldownMs} ms`, info);
       else logger.info(`circuit ${info.key} closed: the probe call succeeded`, info);
       pipeline.emit({ type: "custom", source: BREAKER_PLUGIN, name: `circuit_${info.state}`, data: { ...info } });
     };

@@ -9,7 +9,16 @@
  * refused before running (invalid arguments) never pass the gate and count for nothing; aborted
  * calls are neutral.
  */
-import { contentText, formatSeconds, piMcpNextStep, piMcpServerOf, type Clock, type HostToolCall, type ToolGateDecision, type ToolGateInfo } from "../../core/index.ts";
+import {
+  contentText,
+  formatSeconds,
+  piMcpNextStep,
+  piMcpServerOf,
+  type Clock,
+  type HostToolCall,
+  type ToolGateDecision,
+  type ToolGateInfo,
+} from "../../core/index.ts";
 import { Admission, Circuit } from "./circuit.ts";
 import type { BreakerOptions } from "./config.ts";
 
@@ -39,7 +48,12 @@ export function piMcpCircuits(options: BreakerOptions, deps: PiMcpCircuitDeps) {
     let c = circuits.get(key);
     if (!c) {
       const own = options.perTool[toolName];
-      c = new Circuit(key, { failureThreshold: own?.failureThreshold ?? options.failureThreshold, failureRatio: options.failureRatio, ratioWindow: options.ratioWindow, cooldownMs: own?.cooldownMs ?? options.cooldownMs });
+      c = new Circuit(key, {
+        failureThreshold: own?.failureThreshold ?? options.failureThreshold,
+        failureRatio: options.failureRatio,
+        ratioWindow: options.ratioWindow,
+        cooldownMs: own?.cooldownMs ?? options.cooldownMs,
+      });
       circuits.set(key, c);
     }
     return c;
@@ -69,7 +83,8 @@ export function piMcpCircuits(options: BreakerOptions, deps: PiMcpCircuitDeps) {
       c.onSuccess(entry.probe);
       if (wasOpen && c.state === "closed") onStateChange?.({ key: entry.key, toolName: call.toolName, state: "closed", cooldownMs: c.settings.cooldownMs });
     } else if (call.outcome === "error" && !ABORTED.test(contentText(call.content).slice(0, 2_000))) {
-      if (c.onFailure(entry.probe, "pi_mcp_error", clock.now())) onStateChange?.({ key: entry.key, toolName: call.toolName, state: "open", category: "pi_mcp_error", cooldownMs: c.settings.cooldownMs });
+      if (c.onFailure(entry.probe, "pi_mcp_error", clock.now()))
+        onStateChange?.({ key: entry.key, toolName: call.toolName, state: "open", category: "pi_mcp_error", cooldownMs: c.settings.cooldownMs });
     } else {
       c.onNeutral(entry.probe);
     }

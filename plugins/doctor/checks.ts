@@ -72,7 +72,9 @@ export function checkNode(env: Pick<DoctorEnvironment, "nodeVersion">): CheckRes
   const [major = 0, minor = 0] = env.nodeVersion.split(".").map(Number);
   const ok = major > MIN_NODE[0] || (major === MIN_NODE[0] && minor >= MIN_NODE[1]);
   const detail = `${env.nodeVersion} (needs ${MIN_NODE.join(".")} or later)`;
-  return ok ? { name: "node", status: "ok", detail } : { name: "node", status: "fail", detail, fix: `Install Node ${MIN_NODE.join(".")} or later (Node 22.5+ adds the built-in SQLite driver).` };
+  return ok
+    ? { name: "node", status: "ok", detail }
+    : { name: "node", status: "fail", detail, fix: `Install Node ${MIN_NODE.join(".")} or later (Node 22.5+ adds the built-in SQLite driver).` };
 }
 
 /** How the pi report says where the pi was found. */
@@ -85,7 +87,13 @@ const PI_SOURCE: Record<NonNullable<PiInstall["source"]>, string> = {
 /** pi: which version and npm scope is in use, and where it was found (the running pi, or the `pi` on PATH). */
 export function checkPi(env: Pick<DoctorEnvironment, "findPi">): CheckResult {
   const pi = env.findPi();
-  if (!pi) return { name: "pi", status: "fail", detail: "no pi-coding-agent found (under @earendil-works or @mariozechner)", fix: "Install pi: npm install -g @earendil-works/pi-coding-agent" };
+  if (!pi)
+    return {
+      name: "pi",
+      status: "fail",
+      detail: "no pi-coding-agent found (under @earendil-works or @mariozechner)",
+      fix: "Install pi: npm install -g @earendil-works/pi-coding-agent",
+    };
   return { name: "pi", status: "ok", detail: `${pi.scope}/pi-coding-agent ${pi.version} (${pi.dir})${pi.source ? `; ${PI_SOURCE[pi.source]}` : ""}` };
 }
 
@@ -102,7 +110,12 @@ export async function checkKota(env: DoctorEnvironment): Promise<CheckResult[]> 
   const found = env.commandExists(launch.command, launch.env.PATH ?? env.env.PATH, launch.cwd);
   const commandName = launch.command === "bun" ? "bun" : `kota.command (${launch.command})`;
   if (!found) {
-    results.push({ name: commandName, status: "fail", detail: `\`${launch.command}\` is not on PATH`, fix: missingCommandText(launch.command, globalConfigFile(env.agentDir)) });
+    results.push({
+      name: commandName,
+      status: "fail",
+      detail: `\`${launch.command}\` is not on PATH`,
+      fix: missingCommandText(launch.command, globalConfigFile(env.agentDir)),
+    });
     results.push({ name: "kotadb", status: "skip", detail: "not started: its command is missing" });
     return results;
   }
@@ -110,7 +123,11 @@ export async function checkKota(env: DoctorEnvironment): Promise<CheckResult[]> 
   const line = [launch.command, ...launch.args].join(" ");
   try {
     const report = await env.startKota(launch, env.kotaDeadlineMs);
-    results.push({ name: "kotadb", status: "ok", detail: `started (\`${line}\`), ${report.tools} tools${report.serverVersion ? `, version ${report.serverVersion}` : ""}; stopped again` });
+    results.push({
+      name: "kotadb",
+      status: "ok",
+      detail: `started (\`${line}\`), ${report.tools} tools${report.serverVersion ? `, version ${report.serverVersion}` : ""}; stopped again`,
+    });
   } catch (error) {
     results.push(kotaStartFailed(error, launch, env));
   }
@@ -129,9 +146,14 @@ function kotaStartFailed(error: unknown, launch: KotaLaunch, env: DoctorEnvironm
   const stderr = e.stderrTail?.trim().split("\n").slice(-3).join(" | ");
   // The start error repeats the stderr tail after "Last stderr:"; it is shown once, below.
   const what = e.message.split(/\.? Last stderr:/)[0]!;
-  const detail = timedOut === true ? `did not start within ${Math.round(env.kotaDeadlineMs / 1000)} s: ${what}` : timedOut === false ? what : `did not start: ${what}`;
-  const fix = kotaStartHint(launch.command, launch.args, globalConfigFile(env.agentDir), { ...(e.stderrTail ? { stderrTail: e.stderrTail } : {}), ...(timedOut !== undefined ? { timedOut } : {}) });
-  const slow = timedOut !== false && launch.command === "bun" ? " A first `bun x` download can take longer than the doctor waits: run it again once it finished." : "";
+  const detail =
+    timedOut === true ? `did not start within ${Math.round(env.kotaDeadlineMs / 1000)} s: ${what}` : timedOut === false ? what : `did not start: ${what}`;
+  const fix = kotaStartHint(launch.command, launch.args, globalConfigFile(env.agentDir), {
+    ...(e.stderrTail ? { stderrTail: e.stderrTail } : {}),
+    ...(timedOut !== undefined ? { timedOut } : {}),
+  });
+  const slow =
+    timedOut !== false && launch.command === "bun" ? " A first `bun x` download can take longer than the doctor waits: run it again once it finished." : "";
   return { name: "kotadb", status: "fail", detail: `${detail}${stderr ? `; stderr: ${stderr}` : ""}`, fix: `${fix}${slow}` };
 }
 
@@ -139,29 +161,51 @@ function kotaStartFailed(error: unknown, launch: KotaLaunch, env: DoctorEnvironm
 export function checkSqlite(env: Pick<DoctorEnvironment, "probeSqlite" | "openSqliteFile" | "agentDir">): CheckResult {
   const probe = env.probeSqlite();
   if (!probe.driver) {
-    const why = Object.entries(probe.unavailable).map(([d, m]) => `${d}: ${m}`).join("; ");
-    return { name: "sqlite", status: "fail", detail: `no SQLite driver loads (${why})`, fix: "Use Node 22.5 or later (built-in node:sqlite), or run `npm rebuild better-sqlite3` in the pi-governor folder. Without SQLite the execution log is off; everything else works." };
+    const why = Object.entries(probe.unavailable)
+      .map(([d, m]) => `${d}: ${m}`)
+      .join("; ");
+    return {
+      name: "sqlite",
+      status: "fail",
+      detail: `no SQLite driver loads (${why})`,
+      fix: "Use Node 22.5 or later (built-in node:sqlite), or run `npm rebuild better-sqlite3` in the pi-governor folder. Without SQLite the execution log is off; everything else works.",
+    };
   }
   try {
     env.openSqliteFile();
   } catch (error) {
-    return { name: "sqlite", status: "fail", detail: `${probe.driver} loads but a database file does not open: ${(error as Error).message}`, fix: `Check that the temporary directory (TMPDIR) and ${env.agentDir} are writable.` };
+    return {
+      name: "sqlite",
+      status: "fail",
+      detail: `${probe.driver} loads but a database file does not open: ${(error as Error).message}`,
+      fix: `Check that the temporary directory (TMPDIR) and ${env.agentDir} are writable.`,
+    };
   }
   const detail = `${probe.driver} driver, SQLite ${probe.sqliteVersion}, FTS5 ${probe.fts5 ? "yes" : "no"}${probe.fts5 ? `, trigram ${probe.trigram ? "yes" : "no"}` : ""}`;
-  if (!probe.fts5) return { name: "sqlite", status: "warn", detail, fix: "This SQLite has no FTS5: full-text search is off. Use Node 22.5+ (node:sqlite has FTS5) or better-sqlite3." };
+  if (!probe.fts5)
+    return {
+      name: "sqlite",
+      status: "warn",
+      detail,
+      fix: "This SQLite has no FTS5: full-text search is off. Use Node 22.5+ (node:sqlite has FTS5) or better-sqlite3.",
+    };
   return { name: "sqlite", status: "ok", detail };
 }
 
 /** The blob cache directory: exists (or will be created) and is private to the user. */
 export async function checkCacheDir(env: Pick<DoctorEnvironment, "governor" | "blobDir" | "checkBlobDir">): Promise<CheckResult> {
   const config = env.governor.config.values.get("blobs");
-  if (!config || !config.enabled || !env.governor.plugins.some((p) => p.plugin.configKey === "blobs")) {
+  if (!config?.enabled || !env.governor.plugins.some((p) => p.plugin.configKey === "blobs")) {
     return { name: "blob cache", status: "skip", detail: "the blobs stage is off in this preset" };
   }
   const dir = env.blobDir(String(config.dir));
   try {
     const state = await env.checkBlobDir(dir);
-    return { name: "blob cache", status: "ok", detail: state === "ready" ? `${dir} (private to you)` : `${dir} (not created yet; made with mode 700 at first use)` };
+    return {
+      name: "blob cache",
+      status: "ok",
+      detail: state === "ready" ? `${dir} (private to you)` : `${dir} (not created yet; made with mode 700 at first use)`,
+    };
   } catch (error) {
     return { name: "blob cache", status: "fail", detail: `${dir} cannot be used`, fix: (error as Error).message };
   }
@@ -176,9 +220,14 @@ const stageOn = (governor: DoctorEnvironment["governor"], key: string) => govern
  */
 export function checkBlobFolders(env: Pick<DoctorEnvironment, "governor" | "blobDir">): CheckResult {
   const { governor } = env;
-  if (!stageOn(governor, "blobs") || !stageOn(governor, "recall")) return { name: "blob folders", status: "skip", detail: "the blobs or the recall stage is off in this preset" };
+  if (!stageOn(governor, "blobs") || !stageOn(governor, "recall"))
+    return { name: "blob folders", status: "skip", detail: "the blobs or the recall stage is off in this preset" };
   const blobsDir = env.blobDir(String(governor.config.values.get("blobs")?.dir));
-  return { name: "blob folders", status: "ok", detail: `blobs and recall share ${blobsDir} (recall writes through the blobs plugin's store, where blob_read reads)` };
+  return {
+    name: "blob folders",
+    status: "ok",
+    detail: `blobs and recall share ${blobsDir} (recall writes through the blobs plugin's store, where blob_read reads)`,
+  };
 }
 
 /** Whether anything (a file, a dangling link, a FIFO) is at `path`. */
@@ -203,7 +252,12 @@ export function checkConfig(env: Pick<DoctorEnvironment, "governor" | "agentDir"
   const problems = env.governor.problems();
   if (!problems.length) return [{ name: "config", status: "ok", detail: `${detail}; no problems` }];
   return [
-    { name: "config", status: "fail", detail: `${detail}; ${problems.length} problem(s)`, fix: "Fix each line below in the file it names (docs/config.md lists every key); until then those keys keep their defaults." },
+    {
+      name: "config",
+      status: "fail",
+      detail: `${detail}; ${problems.length} problem(s)`,
+      fix: "Fix each line below in the file it names (docs/config.md lists every key); until then those keys keep their defaults.",
+    },
     ...problems.map((p) => ({ name: "config", status: "fail" as const, detail: p })),
   ];
 }
@@ -214,7 +268,14 @@ export function checkPreset(env: Pick<DoctorEnvironment, "governor">): CheckResu
   const on = plugins.filter((p) => p.enabled).map((p) => p.plugin.configKey);
   const off = plugins.filter((p) => !p.enabled && !p.failed).map((p) => p.plugin.configKey);
   const failed = plugins.filter((p) => p.failed);
-  const results: CheckResult[] = [{ name: "preset", status: failed.length ? "fail" : "ok", detail: `"${preset.name}"${env.governor.config.preset ? " (chosen by config)" : ""}; on: ${on.join(", ") || "none"}${off.length ? `; off: ${off.join(", ")}` : ""}`, ...(failed.length ? { fix: "A stage failed to load (below); fix its config section, then /reload." } : {}) }];
+  const results: CheckResult[] = [
+    {
+      name: "preset",
+      status: failed.length ? "fail" : "ok",
+      detail: `"${preset.name}"${env.governor.config.preset ? " (chosen by config)" : ""}; on: ${on.join(", ") || "none"}${off.length ? `; off: ${off.join(", ")}` : ""}`,
+      ...(failed.length ? { fix: "A stage failed to load (below); fix its config section, then /reload." } : {}),
+    },
+  ];
   for (const f of failed) results.push({ name: "preset", status: "fail", detail: `${f.plugin.name} [${f.plugin.configKey}] failed: ${f.failed}` });
   for (const line of env.governor.degraded()) results.push({ name: "preset", status: "warn", detail: `degraded at load: ${line}` });
   return results;

@@ -43,7 +43,10 @@ export async function startKotaOnce(launch: KotaLaunch, deadlineMs: number): Pro
     await server.start();
     const status = server.status();
     // The server names itself: shown (visible, in the report) at most 200 characters of each part.
-    return { tools: status.toolCount, ...(status.serverVersion ? { serverVersion: `${status.serverVersion.name.slice(0, 200)} ${status.serverVersion.version.slice(0, 200)}` } : {}) };
+    return {
+      tools: status.toolCount,
+      ...(status.serverVersion ? { serverVersion: `${status.serverVersion.name.slice(0, 200)} ${status.serverVersion.version.slice(0, 200)}` } : {}),
+    };
   } finally {
     await server.close();
   }
@@ -65,7 +68,13 @@ export function defaultDoctorEnvironment(options: {
   const { cwd, agentDir, env } = options;
   return {
     nodeVersion: process.versions.node,
-    findPi: () => findPi({ ...(process.argv[1] ? { script: process.argv[1] } : {}), from: [PACKAGE_ROOT, cwd], ...(env.PATH ? { pathVar: env.PATH } : {}), pathFirst: options.host === "shell" }),
+    findPi: () =>
+      findPi({
+        ...(process.argv[1] ? { script: process.argv[1] } : {}),
+        from: [PACKAGE_ROOT, cwd],
+        ...(env.PATH ? { pathVar: env.PATH } : {}),
+        pathFirst: options.host === "shell",
+      }),
     cwd,
     agentDir,
     env,

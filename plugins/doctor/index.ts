@@ -10,7 +10,21 @@ import { definePlugin, governorOf, type GovernorCommand, type GovernorServices, 
 import { type CheckResult, formatDoctorReport, runDoctor } from "./checks.ts";
 import { DEFAULT_KOTA_DEADLINE_MS, defaultDoctorEnvironment } from "./environment.ts";
 
-export { checkBlobFolders, checkCacheDir, checkConfig, checkKota, checkNode, checkPi, checkPreset, checkSqlite, formatDoctorReport, runDoctor, type CheckResult, type CheckStatus, type DoctorEnvironment } from "./checks.ts";
+export {
+  checkBlobFolders,
+  checkCacheDir,
+  checkConfig,
+  checkKota,
+  checkNode,
+  checkPi,
+  checkPreset,
+  checkSqlite,
+  formatDoctorReport,
+  runDoctor,
+  type CheckResult,
+  type CheckStatus,
+  type DoctorEnvironment,
+} from "./checks.ts";
 export { defaultDoctorEnvironment, startKotaOnce } from "./environment.ts";
 export { findPi, type PiInstall } from "../../lib/pi/index.ts";
 
@@ -19,7 +33,12 @@ export const DOCTOR_PLUGIN = "governor:doctor";
 
 /** Options of the doctor (config key `doctor`). */
 export const doctorSchema = z.object({
-  kotaStartTimeoutMs: z.number().int().min(1_000).max(120_000).describe("How long the doctor waits for KotaDB to start and list its tools, in milliseconds. Default 15000."),
+  kotaStartTimeoutMs: z
+    .number()
+    .int()
+    .min(1_000)
+    .max(120_000)
+    .describe("How long the doctor waits for KotaDB to start and list its tools, in milliseconds. Default 15000."),
 });
 
 /** The worst status of a report, as a notification level. */
@@ -34,7 +53,9 @@ function doctorCommand(pipeline: Pipeline, services: GovernorServices, deadlineM
     async handler(_args, ctx) {
       const governor = governorOf(pipeline);
       if (!governor) throw new Error("the governor is still loading; run the doctor again in a moment");
-      const results = await runDoctor(defaultDoctorEnvironment({ governor, cwd: ctx.cwd, agentDir: services.agentDir, env: services.env, kotaDeadlineMs: deadlineMs }));
+      const results = await runDoctor(
+        defaultDoctorEnvironment({ governor, cwd: ctx.cwd, agentDir: services.agentDir, env: services.env, kotaDeadlineMs: deadlineMs }),
+      );
       // A command's UI shows the answer in every mode (stderr in print mode).
       ctx.ui.notify(formatDoctorReport(results).trimEnd(), reportLevel(results));
     },

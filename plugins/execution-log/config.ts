@@ -16,8 +16,18 @@ export const MAX_PHASE_CHARS = 64;
 export const executionLogSchema = z.object({
   dbPath: pathSchema().describe('SQLite file of the log; "" = <agentDir>/pi-governor/executions.db. Created with mode 0600. Default "".'),
   batchSize: z.number().int().min(1).max(10_000).describe("Rows buffered before a write is scheduled. Default 50."),
-  flushIntervalMs: z.number().int().min(10).max(600_000).describe("Longest time a row waits in the buffer, in milliseconds (the timer never keeps the process alive). Default 1000."),
-  maxBufferedRows: z.number().int().min(1).max(1_000_000).describe("Rows kept while the database is busy; older rows beyond this are dropped (counted in a warning). Default 10000."),
+  flushIntervalMs: z
+    .number()
+    .int()
+    .min(10)
+    .max(600_000)
+    .describe("Longest time a row waits in the buffer, in milliseconds (the timer never keeps the process alive). Default 1000."),
+  maxBufferedRows: z
+    .number()
+    .int()
+    .min(1)
+    .max(1_000_000)
+    .describe("Rows kept while the database is busy; older rows beyond this are dropped (counted in a warning). Default 10000."),
   phase: z
     .string()
     .max(MAX_PHASE_CHARS)

@@ -116,7 +116,10 @@ export const executionLog = definePlugin({
         notify: (message, level) => services.ui().notify(message, level),
       },
     );
-    pipeline.hooks.toolCall.tap({ name: EXECUTION_LOG_PLUGIN, stage: STAGE.OBSERVE }, executionLogWrapper(writer, { exclude: config.exclude, clock: services.clock }));
+    pipeline.hooks.toolCall.tap(
+      { name: EXECUTION_LOG_PLUGIN, stage: STAGE.OBSERVE },
+      executionLogWrapper(writer, { exclude: config.exclude, clock: services.clock }),
+    );
     const exclude = new Set(config.exclude);
     pipeline.hooks.event.tap({ name: EXECUTION_LOG_PLUGIN, stage: STAGE.OBSERVE }, (event) => {
       if (event.type !== "host_tool_end" || exclude.has(event.call.toolName)) return;

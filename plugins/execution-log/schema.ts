@@ -48,7 +48,12 @@ export function migrate(db: SqliteDatabase): void {
     // Another process may have migrated between the check above and this transaction's lock.
     if (Number(db.pragma("user_version")) >= SCHEMA_VERSION) return;
     db.exec(CREATE_TABLE_SQL);
-    const have = new Set(db.prepare<{ name: string }>(`PRAGMA table_info(${TABLE})`).all().map((c) => c.name));
+    const have = new Set(
+      db
+        .prepare<{ name: string }>(`PRAGMA table_info(${TABLE})`)
+        .all()
+        .map((c) => c.name),
+    );
     for (const [name, type] of ADDED_COLUMNS) {
       if (!have.has(name)) db.exec(`ALTER TABLE ${TABLE} ADD COLUMN ${name} ${type}`);
     }

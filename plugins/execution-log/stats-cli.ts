@@ -21,7 +21,9 @@ Per-tool counts, p50/p95 latency (ms), timeouts, errors and retries from the exe
 
 /** The `stats` command. Exit codes: 0 ok (also when there is no log yet), 1 unreadable log, 2 bad arguments. */
 export const run: CliCommand = async (argv, io) => {
-  const parsed = parseCommandArgs(argv, { db: { type: "string" }, since: { type: "string" }, tool: { type: "string" }, json: { type: "boolean" } }, USAGE, io, { maxPositionals: 0 });
+  const parsed = parseCommandArgs(argv, { db: { type: "string" }, since: { type: "string" }, tool: { type: "string" }, json: { type: "boolean" } }, USAGE, io, {
+    maxPositionals: 0,
+  });
   if (typeof parsed === "number") return parsed;
   const { values } = parsed;
   const path = values.db ?? defaultDbPath(agentDirFrom(process.env));

@@ -52,7 +52,11 @@ export function readStats(db: SqliteDatabase, filter: StatsFilter = {}): ToolSta
   for (const row of db.prepare<Row>(sql).iterate(params)) {
     let entry = byTool.get(row.tool_name);
     if (!entry) {
-      entry = { stats: { tool: row.tool_name, calls: 0, ok: 0, timeouts: 0, errors: 0, retries: 0, p50Ms: 0, p95Ms: 0, topError: undefined }, durations: [], categories: new Map() };
+      entry = {
+        stats: { tool: row.tool_name, calls: 0, ok: 0, timeouts: 0, errors: 0, retries: 0, p50Ms: 0, p95Ms: 0, topError: undefined },
+        durations: [],
+        categories: new Map(),
+      };
       byTool.set(row.tool_name, entry);
     }
     const s = entry.stats;
@@ -82,7 +86,11 @@ export function formatStats(stats: readonly ToolStats[]): string {
   const sum = (k: "calls" | "ok" | "timeouts" | "errors" | "retries") => String(stats.reduce((n, s) => n + s[k], 0));
   if (stats.length > 1) rows.push(["(all)", sum("calls"), sum("ok"), sum("timeouts"), sum("errors"), sum("retries"), "", "", ""]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 || i === cells.length - 1 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ").trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (i === 0 || i === cells.length - 1 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))
+      .join("  ")
+      .trimEnd();
   return [line(header), ...rows.map(line)].join("\n");
 }
 

@@ -10,8 +10,15 @@
  * Only a failure that waiting cannot heal (no driver, unwritable path, not a database, a dropped
  * table) disables the log: one warning with the fix, after which rows are discarded.
  */
-import { contentBytes, errorText, utf8Bytes, type Clock, type ContentBlock, type Logger } from "../../core/index.ts";
-import { isTransientSqliteError, sqliteErrorCode, sqliteFailureAdvice, type SqliteDatabase, type SqliteStatement, type SqlValue } from "../../lib/sqlite/index.ts";
+import { contentBytes, utf8Bytes, type Clock, type ContentBlock, type Logger } from "../../core/index.ts";
+import {
+  isTransientSqliteError,
+  sqliteErrorCode,
+  sqliteFailureAdvice,
+  type SqliteDatabase,
+  type SqliteStatement,
+  type SqlValue,
+} from "../../lib/sqlite/index.ts";
 import { openLogForWriting } from "./open-db.ts";
 import { type ExecutionRow, INSERT_SQL } from "./schema.ts";
 

@@ -62,8 +62,7 @@ export function noUiRefusal(configFile: string): string {
 }
 
 /** Text the model gets when the user said no. */
-export const DECLINED =
-  "The user declined indexing the repository. Do not call kota_index again unless the user asks; use read/grep/find instead.";
+export const DECLINED = "The user declined indexing the repository. Do not call kota_index again unless the user asks; use read/grep/find instead.";
 
 /** An index run cut off by a KotaDB crash. */
 export interface IndexInterruption {
@@ -95,7 +94,10 @@ export class Indexer {
 
   /** Indexes if needed (or forced), asking first per config. Concurrent requests share one run. */
   request(req: IndexRequest): Promise<IndexOutcome> {
-    if (this.running) return this.running.then((o) => (o.status === "indexed" ? { ...o, text: `${o.text}\n(An index run was already in progress; this request waited for it.)` } : o));
+    if (this.running)
+      return this.running.then((o) =>
+        o.status === "indexed" ? { ...o, text: `${o.text}\n(An index run was already in progress; this request waited for it.)` } : o,
+      );
     this.running = this.run(req).finally(() => (this.running = undefined));
     return this.running;
   }
@@ -111,10 +113,19 @@ export class Indexer {
     if (was.autoRerunUsed || was.crashes > 1) throw this.interruptedError(was);
     this.autoRerunUsed = true;
     was.autoRerunUsed = true;
-    this.runtime.services.ui().notify("pi-governor: KotaDB crashed during the last index run; re-running it once now (KotaDB indexing is idempotent).", "warning");
+    this.runtime.services
+      .ui()
+      .notify("pi-governor: KotaDB crashed during the last index run; re-running it once now (KotaDB indexing is idempotent).", "warning");
     // Wait for the restarted server first: read-only calls wait for the reconnect, index_repository does not.
     await this.runtime.call("get_index_statistics", {}, signal);
-    const outcome = await this.request({ ui: this.runtime.services.ui(), force: true, requester: "Recovery after a KotaDB crash", skipConfirm: true, ...(was.path ? { path: was.path } : {}), ...(signal ? { signal } : {}) });
+    const outcome = await this.request({
+      ui: this.runtime.services.ui(),
+      force: true,
+      requester: "Recovery after a KotaDB crash",
+      skipConfirm: true,
+      ...(was.path ? { path: was.path } : {}),
+      ...(signal ? { signal } : {}),
+    });
     if (outcome.status !== "indexed") throw this.interruptedError(was);
     return "Note: the previous index run was interrupted by a KotaDB crash; it was re-run once automatically and completed.";
   }
@@ -122,7 +133,10 @@ export class Indexer {
   /** The error later kota_* calls get while the last index run stays interrupted. */
   interruptedError(i: IndexInterruption): GovernorError {
     const when = new Date(i.at).toISOString().slice(11, 19);
-    const why = i.crashes > 1 ? `KotaDB crashed during indexing ${i.crashes} times this session (last at ${when} UTC: ${i.reason})` : `the last index run was interrupted by a KotaDB crash at ${when} UTC (${i.reason}), and the one automatic re-run of this session was already used`;
+    const why =
+      i.crashes > 1
+        ? `KotaDB crashed during indexing ${i.crashes} times this session (last at ${when} UTC: ${i.reason})`
+        : `the last index run was interrupted by a KotaDB crash at ${when} UTC (${i.reason}), and the one automatic re-run of this session was already used`;
     return new InvalidInputError(`the KotaDB index is incomplete: ${why}`, {
       agentMessage: `The KotaDB index is incomplete: ${why}. It is not re-run automatically again, so a crash loop cannot start. Do not use kota_* answers until it is rebuilt. Tell the user to check KotaDB's stderr with /kota status and retry with /kota index (or call kota_index with force: true; the user is asked to confirm). Meanwhile use read/grep/find.`,
     });
@@ -133,7 +147,8 @@ export class Indexer {
     const i = this.interruption;
     if (!i) return undefined;
     const when = new Date(i.at).toISOString().slice(11, 19);
-    const next = i.autoRerunUsed || i.crashes > 1 ? "not re-run automatically again; run /kota index to retry" : "the next kota_* call re-runs it once automatically";
+    const next =
+      i.autoRerunUsed || i.crashes > 1 ? "not re-run automatically again; run /kota index to retry" : "the next kota_* call re-runs it once automatically";
     return `Last index: interrupted by a KotaDB crash at ${when} UTC (${i.crashes} crash(es) during indexing this session: ${i.reason}); the index is incomplete; ${next}.`;
   }
 
@@ -143,20 +158,34 @@ export class Indexer {
     const target = req.path ? resolve(root, req.path) : root;
     const rel = relative(root, target);
     if (rel.startsWith("..") || isAbsolute(rel)) {
-      throw new InvalidInputError(`path ${req.path} is outside the repository ${root}`, { agentMessage: `KotaDB only indexes inside ${root}; call kota_index without path.` });
+      throw new InvalidInputError(`path ${req.path} is outside the repository ${root}`, {
+        agentMessage: `KotaDB only indexes inside ${root}; call kota_index without path.`,
+      });
     }
     await runtime.probe(req.signal);
     const state = this.interruption ? "no" : await runtime.indexState();
     if (state === "yes" && !req.force) {
-      return { status: "already", text: `Already indexed (${root}, at ${runtime.indexHead?.slice(0, 8) ?? "an unknown commit"}). Pass force: true to re-index.` };
+      return {
+        status: "already",
+        text: `Already indexed (${root}, at ${runtime.indexHead?.slice(0, 8) ?? "an unknown commit"}). Pass force: true to re-index.`,
+      };
     }
     const config = runtime.config;
     if (config.confirmIndex && !req.skipConfirm) {
       if (!req.ui.hasUI) {
         if (config.indexWithoutUi !== "allow") return { status: "refused", text: noUiRefusal(globalConfigFile(runtime.services.agentDir)) };
       } else {
-        const why = this.interruption ? "The last index run was interrupted by a KotaDB crash." : state === "stale" ? "The index is out of date (HEAD moved)." : state === "no" ? "The repository is not indexed yet." : "Re-index requested.";
-        const ok = await req.ui.confirm("Index repository with KotaDB?", `${why} ${req.requester} wants to index ${target} with KotaDB. The first run can take a while; KotaDB keeps its database outside the repository, in the pi agent folder. Index now?`);
+        const why = this.interruption
+          ? "The last index run was interrupted by a KotaDB crash."
+          : state === "stale"
+            ? "The index is out of date (HEAD moved)."
+            : state === "no"
+              ? "The repository is not indexed yet."
+              : "Re-index requested.";
+        const ok = await req.ui.confirm(
+          "Index repository with KotaDB?",
+          `${why} ${req.requester} wants to index ${target} with KotaDB. The first run can take a while; KotaDB keeps its database outside the repository, in the pi agent folder. Index now?`,
+        );
         if (!ok) return { status: "declined", text: DECLINED };
       }
     }
@@ -166,7 +195,8 @@ export class Indexer {
       ({ json } = await runtime.call("index_repository", { repository: target, localPath: target }, req.signal));
     } catch (error) {
       // A crash cut off the running index ("not replayed"); a call refused while reconnecting never ran.
-      if (isGovernorError(error) && error.category === "connection_lost" && (error as { reconnectStatus?: string }).reconnectStatus !== "attempting") this.recordCrash(error, req.path);
+      if (isGovernorError(error) && error.category === "connection_lost" && (error as { reconnectStatus?: string }).reconnectStatus !== "attempting")
+        this.recordCrash(error, req.path);
       throw error;
     }
     this.interruption = undefined;
@@ -177,8 +207,17 @@ export class Indexer {
 
   private recordCrash(error: GovernorError, path: string | undefined): void {
     const crashes = (this.interruption?.crashes ?? 0) + 1;
-    this.interruption = { at: this.runtime.services.clock.now(), reason: errorText(error).split("; it was not replayed")[0]!.slice(0, 300), crashes, autoRerunUsed: this.autoRerunUsed, path };
-    const next = this.autoRerunUsed || crashes > 1 ? "It is not re-run automatically again; check /kota status and retry with /kota index." : "The next kota_* call re-runs it once automatically.";
+    this.interruption = {
+      at: this.runtime.services.clock.now(),
+      reason: errorText(error).split("; it was not replayed")[0]!.slice(0, 300),
+      crashes,
+      autoRerunUsed: this.autoRerunUsed,
+      path,
+    };
+    const next =
+      this.autoRerunUsed || crashes > 1
+        ? "It is not re-run automatically again; check /kota status and retry with /kota index."
+        : "The next kota_* call re-runs it once automatically.";
     this.runtime.services.ui().notify(`pi-governor: KotaDB crashed while indexing; the index is incomplete. ${next}`, "warning");
     this.runtime.services.logger.warn("KotaDB crashed during indexing", { crashes, error: error.message });
   }

@@ -51,14 +51,18 @@ export const kota = definePlugin({
     };
     const runtime = new KotaRuntime(config, services, connect, {
       read: (root) => readIndexRecord(services.agentDir, root),
-      write: (root, head, repositoryId, stats) => writeIndexRecord(services.agentDir, root, { head, repositoryId, indexedAt: Date.now(), ...(stats ? { stats } : {}) }),
+      write: (root, head, repositoryId, stats) =>
+        writeIndexRecord(services.agentDir, root, { head, repositoryId, indexedAt: Date.now(), ...(stats ? { stats } : {}) }),
     });
     services.provide(KOTA_RUNTIME, runtime);
     // kota_* tools carry the `server:kota` tag; fault injection finds the KotaDB process by it.
     announceServerProcess(pipeline, "server:kota", { server: "kota", pid: () => runtime.serverPid() });
     const indexer = runtime.indexer;
     for (const tool of kotaTools(runtime, indexer)) pipeline.registerTool(KOTA_PLUGIN, tool);
-    pipeline.registerTool(KOTA_PLUGIN, kotaStatusTool(() => kotaStatusReport(runtime)));
+    pipeline.registerTool(
+      KOTA_PLUGIN,
+      kotaStatusTool(() => kotaStatusReport(runtime)),
+    );
     registerKotaCommands(pipeline, KOTA_PLUGIN, services, runtime, indexer);
     pipeline.hooks.sessionStart.tap({ name: KOTA_PLUGIN, stage: STAGE.DEFAULT }, () => runtime.updateStatus());
     pipeline.hooks.sessionShutdown.tap({ name: KOTA_PLUGIN, stage: STAGE.DEFAULT }, () => runtime.close());

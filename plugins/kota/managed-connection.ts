@@ -10,7 +10,15 @@ import type { Redactor } from "../../lib/redact/index.ts";
 import type { KotaConnection, KotaLaunch, RawToolResult } from "./connection.ts";
 
 /** KotaDB core tools that change nothing (safe to replay after a reconnect). index_repository is not. */
-export const KOTA_READ_ONLY_TOOLS: readonly string[] = Object.freeze(["search", "list_recent_files", "search_dependencies", "find_usages", "analyze_change_impact", "get_index_statistics", "generate_task_context"]);
+export const KOTA_READ_ONLY_TOOLS: readonly string[] = Object.freeze([
+  "search",
+  "list_recent_files",
+  "search_dependencies",
+  "find_usages",
+  "analyze_change_impact",
+  "get_index_statistics",
+  "generate_task_context",
+]);
 
 /** A ManagedMcpServer named `kota` for `launch`. Nothing starts until the first call. */
 export function managedKotaConnection(launch: KotaLaunch, logger: Logger, restartCommand: string, redactor?: Pick<Redactor, "redact">): KotaConnection {

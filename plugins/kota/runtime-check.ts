@@ -58,15 +58,18 @@ export interface KotaStartFailure {
 const STDERR_CAUSES: ReadonlyArray<{ test: RegExp; fix: (args: string, configFile: string) => string }> = [
   {
     test: /\b404\b|E404|not found|no matching version|could not resolve|no such package/i,
-    fix: (args, configFile) => `The npm registry has no such package or version (${args}): check the package name and version in "kota.args" in ${configFile} (the default is kotadb@next), or install KotaDB (\`bun add -g kotadb@next\`) and set "kota.command"/"kota.args"; then run /kota restart.`,
+    fix: (args, configFile) =>
+      `The npm registry has no such package or version (${args}): check the package name and version in "kota.args" in ${configFile} (the default is kotadb@next), or install KotaDB (\`bun add -g kotadb@next\`) and set "kota.command"/"kota.args"; then run /kota restart.`,
   },
   {
     test: /ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|network|proxy|certificate|TLS/i,
-    fix: (_args, configFile) => `The npm registry could not be reached: check network access (proxy, certificates), or install KotaDB (\`bun add -g kotadb@next\`) and set "kota.command"/"kota.args" in ${configFile}; then run /kota restart.`,
+    fix: (_args, configFile) =>
+      `The npm registry could not be reached: check network access (proxy, certificates), or install KotaDB (\`bun add -g kotadb@next\`) and set "kota.command"/"kota.args" in ${configFile}; then run /kota restart.`,
   },
   {
     test: /EACCES|EPERM|permission denied/i,
-    fix: (_args, configFile) => `KotaDB was refused a file it needs (permissions): check that Bun's cache (~/.bun) and the pi agent folder are yours and writable, or set "kota.command"/"kota.args" in ${configFile}; then run /kota restart.`,
+    fix: (_args, configFile) =>
+      `KotaDB was refused a file it needs (permissions): check that Bun's cache (~/.bun) and the pi agent folder are yours and writable, or set "kota.command"/"kota.args" in ${configFile}; then run /kota restart.`,
   },
 ];
 
@@ -74,13 +77,20 @@ const STDERR_CAUSES: ReadonlyArray<{ test: RegExp; fix: (args: string, configFil
  * What to add when KotaDB's command exists but KotaDB does not start: the fix its stderr points to
  * (a 404: no such package or version; a network error; permissions), else where to look.
  */
-export function kotaStartHint(command: string, args: readonly string[], configFile: string, failure: KotaStartFailure = {}, redactor?: Pick<Redactor, "redact">): string {
+export function kotaStartHint(
+  command: string,
+  args: readonly string[],
+  configFile: string,
+  failure: KotaStartFailure = {},
+  redactor?: Pick<Redactor, "redact">,
+): string {
   // The line reaches the model: a token in kota.args (`--token X`, a known shape) is hidden.
   const line = redactor ? redactedCommandLine(command, args, redactor) : [command, ...args].join(" ");
   const cause = failure.stderrTail ? STDERR_CAUSES.find((c) => c.test.test(failure.stderrTail!)) : undefined;
   if (cause) return `KotaDB did not start (\`${line}\`). ${cause.fix(args.join(" "), configFile)}`;
   if (command === "bun" && args.some((a) => a.startsWith("kotadb"))) {
-    if (failure.timedOut === false) return `KotaDB exited during start (\`${line}\`): its stderr says why. Check "kota.command"/"kota.args" in ${configFile}, then run /kota restart.`;
+    if (failure.timedOut === false)
+      return `KotaDB exited during start (\`${line}\`): its stderr says why. Check "kota.command"/"kota.args" in ${configFile}, then run /kota restart.`;
     return `KotaDB did not start (\`${line}\`). bun x downloads KotaDB from the npm registry on first use: check network access to it, or install KotaDB (\`bun add -g kotadb@next\`) and set "kota.command"/"kota.args" in ${configFile}; then run /kota restart.`;
   }
   return `KotaDB did not start (\`${line}\`). Check "kota.command" and "kota.args" in ${configFile}, then run /kota restart.`;

@@ -57,7 +57,10 @@ export class KotaRuntime implements IndexTarget {
     readonly services: GovernorServices,
     private readonly makeConnection: ConnectionFactory,
     /** Reads and writes the HEAD record (see index-record.ts); injectable for tests. */
-    readonly records: { read(root: string): { head: string | undefined; repositoryId: string | undefined } | undefined; write(root: string, head: string | undefined, repositoryId: string | undefined, stats: Record<string, unknown> | undefined): void },
+    readonly records: {
+      read(root: string): { head: string | undefined; repositoryId: string | undefined } | undefined;
+      write(root: string, head: string | undefined, repositoryId: string | undefined, stats: Record<string, unknown> | undefined): void;
+    },
   ) {}
 
   /** The repository root: `git rev-parse --show-toplevel` from pi's cwd, else the cwd. */
@@ -159,7 +162,14 @@ export class KotaRuntime implements IndexTarget {
       if (classified.category === "spawn") {
         if (!/^command not found/.test(classified.message)) {
           // The command exists but KotaDB did not start: say where to look (stderr) and what to fix.
-          classified = new SpawnError(classified.message, { agentMessage: withNote(`${kotaStartHint(this.config.command, this.config.args, globalConfigFile(this.services.agentDir), { ...(classified.stderrTail ? { stderrTail: classified.stderrTail } : {}), timedOut: false }, this.services.maybe(REDACTOR))} ${classified.agentMessage}`, this.ignoredLaunchNote()), cause: classified, ...(classified.stderrTail ? { stderrTail: classified.stderrTail } : {}) });
+          classified = new SpawnError(classified.message, {
+            agentMessage: withNote(
+              `${kotaStartHint(this.config.command, this.config.args, globalConfigFile(this.services.agentDir), { ...(classified.stderrTail ? { stderrTail: classified.stderrTail } : {}), timedOut: false }, this.services.maybe(REDACTOR))} ${classified.agentMessage}`,
+              this.ignoredLaunchNote(),
+            ),
+            cause: classified,
+            ...(classified.stderrTail ? { stderrTail: classified.stderrTail } : {}),
+          });
         }
         this.notifyUnavailableOnce(classified);
       }
@@ -230,7 +240,12 @@ export class KotaRuntime implements IndexTarget {
     if (this.staleWarnedFor === this.headNow) return undefined;
     this.staleWarnedFor = this.headNow;
     const text = `Note: the KotaDB index was built at commit ${this.indexHead?.slice(0, 8)} and HEAD is now ${this.headNow?.slice(0, 8)}; results may be out of date. Call kota_index to refresh it (the user is asked to confirm).`;
-    this.services.ui().notify(`pi-governor: KotaDB index is stale (built at ${this.indexHead?.slice(0, 8)}, HEAD ${this.headNow?.slice(0, 8)}). Run /kota index to refresh.`, "warning");
+    this.services
+      .ui()
+      .notify(
+        `pi-governor: KotaDB index is stale (built at ${this.indexHead?.slice(0, 8)}, HEAD ${this.headNow?.slice(0, 8)}). Run /kota index to refresh.`,
+        "warning",
+      );
     void this.updateStatus();
     return text;
   }

@@ -5,7 +5,16 @@
  */
 import { isAbsolute, relative } from "node:path";
 import type { TSchema } from "typebox";
-import { type GovernedToolDefinition, InvalidInputError, KOTA_TAG, MCP_TAG, serverTag, STATUS_TAG, textContent, type ToolCallContext } from "../../core/index.ts";
+import {
+  type GovernedToolDefinition,
+  InvalidInputError,
+  KOTA_TAG,
+  MCP_TAG,
+  serverTag,
+  STATUS_TAG,
+  textContent,
+  type ToolCallContext,
+} from "../../core/index.ts";
 import type { Indexer } from "./index-flow.ts";
 import { clampArg, KOTA_TASK_FILES_MAX } from "./caps.ts";
 import { unknownArgumentsText } from "./known-args.ts";
@@ -60,7 +69,9 @@ function queryTool(runtime: KotaRuntime, spec: QueryToolSpec): GovernedToolDefin
       const recovered = await runtime.indexer.recoverInterrupted(call.signal);
       await runtime.probe(call.signal);
       if ((await runtime.indexState()) === "no") {
-        throw new InvalidInputError("the repository is not indexed yet", { agentMessage: "Call kota_index first (the user is asked to confirm), then repeat this call." });
+        throw new InvalidInputError("the repository is not indexed yet", {
+          agentMessage: "Call kota_index first (the user is asked to confirm), then repeat this call.",
+        });
       }
       const stale = await runtime.staleNotice();
       const notice = [recovered, stale].filter(Boolean).join("\n") || undefined;
@@ -83,7 +94,13 @@ export function refuseUnknownArguments(toolName: string, schema: TSchema, args: 
 const bool = (v: unknown, fallback: boolean) => (typeof v === "boolean" ? v : fallback);
 /** At most this many paths of one list argument are sent (the schemas leave the count to this cut). */
 const MAX_PATHS = 50;
-const list = (v: unknown, root: string) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string" && x.length > 0).slice(0, MAX_PATHS).map((p) => repoRelative(root, p)) : undefined);
+const list = (v: unknown, root: string) =>
+  Array.isArray(v)
+    ? v
+        .filter((x): x is string => typeof x === "string" && x.length > 0)
+        .slice(0, MAX_PATHS)
+        .map((p) => repoRelative(root, p))
+    : undefined;
 /** kota_search scopes: the known ones, each once (the schema lists them; a call may arrive another way). */
 const SCOPES = new Set(["code", "symbols", "decisions", "patterns", "failures"]);
 const scopes = (v: unknown) => (Array.isArray(v) ? [...new Set(v.filter((x): x is string => typeof x === "string" && SCOPES.has(x)))] : []);
@@ -152,7 +169,11 @@ export function kotaTools(runtime: KotaRuntime, indexer: Indexer): GovernedToolD
       description: "Where a symbol is used: imports, calls, re-exports, type references.",
       parameters: usagesParams,
       kotaTool: "find_usages",
-      mapArgs: (a, root) => ({ symbol: a.symbol, ...(typeof a.file === "string" ? { file: repoRelative(root, a.file) } : {}), include_tests: bool(a.include_tests, false) }),
+      mapArgs: (a, root) => ({
+        symbol: a.symbol,
+        ...(typeof a.file === "string" ? { file: repoRelative(root, a.file) } : {}),
+        include_tests: bool(a.include_tests, false),
+      }),
       render: (answer) => renderUsages(answer),
     }),
     queryTool(runtime, {
@@ -200,8 +221,7 @@ export function kotaStatusTool(report: () => Promise<string>): GovernedToolDefin
   return {
     name: "kota_status",
     label: "KotaDB status",
-    description:
-      "KotaDB server and index state. Call it after a kota_* tool reports a lost connection.",
+    description: "KotaDB server and index state. Call it after a kota_* tool reports a lost connection.",
     parameters,
     annotations: { readOnlyHint: true },
     tags: [STATUS_TAG, ...KOTA_TAGS],

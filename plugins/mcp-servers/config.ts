@@ -18,8 +18,10 @@ export const declaredToolSchema = z.union([
   z
     .object({
       name: toolNameSchema().describe("The server's tool name."),
-      description: textSchema().optional().describe("Shown to the model. Default: \"<tool> (MCP server <name>)\"."),
-      inputSchema: boundedRecord(z.string().max(MAX_TOOL_NAME_CHARS), z.unknown(), 64).optional().describe("JSON Schema of the arguments. Default: any object."),
+      description: textSchema().optional().describe('Shown to the model. Default: "<tool> (MCP server <name>)".'),
+      inputSchema: boundedRecord(z.string().max(MAX_TOOL_NAME_CHARS), z.unknown(), 64)
+        .optional()
+        .describe("JSON Schema of the arguments. Default: any object."),
       readOnly: z.boolean().optional().describe("Safe to replay after a reconnect (like MCP readOnlyHint). Default false."),
       idempotent: z.boolean().optional().describe("Safe to replay after a reconnect (like MCP idempotentHint). Default false."),
     })
@@ -32,9 +34,15 @@ export const serverSchema = z
     command: pathSchema().min(1).describe("Program to run (looked up on PATH)."),
     args: z.array(pathSchema()).max(MAX_CONFIG_ENTRIES).optional().describe("Arguments. Default []."),
     cwd: pathSchema().optional().describe("Working directory. Default: pi's working directory."),
-    env: boundedRecord(z.string().max(MAX_TOOL_NAME_CHARS), pathSchema()).optional().describe("Environment for the server, over a safe default (HOME, PATH, SHELL, TERM, USER, LOGNAME). Nothing else is inherited. Default {}."),
+    env: boundedRecord(z.string().max(MAX_TOOL_NAME_CHARS), pathSchema())
+      .optional()
+      .describe("Environment for the server, over a safe default (HOME, PATH, SHELL, TERM, USER, LOGNAME). Nothing else is inherited. Default {}."),
     installHint: textSchema(500).optional().describe('What to install when the command is missing, e.g. "Bun (https://bun.sh)".'),
-    tools: z.array(declaredToolSchema).max(MAX_CONFIG_ENTRIES).optional().describe("Tools to register without starting the server at load (keeps the start lazy). Default: discover them by starting the server at load."),
+    tools: z
+      .array(declaredToolSchema)
+      .max(MAX_CONFIG_ENTRIES)
+      .optional()
+      .describe("Tools to register without starting the server at load (keeps the start lazy). Default: discover them by starting the server at load."),
     connectTimeoutMs: ms.optional().describe("Start + initialize limit. Default 10000."),
     maxReconnectAttempts: z.number().int().min(0).max(20).optional().describe("Reconnect attempts before degrading. Default 5."),
     heartbeatIntervalMs: ms.optional().describe("Ping period while calls are in flight; 0 disables. Default 500."),
@@ -47,20 +55,35 @@ export const serverSchema = z
       .min(1024)
       .max(256 * 1024 * 1024)
       .optional()
-      .describe("Largest answer taken from the server, in bytes; a larger one fails that call with an error naming this key, the server keeps running. Default 67108864 (64 MiB), at most 268435456 (256 MiB)."),
+      .describe(
+        "Largest answer taken from the server, in bytes; a larger one fails that call with an error naming this key, the server keeps running. Default 67108864 (64 MiB), at most 268435456 (256 MiB).",
+      ),
     replayTools: toolListSchema().optional().describe("Tools safe to replay besides those the server marks read-only or idempotent. Default []."),
-    maxTools: z.number().int().min(1).max(5_000).optional().describe("Most tools of this server offered to the model (its first ones in listed order); the rest are left out with a warning naming the counts. Default 200."),
+    maxTools: z
+      .number()
+      .int()
+      .min(1)
+      .max(5_000)
+      .optional()
+      .describe(
+        "Most tools of this server offered to the model (its first ones in listed order); the rest are left out with a warning naming the counts. Default 200.",
+      ),
     maxSchemaBytes: z
       .number()
       .int()
       .min(1_024)
       .max(16 * 1024 * 1024)
       .optional()
-      .describe("Most bytes of tool schemas (name, title, description, input schema as JSON) this server adds to every model request; tools that do not fit are left out with a warning. Default 262144 (256 KiB), at most 16777216."),
+      .describe(
+        "Most bytes of tool schemas (name, title, description, input schema as JSON) this server adds to every model request; tools that do not fit are left out with a warning. Default 262144 (256 KiB), at most 16777216.",
+      ),
   })
   .strict();
 
-const serverName = z.string().max(32).regex(/^[a-zA-Z][a-zA-Z0-9_-]{0,31}$/, "a server name starts with a letter and uses letters, digits, _ and - (max 32)");
+const serverName = z
+  .string()
+  .max(32)
+  .regex(/^[a-zA-Z][a-zA-Z0-9_-]{0,31}$/, "a server name starts with a letter and uses letters, digits, _ and - (max 32)");
 
 /** The `mcp` section (without `enabled`). */
 export const mcpServersSchema = z.object({

@@ -40,7 +40,8 @@ export const MCP_SERVERS_PLUGIN = "governor:mcp-servers";
 export const mcpServers = definePlugin({
   name: MCP_SERVERS_PLUGIN,
   configKey: "mcp",
-  description: "Runs configured MCP servers as managed connections (restart on crash or hang, degraded mode, clean shutdown) and offers their tools as governed <server>_<tool> tools.",
+  description:
+    "Runs configured MCP servers as managed connections (restart on crash or hang, degraded mode, clean shutdown) and offers their tools as governed <server>_<tool> tools.",
   schema: mcpServersSchema,
   defaults: mcpServersDefaults,
   trustedKeys: ["servers", "fromPi"],
@@ -59,7 +60,11 @@ export const mcpServers = definePlugin({
       } else {
         entries.push([h.name, h.options]);
         fromPi.add(h.name);
-        if (h.enabledInPi) logger.warn(`MCP server "${h.name}" runs twice: pi also runs it from ${piMcpJsonPath(services.agentDir)}. Set "enabled": false on it there, so only pi-governor runs it`, { server: h.name });
+        if (h.enabledInPi)
+          logger.warn(
+            `MCP server "${h.name}" runs twice: pi also runs it from ${piMcpJsonPath(services.agentDir)}. Set "enabled": false on it there, so only pi-governor runs it`,
+            { server: h.name },
+          );
       }
     }
     // The env the user gives a server is where its tokens go: hide those values everywhere, from
@@ -99,7 +104,15 @@ export const mcpServers = definePlugin({
     registerServerCommands(pipeline, MCP_SERVERS_PLUGIN, services.commandRoot, servers);
     trackFooter(servers, services);
     pipeline.registerStatusSection(MCP_SERVERS_PLUGIN, "MCP servers", () => mcpServerSides(servers, fromPi, piFile));
-    for (const s of servers) s.subscribe((e) => pipeline.emit({ type: "custom", source: MCP_SERVERS_PLUGIN, name: `mcp_${e.type}`, data: e.type === "degraded" ? { server: e.server, attempts: e.attempts, category: e.error.category } : { ...e } }));
+    for (const s of servers)
+      s.subscribe((e) =>
+        pipeline.emit({
+          type: "custom",
+          source: MCP_SERVERS_PLUGIN,
+          name: `mcp_${e.type}`,
+          data: e.type === "degraded" ? { server: e.server, attempts: e.attempts, category: e.error.category } : { ...e },
+        }),
+      );
     // The UI exists only once the session starts: show the footer then.
     pipeline.hooks.sessionStart.tap({ name: MCP_SERVERS_PLUGIN }, () => services.ui().setStatus("mcp", footerText(servers)));
   },

@@ -60,7 +60,11 @@ export function readHandedOver(file: PiMcpJson, entries: readonly FromPiEntry[],
     if (!isRecord(entry)) return { name, enabledInPi: false, problem: `${path} has no server "${name}" under mcpServers` };
     const enabledInPi = entry.enabled !== false;
     if (typeof entry.command !== "string" || !entry.command) {
-      return { name, enabledInPi, problem: `"${name}" in ${path} is not a stdio server (no command): pi-governor manages stdio servers; leave HTTP servers to pi` };
+      return {
+        name,
+        enabledInPi,
+        problem: `"${name}" in ${path} is not a stdio server (no command): pi-governor manages stdio servers; leave HTTP servers to pi`,
+      };
     }
     // pi reads a leading ~/ in command, args and cwd as the home directory.
     const home = env.HOME ?? "";
@@ -68,7 +72,13 @@ export function readHandedOver(file: PiMcpJson, entries: readonly FromPiEntry[],
     const args = Array.isArray(entry.args) && entry.args.every((a) => typeof a === "string") ? (entry.args as string[]).map(tilde) : [];
     const expanded = expandEnv(isRecord(entry.env) ? entry.env : {}, env);
     if ("problem" in expanded) return { name, enabledInPi, problem: `"${name}" in ${path}: ${expanded.problem}` };
-    const options: McpServerOptions = { ...tuning.get(name), command: tilde(entry.command), args, env: expanded.env, ...(typeof entry.cwd === "string" ? { cwd: tilde(entry.cwd) } : {}) };
+    const options: McpServerOptions = {
+      ...tuning.get(name),
+      command: tilde(entry.command),
+      args,
+      env: expanded.env,
+      ...(typeof entry.cwd === "string" ? { cwd: tilde(entry.cwd) } : {}),
+    };
     return { name, enabledInPi, options };
   });
 }
@@ -78,7 +88,8 @@ function expandEnv(raw: Record<string, unknown>, env: Readonly<Record<string, st
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(raw)) {
     if (typeof value !== "string") return { problem: `env.${key} is not a string` };
-    if (value.startsWith("!")) return { problem: `env.${key} runs a command ("!..."), which pi-governor does not do; set the value in the environment and write \${NAME}` };
+    if (value.startsWith("!"))
+      return { problem: `env.${key} runs a command ("!..."), which pi-governor does not do; set the value in the environment and write \${NAME}` };
     out[key] = value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]{0,127})\}/g, (_m, name: string) => env[name] ?? "");
   }
   return { env: out };

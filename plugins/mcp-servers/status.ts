@@ -13,7 +13,8 @@ export const STATUS_TOOL = "governor_connection_status";
 /** Status text of `servers` (all, or the one named). */
 export function serversStatusText(servers: readonly ManagedMcpServer[], only?: string): string {
   const picked = only ? servers.filter((s) => s.name === only) : servers;
-  if (picked.length === 0) return only ? `No MCP server named "${only}". Known: ${servers.map((s) => s.name).join(", ") || "none"}.` : "No MCP servers are configured.";
+  if (picked.length === 0)
+    return only ? `No MCP server named "${only}". Known: ${servers.map((s) => s.name).join(", ") || "none"}.` : "No MCP servers are configured.";
   return picked.map((s) => formatServerStatus(s.status())).join("\n");
 }
 
@@ -36,7 +37,8 @@ export function registerStatusTool(pipeline: Pipeline, owner: string, servers: r
   pipeline.registerTool(owner, {
     name: STATUS_TOOL,
     label: "MCP connection status",
-    description: "State of the MCP server connections: running, reconnecting, degraded; uptime, reconnect history and the last error. Call it when an MCP tool reports a lost connection, before calling that tool again.",
+    description:
+      "State of the MCP server connections: running, reconnecting, degraded; uptime, reconnect history and the last error. Call it when an MCP tool reports a lost connection, before calling that tool again.",
     parameters: { type: "object", properties: { server: { type: "string", description: "Only this server (default: all)." } } } as unknown as TSchema,
     annotations: { readOnlyHint: true },
     tags: [STATUS_TAG, MCP_TAG],
@@ -71,7 +73,11 @@ export function registerServerCommands(pipeline: Pipeline, owner: string, root: 
           return;
         }
         const results = await Promise.allSettled(picked.map((s) => s.restart()));
-        const lines = results.map((r, i) => (r.status === "fulfilled" ? `${picked[i]!.name}: restarted (${picked[i]!.status().toolCount} tools)` : `${picked[i]!.name}: restart failed: ${errorText(r.reason)}`));
+        const lines = results.map((r, i) =>
+          r.status === "fulfilled"
+            ? `${picked[i]!.name}: restarted (${picked[i]!.status().toolCount} tools)`
+            : `${picked[i]!.name}: restart failed: ${errorText(r.reason)}`,
+        );
         ctx.ui.notify(lines.join("\n"), results.some((r) => r.status === "rejected") ? "error" : "info");
       },
     });

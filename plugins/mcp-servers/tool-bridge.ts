@@ -41,7 +41,10 @@ export function toContent(result: McpToolResult): ContentBlock[] {
     else if (block.type === "image") out.push({ type: "image", data: block.data, mimeType: block.mimeType });
     else if (block.type === "resource") {
       const r = block.resource as { uri: string; text?: string; mimeType?: string };
-      out.push({ type: "text", text: r.text !== undefined ? `[resource ${r.uri}]\n${r.text}` : `[resource ${r.uri}${r.mimeType ? ` (${r.mimeType})` : ""}: binary, not shown]` });
+      out.push({
+        type: "text",
+        text: r.text !== undefined ? `[resource ${r.uri}]\n${r.text}` : `[resource ${r.uri}${r.mimeType ? ` (${r.mimeType})` : ""}: binary, not shown]`,
+      });
     } else if (block.type === "resource_link") out.push({ type: "text", text: `[resource link ${block.uri}${block.name ? ` "${block.name}"` : ""}]` });
     else out.push({ type: "text", text: `[${block.type} content not shown]` });
   }
@@ -83,7 +86,13 @@ export function mcpToolDefinition(server: ManagedMcpServer, tool: McpTool, tags:
  * Registers each tool of `server` on the pipeline. One tool that cannot be registered (its name is
  * taken by another plugin's tool, or too long) is reported in `failed` and the others still are.
  */
-export function registerMcpTools(pipeline: Pipeline, owner: string, server: ManagedMcpServer, tools: readonly McpTool[], tags: string[] = []): { names: string[]; failed: Array<{ tool: string; error: string }> } {
+export function registerMcpTools(
+  pipeline: Pipeline,
+  owner: string,
+  server: ManagedMcpServer,
+  tools: readonly McpTool[],
+  tags: string[] = [],
+): { names: string[]; failed: Array<{ tool: string; error: string }> } {
   const names: string[] = [];
   const failed: Array<{ tool: string; error: string }> = [];
   for (const tool of tools) {

@@ -67,7 +67,9 @@ export function selectTools(servers: readonly ServerTools[]): ToolSelection {
   for (const [name, list] of owners) {
     if (list.length < 2) continue;
     const who = list.map((o) => `server "${o.server}" tool "${o.tool}"`).join(" and ");
-    warnings.push(`MCP tool name "${name}" is ambiguous: ${who} would both get it, so neither is offered (a call must not reach the wrong server). Rename one server in mcp.servers so its tools get another prefix.`);
+    warnings.push(
+      `MCP tool name "${name}" is ambiguous: ${who} would both get it, so neither is offered (a call must not reach the wrong server). Rename one server in mcp.servers so its tools get another prefix.`,
+    );
   }
 
   const offered = new Map<string, McpTool[]>();
@@ -78,13 +80,22 @@ export function selectTools(servers: readonly ServerTools[]): ToolSelection {
       server,
       tools.filter((tool) => {
         const name = governedToolName(server, tool.name);
-        if (name.length > MAX_TOOL_NAME) return void long.push(tool.name.slice(0, 80)), false;
-        if (RESERVED_TOOL_NAMES.has(name)) return void reserved.push(`"${tool.name}" (${name})`), false;
+        if (name.length > MAX_TOOL_NAME) return (void long.push(tool.name.slice(0, 80)), false);
+        if (RESERVED_TOOL_NAMES.has(name)) return (void reserved.push(`"${tool.name}" (${name})`), false);
         return owners.get(name)!.length === 1;
       }),
     );
-    if (reserved.length) warnings.push(`MCP server "${server}": tool(s) ${reserved.join(", ")} left out: the name belongs to pi-governor's own tool. Rename the server in mcp.servers to offer them.`);
-    if (long.length) warnings.push(`MCP server "${server}": ${long.length} tool(s) left out because "${server}_<tool>" would be longer than ${MAX_TOOL_NAME} characters (${long.slice(0, 3).map((n) => JSON.stringify(n)).join(", ")}${long.length > 3 ? ", ..." : ""}).`);
+    if (reserved.length)
+      warnings.push(
+        `MCP server "${server}": tool(s) ${reserved.join(", ")} left out: the name belongs to pi-governor's own tool. Rename the server in mcp.servers to offer them.`,
+      );
+    if (long.length)
+      warnings.push(
+        `MCP server "${server}": ${long.length} tool(s) left out because "${server}_<tool>" would be longer than ${MAX_TOOL_NAME} characters (${long
+          .slice(0, 3)
+          .map((n) => JSON.stringify(n))
+          .join(", ")}${long.length > 3 ? ", ..." : ""}).`,
+      );
   }
   return { offered, warnings };
 }

@@ -38,16 +38,24 @@ const ruleSchema = z
   .object({
     tools: toolGlob.describe('Tools this rule covers, by name glob. Default "*".').default("*"),
     readOnly: z.boolean().optional().describe("Only tools that say they change nothing (MCP readOnlyHint), or only those that do not."),
-    destructive: z.boolean().optional().describe("Only tools that may destroy data (MCP destructiveHint; unsaid counts as true for tools that are not read-only)."),
+    destructive: z
+      .boolean()
+      .optional()
+      .describe("Only tools that may destroy data (MCP destructiveHint; unsaid counts as true for tools that are not read-only)."),
     openWorld: z.boolean().optional().describe("Only tools that may reach outside the machine (MCP openWorldHint; unsaid counts as true)."),
-    action: z.enum(["allow", "deny", "ask"]).describe('"allow" runs the call, "deny" refuses it, "ask" asks the user (pi\'s confirm dialog; refused where no one can answer, as in print mode).'),
+    action: z
+      .enum(["allow", "deny", "ask"])
+      .describe('"allow" runs the call, "deny" refuses it, "ask" asks the user (pi\'s confirm dialog; refused where no one can answer, as in print mode).'),
   })
   .strict();
 
 /** The schema of the `policies` section (without `enabled`, which definePlugin adds). */
 export const policiesSchema = z.object({
   limits: z.array(limitSchema).max(50).describe("Call limits per turn and per run; every limit whose tools match a call counts it. Default [] (none)."),
-  rules: z.array(ruleSchema).max(100).describe("Allow / deny / ask by tool glob and behaviour hints; the first rule that matches a call decides, and a call no rule matches runs. Default []."),
+  rules: z
+    .array(ruleSchema)
+    .max(100)
+    .describe("Allow / deny / ask by tool glob and behaviour hints; the first rule that matches a call decides, and a call no rule matches runs. Default []."),
   deny: z.array(toolGlob).max(100).describe("Tools refused outright, by name glob. The one key a project file may set (it only tightens). Default []."),
   repeatedCalls: z
     .object({

@@ -66,7 +66,10 @@ export const policies = definePlugin({
     });
 
     if (config.repeatedCalls.enabled) {
-      pipeline.hooks.toolCall.tap({ name: NAME, stage: STAGE.OBSERVE + 50 }, repeatedCallWrapper((sessionId) => stateOf(sessionId).results));
+      pipeline.hooks.toolCall.tap(
+        { name: NAME, stage: STAGE.OBSERVE + 50 },
+        repeatedCallWrapper((sessionId) => stateOf(sessionId).results),
+      );
     }
   },
 });

@@ -52,7 +52,10 @@ export class ArgumentBlobWriter {
     } catch (error) {
       if (this.warned) return;
       this.warned = true;
-      this.logger?.warn(`cannot store cut tool-call arguments in the blob cache ${store.dir} (${errorText(error)}); their markers name blob_read but it will not find them. Fix the directory or set blobs.dir.`, { dir: store.dir, error: errorText(error) });
+      this.logger?.warn(
+        `cannot store cut tool-call arguments in the blob cache ${store.dir} (${errorText(error)}); their markers name blob_read but it will not find them. Fix the directory or set blobs.dir.`,
+        { dir: store.dir, error: errorText(error) },
+      );
     }
   }
 }

@@ -211,7 +211,11 @@ function isToolCall(block: unknown): block is ToolCallBlock {
  * regardless. Calls on a protected path, calls whose arguments are not a plain object, and cuts that
  * would not save characters are kept. Never mutates its input.
  */
-export function cutToolCallArguments(message: AgentMessageLike, plan: (call: ToolCallBlock) => ArgumentCutReason | undefined, options: ArgumentCutOptions): ArgumentCut {
+export function cutToolCallArguments(
+  message: AgentMessageLike,
+  plan: (call: ToolCallBlock) => ArgumentCutReason | undefined,
+  options: ArgumentCutOptions,
+): ArgumentCut {
   if (message.role !== "assistant" || !Array.isArray(message.content)) return keepOriginal();
   const keep = Math.max(0, Math.floor(options.argExcerptChars));
   const blobs: Array<{ id: string; text: string }> = [];

@@ -18,7 +18,26 @@
  */
 
 /** Commands that only read when run without a write flag or an output redirection. */
-export const READ_ONLY_COMMANDS: ReadonlySet<string> = new Set(["cat", "head", "tail", "less", "more", "wc", "grep", "rg", "ls", "stat", "file", "diff", "nl", "sort", "uniq", "cd", "pwd", "echo"]);
+export const READ_ONLY_COMMANDS: ReadonlySet<string> = new Set([
+  "cat",
+  "head",
+  "tail",
+  "less",
+  "more",
+  "wc",
+  "grep",
+  "rg",
+  "ls",
+  "stat",
+  "file",
+  "diff",
+  "nl",
+  "sort",
+  "uniq",
+  "cd",
+  "pwd",
+  "echo",
+]);
 /** `git` subcommands that only read. */
 export const READ_ONLY_GIT: ReadonlySet<string> = new Set(["diff", "log", "show", "blame", "status"]);
 /** Flags that make any command write. */
@@ -173,7 +192,8 @@ export function parseCommand(command: string): ParsedCommand {
         word = "";
         inWord = false;
       } else endWord();
-      if (s[i + 1] === "<" && s[i + 2] === "<") i += 3; // here-string: the next word is input
+      if (s[i + 1] === "<" && s[i + 2] === "<")
+        i += 3; // here-string: the next word is input
       else if (s[i + 1] === "<") {
         i += 2;
         stripTabs = s[i] === "-";
@@ -254,9 +274,18 @@ export function isReadOnly(command: SimpleCommand): boolean {
 /** Characters a path token is made of; any other character bounds it. Non-ASCII letters count. */
 function isPathChar(code: number): boolean {
   return (
-    (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) ||
-    code === 46 /* . */ || code === 95 /* _ */ || code === 45 /* - */ || code === 47 /* / */ ||
-    code === 126 /* ~ */ || code === 43 /* + */ || code === 64 /* @ */ || code === 37 /* % */ || code >= 128
+    (code >= 97 && code <= 122) ||
+    (code >= 65 && code <= 90) ||
+    (code >= 48 && code <= 57) ||
+    code === 46 /* . */ ||
+    code === 95 /* _ */ ||
+    code === 45 /* - */ ||
+    code === 47 /* / */ ||
+    code === 126 /* ~ */ ||
+    code === 43 /* + */ ||
+    code === 64 /* @ */ ||
+    code === 37 /* % */ ||
+    code >= 128
   );
 }
 

@@ -53,6 +53,9 @@ export function boundaryView(messages: readonly AgentMessageLike[], from: number
       if (call) calls.set(id as string, { ...call, resultIndex: i, isError: (m as { isError?: unknown }).isError === true });
     }
   }
-  const relations = options.dedup || options.staleReads ? resultRelations(from === 0 ? messages : messages.slice(from, upTo), upTo - from, options) : new Map<string, ResultRelation>();
+  const relations =
+    options.dedup || options.staleReads
+      ? resultRelations(from === 0 ? messages : messages.slice(from, upTo), upTo - from, options)
+      : new Map<string, ResultRelation>();
   return { from, upTo, calls, relations };
 }

@@ -74,7 +74,12 @@ export function relatedDecision(message: AgentMessageLike, relation: ResultRelat
  * A tool result replaced by the text `write` makes from its placeholder input (undefined: keep).
  * Kept: other roles, results pinned on arrival, placeholders already, and any text not shorter.
  */
-function replaceWith(message: AgentMessageLike, rules: ModeRules, call: CallInfo | undefined, write: (input: PlaceholderInput, m: ToolResultLike) => string | undefined): Decision {
+function replaceWith(
+  message: AgentMessageLike,
+  rules: ModeRules,
+  call: CallInfo | undefined,
+  write: (input: PlaceholderInput, m: ToolResultLike) => string | undefined,
+): Decision {
   if (message.role !== "toolResult" || isPinnedInMessage(message)) return KEEP;
   const m = message as ToolResultLike;
   const content = Array.isArray(m.content) ? (m.content as Array<{ type?: string; text?: string }>) : [];

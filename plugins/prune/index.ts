@@ -44,13 +44,17 @@ export const prune = definePlugin({
   apply(pipeline, config, services) {
     const logger = services.logger;
     if (config.adaptiveExitPercent >= config.adaptiveEnterPercent) {
-      logger.warn("prune.adaptiveExitPercent should be below adaptiveEnterPercent; using 90% of the enter threshold", { enter: config.adaptiveEnterPercent, exit: config.adaptiveExitPercent });
+      logger.warn("prune.adaptiveExitPercent should be below adaptiveEnterPercent; using 90% of the enter threshold", {
+        enter: config.adaptiveEnterPercent,
+        exit: config.adaptiveExitPercent,
+      });
     }
     for (const [key, entry] of Object.entries(config.perModel)) {
       if (entry.adaptiveEnterPercent === undefined && entry.adaptiveExitPercent === undefined) continue;
       const enter = entry.adaptiveEnterPercent ?? config.adaptiveEnterPercent;
       const exit = entry.adaptiveExitPercent ?? config.adaptiveExitPercent;
-      if (exit >= enter) logger.warn(`prune.perModel["${key}"]: adaptiveExitPercent should be below adaptiveEnterPercent; using 90% of the enter threshold`, { enter, exit });
+      if (exit >= enter)
+        logger.warn(`prune.perModel["${key}"]: adaptiveExitPercent should be below adaptiveEnterPercent; using 90% of the enter threshold`, { enter, exit });
     }
     // One pruner per session and per distinct effective options (`perModel`).
     // Cut call arguments go to the blob store (when the blobs plugin runs), each id written once.
@@ -59,7 +63,10 @@ export const prune = definePlugin({
     // Stored arguments are redacted before their blob id is computed (the marker names that id).
     const redactor = services.maybe(REDACTOR);
     const env = { cwd: services.cwd, ...(blobStore ? { blobWriter } : {}), ...(redactor ? { redact: (text: string) => redactor.redact(text) } : {}) };
-    const sessions = new SessionPruners((options, store) => new SessionPruner(options, store, logger, env), () => services.store());
+    const sessions = new SessionPruners(
+      (options, store) => new SessionPruner(options, store, logger, env),
+      () => services.store(),
+    );
 
     pipeline.hooks.sessionShutdown.tap({ name: PRUNE_PLUGIN }, () => blobWriter.flush());
 
@@ -82,7 +89,6 @@ export const prune = definePlugin({
       return out === messages ? undefined : out;
     });
 
-
     const root = services.commandRoot;
     const skip = new Set(config.pinSkipTools);
     pipeline.registerCommand(PRUNE_PLUGIN, `${root} pin`, {
@@ -95,7 +101,12 @@ export const prune = definePlugin({
           return;
         }
         const added = p.pin(target.toolCallId, target.toolName);
-        ctx.ui.notify(added ? `Pinned the ${target.toolName} result (${target.toolCallId}); it will not be pruned.` : `The ${target.toolName} result (${target.toolCallId}) is already pinned.`, "info");
+        ctx.ui.notify(
+          added
+            ? `Pinned the ${target.toolName} result (${target.toolCallId}); it will not be pruned.`
+            : `The ${target.toolName} result (${target.toolCallId}) is already pinned.`,
+          "info",
+        );
       },
     });
     pipeline.registerCommand(PRUNE_PLUGIN, `${root} pruning`, {

@@ -108,7 +108,7 @@ export class MessageJudge {
     if (m.role === "toolResult") frozen.relation = view.relations.get(String((m as { toolCallId?: unknown }).toolCallId));
     else if (Array.isArray(m.content)) {
       for (const b of m.content as Array<{ type?: unknown; id?: unknown }>) {
-        if (!b || b.type !== "toolCall" || typeof b.id !== "string") continue;
+        if (b?.type !== "toolCall" || typeof b.id !== "string") continue;
         const site = view.calls.get(b.id);
         if (site) (frozen.sites ??= []).push({ id: b.id, isError: site.isError, turn: site.turn, pinned: isPinnedInMessage(messages[site.resultIndex]!) });
       }
@@ -170,7 +170,13 @@ export class MessageJudge {
       const key = [...plan].map(([id, why]) => `${id}:${why}`).join(",");
       cut = (f.argCuts ??= new Map()).get(key) ?? NO_CHANGE;
       if (cut === NO_CHANGE) {
-        const done = cutToolCallArguments(m, (call) => plan.get(call.id), { maxArgChars, argExcerptChars: this.options.argExcerptChars, isProtected: this.isProtected, blobs: this.env.blobWriter !== undefined, ...(this.env.redact ? { redact: this.env.redact } : {}) });
+        const done = cutToolCallArguments(m, (call) => plan.get(call.id), {
+          maxArgChars,
+          argExcerptChars: this.options.argExcerptChars,
+          isProtected: this.isProtected,
+          blobs: this.env.blobWriter !== undefined,
+          ...(this.env.redact ? { redact: this.env.redact } : {}),
+        });
         cut = { replacement: done.replacement, savedChars: done.savedChars, summary: done.summaries.join("; "), blobs: done.blobs };
         f.argCuts.set(key, cut);
       }

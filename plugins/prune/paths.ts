@@ -48,7 +48,11 @@ export function callPath(args: Readonly<Record<string, unknown>> | undefined): s
  * `@path`), no repeated or trailing slashes, and relative to `cwd` when the path lies inside it.
  */
 export function normalizePath(path: string, cwd?: string): string {
-  let p = path.trim().replace(/\\/g, "/").replace(/^@/, "").replace(/\/{2,}/g, "/");
+  let p = path
+    .trim()
+    .replace(/\\/g, "/")
+    .replace(/^@/, "")
+    .replace(/\/{2,}/g, "/");
   while (p.startsWith("./")) p = p.slice(2);
   if (p.length > 1) p = p.replace(/\/$/, "");
   if (cwd) {

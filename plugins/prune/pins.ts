@@ -25,14 +25,20 @@ export function pinResult(value: ToolResultValue, pinned: ReadonlySet<string>): 
 }
 
 /** The result `/<root> pin` would pin: newest first, skipping errors, skip-listed tools and placeholders. */
-export function lastMeaningBearing(messages: readonly AgentMessageLike[], skip: ReadonlySet<string>): { toolCallId: string; toolName: string; index: number } | undefined {
+export function lastMeaningBearing(
+  messages: readonly AgentMessageLike[],
+  skip: ReadonlySet<string>,
+): { toolCallId: string; toolName: string; index: number } | undefined {
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i]!;
     if (m.role !== "toolResult") continue;
     const r = m as { toolCallId: string; toolName: string; isError?: boolean; content?: unknown };
     if (r.isError || skip.has(r.toolName)) continue;
     const blocks = Array.isArray(r.content) ? (r.content as Array<{ type?: string; text?: string }>) : [];
-    const text = blocks.filter((b) => b.type === "text").map((b) => b.text ?? "").join("");
+    const text = blocks
+      .filter((b) => b.type === "text")
+      .map((b) => b.text ?? "")
+      .join("");
     if (!text.trim() || isPrunedMessage(m)) continue;
     return { toolCallId: r.toolCallId, toolName: r.toolName, index: i };
   }

@@ -32,10 +32,19 @@ function formatValue(value: unknown, max: number): string {
 }
 
 /** `tool(key="value", ...)` with `argOrder` first, then the other arguments in call order; deterministic. */
-export function formatCall(toolName: string, args: Readonly<Record<string, unknown>> | undefined, argOrder: readonly string[] = [], maxArgs = MAX_ARGS, maxChars = MAX_ARG_CHARS): string {
+export function formatCall(
+  toolName: string,
+  args: Readonly<Record<string, unknown>> | undefined,
+  argOrder: readonly string[] = [],
+  maxArgs = MAX_ARGS,
+  maxChars = MAX_ARG_CHARS,
+): string {
   const a = args ?? {};
   const keys = [...argOrder.filter((k) => k in a && a[k] !== undefined), ...Object.keys(a).filter((k) => !argOrder.includes(k) && a[k] !== undefined)];
-  return `${toolName}(${keys.slice(0, maxArgs).map((k) => `${k}=${formatValue(a[k], maxChars)}`).join(", ")})`;
+  return `${toolName}(${keys
+    .slice(0, maxArgs)
+    .map((k) => `${k}=${formatValue(a[k], maxChars)}`)
+    .join(", ")})`;
 }
 
 /** What a placeholder is built from. */

@@ -213,14 +213,36 @@ export class SessionPruner {
       // stepping now adds no cache write and saves a prefix break later.
       const sentChars = rawChars - savedOutside(current, folded, folds);
       const free = firstChange < 0 || foldApplies;
-      const rewrite = free ? { prefix: 0, breakpoint: 0, later: 0 } : rewriteEstimates(this.facts, firstChange, sentChars - pendingChars, pendingChars, this.prefixChars[n]! - this.prefixChars[firstChange]!, this.options.stepRule === "carry" ? undefined : this.requestEnds);
+      const rewrite = free
+        ? { prefix: 0, breakpoint: 0, later: 0 }
+        : rewriteEstimates(
+            this.facts,
+            firstChange,
+            sentChars - pendingChars,
+            pendingChars,
+            this.prefixChars[n]! - this.prefixChars[firstChange]!,
+            this.options.stepRule === "carry" ? undefined : this.requestEnds,
+          );
       if (candidate !== this.lastCandidate && !free) {
         this.lastCandidate = candidate;
         this.cheapShare = 0.8 * this.cheapShare + 0.2 * (rewrite.breakpoint < rewrite.later ? 1 : 0);
       }
       // Expected model calls left: as many as the session has made so far (a session that has run
       // long is likely to run on; a young one may end soon).
-      const decision = decideStep({ pending: tokensOf(pendingChars), sent: tokensOf(sentChars), rewrite: rewrite.breakpoint, rewritePrefix: rewrite.prefix, rewriteLater: rewrite.later, horizon: this.requests, cheapShare: this.cheapShare, window, carry: this.carry }, this.options);
+      const decision = decideStep(
+        {
+          pending: tokensOf(pendingChars),
+          sent: tokensOf(sentChars),
+          rewrite: rewrite.breakpoint,
+          rewritePrefix: rewrite.prefix,
+          rewriteLater: rewrite.later,
+          horizon: this.requests,
+          cheapShare: this.cheapShare,
+          window,
+          carry: this.carry,
+        },
+        this.options,
+      );
       this.carry = decision.carry;
       if (decision.step) {
         // Cache entries written after the change hold the old bytes: only those before it still hit.
@@ -303,7 +325,8 @@ export class SessionPruner {
     if (i < this.changedFrom) this.changedFrom = i;
     if (m.role === "assistant" && Array.isArray(m.content)) {
       for (const b of m.content as Array<{ type?: string; id?: unknown; name?: unknown; arguments?: unknown }>) {
-        if (b.type === "toolCall" && typeof b.id === "string") this.calls.set(b.id, { name: String(b.name), args: (b.arguments as Record<string, unknown>) ?? {} });
+        if (b.type === "toolCall" && typeof b.id === "string")
+          this.calls.set(b.id, { name: String(b.name), args: (b.arguments as Record<string, unknown>) ?? {} });
       }
     }
     const blocks = Array.isArray(m.content) ? Math.max(1, m.content.length) : 1;
@@ -326,7 +349,13 @@ export class SessionPruner {
     if (!this.steps.length) return [];
     // Same steps, and no message up to the last one's turn changed: the same indexes (no pass over every turn).
     const cached = this.resolvedCache;
-    if (cached && cached.steps === this.steps.length && cached.resolved.length === this.steps.length && this.changedFrom > cached.resolved[cached.resolved.length - 1]!.index) return cached.resolved;
+    if (
+      cached &&
+      cached.steps === this.steps.length &&
+      cached.resolved.length === this.steps.length &&
+      this.changedFrom > cached.resolved[cached.resolved.length - 1]!.index
+    )
+      return cached.resolved;
     const resolved = this.resolveStepsFresh(starts);
     this.resolvedCache = { steps: this.steps.length, resolved };
     return resolved;
@@ -372,7 +401,12 @@ export class SessionPruner {
    * being stepped to is rendered the same way (the preview), so a step's saving and first change are
    * exact, and the preview becomes the prefix when the step is taken.
    */
-  private prefixAt(messages: readonly AgentMessageLike[], resolved: ReadonlyArray<{ index: number; mode: PruneMode }>, boundary: number, turnsBefore: (index: number) => number): RenderedPrefix {
+  private prefixAt(
+    messages: readonly AgentMessageLike[],
+    resolved: ReadonlyArray<{ index: number; mode: PruneMode }>,
+    boundary: number,
+    turnsBefore: (index: number) => number,
+  ): RenderedPrefix {
     let steps = stepKeys.get(resolved);
     if (steps === undefined) stepKeys.set(resolved, (steps = resolved.map((r) => `${r.index}:${r.mode}`).join(",")));
     const key = `${this.pinsVersion}|${steps}`;
@@ -476,4 +510,3 @@ function firstDifference(a: RenderedPrefix, b: RenderedPrefix): number {
   }
   return -1;
 }
-

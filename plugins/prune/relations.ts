@@ -82,7 +82,14 @@ function completedCalls(messages: readonly AgentMessageLike[], upTo: number): Ca
       const result = results.get(b.id);
       if (!result || seen.has(b.id)) continue;
       seen.add(b.id);
-      calls.push({ id: b.id, name: b.name, args: b.arguments, result, isError: (result as { isError?: unknown }).isError === true, placeholder: isPrunedMessage(result) });
+      calls.push({
+        id: b.id,
+        name: b.name,
+        args: b.arguments,
+        result,
+        isError: (result as { isError?: unknown }).isError === true,
+        placeholder: isPrunedMessage(result),
+      });
     }
   }
   return calls;

@@ -66,7 +66,8 @@ export interface StepOutcome {
   carry: number;
 }
 
-type StepOptions = Pick<PruneOptions, "forceStepPercent" | "minStepTokens" | "cacheAware"> & Partial<Pick<PruneOptions, "forceStepFreePercent" | "minStepPercent" | "stepRule">>;
+type StepOptions = Pick<PruneOptions, "forceStepPercent" | "minStepTokens" | "cacheAware"> &
+  Partial<Pick<PruneOptions, "forceStepFreePercent" | "minStepPercent" | "stepRule">>;
 
 /** The smallest step the cache-cost rule takes: `minStepTokens`, or `minStepPercent` of the prompt when larger. */
 export function minStepSize(sent: number, options: Pick<StepOptions, "minStepTokens" | "minStepPercent">): number {
@@ -167,7 +168,14 @@ export function rewriteTokens(messages: readonly SizedMessage[], firstChange: nu
  * the lookback of the end, else the whole prompt after the system prompt; `later` that whole prompt.
  * Without `requestEnds`, the change itself counts as such an end ({@link rewriteTokens}).
  */
-export function rewriteEstimates(messages: readonly SizedMessage[], firstChange: number, sentAfterChars: number, pendingChars: number, suffixChars: number, requestEnds?: readonly number[]): { prefix: number; breakpoint: number; later: number } {
+export function rewriteEstimates(
+  messages: readonly SizedMessage[],
+  firstChange: number,
+  sentAfterChars: number,
+  pendingChars: number,
+  suffixChars: number,
+  requestEnds?: readonly number[],
+): { prefix: number; breakpoint: number; later: number } {
   let hit = firstChange;
   if (requestEnds) {
     hit = -1;

@@ -42,7 +42,11 @@ export function searchCommand(writer: RecallWriter, store: BlobStore, root: stri
         return;
       }
       try {
-        const { hits, relaxed } = await searchLive(index, store, query, { ...scopeFilter(scope, ctx.sessionId, ctx.cwd), ...(tool ? { tool } : {}), limit: 10 });
+        const { hits, relaxed } = await searchLive(index, store, query, {
+          ...scopeFilter(scope, ctx.sessionId, ctx.cwd),
+          ...(tool ? { tool } : {}),
+          limit: 10,
+        });
         ctx.ui.notify(formatHits(query, hits, { nowMs: Date.now(), maxBytes: USER_ANSWER_BYTES, relaxed, scope, showSession: scope !== "session" }), "info");
       } catch (error) {
         ctx.ui.notify(`Search failed: ${errorText(error)}`, "warning");
@@ -59,15 +63,24 @@ export function purgeIndexCommand(writer: RecallWriter, root: string): GovernorC
       await writer.flush();
       const index = await writer.index();
       if (!index) {
-        ctx.ui.notify(`The recall index ${writer.options.path} is unavailable${writer.broken ? `: ${writer.broken}` : ""}. Delete the file yourself to reset it.`, "warning");
+        ctx.ui.notify(
+          `The recall index ${writer.options.path} is unavailable${writer.broken ? `: ${writer.broken}` : ""}. Delete the file yourself to reset it.`,
+          "warning",
+        );
         return;
       }
       if (!ctx.ui.hasUI) {
-        ctx.ui.notify(`/${root} purge-index needs a confirmation and there is no interactive UI. Run it in pi's interactive mode, or delete ${writer.options.path} yourself.`, "warning");
+        ctx.ui.notify(
+          `/${root} purge-index needs a confirmation and there is no interactive UI. Run it in pi's interactive mode, or delete ${writer.options.path} yourself.`,
+          "warning",
+        );
         return;
       }
       const count = index.count();
-      const ok = await ctx.ui.confirm("Purge the search index?", `Delete the index of ${count} tool output(s) in ${writer.options.path}, for every project? Stored outputs stay readable with blob_read.`);
+      const ok = await ctx.ui.confirm(
+        "Purge the search index?",
+        `Delete the index of ${count} tool output(s) in ${writer.options.path}, for every project? Stored outputs stay readable with blob_read.`,
+      );
       if (!ok) {
         ctx.ui.notify("Search index kept.", "info");
         return;

@@ -25,7 +25,10 @@ export function blobReadCall(hit: Pick<SearchHit, "blobId" | "firstLine" | "last
 
 /** One hit as three lines. `index` is 1-based. */
 export function formatHit(hit: SearchHit, index: number, nowMs: number, showSession: boolean): string {
-  const snippet = hit.snippet.replace(/\s*\n\s*/g, " ⏎ ").replace(/\s+/g, " ").trim();
+  const snippet = hit.snippet
+    .replace(/\s*\n\s*/g, " ⏎ ")
+    .replace(/\s+/g, " ")
+    .trim();
   const cut = snippet.length > SNIPPET_CHARS ? `${snippet.slice(0, SNIPPET_CHARS - 1)}…` : snippet;
   const where = [`turn ${hit.turn}`, ago(nowMs - hit.atMs), `lines ${hit.firstLine}-${hit.lastLine} of ${hit.lines}`];
   if (hit.isError) where.push("error");
@@ -34,7 +37,11 @@ export function formatHit(hit: SearchHit, index: number, nowMs: number, showSess
 }
 
 /** The whole answer, at most `maxBytes` UTF-8 bytes (the header always fits). */
-export function formatHits(query: string, hits: readonly SearchHit[], options: { nowMs: number; maxBytes: number; relaxed: boolean; scope: string; showSession?: boolean }): string {
+export function formatHits(
+  query: string,
+  hits: readonly SearchHit[],
+  options: { nowMs: number; maxBytes: number; relaxed: boolean; scope: string; showSession?: boolean },
+): string {
   const shownQuery = JSON.stringify(query.length > 100 ? `${query.slice(0, 99)}…` : query);
   if (!hits.length) return `No earlier output matches ${shownQuery} (scope: ${options.scope}). Try other words, a part of an identifier, or scope "project".`;
   const head = `${hits.length} output(s) match ${shownQuery}${options.relaxed ? " (not every word matched)" : ""}, best first (scope: ${options.scope}):`;

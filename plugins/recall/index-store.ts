@@ -80,7 +80,10 @@ export const HIGHLIGHT = ["«", "»"] as const;
 /** Creates the tables of `variant` on `db` (idempotent). Throws when the database cannot. */
 export function createRecallSchema(db: SqliteDatabase, variant: TokenizerVariant = "words"): void {
   const version = Number(db.pragma("user_version") ?? 0);
-  if (version > RECALL_SCHEMA_VERSION) throw new Error(`recall index ${db.path} has schema version ${version}, newer than this pi-governor (${RECALL_SCHEMA_VERSION}); upgrade pi-governor or remove the file.`);
+  if (version > RECALL_SCHEMA_VERSION)
+    throw new Error(
+      `recall index ${db.path} has schema version ${version}, newer than this pi-governor (${RECALL_SCHEMA_VERSION}); upgrade pi-governor or remove the file.`,
+    );
   const fts =
     variant === "trigram"
       ? "CREATE VIRTUAL TABLE IF NOT EXISTS chunks USING fts5(body, first_line UNINDEXED, last_line UNINDEXED, tokenize = 'trigram')"
@@ -116,12 +119,16 @@ export class RecallIndex {
     this.limits = { ...DEFAULT_CHUNK_LIMITS, ...options.chunk, maxChunks: Math.min(options.chunk?.maxChunks ?? DEFAULT_CHUNK_LIMITS.maxChunks, CHUNK_SLOTS) };
     if (options.readonly) {
       const version = Number(db.pragma("user_version") ?? 0);
-      if (version !== RECALL_SCHEMA_VERSION) throw new Error(`${db.path} is not a recall index of this pi-governor (schema version ${version}, expected ${RECALL_SCHEMA_VERSION}).`);
+      if (version !== RECALL_SCHEMA_VERSION)
+        throw new Error(`${db.path} is not a recall index of this pi-governor (schema version ${version}, expected ${RECALL_SCHEMA_VERSION}).`);
     } else createRecallSchema(db, this.variant);
   }
 
   /** Opens (creating: dir 0700, file 0600, links refused) the index at `path`. Throws when it cannot. */
-  static open(path: string, options: { variant?: TokenizerVariant; chunk?: Partial<ChunkLimits>; busyTimeoutMs?: number; readonly?: boolean } = {}): RecallIndex {
+  static open(
+    path: string,
+    options: { variant?: TokenizerVariant; chunk?: Partial<ChunkLimits>; busyTimeoutMs?: number; readonly?: boolean } = {},
+  ): RecallIndex {
     const db = openDatabase(path, { busyTimeoutMs: options.busyTimeoutMs ?? 5, readonly: options.readonly ?? false });
     try {
       if (!options.readonly) {
@@ -148,7 +155,19 @@ export class RecallIndex {
       records.map((r) => {
         const lines = r.text.length ? r.text.split("\n").length : 0;
         const id = Number(
-          insertOutput.run(r.sessionId, r.project, r.tool, r.args, r.turn, Math.floor(r.atMs), r.toolCallId, r.blobId, Buffer.byteLength(r.text, "utf8"), lines, r.isError ? 1 : 0).lastInsertRowid,
+          insertOutput.run(
+            r.sessionId,
+            r.project,
+            r.tool,
+            r.args,
+            r.turn,
+            Math.floor(r.atMs),
+            r.toolCallId,
+            r.blobId,
+            Buffer.byteLength(r.text, "utf8"),
+            lines,
+            r.isError ? 1 : 0,
+          ).lastInsertRowid,
         );
         chunkText(r.text, this.limits).forEach((c, i) => {
           const rowid = id * CHUNK_SLOTS + i;
@@ -178,9 +197,9 @@ export class RecallIndex {
   private run(match: string, options: SearchOptions, limit: number, terms: readonly string[]): SearchHit[] {
     const where: string[] = ["chunks MATCH ?"];
     const params: (string | number)[] = [match];
-    if (options.sessionId !== undefined) (where.push("o.session_id = ?"), params.push(options.sessionId));
-    if (options.project !== undefined) (where.push("o.project = ?"), params.push(options.project));
-    if (options.tool !== undefined) (where.push("o.tool = ?"), params.push(options.tool));
+    if (options.sessionId !== undefined) where.push("o.session_id = ?"), params.push(options.sessionId);
+    if (options.project !== undefined) where.push("o.project = ?"), params.push(options.project);
+    if (options.tool !== undefined) where.push("o.tool = ?"), params.push(options.tool);
     const weights = this.variant === "trigram" ? "bm25(chunks)" : "bm25(chunks, 1.0, 0.5)";
     // Over-fetch chunks, then keep each output's best one.
     const rows = this.db
@@ -201,7 +220,7 @@ export class RecallIndex {
       const { body, ...hit } = r;
       // A match on a part of an identifier is in the words column: FTS5 highlights nothing in the
       // text, so mark the part where it stands.
-      const snippet = r.snippet.includes(HIGHLIGHT[0]) ? r.snippet : partSnippet(body, terms) ?? r.snippet;
+      const snippet = r.snippet.includes(HIGHLIGHT[0]) ? r.snippet : (partSnippet(body, terms) ?? r.snippet);
       hits.push({ ...hit, snippet, isError: Boolean(r.isError), firstLine: Number(r.firstLine), lastLine: Number(r.lastLine) });
       if (hits.length >= limit) break;
     }
@@ -231,7 +250,10 @@ export class RecallIndex {
 
   /** Distinct blob ids the index points to. */
   blobIds(): string[] {
-    return this.db.prepare("SELECT DISTINCT blob_id AS id FROM outputs").all().map((r) => String(r.id));
+    return this.db
+      .prepare("SELECT DISTINCT blob_id AS id FROM outputs")
+      .all()
+      .map((r) => String(r.id));
   }
 
   /** Removes the outputs (and their chunks) whose blob is `blobId`; returns how many. */
@@ -257,7 +279,10 @@ export class RecallIndex {
 
   private removeWhere(condition: string, params: (string | number)[]): number {
     return this.db.transaction(() => {
-      const ids = this.db.prepare(`SELECT id FROM outputs WHERE ${condition}`).all(...params).map((r) => Number(r.id));
+      const ids = this.db
+        .prepare(`SELECT id FROM outputs WHERE ${condition}`)
+        .all(...params)
+        .map((r) => Number(r.id));
       const delChunks = this.db.prepare("DELETE FROM chunks WHERE rowid >= ? AND rowid < ?");
       const delOutput = this.db.prepare("DELETE FROM outputs WHERE id = ?");
       for (const id of ids) {

@@ -9,7 +9,18 @@
  */
 import { createHash } from "node:crypto";
 import { readPiFullOutput } from "../../lib/pi/index.ts";
-import { contentText, definePlugin, errorText, hasTag, REHYDRATION_TAG, resultMeta, STAGE, withResultMeta, type AgentMessageLike, type ContentBlock } from "../../core/index.ts";
+import {
+  contentText,
+  definePlugin,
+  errorText,
+  hasTag,
+  REHYDRATION_TAG,
+  resultMeta,
+  STAGE,
+  withResultMeta,
+  type AgentMessageLike,
+  type ContentBlock,
+} from "../../core/index.ts";
 import { isBlobId, resolveBlobDir, RetentionSchedule } from "../../lib/blobs/index.ts";
 import { BLOB_STORE } from "../blobs/index.ts";
 import { formatCall } from "../prune/index.ts";
@@ -34,7 +45,8 @@ export const RECALL_STAGE = STAGE.SHAPE + 50;
 const MAX_TURNS_TRACKED = 100_000;
 
 /** Appended to pi's compaction summary in what the model gets (request-only; the session keeps the original). */
-export const COMPACTION_POINTER = "Tool outputs from before this summary are still searchable: context_search finds them and names the blob_read call that reads them back exactly.";
+export const COMPACTION_POINTER =
+  "Tool outputs from before this summary are still searchable: context_search finds them and names the blob_read call that reads them back exactly.";
 
 /**
  * The message list with the pointer appended to each compaction summary, or undefined when there is
@@ -169,7 +181,10 @@ export const recall = definePlugin({
     });
 
     const scopes = config.searchAllProjects ? (["session", "project", "all"] as const) : (["session", "project"] as const);
-    pipeline.registerTool(RECALL_PLUGIN, contextSearchTool({ writer, store, cwd: services.cwd, answerBytes: config.answerBytes, defaultLimit: config.defaultLimit, scopes }));
+    pipeline.registerTool(
+      RECALL_PLUGIN,
+      contextSearchTool({ writer, store, cwd: services.cwd, answerBytes: config.answerBytes, defaultLimit: config.defaultLimit, scopes }),
+    );
     const root = services.commandRoot;
     pipeline.registerCommand(RECALL_PLUGIN, `${root} search`, searchCommand(writer, store, root));
     pipeline.registerCommand(RECALL_PLUGIN, `${root} purge-index`, purgeIndexCommand(writer, root));

@@ -49,7 +49,9 @@ export class SavingsTracker {
       const r = m as { toolName?: unknown; toolCallId?: unknown; details?: unknown; content?: unknown };
       const original = this.originalChars(m);
       if (original === undefined) continue;
-      const seen = Array.isArray(r.content) ? (r.content as Array<{ type?: string; text?: unknown }>).reduce((s, b) => s + (b.type === "text" && typeof b.text === "string" ? b.text.length : 0), 0) : 0;
+      const seen = Array.isArray(r.content)
+        ? (r.content as Array<{ type?: string; text?: unknown }>).reduce((s, b) => s + (b.type === "text" && typeof b.text === "string" ? b.text.length : 0), 0)
+        : 0;
       const out = Math.max(0, original - seen);
       if (!out) continue;
       keptOutChars += out;
@@ -75,7 +77,9 @@ export function statusText(report: SavingsReport | undefined, indexed: number): 
 export function savingsLines(report: SavingsReport | undefined): string[] {
   if (!report) return ["No model call seen in this session yet."];
   const n = (v: number) => v.toLocaleString("en-US");
-  const lines = [`Kept out of the context at the last model call: ~${n(estimateTokens(report.keptOutChars))} tokens (${n(report.keptOutChars)} chars), all searchable with context_search.`];
+  const lines = [
+    `Kept out of the context at the last model call: ~${n(estimateTokens(report.keptOutChars))} tokens (${n(report.keptOutChars)} chars), all searchable with context_search.`,
+  ];
   for (const [tool, t] of [...report.perTool.entries()].sort((a, b) => b[1].keptOutChars - a[1].keptOutChars)) {
     lines.push(`  ${tool}: ${t.results} result(s), ~${n(estimateTokens(t.keptOutChars))} tokens`);
   }

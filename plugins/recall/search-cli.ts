@@ -90,10 +90,18 @@ export const run: CliCommand = async (argv, io) => {
   }
   try {
     const store = new BlobStore({ dir: values.blobs ? resolveBlobDir(values.blobs) : resolveBlobDir(DEFAULT_BLOB_DIR, { agentDir }) });
-    const filter = { ...(values.session ? { sessionId: values.session } : {}), ...(values.project ? { project: resolveBlobDir(values.project) } : {}), ...(values.tool ? { tool: values.tool } : {}), limit };
+    const filter = {
+      ...(values.session ? { sessionId: values.session } : {}),
+      ...(values.project ? { project: resolveBlobDir(values.project) } : {}),
+      ...(values.tool ? { tool: values.tool } : {}),
+      limit,
+    };
     const { hits, relaxed } = await searchLive(index, store, query, filter, false);
     if (values.json) io.out(`${JSON.stringify({ query, relaxed, hits }, null, 2)}\n`);
-    else io.out(`${formatHits(query, hits, { nowMs: Date.now(), maxBytes: 64 * 1024, relaxed, scope: values.session ? `session ${values.session}` : "all", showSession: !values.session })}\n`);
+    else
+      io.out(
+        `${formatHits(query, hits, { nowMs: Date.now(), maxBytes: 64 * 1024, relaxed, scope: values.session ? `session ${values.session}` : "all", showSession: !values.session })}\n`,
+      );
     return hits.length ? 0 : 1;
   } finally {
     index.close();

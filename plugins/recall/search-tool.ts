@@ -14,7 +14,11 @@ function parametersFor(scopes: readonly SearchScope[]) {
   return Type.Object({
     query: Type.String({ description: "Identifiers (or part of one), paths, error text" }),
     tool: Type.Optional(Type.String()),
-    scope: Type.Optional(stringEnum([...scopes], { description: scopes.includes("all") ? "Default session; project: this directory; all: every project" : "Default session; project: this directory" })),
+    scope: Type.Optional(
+      stringEnum([...scopes], {
+        description: scopes.includes("all") ? "Default session; project: this directory; all: every project" : "Default session; project: this directory",
+      }),
+    ),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, description: "Default 5" })),
   });
 }
@@ -40,20 +44,24 @@ export function contextSearchTool(deps: {
   return {
     name: CONTEXT_SEARCH_TOOL,
     label: "Search earlier output",
-    description:
-      "Search earlier tool outputs, pruned ones too. Each hit names the blob_read call that reads it back.",
+    description: "Search earlier tool outputs, pruned ones too. Each hit names the blob_read call that reads it back.",
     parameters,
     tags: [REHYDRATION_TAG],
     annotations: { readOnlyHint: true, idempotentHint: true },
     async execute(call): Promise<ToolExecuteResult> {
       const args = call.args as { query?: unknown; tool?: unknown; scope?: unknown; limit?: unknown };
       const query = typeof args.query === "string" ? args.query.trim() : "";
-      if (!query) throw new InvalidInputError("context_search needs a non-empty query", { agentMessage: 'Pass query: the words to find, e.g. {"query": "BlobStore put"}.' });
+      if (!query)
+        throw new InvalidInputError("context_search needs a non-empty query", {
+          agentMessage: 'Pass query: the words to find, e.g. {"query": "BlobStore put"}.',
+        });
       const scope = (args.scope ?? "session") as SearchScope;
       // Checked here too: a nested call (codemode) reaches execute without pi's schema validation.
       if (!scopes.includes(scope)) {
         const allowed = scopes.map((s) => `"${s}"`).join(", ");
-        throw new InvalidInputError(`scope must be one of ${allowed}, got ${JSON.stringify(args.scope)}`, { agentMessage: `Use scope ${allowed} (default "session").` });
+        throw new InvalidInputError(`scope must be one of ${allowed}, got ${JSON.stringify(args.scope)}`, {
+          agentMessage: `Use scope ${allowed} (default "session").`,
+        });
       }
       const limit = typeof args.limit === "number" && Number.isFinite(args.limit) ? Math.max(1, Math.min(50, Math.floor(args.limit))) : deps.defaultLimit;
       await deps.writer.flush();

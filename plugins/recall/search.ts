@@ -12,7 +12,13 @@ export type SearchScope = "session" | "project" | "all";
  * Hits whose blob still exists, best first; rows of missing blobs are removed from the index (unless
  * `removeGone` is false: a read-only reader).
  */
-export async function searchLive(index: RecallIndex, store: Pick<BlobStore, "locate">, query: string, options: SearchOptions, removeGone = true): Promise<{ hits: SearchHit[]; relaxed: boolean }> {
+export async function searchLive(
+  index: RecallIndex,
+  store: Pick<BlobStore, "locate">,
+  query: string,
+  options: SearchOptions,
+  removeGone = true,
+): Promise<{ hits: SearchHit[]; relaxed: boolean }> {
   const limit = options.limit ?? 5;
   const { hits, relaxed } = index.search(query, { ...options, limit: limit + 5 });
   const live: SearchHit[] = [];

@@ -65,7 +65,10 @@ export async function writeSpill(indexPath: string, rows: readonly PendingOutput
 export async function takeSpills(indexPath: string, maxRows: number): Promise<{ rows: PendingOutput[]; files: number; skipped: number }> {
   const dir = dirname(indexPath);
   const prefix = spillPrefix(indexPath);
-  const names = (await readdir(dir).catch(() => [] as string[])).filter((n) => n.startsWith(prefix) && n.endsWith(".jsonl")).sort().slice(0, MAX_SPILL_FILES);
+  const names = (await readdir(dir).catch(() => [] as string[]))
+    .filter((n) => n.startsWith(prefix) && n.endsWith(".jsonl"))
+    .sort()
+    .slice(0, MAX_SPILL_FILES);
   const rows: PendingOutput[] = [];
   let files = 0;
   let skipped = 0;

@@ -252,7 +252,8 @@ export class RecallWriter {
   private requeue(batch: PendingOutput[], records: OutputRecord[], retryMs = Math.max(this.options.flushIntervalMs, 100)): void {
     const kept = new Set(records.map((r) => r.toolCallId + r.blobId));
     const rows = batch.filter((p) => kept.has(p.toolCallId + p.blobId)).map(({ text: _text, ...rest }) => rest);
-    if (retryMs === 0) this.queue.push(...rows); // after the replayed rows, which are older
+    if (retryMs === 0)
+      this.queue.push(...rows); // after the replayed rows, which are older
     else {
       this.queue.unshift(...rows);
       this.schedule(retryMs);
@@ -273,7 +274,10 @@ export class RecallWriter {
       this.deps.logger.warn("recall: output not indexed, its blob is not available", { tool: p.tool, blobId: p.blobId, error: errorText(error) });
       if (p.text !== undefined && !this.blobWarned) {
         this.blobWarned = true;
-        this.deps.notify(`pi-governor recall: cannot write the blob cache ${this.deps.store.dir} (${errorText(error)}). Outputs are not indexed and pruned ones must be re-run; fix the directory or set blobs.dir.`, "warning");
+        this.deps.notify(
+          `pi-governor recall: cannot write the blob cache ${this.deps.store.dir} (${errorText(error)}). Outputs are not indexed and pruned ones must be re-run; fix the directory or set blobs.dir.`,
+          "warning",
+        );
       }
       return undefined;
     }
@@ -290,7 +294,11 @@ export class RecallWriter {
     }
     this.opened = undefined;
     this.deps.logger.warn("recall index unavailable", { path: this.options.path, error: this.brokenReason });
-    const advice = sqliteFailureAdvice(error, { path: this.options.path, configKey: "recall.dbPath", rebuilt: "a new, empty index is created at the next start (outputs indexed before are no longer found; their blobs stay)" });
+    const advice = sqliteFailureAdvice(error, {
+      path: this.options.path,
+      configKey: "recall.dbPath",
+      rebuilt: "a new, empty index is created at the next start (outputs indexed before are no longer found; their blobs stay)",
+    });
     this.deps.notify(
       `pi-governor recall: the search index ${this.options.path} cannot be used: ${advice}. Tool outputs are not indexed in this session (everything else works).`,
       "warning",

@@ -13,7 +13,11 @@ export const MAX_SHAPES = 64;
 
 const shapeSchema = z
   .object({
-    name: z.string().max(40).regex(RULE_NAME_PATTERN, "lower case letters, digits and -, starting with a letter (max 40)").describe("Rule name, shown as [redacted:<name>]."),
+    name: z
+      .string()
+      .max(40)
+      .regex(RULE_NAME_PATTERN, "lower case letters, digits and -, starting with a letter (max 40)")
+      .describe("Rule name, shown as [redacted:<name>]."),
     prefix: z
       .string()
       .min(2)

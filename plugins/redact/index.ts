@@ -55,7 +55,8 @@ export function redactObservation(obs: ToolObservation, redactor: Pick<Redactor,
 export const redact = definePlugin({
   name: REDACT_PLUGIN,
   configKey: "redact",
-  description: "Hides secrets (cloud keys, GitHub/GitLab/Slack/npm tokens, sk- keys, JWTs, private keys, Authorization headers, *_TOKEN= assignments, the env given to servers) in every tool output, error and command line before the model, the blob cache, the recall index or telemetry see them.",
+  description:
+    "Hides secrets (cloud keys, GitHub/GitLab/Slack/npm tokens, sk- keys, JWTs, private keys, Authorization headers, *_TOKEN= assignments, the env given to servers) in every tool output, error and command line before the model, the blob cache, the recall index or telemetry see them.",
   schema: redactSchema,
   defaults: redactDefaults,
   // Hiding less is the user's choice: a cloned repository may add shapes, never remove any.

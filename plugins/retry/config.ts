@@ -24,14 +24,31 @@ const perToolSchema = z
 /** The schema of the `retry` section (without `enabled`, which definePlugin adds). */
 export const retrySchema = z.object({
   maxAttempts: z.number().int().min(1).max(10).describe("Attempts per call including the first (1 = never retry). Default 3."),
-  retryOn: z.array(z.enum(RETRYABLE_CATEGORIES)).max(RETRYABLE_CATEGORIES.length).describe('Error categories that are retried. Default ["network", "connection_lost", "rate_limit"].'),
-  retryTimeouts: z.boolean().describe("Also retry TIMEOUT_EXCEEDED attempts and timeout errors. A timed-out call tells the model to reassess instead, so default false."),
-  baseDelayMs: z.number().int().min(0).max(60_000).describe("Backoff before retry n is random in [0, min(maxDelayMs, baseDelayMs * 2^(n-1))) (full jitter), in milliseconds. Default 250."),
+  retryOn: z
+    .array(z.enum(RETRYABLE_CATEGORIES))
+    .max(RETRYABLE_CATEGORIES.length)
+    .describe('Error categories that are retried. Default ["network", "connection_lost", "rate_limit"].'),
+  retryTimeouts: z
+    .boolean()
+    .describe("Also retry TIMEOUT_EXCEEDED attempts and timeout errors. A timed-out call tells the model to reassess instead, so default false."),
+  baseDelayMs: z
+    .number()
+    .int()
+    .min(0)
+    .max(60_000)
+    .describe("Backoff before retry n is random in [0, min(maxDelayMs, baseDelayMs * 2^(n-1))) (full jitter), in milliseconds. Default 250."),
   maxDelayMs: z.number().int().min(0).max(300_000).describe("Cap of one backoff, in milliseconds. Default 8000."),
-  maxRetryAfterMs: z.number().int().min(0).max(600_000).describe("A server's retry-after hint is honoured up to this many milliseconds; a longer hint ends retrying. Default 30000."),
+  maxRetryAfterMs: z
+    .number()
+    .int()
+    .min(0)
+    .max(600_000)
+    .describe("A server's retry-after hint is honoured up to this many milliseconds; a longer hint ends retrying. Default 30000."),
   onlySafeTools: z.boolean().describe("Retry only tools marked readOnlyHint or idempotentHint, or listed in `tools`. Default true."),
   tools: toolListSchema().describe("Tools retried even without a read-only/idempotent annotation. Default []."),
-  perTool: boundedRecord(toolNameSchema(), perToolSchema).describe("Per-tool overrides by tool name: enabled, maxAttempts, retryTimeouts, baseDelayMs, maxDelayMs. Default {}."),
+  perTool: boundedRecord(toolNameSchema(), perToolSchema).describe(
+    "Per-tool overrides by tool name: enabled, maxAttempts, retryTimeouts, baseDelayMs, maxDelayMs. Default {}.",
+  ),
   budget: z
     .object({
       ratio: z.number().min(0).max(10).describe("Retries allowed per first attempt within the window (0.2 = retries may add 20% to the calls). Default 0.2."),

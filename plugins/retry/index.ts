@@ -102,7 +102,8 @@ export function retryWrapper(options: RetryOptions, deps: RetryDeps): ToolWrappe
 function recordRetries(obs: ToolObservation, retries: number, stoppedBy: RetryStop | undefined): ToolObservation {
   obs.retries = retries;
   if (obs.status === "ERROR") obs.error.retried = retries;
-  if (retries > 0 || (stoppedBy !== undefined && stoppedBy !== "not_transient")) obs.meta = { ...obs.meta, retry: { retries, ...(stoppedBy ? { stoppedBy } : {}) } };
+  if (retries > 0 || (stoppedBy !== undefined && stoppedBy !== "not_transient"))
+    obs.meta = { ...obs.meta, retry: { retries, ...(stoppedBy ? { stoppedBy } : {}) } };
   return obs;
 }
 
@@ -110,7 +111,8 @@ function recordRetries(obs: ToolObservation, retries: number, stoppedBy: RetrySt
 export const retry = definePlugin({
   name: RETRY_PLUGIN,
   configKey: "retry",
-  description: "Retries transient failures (network, connection lost, rate limit) of tools safe to repeat, with jittered backoff, retry-after and a retry budget.",
+  description:
+    "Retries transient failures (network, connection lost, rate limit) of tools safe to repeat, with jittered backoff, retry-after and a retry budget.",
   schema: retrySchema,
   defaults: retryDefaults,
   apply(pipeline, config, services) {

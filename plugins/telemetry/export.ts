@@ -69,7 +69,10 @@ function signalUrl(base: string, signal: "traces" | "metrics"): string {
  * endpoint variable is used as is, the generic one gets `/v1/<signal>` appended; config wins over both.
  * Headers: generic env, then signal env (traces), then config.
  */
-export function resolveExportTarget(options: Pick<TelemetryOptions, "endpoint" | "headers" | "serviceName">, env: Readonly<Record<string, string | undefined>>): ExportTarget {
+export function resolveExportTarget(
+  options: Pick<TelemetryOptions, "endpoint" | "headers" | "serviceName">,
+  env: Readonly<Record<string, string | undefined>>,
+): ExportTarget {
   const base = options.endpoint || env.OTEL_EXPORTER_OTLP_ENDPOINT || DEFAULT_OTLP_ENDPOINT;
   const tracesUrl = options.endpoint ? signalUrl(base, "traces") : env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || signalUrl(base, "traces");
   const metricsUrl = options.endpoint ? signalUrl(base, "metrics") : env.OTEL_EXPORTER_OTLP_METRICS_ENDPOINT || signalUrl(base, "metrics");
@@ -118,7 +121,9 @@ export async function startExport(options: TelemetryOptions, env: Readonly<Recor
       import("@opentelemetry/exporter-metrics-otlp-http"),
     ]);
   } catch (error) {
-    throw new Error(`telemetry export needs the OpenTelemetry SDK (${(error as Error).message}); install it beside pi-governor: npm install ${EXPORT_PACKAGES.join(" ")}`);
+    throw new Error(
+      `telemetry export needs the OpenTelemetry SDK (${(error as Error).message}); install it beside pi-governor: npm install ${EXPORT_PACKAGES.join(" ")}`,
+    );
   }
   const [traceSdk, metricsSdk, resources, traceExporter, metricsExporter] = modules;
   const resource = resources.resourceFromAttributes({ "service.name": target.serviceName, "telemetry.sdk.name": "opentelemetry", "service.version": version });

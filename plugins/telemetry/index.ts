@@ -149,7 +149,11 @@ export const telemetry = definePlugin({
         const state = event.name === "circuit_open" ? "open" : "closed";
         if (state === "open" && config.metrics) instruments.breakerOpens.add(1, { [ATTR.CIRCUIT_KEY]: String(data.key ?? "") });
         const toolName = String(data.toolName ?? "");
-        spans.addEventToInFlight((name) => name === toolName, EVENT.CIRCUIT, { [ATTR.CIRCUIT_STATE]: state, [ATTR.CIRCUIT_KEY]: String(data.key ?? ""), ...(typeof data.category === "string" ? { [ATTR.ERROR_TYPE]: data.category } : {}) });
+        spans.addEventToInFlight((name) => name === toolName, EVENT.CIRCUIT, {
+          [ATTR.CIRCUIT_STATE]: state,
+          [ATTR.CIRCUIT_KEY]: String(data.key ?? ""),
+          ...(typeof data.category === "string" ? { [ATTR.ERROR_TYPE]: data.category } : {}),
+        });
       } else if (event.name === "context_pruned") {
         lastPrune = data;
       } else if (event.name.startsWith("mcp_") && typeof data.server === "string") {

@@ -26,7 +26,10 @@ export interface Instruments {
 export function createInstruments(meter: Meter): Instruments {
   return {
     calls: meter.createCounter(METRIC.CALLS, { description: "Governed tool calls, by tool and final status.", unit: "{call}" }),
-    errors: meter.createCounter(METRIC.ERRORS, { description: "Governed tool calls that did not succeed, by tool and error category (error.type).", unit: "{call}" }),
+    errors: meter.createCounter(METRIC.ERRORS, {
+      description: "Governed tool calls that did not succeed, by tool and error category (error.type).",
+      unit: "{call}",
+    }),
     retries: meter.createCounter(METRIC.RETRIES, { description: "Retries run (attempts after the first), by tool.", unit: "{retry}" }),
     timeouts: meter.createCounter(METRIC.TIMEOUTS, { description: "Attempts that hit their time limit, by tool.", unit: "{attempt}" }),
     breakerOpens: meter.createCounter(METRIC.BREAKER_OPENS, { description: "Circuit breaker openings, by circuit key.", unit: "{open}" }),
@@ -35,8 +38,17 @@ export function createInstruments(meter: Meter): Instruments {
       unit: "s",
       advice: { explicitBucketBoundaries: DURATION_BUCKETS_S },
     }),
-    bytesKeptOut: meter.createCounter(METRIC.BYTES_KEPT_OUT, { description: "Tool output bytes stored as blobs instead of sent to the model (full size minus excerpt), by tool.", unit: "By" }),
-    tokensKeptOut: meter.createCounter(METRIC.TOKENS_KEPT_OUT, { description: "Estimated tokens pruning kept out of model requests (before minus after), summed per request.", unit: "{token}" }),
-    mcpReconnects: meter.createCounter(METRIC.MCP_RECONNECTS, { description: "MCP server reconnects that recovered the connection, by server.", unit: "{reconnect}" }),
+    bytesKeptOut: meter.createCounter(METRIC.BYTES_KEPT_OUT, {
+      description: "Tool output bytes stored as blobs instead of sent to the model (full size minus excerpt), by tool.",
+      unit: "By",
+    }),
+    tokensKeptOut: meter.createCounter(METRIC.TOKENS_KEPT_OUT, {
+      description: "Estimated tokens pruning kept out of model requests (before minus after), summed per request.",
+      unit: "{token}",
+    }),
+    mcpReconnects: meter.createCounter(METRIC.MCP_RECONNECTS, {
+      description: "MCP server reconnects that recovered the connection, by server.",
+      unit: "{reconnect}",
+    }),
   };
 }

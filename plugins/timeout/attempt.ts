@@ -11,7 +11,18 @@
  * and NEVER after a success: aborting after success is what makes the MCP SDK send
  * `notifications/cancelled` for a request that already finished.
  */
-import { classifyError, failure, timedOut, TimeoutError, type Clock, type ToolCallContext, type ToolHandler, type TimeoutObservation, type ToolObservation, UnknownError } from "../../core/index.ts";
+import {
+  classifyError,
+  failure,
+  timedOut,
+  TimeoutError,
+  type Clock,
+  type ToolCallContext,
+  type ToolHandler,
+  type TimeoutObservation,
+  type ToolObservation,
+  UnknownError,
+} from "../../core/index.ts";
 import { AttemptCall, type SignalSource } from "./attempt-call.ts";
 import { type CallerAbortListener, type LinkSet, linkCaller, unlinkCaller } from "../../lib/resilience/index.ts";
 

@@ -56,7 +56,8 @@ export function totalDeadlineWrapper(options: TimeoutOptions): ToolWrapper {
 export const timeout = definePlugin({
   name: TIMEOUT_PLUGIN,
   configKey: "timeout",
-  description: "Ends each tool attempt that exceeds its limit (default 300 s) as TIMEOUT_EXCEEDED and cancels it on the server; optional total deadline across retries.",
+  description:
+    "Ends each tool attempt that exceeds its limit (default 300 s) as TIMEOUT_EXCEEDED and cancels it on the server; optional total deadline across retries.",
   schema: timeoutSchema,
   defaults: timeoutDefaults,
   apply(pipeline, config, services) {

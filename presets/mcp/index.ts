@@ -24,5 +24,20 @@ import { BUILTIN_BLOB_TOOLS } from "../kota/index.ts";
 export const mcpPreset = definePreset({
   name: "mcp",
   description: "MCP servers from config as governed tools, with resilience, budgets, blobs and pruning.",
-  plugins: () => [redact(), executionLog(), policies(), breaker(), retry(), timeout(), budget(), mcpServers(), blobs({ builtinTools: [...BUILTIN_BLOB_TOOLS] }), prune(), recall(), telemetry(), chaos(), doctor()],
+  plugins: () => [
+    redact(),
+    executionLog(),
+    policies(),
+    breaker(),
+    retry(),
+    timeout(),
+    budget(),
+    mcpServers(),
+    blobs({ builtinTools: [...BUILTIN_BLOB_TOOLS] }),
+    prune(),
+    recall(),
+    telemetry(),
+    chaos(),
+    doctor(),
+  ],
 });

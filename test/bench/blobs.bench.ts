@@ -46,7 +46,12 @@ const suite: BenchSuite = async (report) => {
       const durable = await measure("baseline-fsync", mb, dir);
       const gov = await measure("governed", mb, dir);
       report({ name: `${mb} MB: sha256 + writeFile (baseline)`, value: `${base.ms.toFixed(1)} ms, peak +${base.peakMb.toFixed(1)} MB` });
-      report({ name: `${mb} MB: sha256 + temp/fsync/rename`, value: `${durable.ms.toFixed(1)} ms, peak +${durable.peakMb.toFixed(1)} MB`, ratio: durable.ms / base.ms, note: "x baseline time (what atomic durability costs)" });
+      report({
+        name: `${mb} MB: sha256 + temp/fsync/rename`,
+        value: `${durable.ms.toFixed(1)} ms, peak +${durable.peakMb.toFixed(1)} MB`,
+        ratio: durable.ms / base.ms,
+        note: "x baseline time (what atomic durability costs)",
+      });
       report({ name: `${mb} MB: govern (store whole + excerpt)`, value: `${gov.ms.toFixed(1)} ms`, ratio: gov.ms / base.ms, note: "x baseline time" });
       report({
         name: `${mb} MB: govern peak memory`,
@@ -65,7 +70,10 @@ const suite: BenchSuite = async (report) => {
 async function grepRows(report: Parameters<BenchSuite>[0]): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "pigov-bench-grep-"));
   try {
-    const lines = Array.from({ length: 200_000 }, (_, i) => `${String(i).padStart(6, "0")} INFO request handled in ${i % 97} ms path=/api/v1/items/${i} user=u${i % 1000}`);
+    const lines = Array.from(
+      { length: 200_000 },
+      (_, i) => `${String(i).padStart(6, "0")} INFO request handled in ${i % 97} ms path=/api/v1/items/${i} user=u${i % 1000}`,
+    );
     lines[150_000] = "150000 ERROR 503 upstream unavailable";
     const { path, bytes } = await new BlobStore({ dir }).put(lines.join("\n"));
     const mb = (bytes / 1e6).toFixed(0);

@@ -10,8 +10,15 @@ import { runSoak } from "../integration/plugins/chaos/soak.ts";
 // The soak builds whole presets: their recall index, blobs and logs go to a throwaway home.
 useHermeticHomeUntilExit();
 
-const { values } = parseArgs({ options: { calls: { type: "string", default: "10000" }, concurrency: { type: "string", default: "8" }, seed: { type: "string", default: "20261123" } } });
-const report = await runSoak({ calls: Number(values.calls), concurrency: Number(values.concurrency), seed: Number(values.seed), log: (line) => console.error(line) });
+const { values } = parseArgs({
+  options: { calls: { type: "string", default: "10000" }, concurrency: { type: "string", default: "8" }, seed: { type: "string", default: "20261123" } },
+});
+const report = await runSoak({
+  calls: Number(values.calls),
+  concurrency: Number(values.concurrency),
+  seed: Number(values.seed),
+  log: (line) => console.error(line),
+});
 console.log(JSON.stringify(report, null, 2));
 const ok =
   report.resolved === report.calls &&

@@ -21,14 +21,21 @@ let call: (n: number) => Promise<number>;
 let close: () => Promise<void>;
 if (mode === "managed") {
   // No heartbeat: the baseline has none either, and a ping must not cost the comparison.
-  const server = new ManagedMcpServer({ name: "big", command: process.execPath, args: [BIG_ANSWER_SERVER], heartbeatIntervalMs: 0, maxAnswerBytes: 256 * 1024 * 1024 });
+  const server = new ManagedMcpServer({
+    name: "big",
+    command: process.execPath,
+    args: [BIG_ANSWER_SERVER],
+    heartbeatIntervalMs: 0,
+    maxAnswerBytes: 256 * 1024 * 1024,
+  });
   await server.start();
   call = async (n) => ((await server.callTool("big", { bytes: n })).content as Array<{ text: string }>)[0]!.text.length;
   close = () => server.close();
 } else {
   const client = new Client({ name: "bench", version: "1" });
   await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIG_ANSWER_SERVER], maxBufferSize: 512 * 1024 * 1024 }));
-  call = async (n) => ((await client.callTool({ name: "big", arguments: { bytes: n } }, undefined, { timeout: 600_000 })).content as Array<{ text: string }>)[0]!.text.length;
+  call = async (n) =>
+    ((await client.callTool({ name: "big", arguments: { bytes: n } }, undefined, { timeout: 600_000 })).content as Array<{ text: string }>)[0]!.text.length;
   close = () => client.close();
 }
 await call(1024);

@@ -21,7 +21,11 @@ interface ChildResult {
 }
 
 async function measure(mode: "managed" | "sdk", mb: number): Promise<ChildResult> {
-  const { stdout } = await run(process.execPath, ["--import", "tsx", join(here, "mcp-large-answers-child.ts"), mode, String(mb)], { cwd: join(here, "..", ".."), maxBuffer: 1 << 20, timeout: 600_000 });
+  const { stdout } = await run(process.execPath, ["--import", "tsx", join(here, "mcp-large-answers-child.ts"), mode, String(mb)], {
+    cwd: join(here, "..", ".."),
+    maxBuffer: 1 << 20,
+    timeout: 600_000,
+  });
   return JSON.parse(stdout.trim().split("\n").at(-1)!) as ChildResult;
 }
 
@@ -30,7 +34,13 @@ const suite: BenchSuite = async (report) => {
     const sdk = await measure("sdk", mb);
     const managed = await measure("managed", mb);
     report({ name: `${mb} MB: bare SDK client (baseline)`, value: `${sdk.ms.toFixed(0)} ms, peak +${sdk.peakMb.toFixed(0)} MB` });
-    report({ name: `${mb} MB: ManagedMcpServer`, value: `${managed.ms.toFixed(0)} ms, peak +${managed.peakMb.toFixed(0)} MB`, ratio: managed.ms / sdk.ms, note: "x baseline time (target <= 1)", pass: managed.ms <= sdk.ms * 1.1 });
+    report({
+      name: `${mb} MB: ManagedMcpServer`,
+      value: `${managed.ms.toFixed(0)} ms, peak +${managed.peakMb.toFixed(0)} MB`,
+      ratio: managed.ms / sdk.ms,
+      note: "x baseline time (target <= 1)",
+      pass: managed.ms <= sdk.ms * 1.1,
+    });
   }
 };
 export default suite;

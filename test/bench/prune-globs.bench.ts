@@ -24,17 +24,33 @@ const suite: BenchSuite = async (report) => {
 
   const bounded = protectedPathMatcher(hundred, "/p");
   const skipped = timeNs(() => bounded(longPath));
-  report({ name: "the same with the bounds (path over PATH_MAX: not matched)", value: formatNs(skipped), ratio: skipped / baseline, note: "x the unbounded request" });
+  report({
+    name: "the same with the bounds (path over PATH_MAX: not matched)",
+    value: formatNs(skipped),
+    ratio: skipped / baseline,
+    note: "x the unbounded request",
+  });
 
   const largest = Array.from({ length: 10 }, () => star(98));
   const path4k = `src/${"a".repeat(4_090)}`;
   const matcher = protectedPathMatcher(largest, "/p");
   const first = timeNs(() => matcher(path4k));
-  report({ name: "largest accepted config (2,000 pattern chars) vs a 4,096-char path, first sight", value: formatNs(first), ratio: first / baseline, note: "x the unbounded request (once per path and session)" });
+  report({
+    name: "largest accepted config (2,000 pattern chars) vs a 4,096-char path, first sight",
+    value: formatNs(first),
+    ratio: first / baseline,
+    note: "x the unbounded request (once per path and session)",
+  });
   const later: number[] = [];
   for (let i = 0; i < 101; i++) later.push(timeNs(() => matcher(path4k)));
   later.sort((a, b) => a - b);
   const again = later[50]!;
-  report({ name: "that path on a later request (remembered)", value: formatNs(again), ratio: again / baseline, note: "x the unbounded request (target < 0.01)", pass: again / baseline < 0.01 });
+  report({
+    name: "that path on a later request (remembered)",
+    value: formatNs(again),
+    ratio: again / baseline,
+    note: "x the unbounded request (target < 0.01)",
+    pass: again / baseline < 0.01,
+  });
 };
 export default suite;

@@ -20,9 +20,15 @@ const suite: BenchSuite = async (report) => {
   ];
   for (const [kind, options] of kinds) {
     for (const turns of [30, 100, 300]) {
-      const requests = parseSession(generateSession({ turns, seed: 1000 + turns, ...options }).map((l) => JSON.stringify(l)).join("\n")).requests;
+      const requests = parseSession(
+        generateSession({ turns, seed: 1000 + turns, ...options })
+          .map((l) => JSON.stringify(l))
+          .join("\n"),
+      ).requests;
       for (const blobs of [false, true]) {
-        const sent = (await sentPlaceholders(blobs ? withRecallBlobs(requests) : requests, governorPolicy({ plugin: () => kotaPrune() }))).filter((p) => TOOLS.has(p.toolName));
+        const sent = (await sentPlaceholders(blobs ? withRecallBlobs(requests) : requests, governorPolicy({ plugin: () => kotaPrune() }))).filter((p) =>
+          TOOLS.has(p.toolName),
+        );
         const all = median(sent.map((p) => p.text.length));
         const full = median(sent.filter((p) => / chars[\],]/.test(p.text)).map((p) => p.text.length));
         report({

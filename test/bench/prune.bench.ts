@@ -35,7 +35,9 @@ const usage = { tokens: null, contextWindow: WINDOW, percent: null };
 
 /** The full message history of a generated session with at least `count` messages, cut to `count`. */
 function historyOf(count: number): AgentMessageLike[] {
-  const lines = generateSession({ turns: Math.ceil(count / 7) + 2, seed: 42 }).map((l) => JSON.stringify(l)).join("\n");
+  const lines = generateSession({ turns: Math.ceil(count / 7) + 2, seed: 42 })
+    .map((l) => JSON.stringify(l))
+    .join("\n");
   const requests = parseSession(lines).requests;
   const all = requests[requests.length - 1]!.messages;
   return all.slice(0, count);
@@ -89,18 +91,25 @@ function steadyCost(count: number, copies: boolean, calls = 41): { call: number;
     times.push(timeNs(() => pruner.run(copy, usage)));
     // The floor of any per-message check: reading one field of each message of a fresh copy.
     const probe = copies ? structuredClone(history.slice(0, count + r)) : history.slice(0, count + r);
-    floor.push(timeNs(() => {
-      let read = 0;
-      for (let i = 0; i < probe.length; i++) if ((probe[i] as { timestamp?: unknown }).timestamp !== undefined) read++;
-      sink += read;
-    }));
+    floor.push(
+      timeNs(() => {
+        let read = 0;
+        for (let i = 0; i < probe.length; i++) if ((probe[i] as { timestamp?: unknown }).timestamp !== undefined) read++;
+        _sink += read;
+      }),
+    );
   }
   return { call: median(times), floor: median(floor) };
 }
-let sink = 0;
+let _sink = 0;
 
 /** A generated session, parsed as the replay reads it. */
-const sessionOf = (options: GenerateOptions) => parseSession(generateSession(options).map((l) => JSON.stringify(l)).join("\n"));
+const sessionOf = (options: GenerateOptions) =>
+  parseSession(
+    generateSession(options)
+      .map((l) => JSON.stringify(l))
+      .join("\n"),
+  );
 
 const k = (v: number) => (v >= 1e6 ? `${(v / 1e6).toFixed(2)}M` : v >= 1e4 ? `${Math.round(v / 1000)}k` : String(Math.round(v)));
 
@@ -108,8 +117,19 @@ const suite: BenchSuite = async (report) => {
   for (const count of [100, 1000, 10_000]) {
     const c = transformCosts(count);
     report({ name: `context transform, ${k(c.messages)} messages, cold`, value: `${formatNs(c.cold / c.messages)}/message (${formatNs(c.cold)}/call)` });
-    report({ name: `context transform, ${k(c.messages)} messages, warm`, value: `${formatNs(c.warm / c.messages)}/message (${formatNs(c.warm)}/call)`, ratio: c.warm / c.cold, note: "x cold call (deep copy each call, as pi sends)" });
-    report({ name: `one more turn (+${c.added} messages) on ${k(c.messages)}`, value: `${formatNs(c.oneTurn)}/call`, ratio: c.oneTurn / c.cold, note: "x cold call on the history (target < 0.5)", pass: c.oneTurn / c.cold < 0.5 });
+    report({
+      name: `context transform, ${k(c.messages)} messages, warm`,
+      value: `${formatNs(c.warm / c.messages)}/message (${formatNs(c.warm)}/call)`,
+      ratio: c.warm / c.cold,
+      note: "x cold call (deep copy each call, as pi sends)",
+    });
+    report({
+      name: `one more turn (+${c.added} messages) on ${k(c.messages)}`,
+      value: `${formatNs(c.oneTurn)}/call`,
+      ratio: c.oneTurn / c.cold,
+      note: "x cold call on the history (target < 0.5)",
+      pass: c.oneTurn / c.cold < 0.5,
+    });
   }
 
   for (const copies of [false, true]) {
@@ -134,7 +154,12 @@ const suite: BenchSuite = async (report) => {
     }
   }
 
-  const policies: Policy[] = [noPruning, keepLastTurnsEveryRequest(2), clearOldToolResults(100_000, 3, SYSTEM_TOKENS), governorPolicy({ name: "pi-governor prune (defaults)", plugin: () => kotaPrune() })];
+  const policies: Policy[] = [
+    noPruning,
+    keepLastTurnsEveryRequest(2),
+    clearOldToolResults(100_000, 3, SYSTEM_TOKENS),
+    governorPolicy({ name: "pi-governor prune (defaults)", plugin: () => kotaPrune() }),
+  ];
   const labels = ["(i) none", "(ii) keep-2 every turn", "(iii) clear>100k keep 3", "(iv) pi-governor"];
   for (const turns of [30, 100, 300]) {
     const session = sessionOf({ turns, seed: 1000 + turns });
@@ -143,9 +168,24 @@ const suite: BenchSuite = async (report) => {
     const base = totals[0]!;
     totals.forEach((t, i) => {
       const label = `${turns} turns ${labels[i]}`;
-      report({ name: `${label}: tokens sent`, value: `${k(t.tokensSent)} (largest prompt ${k(t.largestPrompt)}, ${t.overWindow} over 200k)`, ratio: t.tokensSent / base.tokensSent, note: "x (i)" });
-      report({ name: `${label}: cost (a) prefix cache`, value: `${k(t.costPrefix)} (${t.breaksPrefix} cache breaks)`, ratio: t.costPrefix / base.costPrefix, note: "x (i)" });
-      report({ name: `${label}: cost (b) breakpoint cache`, value: `${k(t.costBreakpoint)} (${t.breaksBreakpoint} cache breaks)`, ratio: t.costBreakpoint / base.costBreakpoint, note: "x (i)" });
+      report({
+        name: `${label}: tokens sent`,
+        value: `${k(t.tokensSent)} (largest prompt ${k(t.largestPrompt)}, ${t.overWindow} over 200k)`,
+        ratio: t.tokensSent / base.tokensSent,
+        note: "x (i)",
+      });
+      report({
+        name: `${label}: cost (a) prefix cache`,
+        value: `${k(t.costPrefix)} (${t.breaksPrefix} cache breaks)`,
+        ratio: t.costPrefix / base.costPrefix,
+        note: "x (i)",
+      });
+      report({
+        name: `${label}: cost (b) breakpoint cache`,
+        value: `${k(t.costBreakpoint)} (${t.breaksBreakpoint} cache breaks)`,
+        ratio: t.costBreakpoint / base.costBreakpoint,
+        note: "x (i)",
+      });
     });
     const mine = totals[3]!;
     const others = totals.slice(0, 3);
@@ -192,11 +232,24 @@ const suite: BenchSuite = async (report) => {
   };
   for (const [kind, options] of kinds) {
     for (const turns of [30, 100, 300]) {
-      for (const seed of [1, 2]) await row(`${turns} turns ${kind}, seed ${seed}`, sessionOf({ turns, seed: seed * 1000 + turns, ...options }).requests, turns >= 100);
+      for (const seed of [1, 2])
+        await row(`${turns} turns ${kind}, seed ${seed}`, sessionOf({ turns, seed: seed * 1000 + turns, ...options }).requests, turns >= 100);
     }
   }
   await row("replay of the bundled sample session", parseSession(readFileSync(SAMPLE_SESSION, "utf8")).requests, false);
-  report({ name: "worst defaults x result-only, every class and length", value: `(a) x${worst.resultOnly[0]!.toFixed(3)}, (b) x${worst.resultOnly[1]!.toFixed(3)}`, ratio: Math.max(...worst.resultOnly), note: "target <= 1", pass: Math.max(...worst.resultOnly) <= 1 });
-  report({ name: "worst defaults x hindsight, 100 and 300 turns", value: `(a) x${worst.hindsight[0]!.toFixed(3)}, (b) x${worst.hindsight[1]!.toFixed(3)}`, ratio: Math.max(...worst.hindsight), note: "target <= 1.10", pass: Math.max(...worst.hindsight) <= 1.1 });
+  report({
+    name: "worst defaults x result-only, every class and length",
+    value: `(a) x${worst.resultOnly[0]!.toFixed(3)}, (b) x${worst.resultOnly[1]!.toFixed(3)}`,
+    ratio: Math.max(...worst.resultOnly),
+    note: "target <= 1",
+    pass: Math.max(...worst.resultOnly) <= 1,
+  });
+  report({
+    name: "worst defaults x hindsight, 100 and 300 turns",
+    value: `(a) x${worst.hindsight[0]!.toFixed(3)}, (b) x${worst.hindsight[1]!.toFixed(3)}`,
+    ratio: Math.max(...worst.hindsight),
+    note: "target <= 1.10",
+    pass: Math.max(...worst.hindsight) <= 1.1,
+  });
 };
 export default suite;

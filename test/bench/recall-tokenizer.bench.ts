@@ -43,7 +43,10 @@ export function partQueries(files: Array<{ text: string }>, max = 300): Array<{ 
   }
   const ids = [...all.keys()].sort();
   const step = Math.max(1, Math.floor(ids.length / max));
-  return ids.filter((_, i) => i % step === 0).slice(0, max).map((id) => ({ identifier: id, part: all.get(id)! }));
+  return ids
+    .filter((_, i) => i % step === 0)
+    .slice(0, max)
+    .map((id) => ({ identifier: id, part: all.get(id)! }));
 }
 
 interface Measured {
@@ -58,7 +61,20 @@ function measure(variant: TokenizerVariant, files: Array<{ path: string; text: s
   const db = openDatabase(":memory:");
   const index = new RecallIndex(db, { variant });
   const start = performance.now();
-  index.addAll(files.map((f, i) => ({ sessionId: "s", project: "p", tool: "read", args: f.path, turn: 1, atMs: i, toolCallId: f.path, blobId: f.path, isError: false, text: f.text })));
+  index.addAll(
+    files.map((f, i) => ({
+      sessionId: "s",
+      project: "p",
+      tool: "read",
+      args: f.path,
+      turn: 1,
+      atMs: i,
+      toolCallId: f.path,
+      blobId: f.path,
+      isError: false,
+      text: f.text,
+    })),
+  );
   const buildMs = performance.now() - start;
   const pageCount = Number(db.pragma("page_count"));
   const pageSize = Number(db.pragma("page_size"));
@@ -96,12 +112,26 @@ const suite: BenchSuite = async (report) => {
   const trigram = measure("trigram", files, queries);
   const kb = (b: number) => `${(b / 1024).toFixed(0)} KiB`;
   report({ name: `corpus`, value: `${files.length} files, ${kb(files.reduce((s, f) => s + f.text.length, 0))}, ${queries.length} part queries` });
-  for (const [name, m] of [["words (unicode61 + split column)", words], ["trigram", trigram]] as const) {
+  for (const [name, m] of [
+    ["words (unicode61 + split column)", words],
+    ["trigram", trigram],
+  ] as const) {
     report({ name: `${name}: hit@5 / MRR`, value: `${(m.hitAt5 * 100).toFixed(1)}% / ${m.mrr.toFixed(3)}` });
     report({ name: `${name}: index size, build`, value: `${kb(m.dbBytes)}, ${m.buildMs.toFixed(0)} ms` });
     report({ name: `${name}: query p50`, value: formatNs(m.queryNs) });
   }
-  report({ name: "index size words / trigram", value: `${(words.dbBytes / trigram.dbBytes).toFixed(2)}`, ratio: words.dbBytes / trigram.dbBytes, note: "words index smaller (target < 1)", pass: words.dbBytes < trigram.dbBytes });
-  report({ name: "hit@5 words - trigram", value: `${((words.hitAt5 - trigram.hitAt5) * 100).toFixed(1)} points`, note: "part-of-identifier recall (target >= -5 points)", pass: words.hitAt5 - trigram.hitAt5 >= -0.05 });
+  report({
+    name: "index size words / trigram",
+    value: `${(words.dbBytes / trigram.dbBytes).toFixed(2)}`,
+    ratio: words.dbBytes / trigram.dbBytes,
+    note: "words index smaller (target < 1)",
+    pass: words.dbBytes < trigram.dbBytes,
+  });
+  report({
+    name: "hit@5 words - trigram",
+    value: `${((words.hitAt5 - trigram.hitAt5) * 100).toFixed(1)} points`,
+    note: "part-of-identifier recall (target >= -5 points)",
+    pass: words.hitAt5 - trigram.hitAt5 >= -0.05,
+  });
 };
 export default suite;

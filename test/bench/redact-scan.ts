@@ -8,7 +8,29 @@ import { lstatSync, readdirSync, readFileSync } from "node:fs";
 import { extname, join } from "node:path";
 import { Redactor } from "../../lib/redact/index.ts";
 
-const EXTENSIONS = new Set([".ts", ".mts", ".cts", ".js", ".mjs", ".cjs", ".tsx", ".jsx", ".json", ".md", ".log", ".txt", ".yml", ".yaml", ".sh", ".py", ".html", ".css", ".map", ".d.ts", ".jsonl"]);
+const EXTENSIONS = new Set([
+  ".ts",
+  ".mts",
+  ".cts",
+  ".js",
+  ".mjs",
+  ".cjs",
+  ".tsx",
+  ".jsx",
+  ".json",
+  ".md",
+  ".log",
+  ".txt",
+  ".yml",
+  ".yaml",
+  ".sh",
+  ".py",
+  ".html",
+  ".css",
+  ".map",
+  ".d.ts",
+  ".jsonl",
+]);
 const MAX_FILE_BYTES = 16 * 1024 * 1024;
 const redactor = new Redactor();
 const counts: Record<string, number> = {};

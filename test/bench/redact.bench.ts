@@ -54,7 +54,13 @@ const suite: BenchSuite = async (report) => {
     const base = await nsPerCall(() => copy(text), iterations, { warmup: 3 });
     const cost = await nsPerCall(() => redactor.redact(text), iterations, { warmup: 3 });
     const ratio = cost / base;
-    report({ name: `redact ${label} vs a copy of it`, value: `${formatNs(cost)} (copy ${formatNs(base)})`, ratio, note: "x the copy (target <= 25)", pass: ratio <= 25 });
+    report({
+      name: `redact ${label} vs a copy of it`,
+      value: `${formatNs(cost)} (copy ${formatNs(base)})`,
+      ratio,
+      note: "x the copy (target <= 25)",
+      pass: ratio <= 25,
+    });
   }
   for (const [name, build] of Object.entries(ADVERSARIAL)) {
     const small = build(256 * 1024);
@@ -62,7 +68,13 @@ const suite: BenchSuite = async (report) => {
     const tSmall = await nsPerCall(() => redactor.redact(small), 8, { warmup: 2, rounds: 7 });
     const tLarge = await nsPerCall(() => redactor.redact(large), 2, { warmup: 1, rounds: 7 });
     const ratio = tLarge / tSmall;
-    report({ name: `adversarial ${name}: 1 MB vs 256 KB`, value: `${formatNs(tLarge)} at 1 MB, ${formatNs(tSmall)} at 256 KB`, ratio, note: "linear = 4 (target <= 6)", pass: ratio <= 6 });
+    report({
+      name: `adversarial ${name}: 1 MB vs 256 KB`,
+      value: `${formatNs(tLarge)} at 1 MB, ${formatNs(tSmall)} at 256 KB`,
+      ratio,
+      note: "linear = 4 (target <= 6)",
+      pass: ratio <= 6,
+    });
   }
 };
 

@@ -45,7 +45,10 @@ const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floo
 
 const suite: BenchSuite = async (report) => {
   // cockatiel's maxAttempts counts retries: 2 retries = our default of 3 attempts. Same 300 s limit.
-  const policy = wrap(cockatielRetry(handleAll, { maxAttempts: 2, backoff: new ExponentialBackoff() }), cockatielTimeout(TOOL_TIMEOUT_MS, TimeoutStrategy.Cooperative));
+  const policy = wrap(
+    cockatielRetry(handleAll, { maxAttempts: 2, backoff: new ExponentialBackoff() }),
+    cockatielTimeout(TOOL_TIMEOUT_MS, TimeoutStrategy.Cooperative),
+  );
   const bare = bareStack();
   const governed = governedStack();
   const args = {};
@@ -87,6 +90,11 @@ const suite: BenchSuite = async (report) => {
     pass: ratio >= TARGET,
   });
   const stackOnly = (cockatiel - plain) / Math.max(1, ours - bareNs);
-  report({ name: "overhead: cockatiel / our three layers only", value: `${formatNs(ours - bareNs)}`, ratio: stackOnly, note: "x cheaper, pipeline's own cost excluded" });
+  report({
+    name: "overhead: cockatiel / our three layers only",
+    value: `${formatNs(ours - bareNs)}`,
+    ratio: stackOnly,
+    note: "x cheaper, pipeline's own cost excluded",
+  });
 };
 export default suite;

@@ -26,7 +26,9 @@ for (const file of files) {
     await mod.default((row) => {
       rows.push({ suite, ...row });
       const ratio = row.ratio === undefined ? "" : `  ratio ${row.ratio.toFixed(2)}`;
-      process.stderr.write(`  ${row.name}: ${row.value}${ratio}${row.note ? `  (${row.note})` : ""}${row.pass === undefined ? "" : row.pass ? "  PASS" : "  MISS"}\n`);
+      process.stderr.write(
+        `  ${row.name}: ${row.value}${ratio}${row.note ? `  (${row.note})` : ""}${row.pass === undefined ? "" : row.pass ? "  PASS" : "  MISS"}\n`,
+      );
     });
   } catch (error) {
     rows.push({ suite, name: "suite failed", value: (error as Error).stack ?? String(error), pass: false });

@@ -42,23 +42,38 @@ const suite: BenchSuite = async (report) => {
   const raw = openRaw(driver);
   raw.exec(schema);
   const rawInsert = raw.prepare("INSERT INTO t (name, n, at) VALUES (@name, @n, @at)");
-  const rawNs = await nsPerCall(() => {
-    raw.exec("BEGIN IMMEDIATE");
-    for (let i = 0; i < ROWS; i++) rawInsert.run(row);
-    raw.exec("COMMIT");
-  }, 40, { warmup: 5 });
+  const rawNs = await nsPerCall(
+    () => {
+      raw.exec("BEGIN IMMEDIATE");
+      for (let i = 0; i < ROWS; i++) rawInsert.run(row);
+      raw.exec("COMMIT");
+    },
+    40,
+    { warmup: 5 },
+  );
   raw.close();
 
   const db = openDatabase(":memory:", { driver });
   db.exec(schema);
   const insert = db.prepare("INSERT INTO t (name, n, at) VALUES (@name, @n, @at)");
-  const wrappedNs = await nsPerCall(() => db.transaction(() => {
-    for (let i = 0; i < ROWS; i++) insert.run(row);
-  }), 40, { warmup: 5 });
+  const wrappedNs = await nsPerCall(
+    () =>
+      db.transaction(() => {
+        for (let i = 0; i < ROWS; i++) insert.run(row);
+      }),
+    40,
+    { warmup: 5 },
+  );
   db.close();
   const overhead = wrappedNs / rawNs;
   report({ name: `${ROWS}-row transaction, raw ${driver}`, value: formatNs(rawNs) });
-  report({ name: `${ROWS}-row transaction, lib/sqlite (${driver})`, value: formatNs(wrappedNs), ratio: overhead, note: "x raw driver (target <= 1.2)", pass: overhead <= 1.2 });
+  report({
+    name: `${ROWS}-row transaction, lib/sqlite (${driver})`,
+    value: formatNs(wrappedNs),
+    ratio: overhead,
+    note: "x raw driver (target <= 1.2)",
+    pass: overhead <= 1.2,
+  });
 
   const dir = mkdtempSync(join(tmpdir(), "gov-bench-sqlite-"));
   try {
@@ -68,18 +83,28 @@ const suite: BenchSuite = async (report) => {
     holder.exec(schema);
     holder.exec("BEGIN IMMEDIATE");
     const writer = openDatabase(path, { driver, busyTimeoutMs: WRITER_BUSY_TIMEOUT_MS });
-    const busyNs = await nsPerCall(() => {
-      try {
-        writer.transaction(() => undefined);
-      } catch {
-        // SQLITE_BUSY, as intended
-      }
-    }, 20, { warmup: 2 });
+    const busyNs = await nsPerCall(
+      () => {
+        try {
+          writer.transaction(() => undefined);
+        } catch {
+          // SQLITE_BUSY, as intended
+        }
+      },
+      20,
+      { warmup: 2 },
+    );
     writer.close();
     holder.exec("ROLLBACK");
     holder.close();
     const share = busyNs / (OLD_BUSY_WAIT_MS * 1e6);
-    report({ name: `failed write attempt on a locked file (busy_timeout ${WRITER_BUSY_TIMEOUT_MS} ms)`, value: formatNs(busyNs), ratio: share, note: `x the old ${OLD_BUSY_WAIT_MS} ms busy wait (target <= 0.01)`, pass: share <= 0.01 });
+    report({
+      name: `failed write attempt on a locked file (busy_timeout ${WRITER_BUSY_TIMEOUT_MS} ms)`,
+      value: formatNs(busyNs),
+      ratio: share,
+      note: `x the old ${OLD_BUSY_WAIT_MS} ms busy wait (target <= 0.01)`,
+      pass: share <= 0.01,
+    });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

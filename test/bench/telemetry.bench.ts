@@ -28,13 +28,25 @@ const tool = definePlugin({
   schema: z.object({}),
   defaults: {},
   apply(pipeline) {
-    pipeline.registerTool("bench:tool", { name: "noop", description: "", parameters: Type.Object({}), annotations: { readOnlyHint: true }, execute: async () => ({ content }) });
+    pipeline.registerTool("bench:tool", {
+      name: "noop",
+      description: "",
+      parameters: Type.Object({}),
+      annotations: { readOnlyHint: true },
+      execute: async () => ({ content }),
+    });
   },
 });
 
 async function governor(dir: string, withPlugin: boolean, config: Record<string, unknown> = {}): Promise<Governor> {
   const preset = definePreset({ name: "bench", description: "", plugins: () => [...(withPlugin ? [telemetry()] : []), breaker(), retry(), timeout(), tool()] });
-  return createGovernor({ preset, cwd: dir, agentDir: dir, env: {}, layers: [{ kind: "global", source: "bench", data: withPlugin ? { telemetry: config } : {} }] });
+  return createGovernor({
+    preset,
+    cwd: dir,
+    agentDir: dir,
+    env: {},
+    layers: [{ kind: "global", source: "bench", data: withPlugin ? { telemetry: config } : {} }],
+  });
 }
 
 async function perCall(gov: Governor, iterations: number): Promise<number> {
@@ -74,12 +86,34 @@ const suite: BenchSuite = async (report) => {
     ]);
     const [baseline, off, noSdk, working, hung, refused] = await interleaved(govs);
     report({ name: "governed call, no telemetry plugin (baseline)", value: `${formatNs(baseline!)}/call` });
-    report({ name: "telemetry off", value: `${formatNs(off!)}/call`, ratio: off! / baseline!, note: "x baseline (target <= 1.10)", pass: off! / baseline! <= 1.1 });
+    report({
+      name: "telemetry off",
+      value: `${formatNs(off!)}/call`,
+      ratio: off! / baseline!,
+      note: "x baseline (target <= 1.10)",
+      pass: off! / baseline! <= 1.1,
+    });
     report({ name: "telemetry on, no SDK registered", value: `${formatNs(noSdk!)}/call`, ratio: noSdk! / baseline!, note: "x baseline" });
     report({ name: "telemetry on, OTLP export to a local receiver", value: `${formatNs(working!)}/call`, ratio: working! / baseline!, note: "x baseline" });
-    report({ name: "export to a collector that never answers", value: `${formatNs(hung!)}/call`, ratio: hung! / working!, note: "x working collector (target <= 1.25)", pass: hung! / working! <= 1.25 });
-    report({ name: "export to a closed port", value: `${formatNs(refused!)}/call`, ratio: refused! / working!, note: "x working collector (target <= 1.25)", pass: refused! / working! <= 1.25 });
-    for (const [i, what] of [[3, "working"], [4, "never answers"], [5, "closed port"]] as const) {
+    report({
+      name: "export to a collector that never answers",
+      value: `${formatNs(hung!)}/call`,
+      ratio: hung! / working!,
+      note: "x working collector (target <= 1.25)",
+      pass: hung! / working! <= 1.25,
+    });
+    report({
+      name: "export to a closed port",
+      value: `${formatNs(refused!)}/call`,
+      ratio: refused! / working!,
+      note: "x working collector (target <= 1.25)",
+      pass: refused! / working! <= 1.25,
+    });
+    for (const [i, what] of [
+      [3, "working"],
+      [4, "never answers"],
+      [5, "closed port"],
+    ] as const) {
       const started = performance.now();
       await govs[i]!.pipeline.hooks.sessionShutdown.run({ sessionId: "s", cwd: dir, reason: "quit" });
       report({ name: `session shutdown flush, ${what} (bound 200 ms)`, value: `${(performance.now() - started).toFixed(0)} ms` });

@@ -79,7 +79,9 @@ describe("session file size with the blobs plugin (real pi, persisted session)",
     const rawPerCall = raw.toolResultBytes.reduce((a, b) => a + b, 0) / CALLS;
     expect(rawPerCall).toBeGreaterThan(400_000); // text + details copy: what other adapters persist
     // Reported for the record (no timing or size targets asserted beyond the bounds above).
-    process.stderr.write(`session-file bytes per governed call: ${Math.round(perCall)} with blobs vs ${Math.round(rawPerCall)} without; whole file ${governed.totalBytes} vs ${raw.totalBytes}\n`);
+    process.stderr.write(
+      `session-file bytes per governed call: ${Math.round(perCall)} with blobs vs ${Math.round(rawPerCall)} without; whole file ${governed.totalBytes} vs ${raw.totalBytes}\n`,
+    );
   });
 });
 
@@ -88,7 +90,11 @@ describe("blob_read in a real pi session", () => {
     const preset = definePreset({ name: "e2e-blob-read", description: "", plugins: () => [blobs(), bigTool()] });
     let seenId: string | undefined;
     const pi = await startPiSession({
-      extensions: [createExtension(preset, { governorOptions: { layers: [{ kind: "global", source: "test", data: { blobs: { dir: join(root, "blobs-read"), readMaxBytes: 60_000 } } }] } })],
+      extensions: [
+        createExtension(preset, {
+          governorOptions: { layers: [{ kind: "global", source: "test", data: { blobs: { dir: join(root, "blobs-read"), readMaxBytes: 60_000 } } }] },
+        }),
+      ],
       responses: [
         fauxAssistantMessage([fauxToolCall("dump", { n: 7 })], { stopReason: "toolUse" }),
         (context) => {
@@ -103,7 +109,11 @@ describe("blob_read in a real pi session", () => {
     try {
       await pi.session.prompt("dump and read back");
       expect(seenId).toMatch(/^[0-9a-f]{64}$/);
-      const results = pi.session.messages.filter((m) => m.role === "toolResult") as unknown as Array<{ toolName: string; content: Array<{ text: string }>; details: Record<string, unknown> }>;
+      const results = pi.session.messages.filter((m) => m.role === "toolResult") as unknown as Array<{
+        toolName: string;
+        content: Array<{ text: string }>;
+        details: Record<string, unknown>;
+      }>;
       const read = results.find((r) => r.toolName === "blob_read")!;
       expect(read.details.truncated).toBeUndefined();
       expect(read.content[0]!.text).toMatch(/lines 1200-1599\ncall 7 row 1199 RAWPAYLOAD/);

@@ -36,7 +36,9 @@ afterEach(() => {
   rmSync(work, { recursive: true, force: true });
 });
 
-const env = () => ({ PI_GOVERNOR_CONFIG: JSON.stringify({ kota: standinKotaConfig(), blobs: { dir: join(work, "blobs") }, recall: { dbPath: join(work, "recall.db") } }) });
+const env = () => ({
+  PI_GOVERNOR_CONFIG: JSON.stringify({ kota: standinKotaConfig(), blobs: { dir: join(work, "blobs") }, recall: { dbPath: join(work, "recall.db") } }),
+});
 
 describe("pi-governor commands answer in print mode (pi -p)", () => {
   it("writes each command's answer to stderr; none reaches the model", async () => {
@@ -59,7 +61,9 @@ describe("pi-governor commands answer in RPC mode (pi --mode rpc)", () => {
       env: env(),
       timeoutMs: 90_000,
     });
-    const notices = run.lines.filter((l): l is RpcLine & { message: string } => l.type === "extension_ui_request" && l.method === "notify").map((l) => String(l.message));
+    const notices = run.lines
+      .filter((l): l is RpcLine & { message: string } => l.type === "extension_ui_request" && l.method === "notify")
+      .map((l) => String(l.message));
     for (const [command, answer] of COMMANDS) expect(notices.join("\n---\n"), command).toMatch(answer);
     COMMANDS.forEach((_, i) => expect(run.lines.find((l) => l.type === "response" && l.id === `then-${i + 1}`)).toMatchObject({ success: true }));
     expect(run.stderr).not.toMatch(/Repository root/);

@@ -28,15 +28,21 @@ describe("/governor doctor in the real pi CLI (print mode)", () => {
     expect(run.stderr).toContain(`${piHost.scope}/pi-coding-agent ${piHost.version} (`);
     expect(run.stderr).toMatch(/ok {4}pi: [^\n]*; the pi running this session\n/);
     expect(run.stderr).toMatch(/ok {4}kotadb: started .* \d+ tools/);
-    expect(run.stderr).toMatch(/FAIL  config: env PI_GOVERNOR_CONFIG: prune\.keepRecentTurnz: unknown key/);
+    expect(run.stderr).toMatch(/FAIL {2}config: env PI_GOVERNOR_CONFIG: prune\.keepRecentTurnz: unknown key/);
     expect(run.stderr).toMatch(/ok {4}preset: "kota"/);
     // The slash command never reaches the model.
     expect(run.calls).toHaveLength(0);
   }, 120_000);
 
   it("/kota doctor is the same command", async () => {
-    const run = await runPiCli({ extensions: [kotaExtension], script: [], prompt: "/kota doctor", env: { PI_GOVERNOR_CONFIG: JSON.stringify({ kota: { command: "no-such-kotadb-binary" } }) }, timeoutMs: 60_000 });
-    expect(run.stderr).toMatch(/FAIL  kota\.command \(no-such-kotadb-binary\): `no-such-kotadb-binary` is not on PATH/);
+    const run = await runPiCli({
+      extensions: [kotaExtension],
+      script: [],
+      prompt: "/kota doctor",
+      env: { PI_GOVERNOR_CONFIG: JSON.stringify({ kota: { command: "no-such-kotadb-binary" } }) },
+      timeoutMs: 60_000,
+    });
+    expect(run.stderr).toMatch(/FAIL {2}kota\.command \(no-such-kotadb-binary\): `no-such-kotadb-binary` is not on PATH/);
     expect(run.calls).toHaveLength(0);
   }, 90_000);
 });
@@ -53,7 +59,10 @@ describe("/governor doctor in the real pi CLI (RPC mode)", () => {
     });
     // pi answers a slash-command prompt once the command has run.
     expect(run.lines.find((l) => l.type === "response" && l.id === "then-1")).toMatchObject({ command: "prompt", success: true });
-    const reports = run.lines.filter((l): l is RpcLine & { message: string; notifyType?: string } => l.type === "extension_ui_request" && l.method === "notify" && String(l.message).startsWith("pi-governor doctor\n"));
+    const reports = run.lines.filter(
+      (l): l is RpcLine & { message: string; notifyType?: string } =>
+        l.type === "extension_ui_request" && l.method === "notify" && String(l.message).startsWith("pi-governor doctor\n"),
+    );
     expect(reports).toHaveLength(1);
     const report = reports[0]!;
     expect(report.notifyType).toBe("error");

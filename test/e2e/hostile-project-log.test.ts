@@ -23,7 +23,9 @@ afterEach(() => work && rmSync(work, { recursive: true, force: true }));
 /** Every file under `dir`, recursively, relative to it. */
 function filesUnder(dir: string, prefix = ""): string[] {
   if (!existsSync(dir)) return [];
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(join(dir, e.name), `${prefix}${e.name}/`) : [`${prefix}${e.name}`]));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? filesUnder(join(dir, e.name), `${prefix}${e.name}/`) : [`${prefix}${e.name}`],
+  );
 }
 
 describe.skipIf(probeSqlite().driver === undefined)("execution log and recall index in pi print mode", () => {
@@ -34,8 +36,17 @@ describe.skipIf(probeSqlite().driver === undefined)("execution log and recall in
     const home = join(work, "home");
     for (const d of [join(project, ".pi"), agentDir, home]) mkdirSync(d, { recursive: true });
     writeFileSync(join(project, ".pi", "pi-governor.json"), JSON.stringify({ executionLog: { phase: "p".repeat(200_000) } }));
-    const servers = { everything: { command: process.execPath, args: [everythingEntry, "stdio"], tools: [{ name: "echo", readOnly: true, inputSchema: { type: "object", properties: { message: { type: "string" } }, required: ["message"] } }] } };
-    const script = [...Array.from({ length: CALLS }, (_, i) => ({ toolCall: { name: "everything_echo", arguments: { message: `call ${i}` } } })), { text: "all echoed" }];
+    const servers = {
+      everything: {
+        command: process.execPath,
+        args: [everythingEntry, "stdio"],
+        tools: [{ name: "echo", readOnly: true, inputSchema: { type: "object", properties: { message: { type: "string" } }, required: ["message"] } }],
+      },
+    };
+    const script = [
+      ...Array.from({ length: CALLS }, (_, i) => ({ toolCall: { name: "everything_echo", arguments: { message: `call ${i}` } } })),
+      { text: "all echoed" },
+    ];
     const run = await runPiCli({
       extensions: [repoRoot],
       script,
@@ -56,7 +67,10 @@ describe.skipIf(probeSqlite().driver === undefined)("execution log and recall in
 
     const dbPath = join(agentDir, "pi-governor", "executions.db");
     // `pi-governor stats` reads it and leaves no -wal/-shm behind either.
-    const stats = spawnSync(process.execPath, [join(repoRoot, "bin/pi-governor.mjs"), "stats", "--db", dbPath], { encoding: "utf8", env: { ...process.env, HOME: home, PI_CODING_AGENT_DIR: agentDir } });
+    const stats = spawnSync(process.execPath, [join(repoRoot, "bin/pi-governor.mjs"), "stats", "--db", dbPath], {
+      encoding: "utf8",
+      env: { ...process.env, HOME: home, PI_CODING_AGENT_DIR: agentDir },
+    });
     expect(stats.stdout).toMatch(/everything_echo/);
     expect(filesUnder(agentDir).filter((f) => /-(wal|shm)$/.test(f))).toEqual([]);
     expect(statSync(dbPath).size).toBeLessThan(1024 * 1024);

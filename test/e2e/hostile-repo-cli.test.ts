@@ -39,7 +39,11 @@ const env = () => ({ HOME: home, PI_CODING_AGENT_DIR: agentDir, PI_GOVERNOR_PRES
 /** Runs `bin/pi-governor.mjs` the way a user does; kills it after `timeoutMs`. */
 function governorCli(args: string[], timeoutMs = 60_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(repoRoot, "bin/pi-governor.mjs"), ...args], { cwd: project, env: { ...process.env, ...env() }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [join(repoRoot, "bin/pi-governor.mjs"), ...args], {
+      cwd: project,
+      env: { ...process.env, ...env() },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));
@@ -101,23 +105,27 @@ describe("escape sequences from a repository never reach the terminal", () => {
     expect(doctor.stdout).not.toMatch(RAW_CONTROL);
   }, 120_000);
 
-  it.skipIf(!probeSqlite().fts5)("a tool output with OSC 52: `pi-governor search` shows it escaped", async () => {
-    const script = [{ toolCall: { name: "bash", arguments: { command: `printf 'marmalade \\033]52;c;aGVsbG8=\\007 done\\n'` } } }, { text: "ran it" }];
-    const run = await runPiCli({ extensions: [repoRoot], script, prompt: "run it", cwd: project, env: env(), timeoutMs: 60_000 });
-    expect(run.code).toBe(0);
-    // The model saw the raw output (pi's result is the user's); only what a person is shown changes.
-    expect(JSON.stringify(run.calls.at(-1)?.messages)).toContain("\\u001b]52;c;aGVsbG8=");
+  it.skipIf(!probeSqlite().fts5)(
+    "a tool output with OSC 52: `pi-governor search` shows it escaped",
+    async () => {
+      const script = [{ toolCall: { name: "bash", arguments: { command: `printf 'marmalade \\033]52;c;aGVsbG8=\\007 done\\n'` } } }, { text: "ran it" }];
+      const run = await runPiCli({ extensions: [repoRoot], script, prompt: "run it", cwd: project, env: env(), timeoutMs: 60_000 });
+      expect(run.code).toBe(0);
+      // The model saw the raw output (pi's result is the user's); only what a person is shown changes.
+      expect(JSON.stringify(run.calls.at(-1)?.messages)).toContain("\\u001b]52;c;aGVsbG8=");
 
-    const search = await governorCli(["search", "marmalade"]);
-    expect(search.code).toBe(0);
-    expect(search.stdout).toContain("«marmalade» \\u001b]52;c;aGVsbG8=\\u0007 done");
-    expect(search.stdout).not.toMatch(RAW_CONTROL);
-    const json = await governorCli(["search", "marmalade", "--json"]);
-    expect(json.stdout).not.toMatch(RAW_CONTROL);
-    // The reader leaves no -wal/-shm beside the index (pi removed its own at session end).
-    const indexDir = join(agentDir, "cache", "pi-governor", "recall");
-    expect(readdirSync(indexDir).filter((f) => /-(wal|shm)$/.test(f))).toEqual([]);
-    // Still valid JSON, holding the output's real characters.
-    expect((JSON.parse(json.stdout) as { hits: Array<{ snippet: string }> }).hits[0]!.snippet).toContain(`marmalade» ${OSC52} done`);
-  }, 120_000);
+      const search = await governorCli(["search", "marmalade"]);
+      expect(search.code).toBe(0);
+      expect(search.stdout).toContain("«marmalade» \\u001b]52;c;aGVsbG8=\\u0007 done");
+      expect(search.stdout).not.toMatch(RAW_CONTROL);
+      const json = await governorCli(["search", "marmalade", "--json"]);
+      expect(json.stdout).not.toMatch(RAW_CONTROL);
+      // The reader leaves no -wal/-shm beside the index (pi removed its own at session end).
+      const indexDir = join(agentDir, "cache", "pi-governor", "recall");
+      expect(readdirSync(indexDir).filter((f) => /-(wal|shm)$/.test(f))).toEqual([]);
+      // Still valid JSON, holding the output's real characters.
+      expect((JSON.parse(json.stdout) as { hits: Array<{ snippet: string }> }).hits[0]!.snippet).toContain(`marmalade» ${OSC52} done`);
+    },
+    120_000,
+  );
 });

@@ -31,9 +31,7 @@ function pathWithoutBun(): string {
 /** The tool results the model was sent on its last call. */
 function lastToolResults(run: PiCliRun): Array<{ toolName?: string; text: string }> {
   const messages = run.calls.at(-1)?.messages ?? [];
-  return messages
-    .filter((m) => m.role === "toolResult")
-    .map((m) => ({ toolName: m.toolName, text: JSON.stringify(m.content) }));
+  return messages.filter((m) => m.role === "toolResult").map((m) => ({ toolName: m.toolName, text: JSON.stringify(m.content) }));
 }
 
 let repo: FixtureRepo;
@@ -66,12 +64,21 @@ function expectBunMessage(run: PiCliRun): void {
   expect(read.text).toMatch(/\[blob [0-9a-f]+…: 4\d,\d{3} bytes stored; blob_read/);
   expect(read.text.length).toBeLessThan(12_000);
   // The kota tools and the rest of the preset are registered.
-  expect(run.calls[0]!.tools).toEqual(expect.arrayContaining(["kota_index", "kota_search", "kota_deps", "kota_usages", "kota_impact", "kota_task_context", "kota_status", "blob_read"]));
+  expect(run.calls[0]!.tools).toEqual(
+    expect.arrayContaining(["kota_index", "kota_search", "kota_deps", "kota_usages", "kota_impact", "kota_task_context", "kota_status", "blob_read"]),
+  );
 }
 
 describe("pi CLI with the default preset on a machine without Bun", () => {
   it("pi -p -e <package path>: the model gets the fix, the run exits 0", async () => {
-    const run = await runPiCli({ extensions: [repoRoot], script, prompt: "what depends on src/utils/math.ts?", cwd: repo.root, env: { PATH: pathWithoutBun(), HOME: home }, timeoutMs: 90_000 });
+    const run = await runPiCli({
+      extensions: [repoRoot],
+      script,
+      prompt: "what depends on src/utils/math.ts?",
+      cwd: repo.root,
+      env: { PATH: pathWithoutBun(), HOME: home },
+      timeoutMs: 90_000,
+    });
     expectBunMessage(run);
   }, 120_000);
 
@@ -80,7 +87,14 @@ describe("pi CLI with the default preset on a machine without Bun", () => {
     const env = { ...process.env, PATH: pathWithoutBun(), HOME: home, PI_CODING_AGENT_DIR: agentDir };
     const install = spawnSync(process.execPath, [piCli, "install", repoRoot], { cwd: repo.root, env, encoding: "utf8", timeout: 60_000 });
     expect(install.status, install.stderr).toBe(0);
-    const run = await runPiCli({ extensions: [], script, prompt: "what depends on src/utils/math.ts?", cwd: repo.root, env: { PATH: pathWithoutBun(), HOME: home, PI_CODING_AGENT_DIR: agentDir }, timeoutMs: 90_000 });
+    const run = await runPiCli({
+      extensions: [],
+      script,
+      prompt: "what depends on src/utils/math.ts?",
+      cwd: repo.root,
+      env: { PATH: pathWithoutBun(), HOME: home, PI_CODING_AGENT_DIR: agentDir },
+      timeoutMs: 90_000,
+    });
     expectBunMessage(run);
   }, 120_000);
 });

@@ -39,7 +39,18 @@ describe("kota e2e: fixed per-request overhead", () => {
     const tools = added.reduce((s, t) => s + toolChars(t), 0);
     const perTool = added.map((t) => `${t.name} ${toolChars(t)}`).join(", ");
     // What the model needs to choose a tool: every tool of the preset is declared with a description.
-    for (const name of ["kota_search", "kota_deps", "kota_usages", "kota_impact", "kota_task_context", "kota_index", "kota_status", "blob_read", "context_fold", "context_search"]) {
+    for (const name of [
+      "kota_search",
+      "kota_deps",
+      "kota_usages",
+      "kota_impact",
+      "kota_task_context",
+      "kota_index",
+      "kota_status",
+      "blob_read",
+      "context_fold",
+      "context_search",
+    ]) {
       const tool = kota.tools.find((t) => t.name === name);
       expect(tool, name).toBeDefined();
       expect(tool!.description.length, name).toBeGreaterThan(30);

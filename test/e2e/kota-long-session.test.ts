@@ -20,8 +20,11 @@ const FEATURES = 40;
 function featureFiles(): Record<string, string> {
   const files: Record<string, string> = {};
   for (let i = 0; i < FEATURES; i++) {
-    files[`src/features/feature-${i}.ts`] = `import { add, multiply } from "../utils/math";\nimport { formatSum } from "../utils/format";\nimport { loadConfig } from "../config";\n\nexport function feature${i}(x: number): string {\n  const c = loadConfig();\n  return formatSum(add(x, ${i}), multiply(c.port, ${i}));\n}\n`;
-    if (i % 4 === 0) files[`tests/features/feature-${i}.test.ts`] = `import { feature${i} } from "../../src/features/feature-${i}";\n\nif (!feature${i}(1)) throw new Error("feature${i}");\n`;
+    files[`src/features/feature-${i}.ts`] =
+      `import { add, multiply } from "../utils/math";\nimport { formatSum } from "../utils/format";\nimport { loadConfig } from "../config";\n\nexport function feature${i}(x: number): string {\n  const c = loadConfig();\n  return formatSum(add(x, ${i}), multiply(c.port, ${i}));\n}\n`;
+    if (i % 4 === 0)
+      files[`tests/features/feature-${i}.test.ts`] =
+        `import { feature${i} } from "../../src/features/feature-${i}";\n\nif (!feature${i}(1)) throw new Error("feature${i}");\n`;
   }
   return files;
 }
@@ -41,7 +44,12 @@ function turnCalls(): Array<[string, Record<string, unknown>]> {
     ["read", { path: "src/generated/big.ts" }],
   ];
   const out: Array<[string, Record<string, unknown>]> = [["kota_index", {}]];
-  for (let t = 1; t < 32; t++) out.push(t % 10 === 5 ? ["kota_impact", { change_type: "refactor", description: `step ${t}`, files_to_modify: ["src/utils/format.ts"] }] : cycle[t % cycle.length]!);
+  for (let t = 1; t < 32; t++)
+    out.push(
+      t % 10 === 5
+        ? ["kota_impact", { change_type: "refactor", description: `step ${t}`, files_to_modify: ["src/utils/format.ts"] }]
+        : cycle[t % cycle.length]!,
+    );
   return out;
 }
 
@@ -69,7 +77,8 @@ describe("kota e2e: a 32-turn session of deps, usages and impact", () => {
 
     // Every kota answer that reached the model was under 5 KB.
     for (const m of governed.e2e.pi.session.messages as unknown as Array<{ role: string; toolName?: string; content?: Array<{ text?: string }> }>) {
-      if (m.role === "toolResult" && m.toolName?.startsWith("kota_")) expect(Buffer.byteLength((m.content ?? []).map((b) => b.text ?? "").join("\n"))).toBeLessThan(5_000);
+      if (m.role === "toolResult" && m.toolName?.startsWith("kota_"))
+        expect(Buffer.byteLength((m.content ?? []).map((b) => b.text ?? "").join("\n"))).toBeLessThan(5_000);
     }
     // The measured series, for reading the result (the assertions below decide it).
     process.stderr.write(`prompt chars per turn, governed: ${g.join(",")}\nprompt chars per turn, unpruned: ${u.join(",")}\n`);

@@ -27,12 +27,17 @@ const MODULES = 24;
 function moduleFiles(): Record<string, string> {
   const files: Record<string, string> = {};
   for (let i = 0; i < MODULES; i++) {
-    files[`src/lib/mod-${i}.ts`] = `import { add } from "../utils/math";\nimport { formatSum } from "../utils/format";\n\nexport function mod${i}Total(x: number): string {\n  return formatSum(add(x, ${i}), ${i});\n}\n${bigSource(`mod${i}`, 2 + (i % 4))}`;
+    files[`src/lib/mod-${i}.ts`] =
+      `import { add } from "../utils/math";\nimport { formatSum } from "../utils/format";\n\nexport function mod${i}Total(x: number): string {\n  return formatSum(add(x, ${i}), ${i});\n}\n${bigSource(`mod${i}`, 2 + (i % 4))}`;
   }
   return files;
 }
 
-const calls = (...list: Array<[string, Record<string, unknown>]>) => fauxAssistantMessage(list.map(([name, args]) => fauxToolCall(name, args)), { stopReason: "toolUse" });
+const calls = (...list: Array<[string, Record<string, unknown>]>) =>
+  fauxAssistantMessage(
+    list.map(([name, args]) => fauxToolCall(name, args)),
+    { stopReason: "toolUse" },
+  );
 
 /** One turn: two reads; a bash cat or grep with a kota call; a short answer. Files come back every few turns. */
 function turnSteps(t: number): FauxResponseStep[] {
@@ -42,8 +47,13 @@ function turnSteps(t: number): FauxResponseStep[] {
     ["kota_usages", { symbol: t % 2 ? "add" : "formatSum" }],
     ["kota_deps", { file_path: file(t * 2), direction: "dependencies" }],
   ];
-  const bash: [string, Record<string, unknown>] = t % 2 ? ["bash", { command: `grep -n "Total\\|filler line 1[0-9]\\b" ${file(t + 7)}` }] : ["bash", { command: `cat ${file(t + 3)}` }];
-  return [calls(["read", { path: file(t * 2) }], ["read", { path: file(t * 2 + 5) }]), calls(bash, kota[t % 3]!), fauxAssistantMessage([fauxText(`turn ${t}: looked at ${file(t * 2)}`)])];
+  const bash: [string, Record<string, unknown>] =
+    t % 2 ? ["bash", { command: `grep -n "Total\\|filler line 1[0-9]\\b" ${file(t + 7)}` }] : ["bash", { command: `cat ${file(t + 3)}` }];
+  return [
+    calls(["read", { path: file(t * 2) }], ["read", { path: file(t * 2 + 5) }]),
+    calls(bash, kota[t % 3]!),
+    fauxAssistantMessage([fauxText(`turn ${t}: looked at ${file(t * 2)}`)]),
+  ];
 }
 
 interface Run {
@@ -58,7 +68,10 @@ async function runSession(config: Record<string, unknown>): Promise<Run> {
   sessions.push(e2e);
   for (let t = 0; t < TURNS; t++) await e2e.pi.session.prompt(`turn ${t}: what do these modules do?`);
   // Every context pi sent, priced as sent (noPruning: the recorded contexts are already pruned).
-  const requests = e2e.pi.contexts.map((messages) => ({ turn: (messages as Array<{ role?: string }>).filter((m) => m.role === "user").length, messages: messages as AgentMessageLike[] }));
+  const requests = e2e.pi.contexts.map((messages) => ({
+    turn: (messages as Array<{ role?: string }>).filter((m) => m.role === "user").length,
+    messages: messages as AgentMessageLike[],
+  }));
   const { totals } = await simulate(requests, noPruning);
   return { e2e, totals };
 }
@@ -73,7 +86,9 @@ describe("kota e2e: cost of a 40-turn read-mostly session", () => {
     expect(governed.e2e.pi.contexts.length).toBe(TURNS * 3 + 1);
     expect(unpruned.e2e.pi.contexts.length).toBe(TURNS * 3 + 1);
     // Every call of the script worked (an error would be a short result and flatter the numbers).
-    const failed = (unpruned.e2e.pi.contexts.at(-1) as Array<{ role: string; toolName?: string; isError?: boolean }>).filter((m) => m.role === "toolResult" && m.isError);
+    const failed = (unpruned.e2e.pi.contexts.at(-1) as Array<{ role: string; toolName?: string; isError?: boolean }>).filter(
+      (m) => m.role === "toolResult" && m.isError,
+    );
     expect(failed.map((m) => m.toolName)).toEqual([]);
 
     const g = governed.totals;

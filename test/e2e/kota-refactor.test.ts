@@ -19,7 +19,11 @@ const call = (name: string, args: Record<string, unknown>) => fauxAssistantMessa
 describe("kota e2e: what breaks if I change src/utils/math.ts?", () => {
   it("stays compact, pins the impact summary through pruning, and drops old file dumps", async () => {
     e2e = await startKotaSession({
-      files: { "src/generated/big-a.ts": bigSource("bigA", 30), "src/generated/big-b.ts": bigSource("bigB", 30), "src/generated/big-c.ts": bigSource("bigC", 30) },
+      files: {
+        "src/generated/big-a.ts": bigSource("bigA", 30),
+        "src/generated/big-b.ts": bigSource("bigB", 30),
+        "src/generated/big-c.ts": bigSource("bigC", 30),
+      },
       // autoContext on: the prompt names a file, so a briefing goes in front (and asks to index first).
       // cacheAware off: the cache-aware rule waits until carrying old output has cost more than one
       // prompt-cache rewrite, which a 5-turn session never reaches; the 30-turn test runs the defaults.
@@ -47,13 +51,19 @@ describe("kota e2e: what breaks if I change src/utils/math.ts?", () => {
     expect(first).toMatch(/\[autoContext\] KotaDB briefing for src\/utils\/math.ts \(4 dependents\)/);
 
     // Every kota answer that reached the session is compact; the impact answer leads with risk.
-    const stored = pi.session.messages.filter((m) => m.role === "toolResult") as unknown as Array<{ toolName: string; content: Array<{ text: string }>; details: { pinned?: boolean } }>;
+    const stored = pi.session.messages.filter((m) => m.role === "toolResult") as unknown as Array<{
+      toolName: string;
+      content: Array<{ text: string }>;
+      details: { pinned?: boolean };
+    }>;
     const kotaResults = stored.filter((m) => m.toolName.startsWith("kota_"));
     expect(kotaResults.map((m) => m.toolName)).toEqual(["kota_impact", "kota_deps", "kota_usages"]);
     for (const m of kotaResults) expect(Buffer.byteLength(m.content.map((b) => b.text).join("\n"))).toBeLessThan(5_000);
     const impact = kotaResults[0]!;
     expect(impact.details.pinned).toBe(true);
-    expect(impact.content.map((b) => b.text).join("\n")).toMatch(/Risk: LOW\. Affected surface: 8 files \(1 changed, 7 to review\)\.\nRecommended tests to run \(2\): tests\/math.test.ts, src\/api\/handlers.test.ts/);
+    expect(impact.content.map((b) => b.text).join("\n")).toMatch(
+      /Risk: LOW\. Affected surface: 8 files \(1 changed, 7 to review\)\.\nRecommended tests to run \(2\): tests\/math.test.ts, src\/api\/handlers.test.ts/,
+    );
 
     for (const file of ["a", "b", "c"]) await pi.session.prompt(`show me src/generated/big-${file}.ts`);
     await pi.session.prompt("summarise");
@@ -84,7 +94,9 @@ describe("kota e2e: status line and /kota commands in a real pi session", () => 
     expect(pi.ui.statuses.get("kota")).toMatch(/^kota: running · repo: kota-fixture-\w+ · indexed: yes$/);
 
     await pi.session.prompt("/kota status");
-    expect(pi.ui.notifications.at(-1)!.message).toMatch(/^kota: running .*\nRepository root: .*\nIndex: 13 files, 14 symbols.*\nRepository id: .*\nIndexed at commit: [0-9a-f]{12}\nRecently indexed files/s);
+    expect(pi.ui.notifications.at(-1)!.message).toMatch(
+      /^kota: running .*\nRepository root: .*\nIndex: 13 files, 14 symbols.*\nRepository id: .*\nIndexed at commit: [0-9a-f]{12}\nRecently indexed files/s,
+    );
     await pi.session.prompt("/kota index");
     expect(pi.ui.confirms).toHaveLength(2);
     expect(pi.ui.notifications.at(-1)!.message).toMatch(/^Indexed /);
@@ -93,6 +105,6 @@ describe("kota e2e: status line and /kota commands in a real pi session", () => 
     await pi.session.prompt("/kota");
     expect(pi.ui.notifications.at(-1)!.message).toMatch(/^kota: running/); // no subcommand: status
     await pi.session.prompt("/kota pruning");
-    expect(pi.ui.notifications.at(-1)!.message).toMatch(/^Pruning: on for model faux\/faux-1\n  keep the last 2 turn/);
+    expect(pi.ui.notifications.at(-1)!.message).toMatch(/^Pruning: on for model faux\/faux-1\n {2}keep the last 2 turn/);
   });
 });

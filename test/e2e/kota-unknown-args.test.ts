@@ -25,7 +25,11 @@ const call = (name: string, args: Record<string, unknown>) => fauxAssistantMessa
 
 /** Each wrong call and what its error must say. */
 const WRONG: ReadonlyArray<[tool: string, args: Record<string, unknown>, error: RegExp]> = [
-  ["kota_impact", { change_type: "refactor", description: "change add", files: ["src/utils/math.ts"] }, /unknown argument "files" \(valid: change_type, description, files_to_modify, files_to_create, files_to_delete, breaking_changes\); did you mean files_to_modify, files_to_create or files_to_delete\?/],
+  [
+    "kota_impact",
+    { change_type: "refactor", description: "change add", files: ["src/utils/math.ts"] },
+    /unknown argument "files" \(valid: change_type, description, files_to_modify, files_to_create, files_to_delete, breaking_changes\); did you mean files_to_modify, files_to_create or files_to_delete\?/,
+  ],
   ["kota_search", { query: "add", filters: { globs: "src/**" } }, /unknown argument "filters\.globs" .*did you mean glob\?/],
   ["kota_deps", { file_path: "src/utils/math.ts", dept: 2 }, /unknown argument "dept" .*did you mean depth\?/],
   ["kota_usages", { symbol: "add", files: "src/utils/math.ts" }, /unknown argument "files" .*did you mean file\?/],
@@ -43,7 +47,11 @@ describe("kota e2e: unknown arguments are refused", () => {
       responses: [...WRONG.map(([tool, args]) => call(tool, args)), fauxAssistantMessage([fauxText("done")])],
     });
     await e2e.pi.session.prompt("what breaks if I change src/utils/math.ts?");
-    const results = e2e.pi.session.messages.filter((m) => m.role === "toolResult") as unknown as Array<{ toolName: string; isError: boolean; content: Array<{ text?: string }> }>;
+    const results = e2e.pi.session.messages.filter((m) => m.role === "toolResult") as unknown as Array<{
+      toolName: string;
+      isError: boolean;
+      content: Array<{ text?: string }>;
+    }>;
     expect(results.map((r) => r.toolName)).toEqual(WRONG.map(([tool]) => tool));
     WRONG.forEach(([tool, , error], i) => {
       const text = results[i]!.content.map((b) => b.text ?? "").join("\n");
@@ -53,6 +61,7 @@ describe("kota e2e: unknown arguments are refused", () => {
     });
     // Only kota_status's report could have reached KotaDB; none of the refused calls did.
     const asked = standinCalls(log).map((c) => c.name);
-    for (const kotaTool of ["analyze_change_impact", "search", "search_dependencies", "find_usages", "generate_task_context", "index_repository"]) expect(asked).not.toContain(kotaTool);
+    for (const kotaTool of ["analyze_change_impact", "search", "search_dependencies", "find_usages", "generate_task_context", "index_repository"])
+      expect(asked).not.toContain(kotaTool);
   }, 120_000);
 });

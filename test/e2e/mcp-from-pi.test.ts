@@ -18,7 +18,10 @@ describe("mcp.fromPi: a hung server from pi's mcp.json, managed by pi-governor",
     const agentDir = mkdtempSync(join(tmpdir(), "pigov-frompi-"));
     try {
       mkdirSync(agentDir, { recursive: true });
-      writeFileSync(join(agentDir, "mcp.json"), JSON.stringify({ mcpServers: { everything: { command: faulty.command, args: faulty.args, env: faulty.env, enabled: false } } }));
+      writeFileSync(
+        join(agentDir, "mcp.json"),
+        JSON.stringify({ mcpServers: { everything: { command: faulty.command, args: faulty.args, env: faulty.env, enabled: false } } }),
+      );
       const echo = { name: "echo", readOnly: true, inputSchema: { type: "object", properties: { message: { type: "string" } }, required: ["message"] } };
       writeFileSync(join(agentDir, "pi-governor.json"), JSON.stringify({ preset: "mcp", mcp: { fromPi: [{ name: "everything", tools: [echo] }] } }));
       const started = Date.now();

@@ -36,14 +36,20 @@ describe("MCP tool names and sizes in the real pi CLI", () => {
       ],
       prompt: "go",
       cwd: join(work, "project"),
-      env: env({ fs: manyToolsServer({ label: "fs", names: ["remote_write", "read"] }), fs_remote: manyToolsServer({ label: "fs_remote", names: ["write", "list"] }) }),
+      env: env({
+        fs: manyToolsServer({ label: "fs", names: ["remote_write", "read"] }),
+        fs_remote: manyToolsServer({ label: "fs_remote", names: ["write", "list"] }),
+      }),
       timeoutMs: 90_000,
     });
     expect(run.code, run.stderr).toBe(0);
     const offered = run.calls[0]!.tools;
     expect(offered).toEqual(expect.arrayContaining(["fs_read", "fs_remote_list"]));
     expect(offered).not.toContain("fs_remote_write");
-    const results = run.calls.at(-1)!.messages.filter((m) => m.role === "toolResult").map((m) => JSON.stringify(m.content));
+    const results = run.calls
+      .at(-1)!
+      .messages.filter((m) => m.role === "toolResult")
+      .map((m) => JSON.stringify(m.content));
     expect(results.join("\n")).not.toContain("fs ran remote_write"); // never reached the wrong server
     expect(results.join("\n")).toContain('fs_remote ran list {\\"text\\":\\"dir\\"}');
     expect(run.stderr).toMatch(/MCP tool name "fs_remote_write" is ambiguous: server "fs" tool "remote_write" and server "fs_remote" tool "write"/);

@@ -15,7 +15,6 @@ import { blobs } from "../../plugins/blobs/index.ts";
 import { prune } from "../../plugins/prune/index.ts";
 import { piTestScope, readTurnSteps, startPiSession } from "../helpers/pi-session.ts";
 
-
 const text = (m: AgentMessageLike) => JSON.stringify(m.content);
 const sha256 = (s: string) => createHash("sha256").update(s).digest("hex");
 const DAY_MS = 86_400_000;
@@ -53,10 +52,15 @@ describe("a session file from an older version resumes with its result details u
       "m2.ts": { truncated: true, blobId, blobPath, originalBytes: Buffer.byteLength(full), excerptBytes: 4_000 },
     };
     const calls = new Map<string, string>();
-    const lines = readFileSync(oldFile, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as { message?: Record<string, unknown> });
+    const lines = readFileSync(oldFile, "utf8")
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { message?: Record<string, unknown> });
     for (const entry of lines) {
       const m = entry.message;
-      if (m?.role === "assistant") for (const b of m.content as Array<{ type: string; id?: string; arguments?: { path?: string } }>) if (b.type === "toolCall") calls.set(b.id!, b.arguments!.path!);
+      if (m?.role === "assistant")
+        for (const b of m.content as Array<{ type: string; id?: string; arguments?: { path?: string } }>)
+          if (b.type === "toolCall") calls.set(b.id!, b.arguments!.path!);
       if (m?.role === "toolResult") {
         const details = oldDetails[calls.get(m.toolCallId as string)!];
         if (details) m.details = details;
@@ -81,7 +85,13 @@ describe("a session file from an older version resumes with its result details u
       },
       fauxAssistantMessage([fauxText("m2 read back.")]),
     ];
-    const pi = await scope.start({ sessionFile: oldFile, cwd, tools: ["read", "blob_read"], extensions: [createExtension(preset, { governorOptions: { layers, cwd } })], responses: [...readTurnSteps(5, 6), ...readBack] });
+    const pi = await scope.start({
+      sessionFile: oldFile,
+      cwd,
+      tools: ["read", "blob_read"],
+      extensions: [createExtension(preset, { governorOptions: { layers, cwd } })],
+      responses: [...readTurnSteps(5, 6), ...readBack],
+    });
     for (let t = 5; t <= 6; t++) await pi.session.prompt(`read m${t}.ts`);
 
     const results = (pi.contexts.at(-1) as AgentMessageLike[]).filter((m) => m.role === "toolResult");

@@ -47,7 +47,8 @@ async function rowsOf(work: string, count: number): Promise<Row[]> {
 
 /** pi's id of the first call of `toolName` in the transcript. */
 function callIdOf(pi: PiTestSession, toolName: string): string | undefined {
-  return (pi.session.messages.find((m) => m.role === "toolResult" && (m as { toolName?: string }).toolName === toolName) as { toolCallId?: string } | undefined)?.toolCallId;
+  return (pi.session.messages.find((m) => m.role === "toolResult" && (m as { toolName?: string }).toolName === toolName) as { toolCallId?: string } | undefined)
+    ?.toolCallId;
 }
 
 /** Texts of the tool results pi stored for `toolName`, in order. */
@@ -100,7 +101,11 @@ async function blobText(work: string, id: unknown): Promise<string | undefined> 
 
 /** `details` pi stored with the first result of `toolName`. */
 function detailsOf(pi: PiTestSession, toolName: string): Record<string, unknown> | undefined {
-  return (pi.session.messages.find((m) => m.role === "toolResult" && (m as { toolName?: string }).toolName === toolName) as { details?: Record<string, unknown> } | undefined)?.details;
+  return (
+    pi.session.messages.find((m) => m.role === "toolResult" && (m as { toolName?: string }).toolName === toolName) as
+      | { details?: Record<string, unknown> }
+      | undefined
+  )?.details;
 }
 
 describe(`pi's full-output files (pi ${piHost.version})`, () => {
@@ -111,7 +116,10 @@ describe(`pi's full-output files (pi ${piHost.version})`, () => {
     const pi = await scope.start({
       extensions: [hermeticDefaultPreset(work)],
       cwd: work,
-      responses: [fauxAssistantMessage([fauxToolCall("bash", { command: "seq 1 30000" })], { stopReason: "toolUse" }), fauxAssistantMessage([fauxText("done")])],
+      responses: [
+        fauxAssistantMessage([fauxToolCall("bash", { command: "seq 1 30000" })], { stopReason: "toolUse" }),
+        fauxAssistantMessage([fauxText("done")]),
+      ],
     });
     await pi.session.prompt("Count.");
     const expected = `${Array.from({ length: 30_000 }, (_, i) => i + 1).join("\n")}\n`;
@@ -126,7 +134,8 @@ describe.skipIf(!piHasBuiltinMcp)(`pi's own MCP calls, governed (pi ${piHost.ver
     const work = scope.tempDir("pigov-mcp-rows-");
     const server = bigAnswerServer();
     try {
-      const script = 'const a = await tools.mcp__big__echo({ text: "hi" });\nconst b = await tools.mcp__big__big({ bytes: -5 }).then(() => "ran", (e) => "rejected");\nreturn { a: typeof a, b };';
+      const script =
+        'const a = await tools.mcp__big__echo({ text: "hi" });\nconst b = await tools.mcp__big__big({ bytes: -5 }).then(() => "ran", (e) => "rejected");\nreturn { a: typeof a, b };';
       const pi = await scope.start({
         extensions: [hermeticDefaultPreset(work)],
         cwd: work,
@@ -147,7 +156,9 @@ describe.skipIf(!piHasBuiltinMcp)(`pi's own MCP calls, governed (pi ${piHost.ver
     }
   });
 
-  it("a failing mcp.json server: errors name the next step, the circuit opens and blocks its calls, and a trial call after the cool-down closes it", { timeout: 120_000 }, async () => {
+  it("a failing mcp.json server: errors name the next step, the circuit opens and blocks its calls, and a trial call after the cool-down closes it", {
+    timeout: 120_000,
+  }, async () => {
     const work = scope.tempDir("pigov-mcp-breaker-");
     const server = faultyServer({ mode: "crash-mid-call", tool: "echo" });
     const cooldownMs = 1_000;
@@ -198,7 +209,10 @@ describe.skipIf(!piHasBuiltinMcp)(`pi's own MCP calls, governed (pi ${piHost.ver
         extensions: [hermeticDefaultPreset(work)],
         cwd: work,
         piMcp: { servers: { big: { command: server.command, args: server.args, env: server.env, exposure: "direct" } } },
-        responses: [fauxAssistantMessage([fauxToolCall("mcp__big__big_structured", { bytes: 100_000 })], { stopReason: "toolUse" }), fauxAssistantMessage([fauxText("done")])],
+        responses: [
+          fauxAssistantMessage([fauxToolCall("mcp__big__big_structured", { bytes: 100_000 })], { stopReason: "toolUse" }),
+          fauxAssistantMessage([fauxText("done")]),
+        ],
       });
       await pi.session.prompt("Fetch the big answer.");
       const details = detailsOf(pi, "mcp__big__big_structured");

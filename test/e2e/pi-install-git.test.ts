@@ -37,7 +37,10 @@ let agentDir: string;
 
 /** Runs git in `cwd`; throws with git's stderr when it fails. */
 function git(cwd: string, ...args: string[]): string {
-  const r = spawnSync("git", ["-c", "user.name=pi-governor test", "-c", "user.email=test@example.invalid", "-c", "commit.gpgsign=false", ...args], { cwd, encoding: "utf8" });
+  const r = spawnSync("git", ["-c", "user.name=pi-governor test", "-c", "user.email=test@example.invalid", "-c", "commit.gpgsign=false", ...args], {
+    cwd,
+    encoding: "utf8",
+  });
   if (r.status !== 0) throw new Error(`git ${args.join(" ")}: ${r.stderr}`);
   return r.stdout;
 }
@@ -84,20 +87,32 @@ describe.skipIf(!gitWorks)(`pi install git:<url> with the real pi CLI${gitWorks 
 
   it("clones into the agent dir, installs the runtime dependencies only, and a later pi -p loads the extension from the clone", async () => {
     const started = Date.now();
-    const install = spawnSync(process.execPath, [piCli, "install", `git:${HOST}/${PATH_IN_HOST}`], { cwd: work, env: { ...process.env, ...env() }, encoding: "utf8", timeout: 240_000 });
+    const install = spawnSync(process.execPath, [piCli, "install", `git:${HOST}/${PATH_IN_HOST}`], {
+      cwd: work,
+      env: { ...process.env, ...env() },
+      encoding: "utf8",
+      timeout: 240_000,
+    });
     expect(install.status, `${install.stdout}\n${install.stderr}`).toBe(0);
     const clone = join(agentDir, "git", HOST, PATH_IN_HOST);
     expect(existsSync(join(clone, ".git")), "a git clone").toBe(true);
     expect(lstatSync(join(clone, "node_modules")).isDirectory(), "node_modules installed in the clone").toBe(true);
     expect(git(clone, "log", "-1", "--format=%s").trim()).toBe("the working tree");
     // `npm install --omit=dev`: the runtime dependencies are there, the dev dependencies (pi itself, vitest) are not.
-    for (const dependency of ["tapable", "zod", "jiti", "@modelcontextprotocol/sdk"]) expect(existsSync(join(clone, "node_modules", dependency)), dependency).toBe(true);
+    for (const dependency of ["tapable", "zod", "jiti", "@modelcontextprotocol/sdk"])
+      expect(existsSync(join(clone, "node_modules", dependency)), dependency).toBe(true);
     for (const dev of ["vitest", "typescript", "@mariozechner/pi-coding-agent"]) expect(existsSync(join(clone, "node_modules", dev)), dev).toBe(false);
     expect(JSON.parse(readFileSync(join(agentDir, "settings.json"), "utf8")).packages).toEqual([`git:${HOST}/${PATH_IN_HOST}`]);
     process.stderr.write(`pi install git: took ${Math.round((Date.now() - started) / 1000)} s\n`);
 
     // No -e for the package: the governor can only come from the installed clone.
-    const run = await runPiCli({ extensions: [], script: [{ toolCall: { name: "blob_read", arguments: { id: "0000000000000000" } } }, { text: "done" }], prompt: "read that blob", env: env(), timeoutMs: 90_000 });
+    const run = await runPiCli({
+      extensions: [],
+      script: [{ toolCall: { name: "blob_read", arguments: { id: "0000000000000000" } } }, { text: "done" }],
+      prompt: "read that blob",
+      env: env(),
+      timeoutMs: 90_000,
+    });
     expect(run.code, run.stderr).toBe(0);
     expect(run.calls[0]!.tools).toEqual(expect.arrayContaining(["blob_read", "context_search"]));
     const result = run.calls[1]!.messages.find((m) => m.role === "toolResult" && m.toolName === "blob_read");

@@ -38,7 +38,9 @@ return { type: typeof r, length: text.length, fnv1a: checksum(text), structured:
 
 /** The text of the codemode result pi stored. */
 function codemodeResult(pi: PiTestSession): string {
-  const result = pi.session.messages.find((m) => m.role === "toolResult" && (m as { toolName?: string }).toolName === "codemode") as { content?: Array<{ text?: string }> } | undefined;
+  const result = pi.session.messages.find((m) => m.role === "toolResult" && (m as { toolName?: string }).toolName === "codemode") as
+    | { content?: Array<{ text?: string }> }
+    | undefined;
   return (result?.content ?? []).map((b) => b.text ?? "").join("\n");
 }
 
@@ -67,7 +69,13 @@ describe.skipIf(!piHasBuiltinMcp)(`pi's own MCP and codemode beside pi-governor 
       const text = codemodeResult(pi);
       expect(text, text.slice(0, 2_000)).toMatch(/^Script completed/);
       const expected = numberedFiller(BYTES);
-      expect(reportIn(text)).toEqual({ type: "object", length: BYTES, fnv1a: fnv1a(expected), structured: { bytes: BYTES, fnv1a: fnv1a(expected) }, isError: false });
+      expect(reportIn(text)).toEqual({
+        type: "object",
+        length: BYTES,
+        fnv1a: fnv1a(expected),
+        structured: { bytes: BYTES, fnv1a: fnv1a(expected) },
+        isError: false,
+      });
     } finally {
       server.cleanup();
     }
@@ -92,11 +100,15 @@ describe.skipIf(!piHasBuiltinMcp)(`pi's own MCP and codemode beside pi-governor 
     await pi.session.prompt("Read big.txt in a script, then directly.");
 
     expect(reportIn(codemodeResult(pi))).toEqual({ type: "string", length: file.length, fnv1a: fnv1a(file), structured: null, isError: false });
-    const direct = pi.session.messages.find((m) => m.role === "toolResult" && (m as { toolName?: string }).toolName === "read") as { content: Array<{ text?: string }> };
+    const direct = pi.session.messages.find((m) => m.role === "toolResult" && (m as { toolName?: string }).toolName === "read") as {
+      content: Array<{ text?: string }>;
+    };
     expect(direct.content[0]!.text).toMatch(BLOB_MARKER_PATTERN); // the model's copy is cut: the stages ran there
   });
 
-  it("a codemode script's nested call of a pi-governor tool gets the tool's whole answer, though the model's copy of a top-level call is cut", { timeout: 120_000 }, async () => {
+  it("a codemode script's nested call of a pi-governor tool gets the tool's whole answer, though the model's copy of a top-level call is cut", {
+    timeout: 120_000,
+  }, async () => {
     const work = scope.tempDir("pigov-codemode-governed-");
     const server = bigAnswerServer();
     try {
@@ -104,7 +116,18 @@ describe.skipIf(!piHasBuiltinMcp)(`pi's own MCP and codemode beside pi-governor 
         governorOptions: {
           cwd: work,
           agentDir: join(work, "agent"),
-          layers: [{ kind: "global", source: "e2e", data: { mcp: { servers: { big: { command: server.command, args: server.args, env: server.env } } }, blobs: { dir: join(work, "blobs") }, recall: { dbPath: join(work, "recall.db") }, executionLog: { dbPath: join(work, "executions.db") } } }],
+          layers: [
+            {
+              kind: "global",
+              source: "e2e",
+              data: {
+                mcp: { servers: { big: { command: server.command, args: server.args, env: server.env } } },
+                blobs: { dir: join(work, "blobs") },
+                recall: { dbPath: join(work, "recall.db") },
+                executionLog: { dbPath: join(work, "executions.db") },
+              },
+            },
+          ],
         },
       });
       const answer = numberedFiller(100_000);
@@ -123,7 +146,9 @@ describe.skipIf(!piHasBuiltinMcp)(`pi's own MCP and codemode beside pi-governor 
 
       const text = codemodeResult(pi);
       expect(reportIn(text), text.slice(0, 2_000)).toEqual({ type: "string", length: answer.length, fnv1a: fnv1a(answer), structured: null, isError: false });
-      const direct = pi.session.messages.find((m) => m.role === "toolResult" && (m as { toolName?: string }).toolName === "big_big_structured") as { content: Array<{ text?: string }> };
+      const direct = pi.session.messages.find((m) => m.role === "toolResult" && (m as { toolName?: string }).toolName === "big_big_structured") as {
+        content: Array<{ text?: string }>;
+      };
       expect(direct.content[0]!.text).toMatch(BLOB_MARKER_PATTERN);
     } finally {
       server.cleanup();
@@ -138,7 +163,19 @@ describe.skipIf(!piHasBuiltinMcp)(`pi's own MCP and codemode beside pi-governor 
         governorOptions: {
           cwd: work,
           agentDir: join(work, "agent"),
-          layers: [{ kind: "global", source: "e2e", data: { mcp: { servers: { faulty: { command: server.command, args: server.args, env: server.env } } }, retry: { enabled: false }, blobs: { dir: join(work, "blobs") }, recall: { dbPath: join(work, "recall.db") }, executionLog: { dbPath: join(work, "executions.db") } } }],
+          layers: [
+            {
+              kind: "global",
+              source: "e2e",
+              data: {
+                mcp: { servers: { faulty: { command: server.command, args: server.args, env: server.env } } },
+                retry: { enabled: false },
+                blobs: { dir: join(work, "blobs") },
+                recall: { dbPath: join(work, "recall.db") },
+                executionLog: { dbPath: join(work, "executions.db") },
+              },
+            },
+          ],
         },
       });
       const script = 'return await tools.faulty_echo({ message: "x" }).then(() => "resolved", (e) => "rejected: " + e.message);';
@@ -164,14 +201,20 @@ describe.skipIf(!piHasBuiltinMcp)(`pi's own MCP and codemode beside pi-governor 
         extensions: [hermeticDefaultPreset(work), (api) => void api.on("tool_execution_end", (event) => void ended.push(event as never))],
         cwd: work,
         piMcp: { servers: { big: { command: server.command, args: server.args, env: server.env, exposure: "direct" } } },
-        responses: [fauxAssistantMessage([fauxToolCall("mcp__big__big_structured", { bytes: 100_000 })], { stopReason: "toolUse" }), fauxAssistantMessage([fauxText("done")])],
+        responses: [
+          fauxAssistantMessage([fauxToolCall("mcp__big__big_structured", { bytes: 100_000 })], { stopReason: "toolUse" }),
+          fauxAssistantMessage([fauxText("done")]),
+        ],
       });
       await pi.session.prompt("Fetch the big answer.");
 
       const call = ended.find((e) => e.toolName === "mcp__big__big_structured");
       const expected = numberedFiller(100_000);
       expect(call?.result.details?.blobId, "a stage annotated the result").toMatch(/^[0-9a-f]{64}$/);
-      expect(call?.result.structuredContent).toEqual({ content: [{ type: "text", text: expected }], structuredContent: { bytes: 100_000, fnv1a: fnv1a(expected) } });
+      expect(call?.result.structuredContent).toEqual({
+        content: [{ type: "text", text: expected }],
+        structuredContent: { bytes: 100_000, fnv1a: fnv1a(expected) },
+      });
     } finally {
       server.cleanup();
     }

@@ -56,21 +56,35 @@ describe("config problems and degraded stages reach the user in every pi mode", 
     const run = await runPiRpc({ extensions: [repoRoot], script: [{ text: "all good" }], prompt: "hello", cwd: project, env: env() });
     expect(run.lines.some((l) => l.type === "response" && l.command === "prompt" && l.success === true)).toBe(true);
     expect(run.lines.some((l) => l.type === "agent_end")).toBe(true);
-    const ui = (method: string) => run.lines.filter((l): l is RpcLine & { message?: string; statusKey?: string; statusText?: string } => l.type === "extension_ui_request" && l.method === method);
+    const ui = (method: string) =>
+      run.lines.filter(
+        (l): l is RpcLine & { message?: string; statusKey?: string; statusText?: string } => l.type === "extension_ui_request" && l.method === method,
+      );
     const notices = ui("notify").filter((l) => String(l.message).includes("pi-governor"));
     expect(notices).toHaveLength(1);
     expect(notices[0]!.notifyType).toBe("warning");
     expectEachProblemOnce(notices.map((n) => n.message).join("\n"));
-    expect(ui("setStatus").find((s) => s.statusKey === "governor")?.statusText).toMatch(/3 config problem\(s\), \d+ warning\(s\) at load \(\/governor status\)/);
+    expect(ui("setStatus").find((s) => s.statusKey === "governor")?.statusText).toMatch(
+      /3 config problem\(s\), \d+ warning\(s\) at load \(\/governor status\)/,
+    );
     // Nothing of it on stderr: the client is the user here.
     expect(run.stderr).not.toMatch(/pi-governor/);
   }, 90_000);
 
   it("RPC mode: a new session (new_session) is told again, once", async () => {
-    const run = await runPiRpc({ extensions: [repoRoot], script: [{ text: "all good" }], prompt: "hello", cwd: project, env: env(), then: [{ type: "new_session" }] });
+    const run = await runPiRpc({
+      extensions: [repoRoot],
+      script: [{ text: "all good" }],
+      prompt: "hello",
+      cwd: project,
+      env: env(),
+      then: [{ type: "new_session" }],
+    });
     const newSession = run.lines.findIndex((l) => l.type === "response" && l.command === "new_session");
     expect(run.lines[newSession]).toMatchObject({ success: true, data: { cancelled: false } });
-    const notices = run.lines.map((l, i) => ({ l, i })).filter(({ l }) => l.type === "extension_ui_request" && l.method === "notify" && String(l.message).includes("prune.notAKey"));
+    const notices = run.lines
+      .map((l, i) => ({ l, i }))
+      .filter(({ l }) => l.type === "extension_ui_request" && l.method === "notify" && String(l.message).includes("prune.notAKey"));
     // One at startup (before the prompt ran), one for the new session (pi answers new_session after
     // the new session started).
     const agentEnd = run.lines.findIndex((l) => l.type === "agent_end");

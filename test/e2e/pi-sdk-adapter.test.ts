@@ -25,7 +25,10 @@ const marker = definePlugin({
     pipeline.hooks.context.tap({ name: "test:marker", stage: STAGE.PRUNE }, (messages) => [
       ...messages.map((m) =>
         m.role === "user" && Array.isArray(m.content)
-          ? { ...m, content: (m.content as Array<{ type: string; text?: string }>).map((b) => (b.type === "text" ? { ...b, text: `${config.tag} ${b.text}` } : b)) }
+          ? {
+              ...m,
+              content: (m.content as Array<{ type: string; text?: string }>).map((b) => (b.type === "text" ? { ...b, text: `${config.tag} ${b.text}` } : b)),
+            }
           : m,
       ),
     ]);
@@ -67,7 +70,9 @@ describe("/governor status in a real pi session", () => {
   it("lists stages in run order, plugins, tools and config sources, and shows config problems once", async () => {
     const pi = await startPiSession({
       ui: true,
-      extensions: [createExtension(preset, { governorOptions: { layers: [{ kind: "project", source: "/repo/.pi/pi-governor.json", data: { marker: { tag: 5 } } }] } })],
+      extensions: [
+        createExtension(preset, { governorOptions: { layers: [{ kind: "project", source: "/repo/.pi/pi-governor.json", data: { marker: { tag: 5 } } }] } }),
+      ],
       responses: [fauxAssistantMessage([fauxText("ok")])],
     });
     try {
@@ -117,7 +122,11 @@ describe("failures in a real pi session", () => {
     });
     try {
       await pi.session.prompt("fetch it");
-      const result = pi.session.messages.find((m) => m.role === "toolResult") as { isError: boolean; content: Array<{ text: string }>; details: { error: { category: string } } };
+      const result = pi.session.messages.find((m) => m.role === "toolResult") as {
+        isError: boolean;
+        content: Array<{ text: string }>;
+        details: { error: { category: string } };
+      };
       expect(result.isError).toBe(true);
       expect(result.details.error.category).toBe("connection_lost");
       expect(result.content[0]!.text).toMatch(/fetch_remote failed \(connection_lost\).*Try the call again in a moment/);

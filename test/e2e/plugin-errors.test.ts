@@ -25,7 +25,12 @@ const broken = definePlugin({
         throw new PluginError("acme:cache", "read", new Error("cache file is locked"));
       },
     });
-    pipeline.registerTool("acme:broken", { name: "audited", description: "fine, but its wrapper is not", parameters: Type.Object({}), execute: async () => ({ content: textContent("ok") }) });
+    pipeline.registerTool("acme:broken", {
+      name: "audited",
+      description: "fine, but its wrapper is not",
+      parameters: Type.Object({}),
+      execute: async () => ({ content: textContent("ok") }),
+    });
     pipeline.hooks.toolCall.tap({ name: "acme:audit", stage: STAGE.OBSERVE }, (next, tool) =>
       tool.name === "audited"
         ? async () => {
@@ -43,7 +48,13 @@ const broken = definePlugin({
 });
 const preset = definePreset({ name: "t", description: "", plugins: () => [broken()] });
 
-type ToolResult = { role: "toolResult"; toolName: string; isError: boolean; content: Array<{ text: string }>; details: { error: { code: string; category: string } } };
+type ToolResult = {
+  role: "toolResult";
+  toolName: string;
+  isError: boolean;
+  content: Array<{ text: string }>;
+  details: { error: { code: string; category: string } };
+};
 
 describe("plugin failures in a real pi session", () => {
   it("a tool throwing a PluginError and a throwing wrapper reach the model naming the plugin, and the agent goes on", async () => {
@@ -74,7 +85,11 @@ describe("plugin failures in a real pi session", () => {
   });
 
   it("a failing command names its plugin to the user and is listed under /governor status problems", async () => {
-    const pi = await startPiSession({ ui: true, extensions: [createExtension(preset, { governorOptions: { layers: [] } })], responses: [fauxAssistantMessage([fauxText("ok")])] });
+    const pi = await startPiSession({
+      ui: true,
+      extensions: [createExtension(preset, { governorOptions: { layers: [] } })],
+      responses: [fauxAssistantMessage([fauxText("ok")])],
+    });
     try {
       await pi.session.prompt("/governor explode now");
       const failed = pi.ui.notifications.at(-1)!;

@@ -11,7 +11,9 @@ import { type KotaE2e, startKotaSession } from "../helpers/kota-e2e.ts";
 
 const call = (name: string, args: Record<string, unknown>) => fauxAssistantMessage([fauxToolCall(name, args)], { stopReason: "toolUse" });
 const resultTexts = (messages: unknown[]) =>
-  (messages as AgentMessageLike[]).filter((m) => m.role === "toolResult").map((m) => ({ name: (m as { toolName?: string }).toolName, text: JSON.stringify(m.content) }));
+  (messages as AgentMessageLike[])
+    .filter((m) => m.role === "toolResult")
+    .map((m) => ({ name: (m as { toolName?: string }).toolName, text: JSON.stringify(m.content) }));
 
 let e2e: KotaE2e | undefined;
 afterEach(async () => {

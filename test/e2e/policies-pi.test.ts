@@ -41,7 +41,13 @@ describe("policies in the real pi", () => {
     globalConfig({ limits: [{ tools: "bash", perTurn: 2, onExceed: "stop" }] });
     const touches = ["a", "b", "c", "d"].map((f) => touch(`new-${f}.txt`).toolCall);
     // Batch 1: four commands, two over the limit. If the model is asked again, one more command.
-    const run = await runPiCli({ extensions: [repoRoot], script: [{ toolCalls: touches }, touch("new-e.txt"), { text: "all done" }], prompt: "go", cwd: project, env: env() });
+    const run = await runPiCli({
+      extensions: [repoRoot],
+      script: [{ toolCalls: touches }, touch("new-e.txt"), { text: "all done" }],
+      prompt: "go",
+      cwd: project,
+      env: env(),
+    });
     for (const f of ["c", "d", "e"]) expect(existsSync(join(project, `new-${f}.txt`))).toBe(false);
     // pi 0.84.1+ ends the run after a batch whose calls were all stopped (here the model's second
     // request, which saw the stop); older pi is aborted at the first stopped call.
@@ -99,7 +105,10 @@ describe("policies in the real pi", () => {
       expect(dialogs).toHaveLength(1);
       expect(String(dialogs[0]!.message)).toContain("touch rpc.txt");
       expect(existsSync(join(project, "rpc.txt"))).toBe(confirmed);
-      const calls = readFileSync(log, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+      const calls = readFileSync(log, "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l));
       const [result] = lastResults({ calls });
       if (!confirmed) expect(result!.text).toContain("The user declined this bash call");
       else expect(result!.isError).toBeFalsy();

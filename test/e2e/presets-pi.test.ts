@@ -28,7 +28,9 @@ afterEach(async () => {
 
 /** The governor's result status pi stored for a tool call. */
 function storedStatus(session: PiTestSession, toolName: string): string | undefined {
-  const result = session.session.messages.find((m) => m.role === "toolResult" && (m as { toolName?: string }).toolName === toolName) as { details?: { governor?: { status?: string } } } | undefined;
+  const result = session.session.messages.find((m) => m.role === "toolResult" && (m as { toolName?: string }).toolName === toolName) as
+    | { details?: { governor?: { status?: string } } }
+    | undefined;
   return result?.details?.governor?.status;
 }
 
@@ -41,11 +43,17 @@ describe("presets in a real pi session", () => {
       if (!marker) return fauxAssistantMessage([fauxText("no blob marker in the read result")]);
       return fauxAssistantMessage([fauxToolCall("blob_read", { blobId: marker[1]!, grep: "const big300 " })], { stopReason: "toolUse" });
     };
-    const extension = createExtension(leanPreset, { governorOptions: { cwd: work, layers: [{ kind: "global", source: "e2e", data: { blobs: { dir: join(work, "blobs") } } }] } });
+    const extension = createExtension(leanPreset, {
+      governorOptions: { cwd: work, layers: [{ kind: "global", source: "e2e", data: { blobs: { dir: join(work, "blobs") } } }] },
+    });
     pi = await startPiSession({
       extensions: [extension],
       cwd: work,
-      responses: [fauxAssistantMessage([fauxToolCall("read", { path: "big.ts" })], { stopReason: "toolUse" }), blobRead, fauxAssistantMessage([fauxText("found it")])],
+      responses: [
+        fauxAssistantMessage([fauxToolCall("read", { path: "big.ts" })], { stopReason: "toolUse" }),
+        blobRead,
+        fauxAssistantMessage([fauxText("found it")]),
+      ],
     });
     await pi.session.prompt("What is big300 in big.ts?");
 
@@ -62,13 +70,19 @@ describe("presets in a real pi session", () => {
     work = mkdtempSync(join(tmpdir(), "pigov-mcp-e2e-"));
     const servers = { memory: { command: process.execPath, args: [MEMORY_SERVER], env: { MEMORY_FILE_PATH: join(work, "memory.jsonl") } } };
     const extension = createExtension(mcpPreset, {
-      governorOptions: { cwd: work, layers: [{ kind: "global", source: "e2e", data: { mcp: { servers }, blobs: { dir: join(work, "blobs") }, executionLog: { enabled: false } } }] },
+      governorOptions: {
+        cwd: work,
+        layers: [{ kind: "global", source: "e2e", data: { mcp: { servers }, blobs: { dir: join(work, "blobs") }, executionLog: { enabled: false } } }],
+      },
     });
     pi = await startPiSession({
       extensions: [extension],
       cwd: work,
       responses: [
-        fauxAssistantMessage([fauxToolCall("memory_create_entities", { entities: [{ name: "pi-governor", entityType: "project", observations: ["runs on two pi lines"] }] })], { stopReason: "toolUse" }),
+        fauxAssistantMessage(
+          [fauxToolCall("memory_create_entities", { entities: [{ name: "pi-governor", entityType: "project", observations: ["runs on two pi lines"] }] })],
+          { stopReason: "toolUse" },
+        ),
         fauxAssistantMessage([fauxToolCall("memory_read_graph", {})], { stopReason: "toolUse" }),
         fauxAssistantMessage([fauxText("stored and read back")]),
       ],

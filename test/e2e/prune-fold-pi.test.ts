@@ -14,9 +14,14 @@ const FILE_CHARS = 6_000;
 const SUMMARY = "Turns 1-4 read m1.ts-m4.ts: each exports value constants computed by compute(); nothing to change.";
 
 type Msg = { role: string; content?: unknown; toolCallId?: string };
-const textOf = (m: Msg) => (typeof m.content === "string" ? m.content : Array.isArray(m.content) ? (m.content as Array<{ text?: string }>).map((b) => b.text ?? "").join("\n") : "");
+const textOf = (m: Msg) =>
+  typeof m.content === "string" ? m.content : Array.isArray(m.content) ? (m.content as Array<{ text?: string }>).map((b) => b.text ?? "").join("\n") : "";
 const callIdsOf = (messages: Msg[], name: string) =>
-  messages.flatMap((m) => (m.role === "assistant" ? (m.content as Array<{ type: string; name?: string; id?: string }>).filter((b) => b.type === "toolCall" && b.name === name).map((b) => b.id!) : []));
+  messages.flatMap((m) =>
+    m.role === "assistant"
+      ? (m.content as Array<{ type: string; name?: string; id?: string }>).filter((b) => b.type === "toolCall" && b.name === name).map((b) => b.id!)
+      : [],
+  );
 
 describe("folding with the real pi SDK", () => {
   const scope = piTestScope();
@@ -39,7 +44,9 @@ describe("folding with the real pi SDK", () => {
     // Turn 6: the model follows the nudge it finds on the user message, with the ids it names.
     steps.push((context) => {
       const last = context.messages.at(-1) as Msg;
-      nudge = textOf(last).split("\n").find((l) => l.startsWith("[pi-governor:"));
+      nudge = textOf(last)
+        .split("\n")
+        .find((l) => l.startsWith("[pi-governor:"));
       const args = JSON.parse(/context_fold\((\{.*?\})\)/.exec(nudge ?? "")?.[1] ?? "{}") as { from: string; to: string };
       return fauxAssistantMessage([fauxToolCall("context_fold", { from: args.from, to: args.to, summary: SUMMARY })], { stopReason: "toolUse" });
     });
@@ -49,8 +56,18 @@ describe("folding with the real pi SDK", () => {
     const preset = definePreset({ name: "e2e-fold", description: "", plugins: () => [blobs(), prune()] });
     // Adaptive mode off: the reads stay in the context (no boundary step pays yet), which is what a fold is for.
     // 35%: the first request of turn 6 is the first one above it (each read adds ~7.6% of the 20,000-token window).
-    const layers = [{ kind: "global" as const, source: "test", data: { blobs: { dir: join(root, "blobs") }, prune: { foldNudgePercent: 35, adaptive: false } } }];
-    const pi = await scope.start({ extensions: [createExtension(preset, { governorOptions: { layers, cwd } })], responses: steps, cwd, tools: ["read", "context_fold", "blob_read"], persist: true, ui: true, contextWindow: 20_000 });
+    const layers = [
+      { kind: "global" as const, source: "test", data: { blobs: { dir: join(root, "blobs") }, prune: { foldNudgePercent: 35, adaptive: false } } },
+    ];
+    const pi = await scope.start({
+      extensions: [createExtension(preset, { governorOptions: { layers, cwd } })],
+      responses: steps,
+      cwd,
+      tools: ["read", "context_fold", "blob_read"],
+      persist: true,
+      ui: true,
+      contextWindow: 20_000,
+    });
     for (let t = 1; t <= READ_TURNS; t++) await pi.session.prompt(`What does m${t}.ts do?`);
     await pi.session.prompt("Continue.");
 
@@ -60,12 +77,15 @@ describe("folding with the real pi SDK", () => {
     // The nudge named turns 1-4 (turn 5 and the current turn are the last keepRecentTurns = 2) by their real ids.
     expect(nudge).toMatch(/^\[pi-governor: the context is at \d+% of the window\. Turns 1-4 are finished: fold them with context_fold/);
     expect(nudge).toContain(JSON.stringify({ from: readIds[0], to: readIds[3], summary: "..." }));
-    const entries = (kind: string) => pi!.session.sessionManager.getEntries().filter((e) => e.type === "custom" && (e as { customType?: string }).customType === kind);
+    const entries = (kind: string) =>
+      pi!.session.sessionManager.getEntries().filter((e) => e.type === "custom" && (e as { customType?: string }).customType === kind);
     expect(entries(NUDGE_KIND)).toHaveLength(1);
 
     // The fold call succeeded and its result says what was folded.
     const foldId = callIdsOf(pi.session.messages as Msg[], "context_fold")[0]!;
-    const result = (pi.session.messages as Array<Msg & { isError?: boolean; details?: { fold?: { chars: number }; blobId?: string } }>).find((m) => m.role === "toolResult" && m.toolCallId === foldId)!;
+    const result = (pi.session.messages as Array<Msg & { isError?: boolean; details?: { fold?: { chars: number }; blobId?: string } }>).find(
+      (m) => m.role === "toolResult" && m.toolCallId === foldId,
+    )!;
     expect(result.isError).toBe(false);
     expect(textOf(result)).toMatch(/^Folded turns 1-4 \(16 messages, [\d,]+ chars\)/);
     expect(result.details?.blobId).toMatch(/^[0-9a-f]{64}$/);
@@ -85,7 +105,10 @@ describe("folding with the real pi SDK", () => {
     // What the fold took out of the sent context: turns 1-4 as they were sent (messages 0-15) minus the fold message.
     const sentFolded = messagesChars(before.slice(0, 16) as AgentMessageLike[]);
     const saved = sentFolded - messagesChars([foldMessage!] as AgentMessageLike[]);
-    if (process.env.PRUNE_E2E_DEBUG) process.stderr.write(`folded ${foldedChars} chars (${sentFolded} as sent); fold message ${sentFolded - saved}; saved ${saved} of ${messagesChars(before as AgentMessageLike[])} sent\n`);
+    if (process.env.PRUNE_E2E_DEBUG)
+      process.stderr.write(
+        `folded ${foldedChars} chars (${sentFolded} as sent); fold message ${sentFolded - saved}; saved ${saved} of ${messagesChars(before as AgentMessageLike[])} sent\n`,
+      );
     expect(foldedChars).toBeGreaterThan(4 * FILE_CHARS);
     expect(saved).toBeGreaterThan(messagesChars(before as AgentMessageLike[]) * 0.4);
 

@@ -9,7 +9,6 @@ const TURNS = 6;
 /** The model pi reports for the test helper's faux provider (pi-ai's default provider name). */
 const FAUX_KEY = "faux/faux-1";
 
-
 const results = (context: unknown[]) => (context as AgentMessageLike[]).filter((m) => m.role === "toolResult").map((m) => JSON.stringify(m.content));
 
 describe("prune per model in a real pi session", () => {
@@ -18,8 +17,16 @@ describe("prune per model in a real pi session", () => {
 
   async function run(prune_: Record<string, unknown>): Promise<PiTestSession> {
     const preset = definePreset({ name: "e2e-per-model", description: "", plugins: () => [prune()] });
-    const layers = [{ kind: "project" as const, source: "test", data: { prune: { cacheAware: false, minStepTokens: 0, minStepPercent: 0, adaptive: false, ...prune_ } } }];
-    const pi = await scope.start({ ui: true, cwd, tools: ["read"], extensions: [createExtension(preset, { governorOptions: { layers, cwd } })], responses: readTurnSteps(1, TURNS) });
+    const layers = [
+      { kind: "project" as const, source: "test", data: { prune: { cacheAware: false, minStepTokens: 0, minStepPercent: 0, adaptive: false, ...prune_ } } },
+    ];
+    const pi = await scope.start({
+      ui: true,
+      cwd,
+      tools: ["read"],
+      extensions: [createExtension(preset, { governorOptions: { layers, cwd } })],
+      responses: readTurnSteps(1, TURNS),
+    });
     const model = pi.faux.getModel();
     expect(`${model.provider}/${model.id}`).toBe(FAUX_KEY);
     for (let t = 1; t <= TURNS; t++) await pi.session.prompt(`read m${t}.ts`);

@@ -8,7 +8,6 @@ import { piTestScope, readTurnSteps } from "../helpers/pi-session.ts";
 
 const TURNS = 9;
 
-
 const toolText = (m: AgentMessageLike) => JSON.stringify(m.content);
 
 describe("prune pins and boundary in a real pi session", () => {
@@ -27,7 +26,8 @@ describe("prune pins and boundary in a real pi session", () => {
 
     await pi.session.prompt("/governor pin");
     expect(pi.ui.notifications.at(-1)!.message).toMatch(/Pinned the read result/);
-    const custom = (kind: string) => pi!.session.sessionManager.getEntries().filter((e) => e.type === "custom" && (e as { customType?: string }).customType === kind);
+    const custom = (kind: string) =>
+      pi!.session.sessionManager.getEntries().filter((e) => e.type === "custom" && (e as { customType?: string }).customType === kind);
     expect(custom(PIN_KIND)).toHaveLength(1);
     expect(custom(STEP_KIND).length).toBeGreaterThan(0);
 

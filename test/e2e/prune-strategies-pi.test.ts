@@ -20,9 +20,15 @@ const code = (name: string, chars: number) => {
 
 type Block = { type: string; id?: string; name?: string; arguments?: Record<string, unknown>; text?: string };
 const blocksOf = (m: AgentMessageLike) => (Array.isArray(m.content) ? (m.content as Block[]) : []);
-const textOf = (m: AgentMessageLike | undefined) => (m ? blocksOf(m).map((b) => b.text ?? "").join("") : "");
+const textOf = (m: AgentMessageLike | undefined) =>
+  m
+    ? blocksOf(m)
+        .map((b) => b.text ?? "")
+        .join("")
+    : "";
 const resultOf = (context: AgentMessageLike[], id: string) => context.find((m) => m.role === "toolResult" && (m as { toolCallId?: string }).toolCallId === id);
-const callOf = (context: AgentMessageLike[], id: string) => context.flatMap((m) => (m.role === "assistant" ? blocksOf(m) : [])).find((b) => b.type === "toolCall" && b.id === id);
+const callOf = (context: AgentMessageLike[], id: string) =>
+  context.flatMap((m) => (m.role === "assistant" ? blocksOf(m) : [])).find((b) => b.type === "toolCall" && b.id === id);
 
 describe("context round 2 strategies with the real pi SDK", () => {
   const scope = piTestScope();
@@ -43,7 +49,10 @@ describe("context round 2 strategies with the real pi SDK", () => {
       ...turn([fauxToolCall("read", { path: "a.ts" }, { id: "read_a_1" })], "a.ts read."),
       ...turn([fauxToolCall("read", { path: "a.ts" }, { id: "read_a_2" })], "a.ts read again."),
       fauxAssistantMessage([fauxText("Reading b."), fauxToolCall("read", { path: "b.ts" }, { id: "read_b" })], { stopReason: "toolUse" }),
-      ...turn([fauxToolCall("edit", { path: "b.ts", oldText: "export const beta0 = compute(0);", newText: "export const beta0 = compute(100);" }, { id: "edit_b" })], "b.ts edited."),
+      ...turn(
+        [fauxToolCall("edit", { path: "b.ts", oldText: "export const beta0 = compute(0);", newText: "export const beta0 = compute(100);" }, { id: "edit_b" })],
+        "b.ts edited.",
+      ),
       ...turn([fauxToolCall("edit", { path: "a.ts", oldText: missing, newText: "x" }, { id: "edit_fail" })], "That edit failed."),
       ...turn([fauxToolCall("write", { path: "c.ts", content: written }, { id: "write_c" })], "c.ts written."),
       ...turn([], "Filler turn one."),
@@ -53,9 +62,18 @@ describe("context round 2 strategies with the real pi SDK", () => {
     const preset = definePreset({
       name: "e2e-strategies",
       description: "",
-      plugins: () => [blobs({ dir: blobDir! }), prune({ keepRecentTurns: 1, cacheAware: false, minStepTokens: 8000, forceStepPercent: 1000, adaptive: false, failedArgsAfterTurns: 1, fold: false })],
+      plugins: () => [
+        blobs({ dir: blobDir! }),
+        prune({ keepRecentTurns: 1, cacheAware: false, minStepTokens: 8000, forceStepPercent: 1000, adaptive: false, failedArgsAfterTurns: 1, fold: false }),
+      ],
     });
-    const pi = await scope.start({ extensions: [createExtension(preset, { governorOptions: { layers: [], cwd } })], responses, cwd, tools: ["read", "edit", "write"], persist: true });
+    const pi = await scope.start({
+      extensions: [createExtension(preset, { governorOptions: { layers: [], cwd } })],
+      responses,
+      cwd,
+      tools: ["read", "edit", "write"],
+      persist: true,
+    });
     for (const prompt of ["Read a.ts", "Read a.ts again", "Fix b.ts", "Edit a.ts", "Write c.ts", "One", "Two"]) await pi.session.prompt(prompt);
 
     // The tools really ran.
@@ -82,7 +100,11 @@ describe("context round 2 strategies with the real pi SDK", () => {
     expect(blobId).toBeDefined();
     // Written in the background, once per id; the marker names the id by its first 12 hex digits.
     const blobFile = await vi.waitFor(() => {
-      const found = existsSync(blobDir!) ? readdirSync(blobDir!).filter((f) => f.startsWith(blobId!) && /\.(json|txt)$/.test(f)).map((f) => join(blobDir!, f))[0] : undefined;
+      const found = existsSync(blobDir!)
+        ? readdirSync(blobDir!)
+            .filter((f) => f.startsWith(blobId!) && /\.(json|txt)$/.test(f))
+            .map((f) => join(blobDir!, f))[0]
+        : undefined;
       expect(found).toBeDefined();
       return found!;
     });

@@ -30,12 +30,16 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 const env = () => ({ HOME: home, PI_CODING_AGENT_DIR: agentDir, PI_GOVERNOR_PRESET: "lean", PI_GOVERNOR_CONFIG: undefined });
 const cache = () => join(agentDir, "cache", "pi-governor");
-const pi = (project: string, script: ScriptStep[], prompt = "go") => runPiCli({ extensions: [repoRoot], script, prompt, cwd: join(work, project), env: env(), timeoutMs: 90_000 });
+const pi = (project: string, script: ScriptStep[], prompt = "go") =>
+  runPiCli({ extensions: [repoRoot], script, prompt, cwd: join(work, project), env: env(), timeoutMs: 90_000 });
 
 /** `pi-governor search ...` with the same HOME and agent dir. */
 function search(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(repoRoot, "bin", "pi-governor.mjs"), "search", ...args], { env: { ...process.env, ...env() }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [join(repoRoot, "bin", "pi-governor.mjs"), "search", ...args], {
+      env: { ...process.env, ...env() },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));
@@ -91,7 +95,9 @@ describe.skipIf(!probeSqlite().fts5)("recall hardening in the real pi CLI", () =
   it("a session ending while another process holds the index lock keeps its rows; the next session indexes them", async () => {
     const db = join(cache(), "recall", "index.db");
     expect(existsSync(db)).toBe(true); // made by the test above
-    const holder = spawn(process.execPath, [join(repoRoot, "test/fixtures/sqlite/lock-holder.mjs"), db, "20000", "exclusive"], { stdio: ["ignore", "pipe", "inherit"] });
+    const holder = spawn(process.execPath, [join(repoRoot, "test/fixtures/sqlite/lock-holder.mjs"), db, "20000", "exclusive"], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     const exited = new Promise<void>((res) => holder.once("exit", () => res()));
     await new Promise<void>((res) => createInterface({ input: holder.stdout! }).on("line", (l) => l === "locked" && res()));
     try {

@@ -121,7 +121,10 @@ describe.skipIf(!probeSqlite().fts5)("recall with the real pi SDK", () => {
     const cache = mkdtempSync(join(tmpdir(), "pigov-recall-cache-"));
     const blobDir = join(cache, "blobs");
     const preset = definePreset({ name: "e2e-recall", description: "", plugins: () => [blobs({ builtinTools: ["read"] }), recall(), prune()] });
-    const extension = createExtension(preset, { governorOptions: { layers: [] }, overrides: { blobs: { dir: blobDir }, recall: { dbPath: join(cache, "recall", "index.db") } } });
+    const extension = createExtension(preset, {
+      governorOptions: { layers: [] },
+      overrides: { blobs: { dir: blobDir }, recall: { dbPath: join(cache, "recall", "index.db") } },
+    });
     const seen: { search?: string } = {};
     const steps: FauxResponseStep[] = [
       fauxAssistantMessage([fauxToolCall("read", { path: "early.ts" })], { stopReason: "toolUse" }),

@@ -76,7 +76,10 @@ describe("pi -p, mcp preset: a server that prints its token to stderr and crashe
       expect(everyFile(join(home, ".pi"))).not.toContain(TOKEN);
 
       // pi-governor search finds the failure by its stderr words, redacted.
-      const search = spawnSync(process.execPath, [join(repoRoot, "bin/pi-governor.mjs"), "search", "GITHUB", "token", "--db", dbPath, "--blobs", blobDir], { encoding: "utf8", env: { ...process.env, HOME: home } });
+      const search = spawnSync(process.execPath, [join(repoRoot, "bin/pi-governor.mjs"), "search", "GITHUB", "token", "--db", dbPath, "--blobs", blobDir], {
+        encoding: "utf8",
+        env: { ...process.env, HOME: home },
+      });
       expect(search.status, search.stderr).toBe(0);
       expect(search.stdout).toContain("everything_echo");
       expect(search.stdout).not.toContain(TOKEN);

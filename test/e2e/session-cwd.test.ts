@@ -44,7 +44,10 @@ function repoWith(file: string, marker: string, projectConfig: Record<string, un
 function sessionFileFor(dir: string, cwd: string): string {
   mkdirSync(dir, { recursive: true });
   const path = join(dir, "other-project.jsonl");
-  writeFileSync(path, `${JSON.stringify({ type: "session", version: 3, id: "0b9a1c2d-3e4f-4a5b-8c6d-7e8f9a0b1c2d", timestamp: new Date().toISOString(), cwd })}\n`);
+  writeFileSync(
+    path,
+    `${JSON.stringify({ type: "session", version: 3, id: "0b9a1c2d-3e4f-4a5b-8c6d-7e8f9a0b1c2d", timestamp: new Date().toISOString(), cwd })}\n`,
+  );
   return path;
 }
 
@@ -67,11 +70,18 @@ describe("a pi session whose cwd is not the process's", () => {
     const agentDir = join(work, "agent");
     mkdirSync(agentDir, { recursive: true });
     const log = callLogIn(work);
-    writeFileSync(join(agentDir, "pi-governor.json"), JSON.stringify({ kota: standinKotaConfig({ KOTADB_STANDIN_LOG: log, KOTADB_STANDIN_CLOSE_DELAY_MS: "0" }), blobs: { dir: ".pigov-blobs" } }));
+    writeFileSync(
+      join(agentDir, "pi-governor.json"),
+      JSON.stringify({ kota: standinKotaConfig({ KOTADB_STANDIN_LOG: log, KOTADB_STANDIN_CLOSE_DELAY_MS: "0" }), blobs: { dir: ".pigov-blobs" } }),
+    );
 
     const governors: Governor[] = [];
     const env = { ...process.env, PI_GOVERNOR_CONFIG: undefined, PI_GOVERNOR_PRESET: undefined };
-    const extension = createExtension(kotaPreset, { presets: presetsExcept(kotaPreset), onGovernor: (g) => governors.push(g), governorOptions: { agentDir, env } });
+    const extension = createExtension(kotaPreset, {
+      presets: presetsExcept(kotaPreset),
+      onGovernor: (g) => governors.push(g),
+      governorOptions: { agentDir, env },
+    });
     pi = await startPiRuntime({
       extensions: [extension],
       cwd: repoA.root,
@@ -136,12 +146,19 @@ describe("a pi session whose cwd is not the process's", () => {
     cleanups.push(() => rmSync(work, { recursive: true, force: true }));
     const env = { ...process.env, PI_GOVERNOR_CONFIG: undefined, PI_GOVERNOR_PRESET: undefined };
     const governors: Governor[] = [];
-    const extension = createExtension(kotaPreset, { presets: presetsExcept(kotaPreset), onGovernor: (g) => governors.push(g), governorOptions: { agentDir: join(work, "agent"), env } });
+    const extension = createExtension(kotaPreset, {
+      presets: presetsExcept(kotaPreset),
+      onGovernor: (g) => governors.push(g),
+      governorOptions: { agentDir: join(work, "agent"), env },
+    });
     const session = await startPiSession({
       extensions: [extension],
       cwd: repo.root,
       ui: true,
-      responses: [fauxAssistantMessage([fauxToolCall("kota_search", { query: "alphaOnly" })], { stopReason: "toolUse" }), fauxAssistantMessage([fauxText("ok")])],
+      responses: [
+        fauxAssistantMessage([fauxToolCall("kota_search", { query: "alphaOnly" })], { stopReason: "toolUse" }),
+        fauxAssistantMessage([fauxText("ok")]),
+      ],
     });
     try {
       // Built twice: the kota preset at load (process.cwd() has no project config), lean for the session.
@@ -159,12 +176,18 @@ describe("a pi session whose cwd is not the process's", () => {
     }
   }, 60_000);
 
-  it("an MCP server without its own cwd starts in the session's cwd (the real server-filesystem, allowed directory \".\")", async () => {
+  it('an MCP server without its own cwd starts in the session\'s cwd (the real server-filesystem, allowed directory ".")', async () => {
     const project = realpathSync(mkdtempSync(join(tmpdir(), "pigov-mcp-cwd-")));
     cleanups.push(() => rmSync(project, { recursive: true, force: true }));
     const require = createRequire(import.meta.url);
     const server = join(dirname(require.resolve("@modelcontextprotocol/server-filesystem/package.json")), "dist", "index.js");
-    const layers = [{ kind: "global" as const, source: "test", data: { mcp: { servers: { fs: { command: process.execPath, args: [server, "."], connectTimeoutMs: 20_000 } } } } }];
+    const layers = [
+      {
+        kind: "global" as const,
+        source: "test",
+        data: { mcp: { servers: { fs: { command: process.execPath, args: [server, "."], connectTimeoutMs: 20_000 } } } },
+      },
+    ];
     const session = await startPiSession({
       extensions: [createExtension(mcpPreset, { governorOptions: { layers } })],
       cwd: project,

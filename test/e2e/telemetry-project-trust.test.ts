@@ -33,13 +33,25 @@ describe("a project file cannot send captured content off the machine", () => {
     mkdirSync(agentDir, { recursive: true });
     writeFileSync(join(agentDir, "pi-governor.json"), JSON.stringify({ telemetry: { captureContent: true, flushTimeoutMs: 2_000 } }));
     writeFileSync(join(project, ".pi", "pi-governor.json"), JSON.stringify({ telemetry: { enabled: true, export: true } }));
-    const servers = { everything: { command: process.execPath, args: [everythingEntry, "stdio"], tools: [{ name: "echo", readOnly: true, inputSchema: { type: "object", properties: { message: { type: "string" } }, required: ["message"] } }] } };
+    const servers = {
+      everything: {
+        command: process.execPath,
+        args: [everythingEntry, "stdio"],
+        tools: [{ name: "echo", readOnly: true, inputSchema: { type: "object", properties: { message: { type: "string" } }, required: ["message"] } }],
+      },
+    };
     const run = await runPiCli({
       extensions: [repoRoot],
       script: [{ toolCall: { name: "everything_echo", arguments: { message: "secret-ish output" } } }, { text: "echoed" }],
       prompt: "echo",
       cwd: project,
-      env: { HOME: work, PI_CODING_AGENT_DIR: agentDir, PI_GOVERNOR_PRESET: "mcp", PI_GOVERNOR_CONFIG: JSON.stringify({ mcp: { servers } }), OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url },
+      env: {
+        HOME: work,
+        PI_CODING_AGENT_DIR: agentDir,
+        PI_GOVERNOR_PRESET: "mcp",
+        PI_GOVERNOR_CONFIG: JSON.stringify({ mcp: { servers } }),
+        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+      },
       timeoutMs: 90_000,
     });
     expect(run.code, run.stderr).toBe(0);

@@ -1,4 +1,13 @@
-import { createGovernor, definePreset, observationDetails, textContent, type ContentBlock, type Governor, type ToolResultValue, type UiBridge } from "../../core/index.ts";
+import {
+  createGovernor,
+  definePreset,
+  observationDetails,
+  textContent,
+  type ContentBlock,
+  type Governor,
+  type ToolResultValue,
+  type UiBridge,
+} from "../../core/index.ts";
 import { blobs } from "../../plugins/blobs/index.ts";
 import { budget } from "../../plugins/budget/index.ts";
 import { oneToolPlugin } from "./tool-plugin.ts";
@@ -33,7 +42,11 @@ export function recordingUi(hasUI = true, answer = true): UiBridge & { notes: Ar
 }
 
 /** A governor with the blobs plugin (and optionally budget) configured from `config`, plus the emitter. */
-export async function blobsGovernor(config: Record<string, unknown>, outputs: { text: string; details?: Record<string, unknown> }, options: { withBudget?: boolean; commandRoot?: string } = {}): Promise<Governor> {
+export async function blobsGovernor(
+  config: Record<string, unknown>,
+  outputs: { text: string; details?: Record<string, unknown> },
+  options: { withBudget?: boolean; commandRoot?: string } = {},
+): Promise<Governor> {
   const preset = definePreset({
     name: "test-blobs",
     description: "",

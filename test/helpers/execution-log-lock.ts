@@ -49,7 +49,9 @@ async function holdLock(path: string, ms: number): Promise<{ lockedAt: number; r
     lines.on("line", (line) => line === "locked" && res());
     child.once("exit", (code) => rej(new Error(`lock holder exited ${code} before locking: ${stderr}`)));
   });
-  const released = new Promise<number>((res, rej) => child.once("exit", (code) => (code === 0 ? res(performance.now()) : rej(new Error(`lock holder exited ${code}: ${stderr}`)))));
+  const released = new Promise<number>((res, rej) =>
+    child.once("exit", (code) => (code === 0 ? res(performance.now()) : rej(new Error(`lock holder exited ${code}: ${stderr}`)))),
+  );
   await locked;
   return { lockedAt: performance.now(), released };
 }
@@ -107,7 +109,15 @@ async function scenario(dir: string, lockBeforeFirstWrite: boolean, holdMs: numb
   const path = join(dir, "exec.db");
   const clock = timedClock();
   const preset = definePreset({ name: "t", description: "", plugins: () => [executionLog(), tools()] });
-  const gov = await createGovernor({ preset, cwd: dir, agentDir: dir, env: {}, clock, layers: [], overrides: { executionLog: { dbPath: path, flushIntervalMs: 50 } } });
+  const gov = await createGovernor({
+    preset,
+    cwd: dir,
+    agentDir: dir,
+    env: {},
+    clock,
+    layers: [],
+    overrides: { executionLog: { dbPath: path, flushIntervalMs: 50 } },
+  });
   const notes: Array<[string, string | undefined]> = [];
   const ui: UiBridge = { hasUI: true, notify: (m, level) => void notes.push([m, level]), setStatus: () => {}, confirm: async () => false };
   gov.attachSession("s", ui);
@@ -152,4 +162,3 @@ async function scenario(dir: string, lockBeforeFirstWrite: boolean, holdMs: numb
     messages: gov.logs.filter((l) => /execution log/.test(l.message)).map((l) => ({ level: l.level, message: l.message })),
   };
 }
-

@@ -94,7 +94,9 @@ export class FakeConnection implements ServerConnection {
  * A connector whose starts follow `plan` (one entry per start; "ok" after the plan runs out). A number
  * is a start that takes that many ms (and honours the request's abort signal).
  */
-export function fakeConnector(plan: Array<"ok" | Error | number> = []): Connector & { starts: Array<{ at: number; request: ConnectRequest }>; connections: FakeConnection[]; tools: McpTool[]; autoAnswer: boolean } {
+export function fakeConnector(
+  plan: Array<"ok" | Error | number> = [],
+): Connector & { starts: Array<{ at: number; request: ConnectRequest }>; connections: FakeConnection[]; tools: McpTool[]; autoAnswer: boolean } {
   const starts: Array<{ at: number; request: ConnectRequest }> = [];
   const connections: FakeConnection[] = [];
   const connector = Object.assign(

@@ -31,17 +31,36 @@ export function bigSource(name: string, kb: number): string {
 }
 
 /** Starts pi with the default preset; `config` is merged over the stand-in config (a global config layer). */
-export async function startKotaSession(options: { responses?: FauxResponseStep[]; config?: Record<string, unknown>; files?: Record<string, string>; ui?: boolean; confirmAnswer?: boolean; defaultSystemPrompt?: boolean } = {}): Promise<KotaE2e> {
+export async function startKotaSession(
+  options: {
+    responses?: FauxResponseStep[];
+    config?: Record<string, unknown>;
+    files?: Record<string, string>;
+    ui?: boolean;
+    confirmAnswer?: boolean;
+    defaultSystemPrompt?: boolean;
+  } = {},
+): Promise<KotaE2e> {
   const repo = createFixtureRepo({ ...FIXTURE_FILES, ...options.files });
   const work = mkdtempSync(join(tmpdir(), "kota-e2e-"));
-  const data = deepMerge({ kota: standinKotaConfig({}), blobs: { dir: join(work, "blobs") }, autoContext: { timeoutMs: 30_000 } }, options.config ?? {}) as Record<string, unknown>;
+  const data = deepMerge(
+    { kota: standinKotaConfig({}), blobs: { dir: join(work, "blobs") }, autoContext: { timeoutMs: 30_000 } },
+    options.config ?? {},
+  ) as Record<string, unknown>;
   let governor: Governor | undefined;
   const extension = createExtension(kotaPreset, {
     presets: [leanPreset],
     onGovernor: (g) => (governor = g),
     governorOptions: { cwd: repo.root, agentDir: join(work, "agent"), layers: [{ kind: "global", source: "e2e", data }] },
   });
-  const pi = await startPiSession({ extensions: [extension], cwd: repo.root, ui: options.ui ?? true, confirmAnswer: options.confirmAnswer ?? true, defaultSystemPrompt: options.defaultSystemPrompt ?? false, ...(options.responses ? { responses: options.responses } : {}) });
+  const pi = await startPiSession({
+    extensions: [extension],
+    cwd: repo.root,
+    ui: options.ui ?? true,
+    confirmAnswer: options.confirmAnswer ?? true,
+    defaultSystemPrompt: options.defaultSystemPrompt ?? false,
+    ...(options.responses ? { responses: options.responses } : {}),
+  });
   return {
     pi,
     repo,
@@ -86,5 +105,13 @@ export function requestChars(messages: unknown[]): number {
 export function toolResultsIn(messages: unknown[]): Array<{ toolName: string; text: string }> {
   return (messages as Array<{ role: string; toolName?: string; content?: unknown }>)
     .filter((m) => m.role === "toolResult")
-    .map((m) => ({ toolName: String(m.toolName), text: Array.isArray(m.content) ? (m.content as Array<{ type: string; text?: string }>).filter((b) => b.type === "text").map((b) => b.text).join("\n") : "" }));
+    .map((m) => ({
+      toolName: String(m.toolName),
+      text: Array.isArray(m.content)
+        ? (m.content as Array<{ type: string; text?: string }>)
+            .filter((b) => b.type === "text")
+            .map((b) => b.text)
+            .join("\n")
+        : "",
+    }));
 }

@@ -16,7 +16,10 @@ afterEach(async () => {
 });
 
 /** A managed server over the fault wrapper, with events recorded. Closed and checked for leftovers after the test. */
-export function managed(fault: FaultyOptions, config: Partial<ManagedMcpServerConfig> = {}): { server: ManagedMcpServer; faulty: FaultyServer; events: ManagedServerEvent[] } {
+export function managed(
+  fault: FaultyOptions,
+  config: Partial<ManagedMcpServerConfig> = {},
+): { server: ManagedMcpServer; faulty: FaultyServer; events: ManagedServerEvent[] } {
   const faulty = faultyServer(fault);
   const server = new ManagedMcpServer({ name: "everything", command: faulty.command, args: faulty.args, env: faulty.env, connectTimeoutMs: 5_000, ...config });
   const events: ManagedServerEvent[] = [];

@@ -69,7 +69,10 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
                 parentSpanId: s.parentSpanId ?? "",
                 status: s.status ?? {},
                 attributes: attrs(s.attributes),
-                events: (s.events ?? []).map((e: { name: string; attributes?: Array<{ key: string; value: AnyValue }> }) => ({ name: e.name, attributes: attrs(e.attributes) })),
+                events: (s.events ?? []).map((e: { name: string; attributes?: Array<{ key: string; value: AnyValue }> }) => ({
+                  name: e.name,
+                  attributes: attrs(e.attributes),
+                })),
                 resource,
               });
             }

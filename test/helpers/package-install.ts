@@ -39,7 +39,13 @@ export function run(command: string, args: readonly string[], cwd: string, env: 
 
 /** npm quietly, cache first: `npm <args>` in `cwd`; rejects with npm's output when it fails. */
 export async function npm(args: readonly string[], cwd: string, timeoutMs = 120_000): Promise<Run> {
-  const quiet = { npm_config_audit: "false", npm_config_fund: "false", npm_config_update_notifier: "false", npm_config_prefer_offline: "true", npm_config_loglevel: "error" };
+  const quiet = {
+    npm_config_audit: "false",
+    npm_config_fund: "false",
+    npm_config_update_notifier: "false",
+    npm_config_prefer_offline: "true",
+    npm_config_loglevel: "error",
+  };
   const result = await run("npm", args, cwd, quiet, timeoutMs);
   if (result.code !== 0) throw new Error(`npm ${args.join(" ")} in ${cwd} exited ${result.code}:\n${result.stdout}\n${result.stderr}`);
   return result;

@@ -68,7 +68,14 @@ export async function runPiCli(options: PiCliOptions): Promise<PiCliRun> {
   try {
     const child = spawn(process.execPath, args, {
       cwd: options.cwd ?? work,
-      env: { ...process.env, PI_CODING_AGENT_DIR: agentDir, SCRIPTED_KEY: "x", PI_GOVERNOR_SCRIPT: scriptPath, PI_GOVERNOR_SCRIPT_LOG: logPath, ...options.env },
+      env: {
+        ...process.env,
+        PI_CODING_AGENT_DIR: agentDir,
+        SCRIPTED_KEY: "x",
+        PI_GOVERNOR_SCRIPT: scriptPath,
+        PI_GOVERNOR_SCRIPT_LOG: logPath,
+        ...options.env,
+      },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";

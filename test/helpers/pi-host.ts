@@ -47,7 +47,8 @@ export function findPiHost(env: NodeJS.ProcessEnv = process.env): PiHost {
     const pkg = JSON.parse(readFileSync(manifest, "utf8")) as { version: string; bin?: Record<string, string> };
     const aiDir = [join(codingAgentDir, "node_modules", scope, "pi-ai"), join(home, "node_modules", scope, "pi-ai")].find((d) => existsSync(d));
     const typeboxDir = [join(codingAgentDir, "node_modules/typebox"), join(home, "node_modules/typebox")].find((d) => existsSync(d));
-    if (!aiDir || !typeboxDir) throw new Error(`pi ${pkg.version} in ${codingAgentDir} has no ${aiDir ? "typebox" : `${scope}/pi-ai`} beside it; run \`npm ci\` in ${home}.`);
+    if (!aiDir || !typeboxDir)
+      throw new Error(`pi ${pkg.version} in ${codingAgentDir} has no ${aiDir ? "typebox" : `${scope}/pi-ai`} beside it; run \`npm ci\` in ${home}.`);
     return { home, scope, version: pkg.version, codingAgentDir, aiDir, typeboxDir, cliPath: join(codingAgentDir, pkg.bin?.pi ?? "dist/cli.js") };
   }
   throw new Error(

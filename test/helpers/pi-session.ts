@@ -102,16 +102,26 @@ export async function startPiSession(options: PiTestSessionOptions): Promise<PiT
   const cwd = options.cwd ?? mkdtempSync(join(tmpdir(), "pigov-cwd-"));
   const contexts: unknown[][] = [];
   const preambles: PiRequestPreamble[] = [];
-  const model = await fauxModel({ models: [{ id: "faux-1", contextWindow: options.contextWindow ?? 200_000, maxTokens: 4096 }], tokensPerSecond: 1e9 }, agentDir);
+  const model = await fauxModel(
+    { models: [{ id: "faux-1", contextWindow: options.contextWindow ?? 200_000, maxTokens: 4096 }], tokensPerSecond: 1e9 },
+    agentDir,
+  );
   const { faux } = model;
   // pi 0.74+ sends the system prompt and tool declarations as `system` messages; tests look at what
   // the model reads of the conversation, as pi 0.73 sent it.
   const conversation = (messages: unknown[]) => (messages as Array<{ role?: string }>).filter((m) => m.role !== "system");
   const record = (context: { messages: unknown[]; systemPrompt?: string; tools?: unknown[] }) => {
     contexts.push(structuredClone(conversation(context.messages)));
-    const text = (content: unknown) => (typeof content === "string" ? content : Array.isArray(content) ? content.map((b: { text?: unknown }) => (typeof b?.text === "string" ? b.text : "")).join("\n") : "");
+    const text = (content: unknown) =>
+      typeof content === "string"
+        ? content
+        : Array.isArray(content)
+          ? content.map((b: { text?: unknown }) => (typeof b?.text === "string" ? b.text : "")).join("\n")
+          : "";
     // pi 1.x: the prompt as named sections and the tool declarations as `toolsAdded` of system messages.
-    const system = (context.messages as Array<{ role?: string; content?: unknown; sections?: Record<string, unknown>; toolsAdded?: unknown[] }>).filter((m) => m.role === "system");
+    const system = (context.messages as Array<{ role?: string; content?: unknown; sections?: Record<string, unknown>; toolsAdded?: unknown[] }>).filter(
+      (m) => m.role === "system",
+    );
     const declared = (context.tools ?? system.flatMap((m) => m.toolsAdded ?? [])) as Array<{ name: string; description: string; parameters: unknown }>;
     preambles.push({
       systemPrompt: context.systemPrompt ?? "",
@@ -232,9 +242,18 @@ type FauxOptions = Parameters<typeof piAi.registerFauxProvider>[0];
 async function fauxModel(options: FauxOptions, agentDir: string): Promise<FauxModel> {
   if (isEarendilPi) {
     // Names of pi-ai / pi-coding-agent 0.74+; absent from the devDependency's types.
-    const ai = piAi as unknown as { fauxProvider(o: FauxOptions): FauxProviderRegistration & { provider: { id: string } }; InMemoryCredentialStore: new () => unknown };
+    const ai = piAi as unknown as {
+      fauxProvider(o: FauxOptions): FauxProviderRegistration & { provider: { id: string } };
+      InMemoryCredentialStore: new () => unknown;
+    };
     const sdk = piSdk as unknown as {
-      ModelRuntime: { create(o: Record<string, unknown>): Promise<{ registerNativeProvider(p: unknown): void; setRuntimeApiKey(id: string, key: string): Promise<void>; unregisterProvider(id: string): void }> };
+      ModelRuntime: {
+        create(o: Record<string, unknown>): Promise<{
+          registerNativeProvider(p: unknown): void;
+          setRuntimeApiKey(id: string, key: string): Promise<void>;
+          unregisterProvider(id: string): void;
+        }>;
+      };
     };
     const handle = ai.fauxProvider(options);
     const modelRuntime = await sdk.ModelRuntime.create({
@@ -295,12 +314,29 @@ export async function startPiRuntime(options: { extensions: ExtensionFactory[]; 
       agentDir,
       ...(model.sessionOptions as object),
       settingsManager: piSdk.SettingsManager.inMemory({ compaction: { enabled: false }, retry: { enabled: false } }),
-      resourceLoaderOptions: { extensionFactories: options.extensions, noSkills: true, noPromptTemplates: true, noThemes: true, noContextFiles: true, systemPrompt: "You are a test assistant." },
+      resourceLoaderOptions: {
+        extensionFactories: options.extensions,
+        noSkills: true,
+        noPromptTemplates: true,
+        noThemes: true,
+        noContextFiles: true,
+        systemPrompt: "You are a test assistant.",
+      },
     });
-    const created = await piSdk.createAgentSessionFromServices({ services, sessionManager, model: faux.getModel(), thinkingLevel: "off", ...(sessionStartEvent ? { sessionStartEvent } : {}) });
+    const created = await piSdk.createAgentSessionFromServices({
+      services,
+      sessionManager,
+      model: faux.getModel(),
+      thinkingLevel: "off",
+      ...(sessionStartEvent ? { sessionStartEvent } : {}),
+    });
     return { ...created, services, diagnostics: services.diagnostics };
   };
-  const runtime = await piSdk.createAgentSessionRuntime(createRuntime, { cwd: options.cwd, agentDir, sessionManager: piSdk.SessionManager.create(options.cwd, sessionDir) });
+  const runtime = await piSdk.createAgentSessionRuntime(createRuntime, {
+    cwd: options.cwd,
+    agentDir,
+    sessionManager: piSdk.SessionManager.create(options.cwd, sessionDir),
+  });
   const bind = (session: AgentSession) => session.bindExtensions({ uiContext: recordingUiContext(ui, true) as never });
   runtime.setRebindSession(bind);
   await bind(runtime.session);

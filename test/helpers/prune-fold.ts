@@ -3,7 +3,16 @@
  * builders for pi-shaped message lists and a helper that makes a real `context_fold` call the way pi
  * does (the tool result message is built from the tool's own observation).
  */
-import { type AgentMessageLike, createGovernor, definePreset, memorySessionStore, observationDetails, type LogRecord, type SessionStore, type UiBridge } from "../../core/index.ts";
+import {
+  type AgentMessageLike,
+  createGovernor,
+  definePreset,
+  memorySessionStore,
+  observationDetails,
+  type LogRecord,
+  type SessionStore,
+  type UiBridge,
+} from "../../core/index.ts";
 import { blobs } from "../../plugins/blobs/index.ts";
 import { prune } from "../../plugins/prune/index.ts";
 
@@ -13,12 +22,30 @@ export const SESSION = "s1";
 export const user = (t: number, text = `q${t}`): AgentMessageLike => ({ role: "user", content: [{ type: "text", text }], timestamp: t * 100 });
 
 /** One finished turn: a question, one tool call `c<t>` and its result, an answer. */
-export function turn(t: number, options: { tool?: string; args?: Record<string, unknown>; text?: string; details?: Record<string, unknown> } = {}): AgentMessageLike[] {
+export function turn(
+  t: number,
+  options: { tool?: string; args?: Record<string, unknown>; text?: string; details?: Record<string, unknown> } = {},
+): AgentMessageLike[] {
   const tool = options.tool ?? "read";
   return [
     user(t),
-    { role: "assistant", content: [{ type: "text", text: `reading ${t}` }, { type: "toolCall", id: `c${t}`, name: tool, arguments: options.args ?? { path: `f${t}.ts` } }], timestamp: t * 100 + 1 },
-    { role: "toolResult", toolCallId: `c${t}`, toolName: tool, content: [{ type: "text", text: options.text ?? `file ${t}\n${"x".repeat(2000)}` }], isError: false, ...(options.details ? { details: options.details } : {}), timestamp: t * 100 + 2 },
+    {
+      role: "assistant",
+      content: [
+        { type: "text", text: `reading ${t}` },
+        { type: "toolCall", id: `c${t}`, name: tool, arguments: options.args ?? { path: `f${t}.ts` } },
+      ],
+      timestamp: t * 100 + 1,
+    },
+    {
+      role: "toolResult",
+      toolCallId: `c${t}`,
+      toolName: tool,
+      content: [{ type: "text", text: options.text ?? `file ${t}\n${"x".repeat(2000)}` }],
+      isError: false,
+      ...(options.details ? { details: options.details } : {}),
+      timestamp: t * 100 + 2,
+    },
     { role: "assistant", content: [{ type: "text", text: `done ${t}` }], timestamp: t * 100 + 3 },
   ];
 }
@@ -37,15 +64,36 @@ export interface Harness {
    * The model's fold in the current turn: an assistant message with a context_fold call `id`, run
    * through the real tool, and its tool result message. Returns both messages and the observation.
    */
-  fold(id: string, args: Record<string, unknown>, t?: number): Promise<{ messages: AgentMessageLike[]; ok: boolean; text: string; details: Record<string, unknown> }>;
+  fold(
+    id: string,
+    args: Record<string, unknown>,
+    t?: number,
+  ): Promise<{ messages: AgentMessageLike[]; ok: boolean; text: string; details: Record<string, unknown> }>;
   command(path: string, args: string): Promise<string>;
   toolNames(): string[];
 }
 
 /** Builds a governor; `prune` options from code, `blobsDir` adds the blobs plugin with that dir. */
-export async function harness(pruneOptions: Record<string, unknown> = {}, options: { blobsDir?: string; store?: SessionStore; cwd?: string; commandRoot?: string } = {}): Promise<Harness> {
-  const preset = definePreset({ name: "fold-test", description: "", ...(options.commandRoot ? { commandRoot: options.commandRoot } : {}), plugins: () => [...(options.blobsDir ? [blobs()] : []), prune()] });
-  const layers = [{ kind: "global" as const, source: "test", data: { prune: { adaptive: false, cacheAware: false, minStepTokens: 0, minStepPercent: 0, ...pruneOptions }, ...(options.blobsDir ? { blobs: { dir: options.blobsDir } } : {}) } }];
+export async function harness(
+  pruneOptions: Record<string, unknown> = {},
+  options: { blobsDir?: string; store?: SessionStore; cwd?: string; commandRoot?: string } = {},
+): Promise<Harness> {
+  const preset = definePreset({
+    name: "fold-test",
+    description: "",
+    ...(options.commandRoot ? { commandRoot: options.commandRoot } : {}),
+    plugins: () => [...(options.blobsDir ? [blobs()] : []), prune()],
+  });
+  const layers = [
+    {
+      kind: "global" as const,
+      source: "test",
+      data: {
+        prune: { adaptive: false, cacheAware: false, minStepTokens: 0, minStepPercent: 0, ...pruneOptions },
+        ...(options.blobsDir ? { blobs: { dir: options.blobsDir } } : {}),
+      },
+    },
+  ];
   const g = await createGovernor({ preset, cwd: options.cwd ?? "/work/project", agentDir: "/nonexistent", env: {}, layers });
   if (g.problems().length) throw new Error(g.problems().join("\n"));
   const store = options.store ?? memorySessionStore();
@@ -59,7 +107,8 @@ export async function harness(pruneOptions: Record<string, unknown> = {}, option
     get logs() {
       return g.logs;
     },
-    context: (messages, contextWindow = 200_000) => g.pipeline.hooks.context.run(messages, { sessionId: SESSION, usage: { tokens: null, contextWindow, percent: null } }),
+    context: (messages, contextWindow = 200_000) =>
+      g.pipeline.hooks.context.run(messages, { sessionId: SESSION, usage: { tokens: null, contextWindow, percent: null } }),
     async fold(id, args, t = 99) {
       const obs = await g.pipeline.callTool("context_fold", args, { toolCallId: id, sessionId: SESSION });
       const text = obs.content.map((b) => (b.type === "text" ? b.text : "")).join("");

@@ -68,7 +68,13 @@ export function buildHistory(turns: readonly TurnSpec[]): AgentMessageLike[] {
       blocks.push({ type: "text", text: `checking ${ti}` });
       round.results.forEach((r, k) => {
         const args: Record<string, unknown> =
-          r.tool === "read" ? { path: `src/m${ti}.ts` } : r.tool === "bash" ? { command: `rg -n thing src/${ti}` } : r.tool === "kota_search" ? { query: `q ${ti}`, scope: ["code"], output: r.snippet ? "snippet" : "compact", limit: 20 } : { target: `t${ti}` };
+          r.tool === "read"
+            ? { path: `src/m${ti}.ts` }
+            : r.tool === "bash"
+              ? { command: `rg -n thing src/${ti}` }
+              : r.tool === "kota_search"
+                ? { query: `q ${ti}`, scope: ["code"], output: r.snippet ? "snippet" : "compact", limit: 20 }
+                : { target: `t${ti}` };
         blocks.push({ type: "toolCall", id: ids[k], name: r.tool, arguments: args });
       });
       out.push({ role: "assistant", content: blocks as never, timestamp: t++, stopReason: "toolUse" });
@@ -77,7 +83,14 @@ export function buildHistory(turns: readonly TurnSpec[]): AgentMessageLike[] {
         if (r.image) rc.push({ type: "image", data: "iVBORw0KGgo=", mimeType: "image/png" });
         const details: Record<string, unknown> = {};
         if (r.pinned) details.pinned = true;
-        if (r.blob) Object.assign(details, { truncated: true, blobId: `blob${call}${k}`, blobPath: `/tmp/blob${call}${k}`, originalBytes: r.size * 3, excerptBytes: r.size });
+        if (r.blob)
+          Object.assign(details, {
+            truncated: true,
+            blobId: `blob${call}${k}`,
+            blobPath: `/tmp/blob${call}${k}`,
+            originalBytes: r.size * 3,
+            excerptBytes: r.size,
+          });
         out.push({ role: "toolResult", toolCallId: ids[k]!, toolName: r.tool, content: rc as never, details, isError: r.isError, timestamp: t++ });
       });
     }

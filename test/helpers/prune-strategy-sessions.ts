@@ -90,7 +90,7 @@ export function sessionArb(maxTurns = 14): fc.Arbitrary<SessionSpec> {
 
 /** Text of about `n` characters (well-formed UTF-16: surrogate pairs are never split). */
 export function longText(n: number, seed: number): string {
-  const units = [`const value${seed} = compute(${seed});\n`, "😀 ünïcödé — \"quoted\" \\ line\n", "\tx\n", "😀😀😀😀x😀😀😀😀\n"];
+  const units = [`const value${seed} = compute(${seed});\n`, '😀 ünïcödé — "quoted" \\ line\n', "\tx\n", "😀😀😀😀x😀😀😀😀\n"];
   let s = "";
   for (let k = 0; s.length < n; k++) s += units[(seed + k) % units.length];
   return s;
@@ -150,7 +150,10 @@ export function buildSession(spec: SessionSpec): BuiltSession {
           args = { path, content: longText(c.long, n) };
         } else if (c.kind === "bash") {
           name = "bash";
-          args = { command: [`sed -i 's/old/new/' ${path}`, `cat ${path}`, `echo done > ${path}`, `cat ${path} | head -5`, "rg -n compute src"][c.bash]!, timeout: 30 };
+          args = {
+            command: [`sed -i 's/old/new/' ${path}`, `cat ${path}`, `echo done > ${path}`, `cat ${path} | head -5`, "rg -n compute src"][c.bash]!,
+            timeout: 30,
+          };
         } else if (c.kind === "grep") {
           name = "grep";
           args = { pattern: "compute", path: "src" };
@@ -165,14 +168,21 @@ export function buildSession(spec: SessionSpec): BuiltSession {
       history.push({ role: "assistant", content: blocks as never, timestamp: t++, stopReason: "toolUse" });
       for (const { id, name, args, c: spec } of made) {
         const c = spec.kind === "failedEdit" ? { ...spec, isError: true } : spec;
-        const body = c.isError ? `Error: ${name} failed: ${longText(c.size % 1500, n)}` : name === "read" ? `${String(args.path)}\n${longText(c.size, n)}` : name === "edit" || name === "write" ? `Successfully changed ${String(args.path)}.` : longText(c.size, n);
+        const body = c.isError
+          ? `Error: ${name} failed: ${longText(c.size % 1500, n)}`
+          : name === "read"
+            ? `${String(args.path)}\n${longText(c.size, n)}`
+            : name === "edit" || name === "write"
+              ? `Successfully changed ${String(args.path)}.`
+              : longText(c.size, n);
         const content: unknown[] = [{ type: "text", text: body }];
         const details: Record<string, unknown> = {};
         if (c.pinned) {
           content.unshift({ type: "text", text: PIN_MARKER });
           details.pinned = true;
         }
-        if (c.blob) Object.assign(details, { truncated: true, blobId: `blob${id}`, blobPath: `/tmp/blob${id}`, originalBytes: c.size * 3, excerptBytes: c.size });
+        if (c.blob)
+          Object.assign(details, { truncated: true, blobId: `blob${id}`, blobPath: `/tmp/blob${id}`, originalBytes: c.size * 3, excerptBytes: c.size });
         history.push({ role: "toolResult", toolCallId: id, toolName: name, content: content as never, details, isError: c.isError, timestamp: t++ });
         results.push({ id, name });
       }

@@ -44,25 +44,60 @@ export function runDriverContract(driver: SqliteDriverName, dir: string): Contra
   db.prepare("INSERT INTO t (name, n) VALUES (?, ?)").run("b", 2);
   check(() => deepStrictEqual({ ...db.prepare<{ name: string; n: number }>("SELECT name, n FROM t WHERE id = ?").get(2) }, { name: "b", n: 2 }));
   check(() => equal(db.prepare("SELECT * FROM t WHERE id = ?").get(99), undefined));
-  check(() => deepStrictEqual(db.prepare<{ name: string }>("SELECT name FROM t ORDER BY id").all().map((r) => r.name), ["a", "b"]));
-  check(() => deepStrictEqual([...db.prepare<{ n: number }>("SELECT n FROM t WHERE n >= :min ORDER BY n").iterate({ min: 1 })].map((r) => r.n), [1, 2]));
+  check(() =>
+    deepStrictEqual(
+      db
+        .prepare<{ name: string }>("SELECT name FROM t ORDER BY id")
+        .all()
+        .map((r) => r.name),
+      ["a", "b"],
+    ),
+  );
+  check(() =>
+    deepStrictEqual(
+      [...db.prepare<{ n: number }>("SELECT n FROM t WHERE n >= :min ORDER BY n").iterate({ min: 1 })].map((r) => r.n),
+      [1, 2],
+    ),
+  );
   const bytes = new Uint8Array([0, 1, 255]);
   db.prepare("UPDATE t SET data = ? WHERE id = 1").run(bytes);
-  check(() => deepStrictEqual([...(db.prepare<{ data: Uint8Array }>("SELECT data FROM t WHERE id = 1").get()!.data)], [0, 1, 255]));
+  check(() => deepStrictEqual([...db.prepare<{ data: Uint8Array }>("SELECT data FROM t WHERE id = 1").get()!.data], [0, 1, 255]));
 
   // Transactions: commit, rollback on throw, savepoint inside, sync only.
   const count = () => Number(db.prepare<{ c: number }>("SELECT count(*) AS c FROM t").get()!.c);
   db.transaction(() => insert.run({ name: "c", n: 3, data: null }));
   check(() => equal(count(), 3));
-  check(() => throws(() => db.transaction(() => { insert.run({ name: "d", n: 4, data: null }); throw new Error("boom"); }), /boom/));
+  check(() =>
+    throws(
+      () =>
+        db.transaction(() => {
+          insert.run({ name: "d", n: 4, data: null });
+          throw new Error("boom");
+        }),
+      /boom/,
+    ),
+  );
   check(() => equal(count(), 3));
   check(() => equal(db.inTransaction, false));
   db.transaction(() => {
     insert.run({ name: "outer", n: 5, data: null });
-    throws(() => db.transaction(() => { insert.run({ name: "inner", n: 6, data: null }); throw new Error("inner"); }));
+    throws(() =>
+      db.transaction(() => {
+        insert.run({ name: "inner", n: 6, data: null });
+        throw new Error("inner");
+      }),
+    );
     ok(db.inTransaction);
   });
-  check(() => deepStrictEqual(db.prepare<{ name: string }>("SELECT name FROM t WHERE n >= 5").all().map((r) => r.name), ["outer"]));
+  check(() =>
+    deepStrictEqual(
+      db
+        .prepare<{ name: string }>("SELECT name FROM t WHERE n >= 5")
+        .all()
+        .map((r) => r.name),
+      ["outer"],
+    ),
+  );
   check(() => throws(() => db.transaction((() => Promise.resolve(1)) as () => unknown), /synchronous/));
   check(() => equal(count(), 4));
 

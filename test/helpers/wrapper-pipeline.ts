@@ -8,7 +8,12 @@ import { Pipeline, textContent, type Clock, type ToolAnnotations, type ToolCallC
 export type Body = (call: ToolCallContext) => Promise<ToolExecuteResult>;
 
 /** A sealed pipeline with tool `name` running `body`, wrapped by `wrappers` at their stages. */
-export function pipelineWith(clock: Clock, body: Body, wrappers: Array<[stage: number, ToolWrapper]>, options: { name?: string; annotations?: ToolAnnotations; tags?: string[] } = {}): Pipeline {
+export function pipelineWith(
+  clock: Clock,
+  body: Body,
+  wrappers: Array<[stage: number, ToolWrapper]>,
+  options: { name?: string; annotations?: ToolAnnotations; tags?: string[] } = {},
+): Pipeline {
   const p = new Pipeline({ clock });
   p.registerTool("test:tools", {
     name: options.name ?? "tool",

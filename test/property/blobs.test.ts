@@ -17,7 +17,10 @@ const anyText = fc.oneof(
   fc.string({ unit: "binary", maxLength: 400 }),
   fc.string({ unit: "grapheme", maxLength: 400 }),
   fc.string({ unit: "binary-ascii", maxLength: 400 }),
-  fc.string({ unit: fc.oneof(fc.constantFrom("\n", "\r\n", "{", "}", "é", "😀", "\0"), loneSurrogate, fc.string({ unit: "binary", maxLength: 30 })), maxLength: 200 }),
+  fc.string({
+    unit: fc.oneof(fc.constantFrom("\n", "\r\n", "{", "}", "é", "😀", "\0"), loneSurrogate, fc.string({ unit: "binary", maxLength: 30 })),
+    maxLength: 200,
+  }),
   fc.constant(""),
 );
 /** Larger text: a random piece repeated up to a few hundred KB. */
@@ -26,11 +29,17 @@ const largeText = fc.tuple(anyText, fc.integer({ min: 1, max: 3_000 })).map(([s,
 describe("blob excerpts (property)", () => {
   it("an excerpt never exceeds its budget, for any text, marker and budget", () => {
     fc.assert(
-      fc.property(fc.oneof(anyText, largeText), fc.integer({ min: 0, max: 10_000 }), fc.string({ unit: "binary", maxLength: 200 }), fc.option(fc.string({ maxLength: 300 }), { nil: undefined }), (text, budget, marker, outline) => {
-        const ex = buildExcerpt(text, { budgetBytes: budget, marker, ...(outline !== undefined ? { outline } : {}) });
-        expect(ex.bytes).toBeLessThanOrEqual(budget);
-        expect(Buffer.byteLength(ex.text)).toBe(ex.bytes);
-      }),
+      fc.property(
+        fc.oneof(anyText, largeText),
+        fc.integer({ min: 0, max: 10_000 }),
+        fc.string({ unit: "binary", maxLength: 200 }),
+        fc.option(fc.string({ maxLength: 300 }), { nil: undefined }),
+        (text, budget, marker, outline) => {
+          const ex = buildExcerpt(text, { budgetBytes: budget, marker, ...(outline !== undefined ? { outline } : {}) });
+          expect(ex.bytes).toBeLessThanOrEqual(budget);
+          expect(Buffer.byteLength(ex.text)).toBe(ex.bytes);
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -95,39 +104,44 @@ describe("blob store (property)", () => {
 
   it("reading a blob back in pages (bytes or lines, any page size) reconstructs it exactly", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.oneof(anyText, largeText), fc.integer({ min: 1, max: 5_000 }), fc.integer({ min: 1, max: 400 }), async (text, anyPageBytes, anyPageLines) => {
-        const original = Buffer.from(text, "utf8");
-        // At most ~200 pages per blob keeps a run short; small pages still get small blobs.
-        const pageBytes = Math.max(anyPageBytes, Math.ceil(original.length / 200));
-        const pageLines = Math.max(anyPageLines, Math.ceil(text.split("\n").length / 100));
-        const { id } = await store.put(text);
+      fc.asyncProperty(
+        fc.oneof(anyText, largeText),
+        fc.integer({ min: 1, max: 5_000 }),
+        fc.integer({ min: 1, max: 400 }),
+        async (text, anyPageBytes, anyPageLines) => {
+          const original = Buffer.from(text, "utf8");
+          // At most ~200 pages per blob keeps a run short; small pages still get small blobs.
+          const pageBytes = Math.max(anyPageBytes, Math.ceil(original.length / 200));
+          const pageLines = Math.max(anyPageLines, Math.ceil(text.split("\n").length / 100));
+          const { id } = await store.put(text);
 
-        const raw: Buffer[] = [];
-        for (let offset = 0; offset < original.length; offset += pageBytes) raw.push(await store.readBytes(id, offset, pageBytes));
-        expect(Buffer.concat(raw).equals(original)).toBe(true);
+          const raw: Buffer[] = [];
+          for (let offset = 0; offset < original.length; offset += pageBytes) raw.push(await store.readBytes(id, offset, pageBytes));
+          expect(Buffer.concat(raw).equals(original)).toBe(true);
 
-        let pages = "";
-        let offset = 0;
-        for (let guard = 0; guard <= original.length; guard++) {
-          const page = await store.readBytePage(id, offset, pageBytes);
-          expect(page.offset).toBe(offset);
-          expect(Buffer.byteLength(page.text)).toBeLessThanOrEqual(Math.max(pageBytes, 4));
-          pages += page.text;
-          offset = page.nextOffset;
-          if (offset >= page.totalBytes) break;
-        }
-        expect(pages).toBe(original.toString("utf8"));
+          let pages = "";
+          let offset = 0;
+          for (let guard = 0; guard <= original.length; guard++) {
+            const page = await store.readBytePage(id, offset, pageBytes);
+            expect(page.offset).toBe(offset);
+            expect(Buffer.byteLength(page.text)).toBeLessThanOrEqual(Math.max(pageBytes, 4));
+            pages += page.text;
+            offset = page.nextOffset;
+            if (offset >= page.totalBytes) break;
+          }
+          expect(pages).toBe(original.toString("utf8"));
 
-        const lines: string[] = [];
-        let line: number | undefined = 1;
-        while (line !== undefined) {
-          const page = await store.readLinePage(id, line, pageLines, original.length + 1);
-          expect(page.lines.length).toBeGreaterThan(0);
-          lines.push(...page.lines);
-          line = page.nextLine;
-        }
-        expect(lines.join("\n")).toBe(original.toString("utf8"));
-      }),
+          const lines: string[] = [];
+          let line: number | undefined = 1;
+          while (line !== undefined) {
+            const page = await store.readLinePage(id, line, pageLines, original.length + 1);
+            expect(page.lines.length).toBeGreaterThan(0);
+            lines.push(...page.lines);
+            line = page.nextLine;
+          }
+          expect(lines.join("\n")).toBe(original.toString("utf8"));
+        },
+      ),
       { numRuns: 80 },
     );
   });

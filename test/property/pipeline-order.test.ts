@@ -7,7 +7,10 @@ const tapsArb = fc.array(fc.record({ stage: fc.integer({ min: -3, max: 3 }).map(
 
 /** What a stable sort by stage gives: ties keep tap order. */
 function expectedOrder(taps: Array<{ stage: number }>): number[] {
-  return taps.map((t, i) => ({ ...t, i })).sort((a, b) => a.stage - b.stage || a.i - b.i).map((t) => t.i);
+  return taps
+    .map((t, i) => ({ ...t, i }))
+    .sort((a, b) => a.stage - b.stage || a.i - b.i)
+    .map((t) => t.i);
 }
 
 describe("ordering (property)", () => {

@@ -1,22 +1,51 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { AgentMessageLike } from "../../core/index.ts";
-import { ARGUMENT_MARKER_OPEN, type ArgumentCutOptions, type ArgumentCutReason, argumentsBlobText, blobIdOf, cutToolCallArguments, type ToolCallBlock } from "../../plugins/prune/arguments.ts";
+import {
+  ARGUMENT_MARKER_OPEN,
+  type ArgumentCutOptions,
+  type ArgumentCutReason,
+  argumentsBlobText,
+  blobIdOf,
+  cutToolCallArguments,
+  type ToolCallBlock,
+} from "../../plugins/prune/arguments.ts";
 import { callPath, protectedPathMatcher } from "../../plugins/prune/paths.ts";
 import { messageChars } from "../../plugins/prune/size.ts";
 
 /** Strings from empty to tens of KB, any characters (surrogates, quotes, control characters, markers). */
 const stringArb: fc.Arbitrary<string> = fc.oneof(
   { weight: 2, arbitrary: fc.string({ maxLength: 30 }) },
-  { weight: 3, arbitrary: fc.tuple(fc.string({ unit: "grapheme", minLength: 1, maxLength: 8 }), fc.integer({ min: 50, max: 4000 })).map(([s, n]) => s.repeat(n)) },
+  {
+    weight: 3,
+    arbitrary: fc.tuple(fc.string({ unit: "grapheme", minLength: 1, maxLength: 8 }), fc.integer({ min: 50, max: 4000 })).map(([s, n]) => s.repeat(n)),
+  },
   { weight: 1, arbitrary: fc.tuple(fc.string({ unit: "binary", maxLength: 400 }), fc.integer({ min: 1, max: 30 })).map(([s, n]) => s.repeat(n)) },
-  { weight: 1, arbitrary: fc.tuple(fc.integer({ min: 0, max: 2_000_000 }), fc.integer({ min: 100, max: 3000 })).map(([claim, n]) => `${"m".repeat(n)}${ARGUMENT_MARKER_OPEN}${claim.toLocaleString("en-US")} chars; kept]…${"n".repeat(n)}`) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(fc.integer({ min: 0, max: 2_000_000 }), fc.integer({ min: 100, max: 3000 }))
+      .map(([claim, n]) => `${"m".repeat(n)}${ARGUMENT_MARKER_OPEN}${claim.toLocaleString("en-US")} chars; kept]…${"n".repeat(n)}`),
+  },
 );
 const { value: valueArb } = fc.letrec((tie) => ({
-  value: fc.oneof({ depthSize: "small", withCrossShrink: true }, stringArb, fc.integer(), fc.boolean(), fc.constant(null), fc.array(tie("value"), { maxLength: 4 }), fc.dictionary(fc.string({ maxLength: 8 }), tie("value"), { maxKeys: 4 })),
+  value: fc.oneof(
+    { depthSize: "small", withCrossShrink: true },
+    stringArb,
+    fc.integer(),
+    fc.boolean(),
+    fc.constant(null),
+    fc.array(tie("value"), { maxLength: 4 }),
+    fc.dictionary(fc.string({ maxLength: 8 }), tie("value"), { maxKeys: 4 }),
+  ),
 }));
 const pathArb = fc.constantFrom(undefined, "src/a.ts", "AGENTS.md", "docs/guide/x.md", "./lib/b.ts", "C:\\repo\\src\\c.ts");
-const argsArb = fc.tuple(pathArb, fc.dictionary(fc.string({ maxLength: 10 }), fc.oneof({ weight: 2, arbitrary: stringArb }, { weight: 1, arbitrary: valueArb }), { maxKeys: 5 })).map(([path, rest]) => (path === undefined ? rest : { path, ...rest }) as Record<string, unknown>);
+const argsArb = fc
+  .tuple(
+    pathArb,
+    fc.dictionary(fc.string({ maxLength: 10 }), fc.oneof({ weight: 2, arbitrary: stringArb }, { weight: 1, arbitrary: valueArb }), { maxKeys: 5 }),
+  )
+  .map(([path, rest]) => (path === undefined ? rest : { path, ...rest }) as Record<string, unknown>);
 const planArb = fc.constantFrom<ArgumentCutReason | undefined>("large", "large", "failed", undefined);
 
 const blockArb = fc.oneof(
@@ -24,16 +53,20 @@ const blockArb = fc.oneof(
   fc.record({ type: fc.constant("thinking"), thinking: stringArb, thinkingSignature: fc.base64String({ maxLength: 40 }) }),
   {
     weight: 3,
-    arbitrary: fc.tuple(fc.string({ minLength: 1, maxLength: 8 }), fc.constantFrom("write", "edit", "bash", "read", "kota_x"), argsArb, planArb).map(([id, name, args, plan]) => ({
-      type: "toolCall",
-      id,
-      name,
-      arguments: args,
-      ...(plan ? { plan } : {}),
-    })),
+    arbitrary: fc
+      .tuple(fc.string({ minLength: 1, maxLength: 8 }), fc.constantFrom("write", "edit", "bash", "read", "kota_x"), argsArb, planArb)
+      .map(([id, name, args, plan]) => ({
+        type: "toolCall",
+        id,
+        name,
+        arguments: args,
+        ...(plan ? { plan } : {}),
+      })),
   },
 );
-const messageArb = fc.array(blockArb, { minLength: 1, maxLength: 5 }).map((content) => ({ role: "assistant", content, stopReason: "toolUse", usage: { input: 10 } }) as AgentMessageLike);
+const messageArb = fc
+  .array(blockArb, { minLength: 1, maxLength: 5 })
+  .map((content) => ({ role: "assistant", content, stopReason: "toolUse", usage: { input: 10 } }) as AgentMessageLike);
 const optionsArb = fc.record({
   maxArgChars: fc.constantFrom(0, 100, 2000),
   argExcerptChars: fc.constantFrom(20, 240, 1000),
@@ -165,7 +198,8 @@ describe("tool-call argument cuts (property)", () => {
         const firstPlaces = changedPlaces(message, first.replacement);
         const smaller = cutToolCallArguments(first.replacement, plan, toOptions({ ...o, argExcerptChars: 0 }));
         const asFailed = cutToolCallArguments(first.replacement, (c) => (plan(c) ? "failed" : undefined), toOptions(o));
-        for (const later of [smaller, asFailed]) for (const place of changedPlaces(first.replacement, later.replacement)) expect(firstPlaces.has(place)).toBe(false);
+        for (const later of [smaller, asFailed])
+          for (const place of changedPlaces(first.replacement, later.replacement)) expect(firstPlaces.has(place)).toBe(false);
       }),
       runs,
     );

@@ -14,11 +14,16 @@ const SUMMARY = "The folded turns looked at modules and found nothing to change.
 const foldsArb = fc.array(fc.record({ from: fc.nat(), to: fc.nat(), ok: fc.integer({ min: 0, max: 4 }).map((n) => n > 0) }), { maxLength: 4 });
 
 function callIds(history: readonly AgentMessageLike[]): string[] {
-  return history.flatMap((m) => (m.role === "assistant" ? (m.content as Array<{ type: string; id?: string }>).filter((b) => b.type === "toolCall").map((b) => b.id!) : []));
+  return history.flatMap((m) =>
+    m.role === "assistant" ? (m.content as Array<{ type: string; id?: string }>).filter((b) => b.type === "toolCall").map((b) => b.id!) : [],
+  );
 }
 
 /** The history, then one turn per fold spec (call + result), then the current turn's first request. */
-function session(turns: Parameters<typeof buildHistory>[0], folds: Array<{ from: number; to: number; ok: boolean }>): { history: AgentMessageLike[]; foldIds: string[] } {
+function session(
+  turns: Parameters<typeof buildHistory>[0],
+  folds: Array<{ from: number; to: number; ok: boolean }>,
+): { history: AgentMessageLike[]; foldIds: string[] } {
   const history = buildHistory(turns);
   const ids = callIds(history);
   let t = 1_800_000_000_000;
@@ -75,7 +80,13 @@ describe("folding (property)", () => {
         }
         // Pinned results and protected calls' results are never folded away.
         const protectedCalls = new Set(
-          history.flatMap((m) => (m.role === "assistant" ? (m.content as Array<{ type: string; id?: string; arguments?: Record<string, unknown> }>).filter((b) => b.type === "toolCall" && isProtected(callPath(b.arguments) ?? "\0")).map((b) => b.id!) : [])),
+          history.flatMap((m) =>
+            m.role === "assistant"
+              ? (m.content as Array<{ type: string; id?: string; arguments?: Record<string, unknown> }>)
+                  .filter((b) => b.type === "toolCall" && isProtected(callPath(b.arguments) ?? "\0"))
+                  .map((b) => b.id!)
+              : [],
+          ),
         );
         const kept = new Set(out.filter((m) => m.role === "toolResult").map((m) => String((m as { toolCallId: unknown }).toolCallId)));
         for (const m of history) {

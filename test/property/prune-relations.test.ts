@@ -74,7 +74,14 @@ function build(rounds: ReadonlyArray<{ user: boolean; calls: CallSpec[] }>, tag 
     round.calls.forEach((c, k) => {
       const text = c.placeholder ? `(Pruned) ${c.tool}(...)` : `output ${ids[k]}`;
       // A placeholder is a result pruning replaced (its mark); the text alone would not make one.
-      const result: AgentMessageLike = { role: "toolResult", toolCallId: ids[k]!, toolName: c.tool, content: [{ type: "text", text }], isError: c.isError, details: c.pinned ? { pinned: true } : {} };
+      const result: AgentMessageLike = {
+        role: "toolResult",
+        toolCallId: ids[k]!,
+        toolName: c.tool,
+        content: [{ type: "text", text }],
+        isError: c.isError,
+        details: c.pinned ? { pinned: true } : {},
+      };
       out.push(c.placeholder ? markPruned(result) : result);
     });
   });
@@ -86,7 +93,9 @@ function index(messages: readonly AgentMessageLike[]) {
   const calls = new Map<string, { pos: number; name: string; args: Record<string, unknown> }>();
   const results = new Map<string, { at: number; message: AgentMessageLike }>();
   messages.forEach((m, i) => {
-    if (m.role === "assistant") for (const b of m.content as Array<{ type: string; id: string; name: string; arguments: Record<string, unknown> }>) calls.set(b.id, { pos: calls.size, name: b.name, args: b.arguments });
+    if (m.role === "assistant")
+      for (const b of m.content as Array<{ type: string; id: string; name: string; arguments: Record<string, unknown> }>)
+        calls.set(b.id, { pos: calls.size, name: b.name, args: b.arguments });
     if (m.role === "toolResult") results.set(String(m.toolCallId), { at: i, message: m });
   });
   return { calls, results };
@@ -98,7 +107,9 @@ describe("canonicalJson (property)", () => {
   it("is the same for any key order, and parses back to the value", () => {
     fc.assert(
       fc.property(fc.jsonValue(), (value) => {
-        const reversed = JSON.parse(JSON.stringify(value), (_k, v: unknown) => (v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).reverse()) : v));
+        const reversed = JSON.parse(JSON.stringify(value), (_k, v: unknown) =>
+          v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).reverse()) : v,
+        );
         const json = canonicalJson(value);
         expect(canonicalJson(reversed)).toBe(json);
         expect(JSON.parse(json!)).toEqual(JSON.parse(JSON.stringify(value)));
@@ -206,8 +217,21 @@ describe("result relations (property)", () => {
           const eligible = !messageMeta(message).pinned && !isPrunedMessage(message) && !(callPath(call.args) && options.isProtected(callPath(call.args)!));
           const later = ordered.filter(([, c]) => c.pos > call.pos);
           const current = (lid: string) => !isPrunedMessage(results.get(lid)!.message);
-          const repeats = later.filter(([lid, c]) => c.name === call.name && canonicalJson(c.args) === canonicalJson(call.args) && current(lid) && (message.isError || !results.get(lid)!.message.isError));
-          const changes = call.name !== "read" ? [] : later.filter(([lid, c]) => ((c.name === "edit" || c.name === "write") && !results.get(lid)!.message.isError && norm(c.args) === norm(call.args)) || (c.name === "bash" && bashChangedPaths(String(c.args.command)).some((p) => normalizePath(p, CWD) === norm(call.args))));
+          const repeats = later.filter(
+            ([lid, c]) =>
+              c.name === call.name &&
+              canonicalJson(c.args) === canonicalJson(call.args) &&
+              current(lid) &&
+              (message.isError || !results.get(lid)!.message.isError),
+          );
+          const changes =
+            call.name !== "read"
+              ? []
+              : later.filter(
+                  ([lid, c]) =>
+                    ((c.name === "edit" || c.name === "write") && !results.get(lid)!.message.isError && norm(c.args) === norm(call.args)) ||
+                    (c.name === "bash" && bashChangedPaths(String(c.args.command)).some((p) => normalizePath(p, CWD) === norm(call.args))),
+                );
           // A duplicate names the newest successful repeat (for a failed result: else the newest failed one);
           // a stale read names the first change after it.
           const ok = repeats.filter(([lid]) => !results.get(lid)!.message.isError);

@@ -31,18 +31,22 @@ interface Run {
 
 const base: PruneOptions = { ...pruneDefaults, protectedFilePatterns: PROTECTED_PATTERNS };
 /** Steps as soon as a turn leaves the protected window: every property sees pruning. */
-const eagerArb: fc.Arbitrary<Run> = fc.record({
-  keepRecentTurns: fc.integer({ min: 1, max: 3 }),
-  maxToolChars: fc.constantFrom(0, 300, 1200),
-  maxArgChars: fc.constantFrom(0, 200, 800, 3000),
-  argExcerptChars: fc.constantFrom(20, 21, 160),
-  failedArgsAfterTurns: fc.constantFrom(0, 1, 2, 4),
-  dedup: fc.constantFrom(true, true, false),
-  staleReads: fc.constantFrom(true, true, false),
-  blobs: fc.boolean(),
-}).map(({ blobs, ...o }) => ({ options: { ...base, ...o, cacheAware: false, minStepTokens: 0, minStepPercent: 0, adaptive: false }, window: 200_000, blobs }));
+const eagerArb: fc.Arbitrary<Run> = fc
+  .record({
+    keepRecentTurns: fc.integer({ min: 1, max: 3 }),
+    maxToolChars: fc.constantFrom(0, 300, 1200),
+    maxArgChars: fc.constantFrom(0, 200, 800, 3000),
+    argExcerptChars: fc.constantFrom(20, 21, 160),
+    failedArgsAfterTurns: fc.constantFrom(0, 1, 2, 4),
+    dedup: fc.constantFrom(true, true, false),
+    staleReads: fc.constantFrom(true, true, false),
+    blobs: fc.boolean(),
+  })
+  .map(({ blobs, ...o }) => ({ options: { ...base, ...o, cacheAware: false, minStepTokens: 0, minStepPercent: 0, adaptive: false }, window: 200_000, blobs }));
 /** The real defaults; a small window makes adaptive mode and forced steps happen. */
-const defaultsArb: fc.Arbitrary<Run> = fc.record({ window: fc.constantFrom(200_000, 30_000, 12_000), blobs: fc.boolean() }).map(({ window, blobs }) => ({ options: base, window, blobs }));
+const defaultsArb: fc.Arbitrary<Run> = fc
+  .record({ window: fc.constantFrom(200_000, 30_000, 12_000), blobs: fc.boolean() })
+  .map(({ window, blobs }) => ({ options: base, window, blobs }));
 const runArb = fc.oneof({ weight: 3, arbitrary: eagerArb }, { weight: 1, arbitrary: defaultsArb });
 
 /** PRUNE_PROPERTY_RUNS=400 runs a longer hunt (about a minute per property; raise --testTimeout). */
@@ -62,7 +66,9 @@ const withoutContent = (m: AgentMessageLike) => j({ ...m, content: undefined });
 function indexCalls(history: readonly AgentMessageLike[]) {
   const calls = new Map<string, { pos: number; name: string; args: Record<string, unknown>; at: number; resultAt: number; isError: boolean }>();
   history.forEach((m, i) => {
-    if (m.role === "assistant") for (const b of blocksOf(m)) if (b.type === "toolCall") calls.set(b.id!, { pos: calls.size, name: b.name!, args: b.arguments!, at: i, resultAt: -1, isError: false });
+    if (m.role === "assistant")
+      for (const b of blocksOf(m))
+        if (b.type === "toolCall") calls.set(b.id!, { pos: calls.size, name: b.name!, args: b.arguments!, at: i, resultAt: -1, isError: false });
     if (m.role === "toolResult") {
       const c = calls.get(String(m.toolCallId))!;
       c.resultAt = i;
@@ -81,7 +87,10 @@ function userPinsAt(session: BuiltSession, point: number): Set<string> {
 const userPinned = (m: AgentMessageLike) => ({ ...m, content: [{ type: "text", text: USER_PIN_MARKER }, ...blocksOf(m)] });
 
 const pinnedOnArrival = (m: AgentMessageLike) => (m.details as { pinned?: boolean } | undefined)?.pinned === true;
-const textOf = (m: AgentMessageLike) => blocksOf(m).map((b) => b.text ?? "").join("\n");
+const textOf = (m: AgentMessageLike) =>
+  blocksOf(m)
+    .map((b) => b.text ?? "")
+    .join("\n");
 
 /** Every string leaf of `args` paired with the sent one; throws when the structure differs. */
 function leafPairs(orig: unknown, sent: unknown, out: Array<[string, string, string]> = [], at = ""): Array<[string, string, string]> {
@@ -90,7 +99,8 @@ function leafPairs(orig: unknown, sent: unknown, out: Array<[string, string, str
     out.push([orig, sent, at]);
   } else if (orig && typeof orig === "object") {
     const keys = Object.keys(orig);
-    if (!sent || typeof sent !== "object" || j(Object.keys(sent)) !== j(keys)) throw new Error(`${at}: keys ${j(keys)} became ${j(sent && typeof sent === "object" ? Object.keys(sent) : sent)}`);
+    if (!sent || typeof sent !== "object" || j(Object.keys(sent)) !== j(keys))
+      throw new Error(`${at}: keys ${j(keys)} became ${j(sent && typeof sent === "object" ? Object.keys(sent) : sent)}`);
     for (const k of keys) leafPairs((orig as Record<string, unknown>)[k], (sent as Record<string, unknown>)[k], out, `${at}/${k}`);
   } else if (sent !== orig) throw new Error(`${at}: ${j(orig)} became ${j(sent)}`);
   return out;
@@ -141,11 +151,18 @@ describe("pruning strategies over growing sessions (property)", () => {
                 const proto = Object.getPrototypeOf(b.arguments);
                 expect(proto === Object.prototype || proto === null).toBe(true);
                 expect(j(JSON.parse(j(b.arguments)))).toBe(j(b.arguments));
-                for (const [, cut, at] of leafPairs(ob[k]!.arguments, b.arguments)) if (LONE_SURROGATE.test(cut)) expect.fail(`${b.id}${at}: an unpaired surrogate`);
+                for (const [, cut, at] of leafPairs(ob[k]!.arguments, b.arguments))
+                  if (LONE_SURROGATE.test(cut)) expect.fail(`${b.id}${at}: an unpaired surrogate`);
               });
             } else expect(j(m)).toBe(j(o));
           });
-          const callIds = sent.flatMap((m) => (m.role === "assistant" ? blocksOf(m).filter((b) => b.type === "toolCall").map((b) => b.id!) : []));
+          const callIds = sent.flatMap((m) =>
+            m.role === "assistant"
+              ? blocksOf(m)
+                  .filter((b) => b.type === "toolCall")
+                  .map((b) => b.id!)
+              : [],
+          );
           expect(new Set(callIds).size).toBe(callIds.length);
           expect(resultIds.size).toBe(callIds.length);
           for (const id of callIds) expect(resultIds.get(id), id).toBe(1);
@@ -296,11 +313,13 @@ describe("pruning strategies over growing sessions (property)", () => {
               const b = sent[i]!;
               if (j(a) === j(b)) continue;
               const o = history[i]!;
-              const pinTouched = o.role === "toolResult" ? newPins.includes(String(o.toolCallId)) : blocksOf(o).some((x) => x.type === "toolCall" && newPins.includes(x.id!));
+              const pinTouched =
+                o.role === "toolResult" ? newPins.includes(String(o.toolCallId)) : blocksOf(o).some((x) => x.type === "toolCall" && newPins.includes(x.id!));
               if (pinTouched) {
                 // A new user pin brings the original back (with its marker line on the result).
                 expect(j(b)).toBe(j(o.role === "toolResult" ? userPinned(o) : b));
-                if (o.role === "assistant") blocksOf(b).forEach((x, k) => x.type === "toolCall" && newPins.includes(x.id!) && expect(j(x)).toBe(j(blocksOf(o)[k])));
+                if (o.role === "assistant")
+                  blocksOf(b).forEach((x, k) => x.type === "toolCall" && newPins.includes(x.id!) && expect(j(x)).toBe(j(blocksOf(o)[k])));
                 continue;
               }
               expect(report.stepped, `message ${i} changed without a step`).toBe(true);
@@ -397,4 +416,3 @@ function copyStore(store: SessionStore): SessionStore {
   for (const kind of [STEP_KIND, PIN_KIND]) for (const r of store.entries(kind)) copy.append(kind, { ...r });
   return copy;
 }
-

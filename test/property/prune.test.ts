@@ -18,13 +18,22 @@ const optionsArb = fc.record({
 });
 const window = { tokens: null, contextWindow: 200_000, percent: null };
 
-function prune(messages: AgentMessageLike[], options: PruneOptions, store: SessionStore = memorySessionStore()): { out: AgentMessageLike[]; pruner: SessionPruner } {
+function prune(
+  messages: AgentMessageLike[],
+  options: PruneOptions,
+  store: SessionStore = memorySessionStore(),
+): { out: AgentMessageLike[]; pruner: SessionPruner } {
   const pruner = new SessionPruner(options, () => store);
   return { out: pruner.run(messages, window), pruner };
 }
 
 function textOf(m: AgentMessageLike): string {
-  return Array.isArray(m.content) ? (m.content as Array<{ type: string; text?: string }>).filter((b) => b.type === "text").map((b) => b.text).join("\n") : String(m.content ?? "");
+  return Array.isArray(m.content)
+    ? (m.content as Array<{ type: string; text?: string }>)
+        .filter((b) => b.type === "text")
+        .map((b) => b.text)
+        .join("\n")
+    : String(m.content ?? "");
 }
 
 describe("prune (property)", () => {

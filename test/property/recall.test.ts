@@ -11,7 +11,7 @@ import { recallHarness, type RecallHarness } from "../unit/plugins/recall/recall
 
 const fts = probeSqlite().fts5;
 
-const line = fc.string({ unit: fc.constantFrom(..."abc XYZ_.-/{}:\"0189 äé✓\t".split("")), maxLength: 120, size: "large" });
+const line = fc.string({ unit: fc.constantFrom(...'abc XYZ_.-/{}:"0189 äé✓\t'.split("")), maxLength: 120, size: "large" });
 
 describe.skipIf(!fts)("recall property", () => {
   let h: RecallHarness;

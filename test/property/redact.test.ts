@@ -14,7 +14,9 @@ const digit = fc.constantFrom(..."0123456789".split(""));
 /** Secrets of known shapes, each with the text that must not survive. */
 const secret = fc.oneof(
   chars(ALNUM, 36, 40).map((s) => `ghp_${s}`),
-  chars("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", 16, 16).filter((s) => !s.endsWith("EXAMPLE")).map((s) => `AKIA${s}`),
+  chars("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", 16, 16)
+    .filter((s) => !s.endsWith("EXAMPLE"))
+    .map((s) => `AKIA${s}`),
   fc.tuple(chars(ALNUM, 30, 60), digit).map(([s, d]) => `sk-${s}${d}`),
   chars(ALNUM + "_-", 20, 40).map((s) => `glpat-${s}`),
   fc.tuple(chars(ALNUM, 10, 30), chars(ALNUM, 10, 30), chars(ALNUM, 10, 30)).map(([a, b, c]) => `eyJ${a}.eyJ${b}.${c}`),
@@ -24,11 +26,33 @@ const secret = fc.oneof(
 /** Filler: words, punctuation, brackets and pieces of the placeholder syntax, to provoke overlaps. */
 const filler = fc.oneof(
   fc.string({ maxLength: 12 }),
-  fc.constantFrom(" ", "\n", "[redacted:", "]", "=", ":", "Bearer ", "Authorization: ", "TOKEN=", "_KEY=", "://u:", "@", "-----BEGIN RSA PRIVATE KEY-----\n", "-----END RSA PRIVATE KEY-----", "ghp_", "sk-", "eyJ", "."),
+  fc.constantFrom(
+    " ",
+    "\n",
+    "[redacted:",
+    "]",
+    "=",
+    ":",
+    "Bearer ",
+    "Authorization: ",
+    "TOKEN=",
+    "_KEY=",
+    "://u:",
+    "@",
+    "-----BEGIN RSA PRIVATE KEY-----\n",
+    "-----END RSA PRIVATE KEY-----",
+    "ghp_",
+    "sk-",
+    "eyJ",
+    ".",
+  ),
 );
 const separator = fc.constantFrom(" ", "\n", ", ", "; ", "\t", " (", ") ");
 
-const text = fc.array(fc.oneof({ arbitrary: filler, weight: 3 }, { arbitrary: fc.tuple(separator, secret, separator).map(([a, s, b]) => ({ a, s, b })), weight: 1 }), { maxLength: 40 });
+const text = fc.array(
+  fc.oneof({ arbitrary: filler, weight: 3 }, { arbitrary: fc.tuple(separator, secret, separator).map(([a, s, b]) => ({ a, s, b })), weight: 1 }),
+  { maxLength: 40 },
+);
 
 const redactor = new Redactor({ literals: ["seCret-literal-0123", "an-env-value-42"] });
 

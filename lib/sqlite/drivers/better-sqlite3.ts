@@ -32,9 +32,7 @@ function tryLoad(): { driver: SqliteDriver } | { error: SqliteUnavailableError }
   } catch (error) {
     const reason = error instanceof Error ? error.message.split("\n").slice(0, 4).join(" ") : String(error);
     const missing = (error as { code?: string }).code === "MODULE_NOT_FOUND";
-    const fix = missing
-      ? "install it (npm install better-sqlite3)"
-      : "rebuild it for this Node (npm rebuild better-sqlite3 in the pi-governor package folder)";
+    const fix = missing ? "install it (npm install better-sqlite3)" : "rebuild it for this Node (npm rebuild better-sqlite3 in the pi-governor package folder)";
     return {
       error: new SqliteUnavailableError(
         `SQLite driver better-sqlite3 cannot load on Node ${process.versions.node}: ${reason}. Fix: ${fix}, or run pi on Node >= 22.13, whose built-in node:sqlite needs no native module.`,

@@ -33,7 +33,10 @@ export function renderDeps(answer: Record<string, unknown>): string {
   }
   const dependents = direction("Dependents", answer.dependents);
   const dependencies = direction("Dependencies", answer.dependencies);
-  const parts = [answer.dependents !== undefined ? `${dependents.count} dependents` : undefined, answer.dependencies !== undefined ? `${dependencies.count} dependencies` : undefined].filter(Boolean);
+  const parts = [
+    answer.dependents !== undefined ? `${dependents.count} dependents` : undefined,
+    answer.dependencies !== undefined ? `${dependencies.count} dependencies` : undefined,
+  ].filter(Boolean);
   return lines(
     `${file} (${s(answer.direction) || "both"}, depth ${s(answer.depth) || 1}): ${parts.join(", ")}.`,
     dependents.text,

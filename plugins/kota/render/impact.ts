@@ -21,13 +21,19 @@ export function renderImpact(answer: Record<string, unknown>): string {
   const risk = s(answer.risk_level).toUpperCase() || "UNKNOWN";
   const warnings = strs(answer.architectural_warnings);
   const conflicts = arr(answer.conflicts).map((c) => (typeof c === "string" ? c : JSON.stringify(c)));
-  const changedText = changed.map((a) => `${s(a.path)} (${s(a.change_requirement)}; ${s(a.direct_dependents_count)} direct / ${s(a.indirect_dependents_count)} indirect dependents)`);
+  const changedText = changed.map(
+    (a) => `${s(a.path)} (${s(a.change_requirement)}; ${s(a.direct_dependents_count)} direct / ${s(a.indirect_dependents_count)} indirect dependents)`,
+  );
   return lines(
     `Risk: ${risk}. Affected surface: ${affected.length} files (${changed.length} changed, ${review.length} to review).`,
     existingTests.length ? listLine("Recommended tests to run", existingTests, MAX_FILES) : "Recommended tests to run: none found for the affected files.",
     listLine("Tests to consider adding", newTests, MAX_NEW_TESTS),
     listLine("Changed", changedText, MAX_FILES),
-    listLine("Review (dependents)", review.map((a) => s(a.path)), MAX_FILES),
+    listLine(
+      "Review (dependents)",
+      review.map((a) => s(a.path)),
+      MAX_FILES,
+    ),
     s(scope.coverage_impact) && `Coverage: ${cut(s(scope.coverage_impact), 160)}`,
     listLine("Warnings", warnings, 5),
     listLine("Conflicts", conflicts, 5),

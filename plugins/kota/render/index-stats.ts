@@ -21,7 +21,11 @@ export function renderStatistics(answer: Record<string, unknown>): string {
 /** The recent files line from list_recent_files. */
 export function renderRecentFiles(answer: Record<string, unknown>, cap: number): string | undefined {
   const rows = arr(answer.results).map(obj);
-  return listLine("Recently indexed files", rows.map((r) => s(r.path)), cap);
+  return listLine(
+    "Recently indexed files",
+    rows.map((r) => s(r.path)),
+    cap,
+  );
 }
 
 /** Renders statistics and recent files together. */

@@ -29,7 +29,11 @@ function codeResult(item: unknown): string[] {
   }
   if (typeof r.content === "string") {
     const body = r.content.split("\n");
-    return [`${s(r.path)}:`, ...body.slice(0, FULL_LINES).map((l) => `  ${l}`), ...(body.length > FULL_LINES ? [`  ... +${body.length - FULL_LINES} lines (read the file for the rest)`] : [])];
+    return [
+      `${s(r.path)}:`,
+      ...body.slice(0, FULL_LINES).map((l) => `  ${l}`),
+      ...(body.length > FULL_LINES ? [`  ... +${body.length - FULL_LINES} lines (read the file for the rest)`] : []),
+    ];
   }
   return [s(r.path) || JSON.stringify(r)];
 }

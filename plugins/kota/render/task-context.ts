@@ -15,9 +15,23 @@ export function renderTaskContext(answer: Record<string, unknown>, maxImpacted: 
   const recent = arr(answer.recentChanges).map(obj);
   return lines(
     `Task context for ${targets.length} file(s): ${impacted.length} impacted, ${tests.length} test file(s)${answer.indexStale === true ? "; KotaDB reports the index is stale (run kota_index)" : ""}.`,
-    ...targets.map((t) => `  ${s(t.path)}: ${s(t.dependentCount)} dependents${arr(t.symbols).length ? `; symbols: ${arr(t.symbols).map((x) => s(obj(x).name) || s(x)).slice(0, 10).join(", ")}` : ""}`),
+    ...targets.map(
+      (t) =>
+        `  ${s(t.path)}: ${s(t.dependentCount)} dependents${
+          arr(t.symbols).length
+            ? `; symbols: ${arr(t.symbols)
+                .map((x) => s(obj(x).name) || s(x))
+                .slice(0, 10)
+                .join(", ")}`
+            : ""
+        }`,
+    ),
     listLine("Impacted", impacted, maxImpacted),
     listLine("Tests", tests, 10),
-    listLine("Recently indexed", recent.map((r) => s(r.path)), MAX_RECENT),
+    listLine(
+      "Recently indexed",
+      recent.map((r) => s(r.path)),
+      MAX_RECENT,
+    ),
   );
 }

@@ -30,7 +30,13 @@ export function unfoldCommand(root: string, session: (sessionId: string) => Fold
     description: "Restore a fold made with context_fold (the folded turns are sent in full again), or list the active folds",
     handler: (args, ctx) => {
       const notes: string[] = [];
-      const parsed = parseCommandArgs(args.split(/\s+/).filter(Boolean), {}, usage, { out: (t) => void notes.push(t), err: (t) => void notes.push(t) }, { maxPositionals: 1 });
+      const parsed = parseCommandArgs(
+        args.split(/\s+/).filter(Boolean),
+        {},
+        usage,
+        { out: (t) => void notes.push(t), err: (t) => void notes.push(t) },
+        { maxPositionals: 1 },
+      );
       if (typeof parsed === "number") {
         ctx.ui.notify(notes.join("\n"), parsed === 0 ? "info" : "warning");
         return;

@@ -85,11 +85,12 @@ export interface RangeRules {
 /** Why turn `t` cannot be folded under `rules`, or undefined. */
 export function turnBlocker(map: TurnMap, t: number, rules: RangeRules): string | undefined {
   const turn = map.turns[t]!;
-  if (t >= rules.before) return `turn ${turn.ordinal} is not finished (only turns before turn ${(map.turns[rules.before]?.ordinal ?? map.turns.length + 1)} are)`;
+  if (t >= rules.before) return `turn ${turn.ordinal} is not finished (only turns before turn ${map.turns[rules.before]?.ordinal ?? map.turns.length + 1} are)`;
   const fold = rules.folded.find((f) => f.first <= t && t <= f.last);
   if (fold) return `turn ${turn.ordinal} is already folded by ${fold.call.id}`;
   if (turn.pinned.length) return `turn ${turn.ordinal} holds the pinned result of ${turn.pinned[0]}`;
-  if (turn.protectedCalls.length) return `turn ${turn.ordinal} has a call on the protected path ${turn.protectedCalls[0]!.path} (${turn.protectedCalls[0]!.id})`;
+  if (turn.protectedCalls.length)
+    return `turn ${turn.ordinal} has a call on the protected path ${turn.protectedCalls[0]!.path} (${turn.protectedCalls[0]!.id})`;
   if (!turn.complete) return `turn ${turn.ordinal} has a tool call without its result (or a result without its call)`;
   return undefined;
 }
@@ -146,7 +147,9 @@ export const MAX_ECHO_CHARS = 80;
 
 /** `id` (the model's input) quoted for an error message, cut to {@link MAX_ECHO_CHARS} with its length said. */
 function echo(id: string): string {
-  return id.length <= MAX_ECHO_CHARS ? JSON.stringify(id) : `${JSON.stringify(`${id.slice(0, MAX_ECHO_CHARS)}…`)} (${id.length.toLocaleString("en-US")} characters)`;
+  return id.length <= MAX_ECHO_CHARS
+    ? JSON.stringify(id)
+    : `${JSON.stringify(`${id.slice(0, MAX_ECHO_CHARS)}…`)} (${id.length.toLocaleString("en-US")} characters)`;
 }
 
 /** The turn indexes [first, last] that `from`..`to` widen to, or why they cannot be folded. */
@@ -154,11 +157,19 @@ export function checkRange(map: TurnMap, from: string, to: string, rules: RangeR
   const everywhere = () => `Foldable now: ${describeRuns(foldableRuns(map, 0, rules.before - 1, rules))}.`;
   const a = map.calls.get(from);
   const b = map.calls.get(to);
-  for (const [name, id, place] of [["from", from, a], ["to", to, b]] as const) {
-    if (!place) return { problem: `${name} ${echo(id)} is not the id of a tool call in this session's context`, fix: `Use the exact ids of your own earlier tool calls. ${everywhere()}` };
+  for (const [name, id, place] of [
+    ["from", from, a],
+    ["to", to, b],
+  ] as const) {
+    if (!place)
+      return {
+        problem: `${name} ${echo(id)} is not the id of a tool call in this session's context`,
+        fix: `Use the exact ids of your own earlier tool calls. ${everywhere()}`,
+      };
     if (place.turn < 0) return { problem: `${name} ${echo(id)} comes before the first user message and belongs to no turn`, fix: everywhere() };
   }
-  if (isAfter(a!, b!)) return { problem: `from ${echo(from)} comes after to ${echo(to)}`, fix: "Swap from and to: from is the first call of the range, to the last." };
+  if (isAfter(a!, b!))
+    return { problem: `from ${echo(from)} comes after to ${echo(to)}`, fix: "Swap from and to: from is the first call of the range, to the last." };
   const first = a!.turn;
   const last = b!.turn;
   const blockers: string[] = [];
@@ -185,7 +196,12 @@ export function isProblem(value: { first: number; last: number } | RangeProblem)
  * range is still valid (older than the call's own turn, no overlap with an earlier active fold, and
  * the other range rules). Invalid ones come back with their reason.
  */
-export function activeFolds(calls: readonly FoldCall[], map: TurnMap, unfolded: ReadonlySet<string>, charsOf: (start: number, end: number) => number): { active: ActiveFold[]; invalid: Array<{ id: string; reason: string }> } {
+export function activeFolds(
+  calls: readonly FoldCall[],
+  map: TurnMap,
+  unfolded: ReadonlySet<string>,
+  charsOf: (start: number, end: number) => number,
+): { active: ActiveFold[]; invalid: Array<{ id: string; reason: string }> } {
   const active: ActiveFold[] = [];
   const invalid: Array<{ id: string; reason: string }> = [];
   for (const call of calls) {

@@ -65,8 +65,21 @@ export function registerFolding(pipeline: Pipeline, config: PruneOptions, servic
     return out === messages ? undefined : (out as AgentMessageLike[]);
   });
 
-  pipeline.registerTool(OWNER, contextFoldTool({ session: (id) => session(id), blobs: services.maybe(BLOB_STORE), redactor: services.maybe(REDACTOR), root, warn: (m, d) => logger.warn(m, d) }));
-  pipeline.registerCommand(OWNER, `${root} unfold`, unfoldCommand(root, (id) => session(id), store));
+  pipeline.registerTool(
+    OWNER,
+    contextFoldTool({
+      session: (id) => session(id),
+      blobs: services.maybe(BLOB_STORE),
+      redactor: services.maybe(REDACTOR),
+      root,
+      warn: (m, d) => logger.warn(m, d),
+    }),
+  );
+  pipeline.registerCommand(
+    OWNER,
+    `${root} unfold`,
+    unfoldCommand(root, (id) => session(id), store),
+  );
   return (sessionId) => folded.get(sessionId) ?? [];
 }
 

@@ -77,7 +77,12 @@ export function withNudge(message: AgentMessageLike, text: string): AgentMessage
  * `messages` (a copy when anything changes) with each persisted nudge appended to its user message.
  * `turnOf` finds the turn of a key (history-index.ts keeps them); default: every turn's key computed.
  */
-export function applyNudges(messages: readonly AgentMessageLike[], map: TurnMap, nudges: readonly NudgeRecord[], turnOf?: (key: string) => number | undefined): readonly AgentMessageLike[] {
+export function applyNudges(
+  messages: readonly AgentMessageLike[],
+  map: TurnMap,
+  nudges: readonly NudgeRecord[],
+  turnOf?: (key: string) => number | undefined,
+): readonly AgentMessageLike[] {
   if (!nudges.length) return messages;
   const find =
     turnOf ??

@@ -58,7 +58,11 @@ export class FoldMessages {
 }
 
 /** `messages` with each active fold's range replaced by its message (folds ascending, disjoint). */
-export function applyFolds(messages: readonly AgentMessageLike[], folds: readonly ActiveFold[], message: (fold: ActiveFold) => AgentMessageLike): AgentMessageLike[] {
+export function applyFolds(
+  messages: readonly AgentMessageLike[],
+  folds: readonly ActiveFold[],
+  message: (fold: ActiveFold) => AgentMessageLike,
+): AgentMessageLike[] {
   const sorted = [...folds].sort((a, b) => a.start - b.start);
   const out: AgentMessageLike[] = [];
   let i = 0;

@@ -59,7 +59,9 @@ export class FoldSession {
   foldedRanges(messages: readonly AgentMessageLike[]): Array<readonly [number, number]> {
     this.sync(messages);
     if (!this.index.hasFoldResult) return [];
-    return this.foldsOf(messages).active.map((f) => [f.start, f.end] as const).sort((a, b) => a[0] - b[0]);
+    return this.foldsOf(messages)
+      .active.map((f) => [f.start, f.end] as const)
+      .sort((a, b) => a[0] - b[0]);
   }
 
   /**
@@ -111,7 +113,16 @@ export class FoldSession {
     const v = this.foldsOf(base);
     const foldedChars = v.active.reduce((sum, f) => sum + f.chars, 0);
     const percent = (tokensOf(rawChars - foldedChars) / window) * 100;
-    const nudge = nudgeFor({ messages: base, map: v.map, active: v.active, nudges, percent, foldNudgePercent: this.env.options.foldNudgePercent, keepRecentTurns: this.env.options.keepRecentTurns, keyOf: this.index.keyOf });
+    const nudge = nudgeFor({
+      messages: base,
+      map: v.map,
+      active: v.active,
+      nudges,
+      percent,
+      foldNudgePercent: this.env.options.foldNudgePercent,
+      keepRecentTurns: this.env.options.keepRecentTurns,
+      keyOf: this.index.keyOf,
+    });
     if (nudge) {
       store.append(NUDGE_KIND, { ...nudge });
       nudges.push(nudge);

@@ -52,7 +52,10 @@ export function contextFoldTool(deps: FoldToolDeps): GovernedToolDefinition {
       const from = typeof args.from === "string" ? args.from.trim() : "";
       const to = typeof args.to === "string" ? args.to.trim() : "";
       const summary = typeof args.summary === "string" ? args.summary : "";
-      if (!from || !to) throw new InvalidInputError("context_fold needs from and to: the ids of the first and last tool calls to fold", { agentMessage: 'Pass {"from": "<first call id>", "to": "<last call id>", "summary": "..."}.' });
+      if (!from || !to)
+        throw new InvalidInputError("context_fold needs from and to: the ids of the first and last tool calls to fold", {
+          agentMessage: 'Pass {"from": "<first call id>", "to": "<last call id>", "summary": "..."}.',
+        });
       if (summary.trim().length < SUMMARY_MIN_CHARS || summary.length > SUMMARY_MAX_CHARS) {
         throw new InvalidInputError(`the summary has ${n(summary.length)} chars; it must have ${SUMMARY_MIN_CHARS}-${n(SUMMARY_MAX_CHARS)}`, {
           agentMessage: "Write a summary of what the folded turns found and decided (paths, names, numbers you still need), within the bounds.",
@@ -60,8 +63,10 @@ export function contextFoldTool(deps: FoldToolDeps): GovernedToolDefinition {
       }
       const session = deps.session(call.sessionId);
       const view = session?.view();
-      if (!session || !view || !view.map.turns.length) {
-        throw new InvalidInputError("no conversation is in view yet for this session", { agentMessage: "Fold only after earlier turns exist; continue the task." });
+      if (!session || !view?.map.turns.length) {
+        throw new InvalidInputError("no conversation is in view yet for this session", {
+          agentMessage: "Fold only after earlier turns exist; continue the task.",
+        });
       }
       const current = view.map.turns.length - 1;
       const range = checkRange(view.map, from, to, { before: current, folded: [...view.active, ...session.pending] });
@@ -71,7 +76,14 @@ export function contextFoldTool(deps: FoldToolDeps): GovernedToolDefinition {
       const last = view.map.turns[range.last]!;
       const originals = view.messages.slice(first.start, last.end);
       const chars = messagesChars(originals);
-      session.pending.push({ call: { id: call.toolCallId, from, to, summary, callMessage: -1, blobId: undefined }, first: range.first, last: range.last, start: first.start, end: last.end, chars });
+      session.pending.push({
+        call: { id: call.toolCallId, from, to, summary, callMessage: -1, blobId: undefined },
+        first: range.first,
+        last: range.last,
+        start: first.start,
+        end: last.end,
+        chars,
+      });
       let blobId: string | undefined;
       if (deps.blobs) {
         try {

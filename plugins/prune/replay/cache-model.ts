@@ -96,7 +96,12 @@ function outcome(req: PreparedRequest, readMessages: number, systemHit: boolean,
   let read = systemHit ? req.systemTokens : 0;
   for (let j = 0; j < readMessages; j++) read += req.tokens[j]!;
   const write = req.total - read;
-  return { readTokens: read, writeTokens: write, cost: read * CACHE_PRICING.read + write * CACHE_PRICING.write, broke: previousLength !== undefined && readMessages < previousLength };
+  return {
+    readTokens: read,
+    writeTokens: write,
+    cost: read * CACHE_PRICING.read + write * CACHE_PRICING.write,
+    broke: previousLength !== undefined && readMessages < previousLength,
+  };
 }
 
 /** Model (a): the longest whole-message prefix any earlier request sent is cached. */

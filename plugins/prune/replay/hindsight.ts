@@ -106,7 +106,8 @@ export class SchedulePricer {
     mustStep: readonly boolean[] = [],
   ) {
     if (raw.length !== views.length) throw new Error(`raw and views differ in length (${raw.length} and ${views.length} requests)`);
-    if (raw.length > MAX_SCHEDULE_REQUESTS) throw new Error(`${raw.length} requests are more than the ${MAX_SCHEDULE_REQUESTS} a schedule is computed for (memory and time grow with the square)`);
+    if (raw.length > MAX_SCHEDULE_REQUESTS)
+      throw new Error(`${raw.length} requests are more than the ${MAX_SCHEDULE_REQUESTS} a schedule is computed for (memory and time grow with the square)`);
     const ids = new Map<string, number>();
     this.raw = raw.map((m) => sumsOf(m, ids));
     this.views = views.map((m) => sumsOf(m, ids));
@@ -135,14 +136,19 @@ export class SchedulePricer {
     const raw = this.raw[r]!;
     const from = this.raw[p]!.messages.length;
     const n = raw.messages.length;
-    return { tokens: v.tokens[v.messages.length]! + raw.tokens[n]! - raw.tokens[from]!, blocks: v.blocks[v.messages.length]! + raw.blocks[n]! - raw.blocks[from]!, length: v.messages.length + n - from };
+    return {
+      tokens: v.tokens[v.messages.length]! + raw.tokens[n]! - raw.tokens[from]!,
+      blocks: v.blocks[v.messages.length]! + raw.blocks[n]! - raw.blocks[from]!,
+      length: v.messages.length + n - from,
+    };
   }
 
   private segmentRequestCost(p: number, r: number): number {
     const now = this.sent(r, p);
     // Over the window when stepping here would fit: not allowed (when the step's own view is over too, nothing sends less).
     const stepView = this.views[r]!;
-    if (this.systemTokens + now.tokens > this.contextWindow && this.systemTokens + stepView.tokens[stepView.messages.length]! <= this.contextWindow) return Number.POSITIVE_INFINITY;
+    if (this.systemTokens + now.tokens > this.contextWindow && this.systemTokens + stepView.tokens[stepView.messages.length]! <= this.contextWindow)
+      return Number.POSITIVE_INFINITY;
     const before = this.sent(r - 1, p);
     // The previous request is a prefix: (a) reads all of it; (b) only while its end is within the lookback.
     const hit = this.model === "prefix" || now.blocks - before.blocks <= LOOKBACK_BLOCKS ? before.tokens : 0;
@@ -158,7 +164,12 @@ export class SchedulePricer {
     if (same === previous.messages.length) {
       const tail = this.raw[s - 1]!.messages;
       const from = this.raw[p]!.messages.length;
-      while (same < view.messages.length && from + same - previous.messages.length < tail.length && messageHash(view.messages[same]!) === messageHash(tail[from + same - previous.messages.length]!)) same++;
+      while (
+        same < view.messages.length &&
+        from + same - previous.messages.length < tail.length &&
+        messageHash(view.messages[same]!) === messageHash(tail[from + same - previous.messages.length]!)
+      )
+        same++;
     }
     if (this.model === "prefix") return price(this.systemTokens + view.tokens[same]!, total - view.tokens[same]!);
     // (b): the latest earlier request end at or before the change, if it lies within the lookback of
@@ -187,7 +198,8 @@ export class SchedulePricer {
   costOf(steps: readonly number[]): number {
     const R = this.raw.length;
     steps.forEach((s, i) => {
-      if (!Number.isInteger(s) || s < 1 || s >= R || (i > 0 && s <= steps[i - 1]!)) throw new Error(`steps must be ascending request indices from 1 to ${R - 1} (got ${s} at position ${i})`);
+      if (!Number.isInteger(s) || s < 1 || s >= R || (i > 0 && s <= steps[i - 1]!))
+        throw new Error(`steps must be ascending request indices from 1 to ${R - 1} (got ${s} at position ${i})`);
     });
     if (R === 0) return 0;
     let cost = this.firstCost();
@@ -294,7 +306,11 @@ export interface HindsightRun {
  * `maxSteps`: at most this many steps (default: no limit). No schedule sends a prompt over
  * `contextWindow` (default 200000) unless stepping at every request does.
  */
-export async function hindsightRuns(requests: readonly SimRequest[], steppingEveryRequest: Policy, options: SimOptions & { maxSteps?: number } = {}): Promise<Record<CacheModelName, HindsightRun>> {
+export async function hindsightRuns(
+  requests: readonly SimRequest[],
+  steppingEveryRequest: Policy,
+  options: SimOptions & { maxSteps?: number } = {},
+): Promise<Record<CacheModelName, HindsightRun>> {
   const transform = await steppingEveryRequest.start();
   const views: AgentMessageLike[][] = [];
   for (const r of requests) views.push(await transform(r.messages));

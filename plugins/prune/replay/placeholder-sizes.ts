@@ -44,7 +44,9 @@ export function withRecallBlobs(requests: readonly SimRequest[]): SimRequest[] {
     let out = stamped.get(m);
     if (!out) {
       const details = ((m as { details?: unknown }).details ?? {}) as Record<string, unknown>;
-      const id = createHash("sha256").update(JSON.stringify(m.content ?? "")).digest("hex");
+      const id = createHash("sha256")
+        .update(JSON.stringify(m.content ?? ""))
+        .digest("hex");
       out = typeof details.blobId === "string" ? m : ({ ...m, details: { ...details, truncated: false, blobId: id } } as AgentMessageLike);
       stamped.set(m, out);
     }

@@ -38,7 +38,14 @@ export function governorPolicy(options: GovernorPolicyOptions = {}): Policy {
   return {
     name: options.name ?? "pi-governor prune",
     async start() {
-      const governor = await createGovernor({ preset, cwd: process.cwd(), agentDir: "", env: {}, layers, ...(options.prune ? { overrides: { prune: options.prune } } : {}) });
+      const governor = await createGovernor({
+        preset,
+        cwd: process.cwd(),
+        agentDir: "",
+        env: {},
+        layers,
+        ...(options.prune ? { overrides: { prune: options.prune } } : {}),
+      });
       const usage = { tokens: null, contextWindow: options.contextWindow ?? 200_000, percent: null };
       return (messages) => governor.pipeline.hooks.context.run(messages, { sessionId: "replay", usage });
     },

@@ -13,7 +13,10 @@ const pct = (after: number, before: number) => {
 };
 
 function pad(cells: string[], widths: number[], alignLeft = 1): string {
-  return cells.map((c, i) => (i < alignLeft ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ").trimEnd();
+  return cells
+    .map((c, i) => (i < alignLeft ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))
+    .join("  ")
+    .trimEnd();
 }
 
 /** One row per turn: calls, the last prompt of the turn, breakpoint-model cost, cache breaks. */
@@ -42,7 +45,21 @@ export function turnTable(base: SimResult, pruned: SimResult): string {
     pad(["turn", "calls", "no pruning", "pruned", "change", "no pruning", "pruned", "cache breaks"], widths),
   ];
   for (const [turn, r] of byTurn) {
-    lines.push(pad([String(turn), String(r.calls), int(r.base.tokens), int(r.pruned.tokens), pct(r.pruned.tokens, r.base.tokens), kilo(r.costBase), kilo(r.costPruned), r.breaks.join(" ")], widths));
+    lines.push(
+      pad(
+        [
+          String(turn),
+          String(r.calls),
+          int(r.base.tokens),
+          int(r.pruned.tokens),
+          pct(r.pruned.tokens, r.base.tokens),
+          kilo(r.costBase),
+          kilo(r.costPruned),
+          r.breaks.join(" "),
+        ],
+        widths,
+      ),
+    );
   }
   return lines.join("\n");
 }
@@ -70,7 +87,15 @@ export function totalsTable(base: SimTotals, pruned: SimTotals, labels: [string,
     ["cost (b) breakpoint cache", "costBreakpoint", true],
   ];
   const mid = middle ? [middle] : [];
-  const widths = [28, Math.max(12, labels[0].length), ...mid.map((m) => Math.max(12, m.label.length)), Math.max(12, labels[1].length), 7, ...mid.map(() => 10), 18];
+  const widths = [
+    28,
+    Math.max(12, labels[0].length),
+    ...mid.map((m) => Math.max(12, m.label.length)),
+    Math.max(12, labels[1].length),
+    7,
+    ...mid.map(() => 10),
+    18,
+  ];
   const vs = mid.map((m) => `vs ${m.label.split(" ")[0]}`);
   const lines = [pad(["", labels[0], ...mid.map((m) => m.label), labels[1], "change", ...vs, ""], widths)];
   for (const [name, key, relative] of rows) {
@@ -154,4 +179,13 @@ export function addTotals(into: SimTotals, t: SimTotals): SimTotals {
 }
 
 /** Totals of nothing. */
-export const ZERO_TOTALS: SimTotals = Object.freeze({ requests: 0, tokensSent: 0, largestPrompt: 0, overWindow: 0, breaksPrefix: 0, breaksBreakpoint: 0, costPrefix: 0, costBreakpoint: 0 });
+export const ZERO_TOTALS: SimTotals = Object.freeze({
+  requests: 0,
+  tokensSent: 0,
+  largestPrompt: 0,
+  overWindow: 0,
+  breaksPrefix: 0,
+  breaksBreakpoint: 0,
+  costPrefix: 0,
+  costBreakpoint: 0,
+});

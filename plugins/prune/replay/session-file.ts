@@ -38,14 +38,22 @@ export interface ParsedSession {
 function usageTokens(usage: unknown): number {
   if (!usage || typeof usage !== "object") return 0;
   const u = usage as Record<string, unknown>;
-  return ["input", "output", "cacheRead", "cacheWrite", "totalTokens"].reduce((sum, k) => sum + (typeof u[k] === "number" && Number.isFinite(u[k]) ? Math.max(u[k] as number, 0) : 0), 0);
+  return ["input", "output", "cacheRead", "cacheWrite", "totalTokens"].reduce(
+    (sum, k) => sum + (typeof u[k] === "number" && Number.isFinite(u[k]) ? Math.max(u[k] as number, 0) : 0),
+    0,
+  );
 }
 
 /** True when the message has any output: text, thinking or a tool call. */
 function hasOutput(content: unknown): boolean {
   if (typeof content === "string") return content.length > 0;
   if (!Array.isArray(content)) return false;
-  return content.some((b: { type?: unknown; text?: unknown; thinking?: unknown } | null) => (b?.type === "text" && typeof b.text === "string" && b.text.length > 0) || (b?.type === "thinking" && typeof b.thinking === "string" && b.thinking.length > 0) || b?.type === "toolCall");
+  return content.some(
+    (b: { type?: unknown; text?: unknown; thinking?: unknown } | null) =>
+      (b?.type === "text" && typeof b.text === "string" && b.text.length > 0) ||
+      (b?.type === "thinking" && typeof b.thinking === "string" && b.thinking.length > 0) ||
+      b?.type === "toolCall",
+  );
 }
 
 /**
@@ -137,7 +145,9 @@ export function parseSession(text: string, path = "<session>", migrate?: Session
       continue;
     }
     if (typeof e.id !== "string") {
-      problems.push(`line ${line}: entry without an id (type ${String(e.type)}); skipped${oldFormat ? " (a session format before version 2: install pi so replay can use its migration)" : ""}`);
+      problems.push(
+        `line ${line}: entry without an id (type ${String(e.type)}); skipped${oldFormat ? " (a session format before version 2: install pi so replay can use its migration)" : ""}`,
+      );
       continue;
     }
     if (e.type === "message" && typeof (e.message as { role?: unknown } | undefined)?.role !== "string") {
@@ -170,7 +180,12 @@ export function parseSession(text: string, path = "<session>", migrate?: Session
   for (const e of branch) {
     if (e.type === "compaction") {
       const kept = typeof e.firstKeptEntryId === "string" ? contextIds.indexOf(e.firstKeptEntryId) : -1;
-      const summary: AgentMessageLike = { role: "compactionSummary", summary: String(e.summary ?? ""), tokensBefore: e.tokensBefore, timestamp: Date.parse(String(e.timestamp)) || 0 };
+      const summary: AgentMessageLike = {
+        role: "compactionSummary",
+        summary: String(e.summary ?? ""),
+        tokensBefore: e.tokensBefore,
+        timestamp: Date.parse(String(e.timestamp)) || 0,
+      };
       context = [summary, ...(kept < 0 ? [] : context.slice(kept))];
       contextIds = [e.id as string, ...(kept < 0 ? [] : contextIds.slice(kept))];
       continue;
@@ -185,7 +200,8 @@ export function parseSession(text: string, path = "<session>", migrate?: Session
     contextIds.push(e.id as string);
     context.push(m);
   }
-  if (failedCalls) problems.push(`${failedCalls} model call(s) failed before reaching a model (an error without usage, or aborted before any output); not counted`);
+  if (failedCalls)
+    problems.push(`${failedCalls} model call(s) failed before reaching a model (an error without usage, or aborted before any output); not counted`);
   return { path, requests, problems, entries: order.length, branchEntries: branch.length, ...(failedCalls ? { failedCalls } : {}) };
 }
 
@@ -215,7 +231,9 @@ export function readSessionFile(path: string, migrate?: SessionMigration): Parse
     bytes = readFileSync(path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new Error(code === "ENOENT" ? `no such file: ${path}` : code === "EISDIR" ? `${path} is a directory` : `cannot read ${path}: ${(error as Error).message}`);
+    throw new Error(
+      code === "ENOENT" ? `no such file: ${path}` : code === "EISDIR" ? `${path} is a directory` : `cannot read ${path}: ${(error as Error).message}`,
+    );
   }
   const binary = binaryReason(bytes);
   if (binary) throw new Error(`${path} is not a pi session file (${binary}): pass a session .jsonl file, e.g. from ~/.pi/agent/sessions`);

@@ -60,11 +60,25 @@ export async function simulate(requests: readonly SimRequest[], policy: Policy, 
   const breakpointCache = new BreakpointCache();
   const preparer = new RequestPreparer(systemTokens);
   const results: RequestResult[] = [];
-  const totals: SimTotals = { requests: 0, tokensSent: 0, largestPrompt: 0, overWindow: 0, breaksPrefix: 0, breaksBreakpoint: 0, costPrefix: 0, costBreakpoint: 0 };
+  const totals: SimTotals = {
+    requests: 0,
+    tokensSent: 0,
+    largestPrompt: 0,
+    overWindow: 0,
+    breaksPrefix: 0,
+    breaksBreakpoint: 0,
+    costPrefix: 0,
+    costBreakpoint: 0,
+  };
   for (const request of requests) {
     const sent = await transform(request.messages);
     const prepared = preparer.prepare(sent);
-    const r: RequestResult = { turn: request.turn, tokens: prepared.total, prefix: prefixCache.observe(prepared), breakpoint: breakpointCache.observe(prepared) };
+    const r: RequestResult = {
+      turn: request.turn,
+      tokens: prepared.total,
+      prefix: prefixCache.observe(prepared),
+      breakpoint: breakpointCache.observe(prepared),
+    };
     results.push(r);
     totals.requests++;
     totals.tokensSent += r.tokens;

@@ -28,18 +28,27 @@ export interface StepComparison {
   hindsight: RelativeCost;
 }
 
-const relative = (t: SimTotals, none: SimTotals): RelativeCost => ({ prefix: t.costPrefix / none.costPrefix, breakpoint: t.costBreakpoint / none.costBreakpoint, breaksPrefix: t.breaksPrefix, breaksBreakpoint: t.breaksBreakpoint });
+const relative = (t: SimTotals, none: SimTotals): RelativeCost => ({
+  prefix: t.costPrefix / none.costPrefix,
+  breakpoint: t.costBreakpoint / none.costBreakpoint,
+  breaksPrefix: t.breaksPrefix,
+  breaksBreakpoint: t.breaksBreakpoint,
+});
 
 /**
  * Compares the step settings on `requests`. `plugin` builds the prune plugin with a preset's defaults
  * (default: the plugin's own); `prune` settings apply to every policy (the result-only plugin's and
  * the previous defaults' step settings on top).
  */
-export async function compareStepRules(requests: readonly SimRequest[], options: SimOptions & { plugin?: () => GovernorPlugin<any>; prune?: Record<string, unknown> } = {}): Promise<StepComparison> {
+export async function compareStepRules(
+  requests: readonly SimRequest[],
+  options: SimOptions & { plugin?: () => GovernorPlugin<any>; prune?: Record<string, unknown> } = {},
+): Promise<StepComparison> {
   const sim = { systemTokens: options.systemTokens, contextWindow: options.contextWindow };
   const base = { ...(options.plugin ? { plugin: options.plugin } : {}), ...(options.contextWindow ? { contextWindow: options.contextWindow } : {}) };
   const none = (await simulate(requests, noPruning, sim)).totals;
-  const run = async (prune: Record<string, unknown>) => relative((await simulate(requests, governorPolicy({ ...base, prune: { ...options.prune, ...prune } }), sim)).totals, none);
+  const run = async (prune: Record<string, unknown>) =>
+    relative((await simulate(requests, governorPolicy({ ...base, prune: { ...options.prune, ...prune } }), sim)).totals, none);
   const previous = await run({ ...PREVIOUS_STEP_DEFAULTS });
   const now = await run({});
   const resultOnly = relative((await simulate(requests, resultOnlyPolicy({ ...base, prune: options.prune }), sim)).totals, none);

@@ -25,7 +25,16 @@ const DEV_TOOLS = ["typescript", "vitest", "@types/node"];
 
 const TEAM_FILES: Record<string, string> = {
   "tsconfig.json": JSON.stringify({
-    compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, noEmit: true, allowImportingTsExtensions: true, skipLibCheck: true, types: ["node"] },
+    compilerOptions: {
+      target: "ES2022",
+      module: "NodeNext",
+      moduleResolution: "NodeNext",
+      strict: true,
+      noEmit: true,
+      allowImportingTsExtensions: true,
+      skipLibCheck: true,
+      types: ["node"],
+    },
     include: ["src", "test", "extension.ts"],
   }),
   // The plugin: a tool of its own and a toolResult stage over every tool's result.
@@ -116,7 +125,9 @@ beforeAll(async () => {
 describe("the packed pi-governor in a team's project", { timeout: 120_000 }, () => {
   it("ships the compiled build with declarations and the sources pi loads, and no tests", () => {
     const files = packedFiles;
-    expect(files).toEqual(expect.arrayContaining(["dist/core/index.js", "dist/core/index.d.ts", "dist/presets/kota/index.js", "presets/kota/extension.ts", "bin/pi-governor.mjs"]));
+    expect(files).toEqual(
+      expect.arrayContaining(["dist/core/index.js", "dist/core/index.d.ts", "dist/presets/kota/index.js", "presets/kota/extension.ts", "bin/pi-governor.mjs"]),
+    );
     expect(files.filter((f) => f.startsWith("test/") || f.startsWith("dist/test/") || f.includes(".test."))).toEqual([]);
   });
 
@@ -125,7 +136,13 @@ describe("the packed pi-governor in a team's project", { timeout: 120_000 }, () 
 console.log(JSON.stringify({ definePlugin: typeof gov.definePlugin, createGovernor: typeof gov.createGovernor, preset: kotaPreset.name, retry: retry().name, from: import.meta.resolve("pi-governor") }));`;
     const node = await run(process.execPath, ["--input-type=module", "-e", script], team);
     expect(node.stderr).toBe("");
-    expect(JSON.parse(node.stdout)).toEqual({ definePlugin: "function", createGovernor: "function", preset: "kota", retry: "governor:retry", from: expect.stringMatching(/node_modules\/pi-governor\/dist\/core\/index\.js$/) });
+    expect(JSON.parse(node.stdout)).toEqual({
+      definePlugin: "function",
+      createGovernor: "function",
+      preset: "kota",
+      retry: "governor:retry",
+      from: expect.stringMatching(/node_modules\/pi-governor\/dist\/core\/index\.js$/),
+    });
     // Internals stay internal.
     const internal = await run(process.execPath, ["--input-type=module", "-e", `await import("pi-governor/core/host.ts")`], team);
     expect(internal.stderr).toMatch(/ERR_PACKAGE_PATH_NOT_EXPORTED/);
@@ -138,7 +155,9 @@ console.log(JSON.stringify({ definePlugin: typeof gov.definePlugin, createGovern
     const tsc = await run(process.execPath, [join(team, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.json"], team);
     rmSync(join(team, "src", "broken.ts"));
     expect(tsc.code).toBe(2);
-    expect(tsc.stdout.trim().split("\n")).toEqual([expect.stringMatching(/^src\/broken\.ts\(2,\d+\): error TS2322: Type 'number' is not assignable to type 'string'/)]);
+    expect(tsc.stdout.trim().split("\n")).toEqual([
+      expect.stringMatching(/^src\/broken\.ts\(2,\d+\): error TS2322: Type 'number' is not assignable to type 'string'/),
+    ]);
   });
 
   it("runs the team's vitest test", async () => {

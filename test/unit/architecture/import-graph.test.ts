@@ -36,7 +36,7 @@ describe("the checker itself", () => {
       'const f = await jiti.import("../f.ts");',
       'type G = import("./g.ts").G;',
       '// import { h } from "./h.ts";',
-      'const s = "import(\'./i.ts\')";',
+      "const s = \"import('./i.ts')\";",
     ].join("\n");
     expect(parseImports("x/y.ts", text)).toEqual([
       { specifier: "./a.ts", kind: "static", line: 1 },
@@ -109,6 +109,8 @@ describe("the checker itself", () => {
   });
 
   it("flags an import of a file that does not exist", () => {
-    expect(ruleViolations([edge("plugins/kota/index.ts", "plugins/kota/gone.ts")], fileExistsUnder(REPO_ROOT))).toEqual(["plugins/kota/index.ts:1 imports plugins/kota/gone.ts: no such file"]);
+    expect(ruleViolations([edge("plugins/kota/index.ts", "plugins/kota/gone.ts")], fileExistsUnder(REPO_ROOT))).toEqual([
+      "plugins/kota/index.ts:1 imports plugins/kota/gone.ts: no such file",
+    ]);
   });
 });

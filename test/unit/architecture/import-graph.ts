@@ -36,7 +36,14 @@ export function parseImports(fileName: string, text: string): Array<{ specifier:
   const visit = (node: ts.Node): void => {
     if (ts.isImportDeclaration(node)) {
       const clause = node.importClause;
-      const typeOnly = !!clause && (clause.isTypeOnly || (!clause.name && !!clause.namedBindings && ts.isNamedImports(clause.namedBindings) && clause.namedBindings.elements.length > 0 && clause.namedBindings.elements.every((e) => e.isTypeOnly)));
+      const typeOnly =
+        !!clause &&
+        (clause.isTypeOnly ||
+          (!clause.name &&
+            !!clause.namedBindings &&
+            ts.isNamedImports(clause.namedBindings) &&
+            clause.namedBindings.elements.length > 0 &&
+            clause.namedBindings.elements.every((e) => e.isTypeOnly)));
       add(node, node.moduleSpecifier, typeOnly ? "type" : "static");
     } else if (ts.isExportDeclaration(node)) {
       add(node, node.moduleSpecifier, node.isTypeOnly ? "type" : "static");
@@ -191,13 +198,17 @@ export function ruleViolations(edges: readonly ImportEdge[], exists?: (file: str
     const where = `${e.from}:${e.line} imports ${e.to}`;
     if (exists && !exists(e.to)) out.push(`${where}: no such file`);
     if (from.layer === "core" && to.layer !== "core") out.push(`${where}: core imports only core (the kernel depends on nothing above it)`);
-    if (from.layer === "lib" && (to.layer === "plugins" || to.layer === "presets" || to.layer === "cli")) out.push(`${where}: lib imports only lib and core/index.ts`);
-    if ((from.layer === "lib" || from.layer === "plugins" || from.layer === "presets") && to.layer === "core" && e.to !== CORE_ENTRY) out.push(`${where}: outside core, import the kernel from ${CORE_ENTRY}`);
+    if (from.layer === "lib" && (to.layer === "plugins" || to.layer === "presets" || to.layer === "cli"))
+      out.push(`${where}: lib imports only lib and core/index.ts`);
+    if ((from.layer === "lib" || from.layer === "plugins" || from.layer === "presets") && to.layer === "core" && e.to !== CORE_ENTRY)
+      out.push(`${where}: outside core, import the kernel from ${CORE_ENTRY}`);
     if (from.layer === "plugins" && (to.layer === "presets" || to.layer === "cli")) out.push(`${where}: a plugin imports no preset and no cli`);
     if (from.layer === "presets" && to.layer === "cli") out.push(`${where}: a preset imports no cli`);
     const crossUnit = (from.layer === "plugins" || from.layer === "presets") && (to.layer === "plugins" || to.layer === "presets") && from.unit !== to.unit;
-    if (to.layer === "lib" && from.unit !== to.unit && e.to !== `${to.unit}/index.ts` && from.layer !== "cli" && from.layer !== "bin") out.push(`${where}: a library's internals; import ${to.unit}/index.ts`);
-    if (crossUnit && e.to !== `${to.unit}/index.ts`) out.push(`${where}: another ${to.layer === "plugins" ? "plugin" : "preset"}'s internals; import ${to.unit}/index.ts (or use a service)`);
+    if (to.layer === "lib" && from.unit !== to.unit && e.to !== `${to.unit}/index.ts` && from.layer !== "cli" && from.layer !== "bin")
+      out.push(`${where}: a library's internals; import ${to.unit}/index.ts`);
+    if (crossUnit && e.to !== `${to.unit}/index.ts`)
+      out.push(`${where}: another ${to.layer === "plugins" ? "plugin" : "preset"}'s internals; import ${to.unit}/index.ts (or use a service)`);
   }
   return out;
 }

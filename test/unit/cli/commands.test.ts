@@ -127,7 +127,12 @@ describe("pi-governor subcommands", () => {
       expect(results.find((x) => x.name === "kotadb")!.status).toBe("skip");
       // The blob cache follows PI_CODING_AGENT_DIR like the config file does.
       expect(results.find((x) => x.name === "blob cache")!.detail).toContain(join(agentDir, "cache", "pi-governor", "blobs"));
-      expect(results.filter((x) => x.name === "config").map((x) => x.detail).join("\n")).toMatch(/prune\.keepRecentTurns/);
+      expect(
+        results
+          .filter((x) => x.name === "config")
+          .map((x) => x.detail)
+          .join("\n"),
+      ).toMatch(/prune\.keepRecentTurns/);
       expect(r.code).toBe(1);
     } finally {
       if (previous === undefined) delete process.env.PI_CODING_AGENT_DIR;
@@ -155,7 +160,10 @@ describe("pi-governor subcommands", () => {
       expect(kota.fix).toContain(join(agentDir, "pi-governor.json"));
       expect(Date.now() - started).toBeLessThan(10_000); // not the 15 s start deadline
     } finally {
-      for (const [key, value] of [["PI_CODING_AGENT_DIR", saved.agent], ["PI_GOVERNOR_CONFIG", saved.config]] as const) {
+      for (const [key, value] of [
+        ["PI_CODING_AGENT_DIR", saved.agent],
+        ["PI_GOVERNOR_CONFIG", saved.config],
+      ] as const) {
         if (value === undefined) delete process.env[key];
         else process.env[key] = value;
       }

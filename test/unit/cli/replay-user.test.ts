@@ -98,7 +98,9 @@ describe("older session versions replay through pi's own migration", () => {
     const format = await loadPiSessionFormat();
     expect(format?.pi.scope).toMatch(/^@(mariozechner|earendil-works)$/);
     const withPi = parseSession(v1(), "v1.jsonl", format!.migrate);
-    const assistantReplies = v1().split("\n").filter((l) => l.includes('"role":"assistant"')).length;
+    const assistantReplies = v1()
+      .split("\n")
+      .filter((l) => l.includes('"role":"assistant"')).length;
     expect(withPi.problems).toEqual([]);
     // Version 1 has no branches: pi's migration links each entry to the one before it.
     expect(withPi.requests.length).toBe(assistantReplies);

@@ -43,7 +43,15 @@ describe("pi-governor replay", () => {
     expect(out).toContain("input cost, k token-eq. (b)");
     expect(out).toContain("How to read this table:");
     expect(out).toContain("█");
-    for (const row of ["tokens sent", "largest prompt", "cache breaks (a) prefix", "cache breaks (b) breakpoint", "cost (a) prefix cache", "cost (b) breakpoint cache"]) expect(out).toContain(row);
+    for (const row of [
+      "tokens sent",
+      "largest prompt",
+      "cache breaks (a) prefix",
+      "cache breaks (b) breakpoint",
+      "cost (a) prefix cache",
+      "cost (b) breakpoint cache",
+    ])
+      expect(out).toContain(row);
     // Columns: no pruning (0), pi-governor (1). The pruned run sends less and costs less under both models.
     expect(out).toMatch(/no pruning +pi-governor +change/);
     expect(out).not.toContain("today's plugin");
@@ -52,7 +60,10 @@ describe("pi-governor replay", () => {
     expect(numberIn(out, "cost (b) breakpoint cache", 1)).toBeLessThan(numberIn(out, "cost (b) breakpoint cache", 0));
     // In plain words: what pruning saved, and what the same pruning perfectly timed would have saved
     // (never less: the perfectly timed schedule is the cheapest of all timings, the plugin's included).
-    const saved = /Pruning saved (\d+)% of the input cost with a prefix cache \(a\) and (\d+)% with a breakpoint cache \(b\);\nthe same pruning perfectly timed \(knowing each session to its end\) would have saved (\d+)% \(a\) and (\d+)% \(b\)\./.exec(out);
+    const saved =
+      /Pruning saved (\d+)% of the input cost with a prefix cache \(a\) and (\d+)% with a breakpoint cache \(b\);\nthe same pruning perfectly timed \(knowing each session to its end\) would have saved (\d+)% \(a\) and (\d+)% \(b\)\./.exec(
+        out,
+      );
     expect(saved).not.toBeNull();
     const [a, b, perfectA, perfectB] = saved!.slice(1).map(Number);
     const percent = (row: string) => Math.round((1 - numberIn(out, row, 1) / numberIn(out, row, 0)) * 100);
@@ -60,7 +71,8 @@ describe("pi-governor replay", () => {
     expect(b).toBe(percent("cost (b) breakpoint cache"));
     expect(perfectA).toBeGreaterThanOrEqual(a!);
     expect(perfectB).toBeGreaterThanOrEqual(b!);
-    for (const line of out.split("\n").filter((l) => /^(tokens sent|largest prompt|prompts over|cache breaks|cost \()/.test(l))) expect(line.length).toBeLessThanOrEqual(120);
+    for (const line of out.split("\n").filter((l) => /^(tokens sent|largest prompt|prompts over|cache breaks|cost \()/.test(l)))
+      expect(line.length).toBeLessThanOrEqual(120);
   });
 
   it("names malformed lines, skips them and still replays the rest", async () => {
@@ -78,12 +90,15 @@ describe("pi-governor replay", () => {
   it("does not count requests that failed before reaching a model", async () => {
     const d = tempDir();
     const line = (o: Record<string, unknown>) => JSON.stringify(o);
-    const msg = (id: string, parentId: string | null, message: Record<string, unknown>) => line({ type: "message", id, parentId, timestamp: "2026-01-01T00:00:00.000Z", message });
+    const msg = (id: string, parentId: string | null, message: Record<string, unknown>) =>
+      line({ type: "message", id, parentId, timestamp: "2026-01-01T00:00:00.000Z", message });
     const usage = { input: 900, output: 20, cacheRead: 0, cacheWrite: 0, totalTokens: 920 };
     const session = [
       line({ type: "session", version: 3, id: "s", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/" }),
       msg("1", null, { role: "user", content: "hello", timestamp: 1 }),
-      ...Array.from({ length: 5 }, (_, i) => msg(`e${i}`, i === 0 ? "1" : `e${i - 1}`, { role: "assistant", content: [], stopReason: "error", errorMessage: "No API key", timestamp: 1 })),
+      ...Array.from({ length: 5 }, (_, i) =>
+        msg(`e${i}`, i === 0 ? "1" : `e${i - 1}`, { role: "assistant", content: [], stopReason: "error", errorMessage: "No API key", timestamp: 1 }),
+      ),
       msg("2", "e4", { role: "assistant", content: [{ type: "text", text: "hi" }], stopReason: "stop", usage, timestamp: 1 }),
     ].join("\n");
     writeFileSync(join(d, "failed.jsonl"), `${session}\n`);

@@ -46,7 +46,9 @@ describe("cli/typebox-json.ts, the command line's typebox", { timeout: 120_000 }
       required: ["a"],
       properties: { a: { type: "string" }, b: { type: "integer", minimum: 1 } },
     });
-    expect(JSON.stringify(Type.Object({ b: Type.Optional(Type.Boolean()) }, { description: "d" }))).toBe('{"type":"object","properties":{"b":{"type":"boolean"}},"description":"d"}');
+    expect(JSON.stringify(Type.Object({ b: Type.Optional(Type.Boolean()) }, { description: "d" }))).toBe(
+      '{"type":"object","properties":{"b":{"type":"boolean"}},"description":"d"}',
+    );
   });
 
   it("names a builder it does not have instead of failing with `undefined is not a function`", () => {

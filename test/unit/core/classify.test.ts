@@ -1,6 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { classifyError, ConnectionLostError, isGovernorError, isErrorCategory, isPluginError, PluginError, tail, timedOut, failure, assertNever, type ToolObservation } from "../../../core/index.ts";
+import {
+  classifyError,
+  ConnectionLostError,
+  isGovernorError,
+  isErrorCategory,
+  isPluginError,
+  PluginError,
+  tail,
+  timedOut,
+  failure,
+  assertNever,
+  type ToolObservation,
+} from "../../../core/index.ts";
 
 const sys = (code: string, extra: Record<string, unknown> = {}) => Object.assign(new Error(`${code} happened`), { code, ...extra });
 

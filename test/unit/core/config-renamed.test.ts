@@ -15,7 +15,9 @@ describe("renamed config keys", () => {
     expect(perTool.kota_search!.maxBytes).toBe(400);
     expect(perTool.kota_search!.caps).toEqual({ limit: 50, context_lines: 5 }); // the preset's entry is kept
     expect(r.values.get("budget")).not.toHaveProperty("tools");
-    expect(formatProblems(r.problems)).toEqual(["/repo/.pi/pi-governor.json: budget.tools: renamed; use budget.perTool (the old spelling still works for now)"]);
+    expect(formatProblems(r.problems)).toEqual([
+      "/repo/.pi/pi-governor.json: budget.tools: renamed; use budget.perTool (the old spelling still works for now)",
+    ]);
   });
 
   it("blobs.tools still loads as blobs.perTool", () => {
@@ -34,7 +36,15 @@ describe("renamed config keys", () => {
 
   it("converts the old value when its shape changed, and leaves sections without old keys alone", () => {
     const renamed = { only: { to: "list", convert: (old: unknown) => [old] } };
-    const plugin = definePlugin({ name: "t:r", configKey: "r", description: "", schema: z.object({ list: z.array(z.string()) }), defaults: { list: [] }, renamedKeys: renamed, apply() {} })();
+    const plugin = definePlugin({
+      name: "t:r",
+      configKey: "r",
+      description: "",
+      schema: z.object({ list: z.array(z.string()) }),
+      defaults: { list: [] },
+      renamedKeys: renamed,
+      apply() {},
+    })();
     const r = resolveConfig([plugin], [layer({ r: { only: "x" } })]);
     expect(r.values.get("r")).toMatchObject({ list: ["x"] });
     const same = { list: ["y"] };

@@ -9,7 +9,17 @@ describe("piMcpServerOf", () => {
   });
 
   it("is undefined for other tools and crafted names", () => {
-    for (const name of ["read", "mcp_x__y", "mcp__", "mcp____tool", "mcp__server", `mcp__${"s".repeat(65)}__t`, "mcp__a b__t", "mcp__\u001b[31m__t", "mcp__a/../b__t"]) {
+    for (const name of [
+      "read",
+      "mcp_x__y",
+      "mcp__",
+      "mcp____tool",
+      "mcp__server",
+      `mcp__${"s".repeat(65)}__t`,
+      "mcp__a b__t",
+      "mcp__\u001b[31m__t",
+      "mcp__a/../b__t",
+    ]) {
       expect(piMcpServerOf(name), name).toBeUndefined();
     }
   });

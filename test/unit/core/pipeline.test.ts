@@ -20,12 +20,15 @@ describe("tool-call onion", () => {
   it("composes wrappers with the lower stage outermost, symmetric on the way out", async () => {
     const p = pipelineWithEcho();
     const trace: string[] = [];
-    const layer = (name: string): Parameters<Pipeline["hooks"]["toolCall"]["tap"]>[1] => (next) => async (call) => {
-      trace.push(`${name}>`);
-      const obs = await next(call);
-      trace.push(`<${name}`);
-      return obs;
-    };
+    const layer =
+      (name: string): Parameters<Pipeline["hooks"]["toolCall"]["tap"]>[1] =>
+      (next) =>
+      async (call) => {
+        trace.push(`${name}>`);
+        const obs = await next(call);
+        trace.push(`<${name}`);
+        return obs;
+      };
     p.hooks.toolCall.tap({ name: "t:timeout", stage: STAGE.ATTEMPT }, layer("timeout"));
     p.hooks.toolCall.tap({ name: "t:observe", stage: STAGE.OBSERVE }, layer("observe"));
     p.hooks.toolCall.tap({ name: "t:retry", stage: STAGE.RETRY }, layer("retry"));
@@ -135,7 +138,9 @@ describe("seal", () => {
 
   it("rejects duplicate tools and commands, naming the first owner", () => {
     const p = pipelineWithEcho();
-    expect(() => p.registerTool("other:plugin", testTool({ name: "echo", execute: async () => ({ content: [] }) }))).toThrow(/already registered by "test:echo"/);
+    expect(() => p.registerTool("other:plugin", testTool({ name: "echo", execute: async () => ({ content: [] }) }))).toThrow(
+      /already registered by "test:echo"/,
+    );
     p.registerCommand("a:one", "kota pin", { description: "", handler: () => {} });
     expect(() => p.registerCommand("b:two", "kota pin", { description: "", handler: () => {} })).toThrow(/already registered by "a:one"/);
     expect(() => p.registerCommand("b:two", "Kota", { description: "", handler: () => {} })).toThrow(/root sub/);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { contentText, isPluginError, Pipeline, PluginError, STAGE, textContent, type CommandContext, type PipelineEvent } from "../../../core/index.ts";
+import { contentText, isPluginError, Pipeline, type PluginError, STAGE, textContent, type CommandContext, type PipelineEvent } from "../../../core/index.ts";
 import { testTool } from "../../helpers/tool-plugin.ts";
 
 function pipeline(): { p: Pipeline; reported: PluginError[] } {
@@ -24,7 +24,9 @@ describe("a throwing tool-call wrapper", () => {
     p.seal();
     const obs = await p.callTool("echo", {});
     expect(obs.status).toBe("ERROR");
-    expect(contentText(obs.content)).toMatch(/^echo failed \(unknown\): echo: plugin "t:buggy" failed in hook "toolCall": cannot read properties of undefined\./);
+    expect(contentText(obs.content)).toMatch(
+      /^echo failed \(unknown\): echo: plugin "t:buggy" failed in hook "toolCall": cannot read properties of undefined\./,
+    );
     expect(reported.map((e) => `${e.pluginName}/${e.hookName}`)).toEqual(["t:buggy/toolCall"]);
   });
 

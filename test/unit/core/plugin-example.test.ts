@@ -5,7 +5,6 @@ import { toolsPlugin } from "../../helpers/tool-plugin.ts";
 
 /** The example from docs/plugins.md, loaded the way a team would: in a preset, configured from a file layer. */
 describe("docs/examples/redact-secrets-plugin.ts", () => {
-
   async function build(config: Record<string, unknown>) {
     const tools = toolsPlugin(
       [
@@ -22,7 +21,10 @@ describe("docs/examples/redact-secrets-plugin.ts", () => {
     const gov = await build({ redactSecrets: { denyTools: ["drop_db"] } });
     expect(gov.problems()).toEqual([]);
     const obs = await gov.pipeline.callTool("cat_env", {});
-    const shaped = await gov.pipeline.hooks.toolResult.run({ toolName: "cat_env", toolCallId: "1", input: {}, content: obs.content, details: {}, isError: false }, { tool: gov.pipeline.tools.get("cat_env")!.info, sessionId: "" });
+    const shaped = await gov.pipeline.hooks.toolResult.run(
+      { toolName: "cat_env", toolCallId: "1", input: {}, content: obs.content, details: {}, isError: false },
+      { tool: gov.pipeline.tools.get("cat_env")!.info, sessionId: "" },
+    );
     expect(contentText(shaped.content)).toBe("key=[redacted] ok");
     const denied = await gov.pipeline.callTool("drop_db", {});
     expect(denied.status).toBe("ERROR");

@@ -22,7 +22,16 @@ const BLOB_ID = "a".repeat(64);
 const FULL: ResultMeta = {
   call: { status: "ERROR", durationMs: 1200, retries: 2 },
   error: { code: "GOV_NETWORK", category: "network", message: "reset" },
-  budget: { maxBytes: 24_000, clamped: [{ arg: "limit", from: 500, to: 50 }], downshift: [{ change: "", bytes: 50_000 }, { change: "limit=10", bytes: null }], shown: 0, fitted: false },
+  budget: {
+    maxBytes: 24_000,
+    clamped: [{ arg: "limit", from: 500, to: 50 }],
+    downshift: [
+      { change: "", bytes: 50_000 },
+      { change: "limit=10", bytes: null },
+    ],
+    shown: 0,
+    fitted: false,
+  },
   blob: { truncated: true, id: BLOB_ID, path: `/cache/${BLOB_ID}.txt`, originalBytes: 90_000, excerptBytes: 4_000 },
   pinned: true,
   retry: { retries: 2, stoppedBy: "max_attempts" },
@@ -33,7 +42,15 @@ const FULL: ResultMeta = {
 /** Details exactly as pi-governor wrote them into session files before the typed record existed. */
 const OLD_SHAPE = {
   governor: { status: "SUCCESS", durationMs: 812, retries: 1 },
-  budget: { maxBytes: 24_000, downshift: [{ change: "", bytes: 50_000 }, { change: "context_lines=1", bytes: 9_000 }], shown: 1, fitted: true },
+  budget: {
+    maxBytes: 24_000,
+    downshift: [
+      { change: "", bytes: 50_000 },
+      { change: "context_lines=1", bytes: 9_000 },
+    ],
+    shown: 1,
+    fitted: true,
+  },
   truncated: true,
   blobId: BLOB_ID,
   blobPath: `/home/u/.cache/pi-governor/blobs/${BLOB_ID}.txt`,
@@ -74,7 +91,15 @@ describe("result meta <-> pi details", () => {
     const meta = readMeta(OLD_SHAPE);
     expect(meta).toEqual({
       call: { status: "SUCCESS", durationMs: 812, retries: 1 },
-      budget: { maxBytes: 24_000, downshift: [{ change: "", bytes: 50_000 }, { change: "context_lines=1", bytes: 9_000 }], shown: 1, fitted: true },
+      budget: {
+        maxBytes: 24_000,
+        downshift: [
+          { change: "", bytes: 50_000 },
+          { change: "context_lines=1", bytes: 9_000 },
+        ],
+        shown: 1,
+        fitted: true,
+      },
       blob: { truncated: true, id: BLOB_ID, path: OLD_SHAPE.blobPath, originalBytes: 90_000, excerptBytes: 4_000 },
       pinned: true,
       retry: { retries: 1 },
@@ -82,7 +107,12 @@ describe("result meta <-> pi details", () => {
     });
     // A blob_read page named its blob without being cut; a cut whose store failed has no id.
     expect(readMeta({ blobId: BLOB_ID, nextLine: 401 }).blob).toEqual({ truncated: false, id: BLOB_ID });
-    expect(readMeta({ truncated: true, blobError: "EACCES", originalBytes: 9, excerptBytes: 5 }).blob).toEqual({ truncated: true, error: "EACCES", originalBytes: 9, excerptBytes: 5 });
+    expect(readMeta({ truncated: true, blobError: "EACCES", originalBytes: 9, excerptBytes: 5 }).blob).toEqual({
+      truncated: true,
+      error: "EACCES",
+      originalBytes: 9,
+      excerptBytes: 5,
+    });
   });
 
   it("ignores garbage safely: non-objects, wrong types, unknown statuses", () => {
@@ -101,7 +131,12 @@ describe("result meta <-> pi details", () => {
       }),
     ).toEqual({});
     // One bad sub-field does not cost the good ones.
-    expect(readMeta({ governor: { status: "ERROR", durationMs: "slow", retries: 1 }, budget: { maxBytes: 10, clamped: [{ arg: 1 }, { arg: "limit", from: 9, to: 5 }], downshift: "x" } })).toEqual({
+    expect(
+      readMeta({
+        governor: { status: "ERROR", durationMs: "slow", retries: 1 },
+        budget: { maxBytes: 10, clamped: [{ arg: 1 }, { arg: "limit", from: 9, to: 5 }], downshift: "x" },
+      }),
+    ).toEqual({
       call: { status: "ERROR", durationMs: 0, retries: 1 },
       budget: { maxBytes: 10, clamped: [{ arg: "limit", from: 9, to: 5 }] },
     });
@@ -112,7 +147,16 @@ describe("result meta <-> pi details", () => {
       fc.property(fc.jsonValue(), fc.jsonValue(), (details, nested) => {
         const meta = readMeta(details);
         expect(readMeta(withMeta({}, meta))).toEqual(meta);
-        const dirty = readMeta({ governor: nested, budget: nested, retry: nested, circuit: nested, blobId: nested, truncated: nested, timeoutMs: nested, pinned: nested });
+        const dirty = readMeta({
+          governor: nested,
+          budget: nested,
+          retry: nested,
+          circuit: nested,
+          blobId: nested,
+          truncated: nested,
+          timeoutMs: nested,
+          pinned: nested,
+        });
         expect(readMeta(withMeta(undefined, dirty))).toEqual(dirty);
       }),
       { numRuns: 500 },
@@ -144,7 +188,12 @@ describe("observationDetails: the adapter's one mapping from an observation to p
     const ok = success("kota_search", textContent("x"), { kota: { tool: "search" } }, 812.6);
     ok.meta = { budget: { maxBytes: 24_000 }, retry: { retries: 1 } };
     ok.retries = 1;
-    expect(observationDetails(ok)).toEqual({ kota: { tool: "search" }, budget: { maxBytes: 24_000 }, retry: { retries: 1 }, governor: { status: "SUCCESS", durationMs: 813, retries: 1 } });
+    expect(observationDetails(ok)).toEqual({
+      kota: { tool: "search" },
+      budget: { maxBytes: 24_000 },
+      retry: { retries: 1 },
+      governor: { status: "SUCCESS", durationMs: 813, retries: 1 },
+    });
 
     const failed = failure("kota_search", new NetworkError("reset", { agentMessage: "Try again later." }));
     const details = observationDetails(failed);
@@ -158,7 +207,14 @@ describe("observationDetails: the adapter's one mapping from an observation to p
 });
 
 describe("messageMeta: one reading per message object in the context hook", () => {
-  const message = (details: unknown): AgentMessageLike => ({ role: "toolResult", toolCallId: "c", toolName: "read", content: textContent("x"), details, isError: false });
+  const message = (details: unknown): AgentMessageLike => ({
+    role: "toolResult",
+    toolCallId: "c",
+    toolName: "read",
+    content: textContent("x"),
+    details,
+    isError: false,
+  });
 
   it("reads a message once and hands every later reader the same record", () => {
     const m = message({ blobId: BLOB_ID, pinned: true });

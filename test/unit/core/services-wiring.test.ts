@@ -12,7 +12,12 @@ const INDEX = defineService<{ lookup(name: string): string }>("test:index", { pr
 const CACHE = defineService<Map<string, string>>("test:cache");
 
 /** A plugin that records its apply into `log`, and provides/needs what it is told. */
-function plugin(name: string, log: string[], wiring: { provides?: ServiceKey<any>[]; requires?: ServiceKey<any>[]; optional?: ServiceKey<any>[] } = {}, body?: Parameters<typeof definePlugin>[0]["apply"]) {
+function plugin(
+  name: string,
+  log: string[],
+  wiring: { provides?: ServiceKey<any>[]; requires?: ServiceKey<any>[]; optional?: ServiceKey<any>[] } = {},
+  body?: Parameters<typeof definePlugin>[0]["apply"],
+) {
   return definePlugin({
     name: `test:${name}`,
     configKey: name,
@@ -30,7 +35,13 @@ function plugin(name: string, log: string[], wiring: { provides?: ServiceKey<any
 }
 
 function governor(plugins: GovernorPlugin<any>[], data: Record<string, unknown> = {}) {
-  return createGovernor({ preset: definePreset({ name: "wired", description: "", plugins: () => plugins }), cwd: dir, agentDir: dir, env: {}, layers: [{ kind: "global", source: "G", data }] });
+  return createGovernor({
+    preset: definePreset({ name: "wired", description: "", plugins: () => plugins }),
+    cwd: dir,
+    agentDir: dir,
+    env: {},
+    layers: [{ kind: "global", source: "G", data }],
+  });
 }
 
 describe("service wiring", () => {
@@ -51,7 +62,13 @@ describe("service wiring", () => {
 
   it("keeps the preset order when nothing needs reordering (a stable sort)", async () => {
     const log: string[] = [];
-    const gov = await governor([plugin("c", log)(), plugin("indexer", log, { provides: [INDEX] })(), plugin("a", log)(), plugin("user", log, { requires: [INDEX] })(), plugin("b", log)()]);
+    const gov = await governor([
+      plugin("c", log)(),
+      plugin("indexer", log, { provides: [INDEX] })(),
+      plugin("a", log)(),
+      plugin("user", log, { requires: [INDEX] })(),
+      plugin("b", log)(),
+    ]);
     expect(log).toEqual(["c", "indexer", "a", "user", "b"]);
     expect(gov.statusText()).not.toMatch(/Apply order/);
   });
@@ -63,13 +80,24 @@ describe("service wiring", () => {
     expect(gov.problems()).toEqual([
       'plugin "test:user" is not applied: it needs service "test:index", which no plugin in preset "wired" provides; add test:indexer to the preset or set "user": { "enabled": false }',
     ]);
-    expect(gov.plugins.find((p) => p.plugin.name === "test:user")).toMatchObject({ enabled: false, failed: expect.stringMatching(/needs service "test:index"/) });
+    expect(gov.plugins.find((p) => p.plugin.name === "test:user")).toMatchObject({
+      enabled: false,
+      failed: expect.stringMatching(/needs service "test:index"/),
+    });
     expect(gov.statusText()).toMatch(/test:user \[user\]: FAILED \(it needs service "test:index"/);
   });
 
   it("turns a plugin off with its provider when the config turns the provider off, without a problem", async () => {
     const log: string[] = [];
-    const gov = await governor([plugin("indexer", log, { provides: [INDEX] })(), plugin("user", log, { requires: [INDEX] })(), plugin("chained", log, { requires: [CACHE] })(), plugin("cacher", log, { provides: [CACHE], requires: [INDEX] })()], { indexer: { enabled: false } });
+    const gov = await governor(
+      [
+        plugin("indexer", log, { provides: [INDEX] })(),
+        plugin("user", log, { requires: [INDEX] })(),
+        plugin("chained", log, { requires: [CACHE] })(),
+        plugin("cacher", log, { provides: [CACHE], requires: [INDEX] })(),
+      ],
+      { indexer: { enabled: false } },
+    );
     expect(log).toEqual([]);
     expect(gov.problems()).toEqual([]);
     expect(gov.statusText()).toMatch(/test:user \[user\]: off \(needs service "test:index" from test:indexer \("indexer"\), which is off\)/);
@@ -97,7 +125,11 @@ describe("service wiring", () => {
     const broken = plugin("indexer", log, { provides: [INDEX] }, () => {
       throw new Error("index file is corrupt");
     });
-    const gov = await governor([broken(), plugin("user", log, { requires: [INDEX] })(), plugin("reader", log, { optional: [INDEX] }, (_p, _c, s) => void log.push(`maybe:${s.maybe(INDEX) === undefined}`))()]);
+    const gov = await governor([
+      broken(),
+      plugin("user", log, { requires: [INDEX] })(),
+      plugin("reader", log, { optional: [INDEX] }, (_p, _c, s) => void log.push(`maybe:${s.maybe(INDEX) === undefined}`))(),
+    ]);
     expect(log).toEqual(["indexer", "reader", "maybe:true"]);
     expect(gov.problems()).toEqual([
       'plugin "test:indexer" failed in hook "apply": index file is corrupt',

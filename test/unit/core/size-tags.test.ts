@@ -1,5 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { contentBytes, contentChars, estimateTokens, IMAGE_CHARS, mcpServerTag, messageChars, serverOfTags, serverTag, textContent, utf8Bytes, type ContentBlock } from "../../../core/index.ts";
+import {
+  contentBytes,
+  contentChars,
+  estimateTokens,
+  IMAGE_CHARS,
+  mcpServerTag,
+  messageChars,
+  serverOfTags,
+  serverTag,
+  textContent,
+  utf8Bytes,
+  type ContentBlock,
+} from "../../../core/index.ts";
 import { measure } from "../../../plugins/budget/measure.ts";
 import { messageChars as pruneMessageChars, tokensOf } from "../../../plugins/prune/size.ts";
 

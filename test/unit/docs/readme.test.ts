@@ -13,7 +13,12 @@ const scripts = (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as
 
 /** The Markdown files a user reads: README, docs/, and the plugins' READMEs. */
 function userDocs(): Array<{ path: string; text: string }> {
-  const paths = ["README.md", ...readdirSync(join(root, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
+  const paths = [
+    "README.md",
+    ...readdirSync(join(root, "docs"))
+      .filter((f) => f.endsWith(".md"))
+      .map((f) => `docs/${f}`),
+  ];
   for (const plugin of readdirSync(join(root, "plugins"))) {
     try {
       readFileSync(join(root, "plugins", plugin, "README.md"));
@@ -55,7 +60,12 @@ describe("README for a newcomer", () => {
   });
 
   it("the docs spell the command line `pi-governor ...`, with one line saying node bin/pi-governor.mjs works from a clone", () => {
-    const mentions = userDocs().flatMap(({ path, text }) => text.split("\n").filter((l) => l.includes("node bin/pi-governor.mjs")).map((l) => `${path}: ${l}`));
+    const mentions = userDocs().flatMap(({ path, text }) =>
+      text
+        .split("\n")
+        .filter((l) => l.includes("node bin/pi-governor.mjs"))
+        .map((l) => `${path}: ${l}`),
+    );
     expect(mentions).toHaveLength(1);
     expect(mentions[0]).toMatch(/^README\.md: From a clone, `node bin\/pi-governor\.mjs <command>` runs the same commands/);
   });

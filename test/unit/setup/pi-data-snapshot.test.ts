@@ -13,7 +13,9 @@ describe("the real-home guard's snapshot of pi-governor's data", () => {
     mkdirSync(join(agent, "pi-governor"), { recursive: true });
     mkdirSync(join(agent, "sessions"), { recursive: true });
     writeFileSync(join(agent, "pi-governor.json"), "{}");
-    expect(piDataRoots(home).sort()).toEqual([join(agent, "cache", "pi-governor"), join(agent, "pi-governor"), join(agent, "pi-governor.json"), join(home, ".pi", "cache", "pi-governor")].sort());
+    expect(piDataRoots(home).sort()).toEqual(
+      [join(agent, "cache", "pi-governor"), join(agent, "pi-governor"), join(agent, "pi-governor.json"), join(home, ".pi", "cache", "pi-governor")].sort(),
+    );
   });
 
   it("reports what was created, modified and removed, by path", () => {

@@ -84,7 +84,11 @@ export function codingCalls(kit: GenKit, state: CodingState, other: () => GenCal
     state.version[path] = (state.version[path] ?? 0) + 1;
     state.changed = [...state.changed.filter((p) => p !== path), path].slice(-8);
   };
-  const numbered = (body: string, from: number) => body.split("\n").map((l, i) => `${String(from + i).padStart(4)}  ${l}`).join("\n");
+  const numbered = (body: string, from: number) =>
+    body
+      .split("\n")
+      .map((l, i) => `${String(from + i).padStart(4)}  ${l}`)
+      .join("\n");
   /** A slice of the file's current text, as an edit's oldText quotes it. */
   const excerpt = (path: string, chars: number) => {
     const body = fileText(path);
@@ -157,7 +161,13 @@ export function codingCalls(kit: GenKit, state: CodingState, other: () => GenCal
     return { name: "bash", args: { command }, result: () => (changed(path), { content: tx(output) }) };
   };
   const readOnlyBash = (): GenCall => {
-    const command = pick([`rg -n "${pick(kit.symbols)}" src test`, "git status --short", `git diff ${pick(kit.files)}`, "npm test -- --reporter=dot", "npx tsc --noEmit"]);
+    const command = pick([
+      `rg -n "${pick(kit.symbols)}" src test`,
+      "git status --short",
+      `git diff ${pick(kit.files)}`,
+      "npm test -- --reporter=dot",
+      "npx tsc --noEmit",
+    ]);
     const fails = (command.startsWith("npm") && rand() < 0.4) || (command.includes("tsc") && rand() < 0.5);
     const failure = () =>
       command.startsWith("npm")
@@ -166,7 +176,10 @@ export function codingCalls(kit: GenKit, state: CodingState, other: () => GenCal
     return {
       name: "bash",
       args: { command },
-      result: () => (fails ? { content: tx(failure()), isError: true } : { content: tx(text(between(300, 5000) * kit.scale, () => `${pick(knownFiles())}:${between(1, 400)}:  ${codeLine().trim()}`)) }),
+      result: () =>
+        fails
+          ? { content: tx(failure()), isError: true }
+          : { content: tx(text(between(300, 5000) * kit.scale, () => `${pick(knownFiles())}:${between(1, 400)}:  ${codeLine().trim()}`)) },
     };
   };
   const navigate = (): GenCall => {
@@ -176,8 +189,16 @@ export function codingCalls(kit: GenKit, state: CodingState, other: () => GenCal
     }
     const call =
       rand() < 0.5
-        ? { name: "ls", args: { path: pick(["src", "src/auth", "src/http", "src/users", "test"]) }, text: text(between(200, 900), () => `${pick(kit.words)}${pick(["/", ".ts", ".test.ts"])}`) }
-        : { name: "kota_deps", args: { file_path: pick(kit.files), direction: pick(["both", "dependents", "dependencies"]), depth: between(1, 3) }, text: text(between(500, 3500) * kit.scale, () => `  ${pick(["->", "<-"])} ${pick(kit.files)} (${pick(kit.symbols)})`) };
+        ? {
+            name: "ls",
+            args: { path: pick(["src", "src/auth", "src/http", "src/users", "test"]) },
+            text: text(between(200, 900), () => `${pick(kit.words)}${pick(["/", ".ts", ".test.ts"])}`),
+          }
+        : {
+            name: "kota_deps",
+            args: { file_path: pick(kit.files), direction: pick(["both", "dependents", "dependencies"]), depth: between(1, 3) },
+            text: text(between(500, 3500) * kit.scale, () => `  ${pick(["->", "<-"])} ${pick(kit.files)} (${pick(kit.symbols)})`),
+          };
     return { name: call.name, args: call.args, result: () => (state.nav.push(call), { content: tx(call.text) }) };
   };
 

@@ -47,9 +47,54 @@ function mulberry32(seed: number): () => number {
   };
 }
 
-const FILES = ["src/auth/context.ts", "src/auth/session.ts", "src/http/router.ts", "src/http/middleware.ts", "src/db/pool.ts", "src/db/migrations.ts", "src/users/service.ts", "src/users/repository.ts", "src/billing/invoice.ts", "src/billing/stripe.ts", "src/config/env.ts", "src/jobs/queue.ts", "test/auth/context.test.ts", "test/users/service.test.ts"];
-const SYMBOLS = ["AuthContext", "resolveSession", "createRouter", "withAuth", "getPool", "runMigrations", "UserService", "findUserById", "InvoiceBuilder", "chargeCustomer", "loadEnv", "enqueueJob"];
-const WORDS = ["token", "session", "user", "request", "config", "invoice", "retry", "cache", "handler", "context", "payload", "result", "error", "pool", "query", "limit"];
+const FILES = [
+  "src/auth/context.ts",
+  "src/auth/session.ts",
+  "src/http/router.ts",
+  "src/http/middleware.ts",
+  "src/db/pool.ts",
+  "src/db/migrations.ts",
+  "src/users/service.ts",
+  "src/users/repository.ts",
+  "src/billing/invoice.ts",
+  "src/billing/stripe.ts",
+  "src/config/env.ts",
+  "src/jobs/queue.ts",
+  "test/auth/context.test.ts",
+  "test/users/service.test.ts",
+];
+const SYMBOLS = [
+  "AuthContext",
+  "resolveSession",
+  "createRouter",
+  "withAuth",
+  "getPool",
+  "runMigrations",
+  "UserService",
+  "findUserById",
+  "InvoiceBuilder",
+  "chargeCustomer",
+  "loadEnv",
+  "enqueueJob",
+];
+const WORDS = [
+  "token",
+  "session",
+  "user",
+  "request",
+  "config",
+  "invoice",
+  "retry",
+  "cache",
+  "handler",
+  "context",
+  "payload",
+  "result",
+  "error",
+  "pool",
+  "query",
+  "limit",
+];
 const PROMPTS = [
   "Where is the auth context built, and who consumes it?",
   "Add a request id to every log line in the HTTP layer.",
@@ -76,7 +121,9 @@ export function generateSession(options: GenerateOptions): SessionLine[] {
   let nextId = 1;
   let callNo = 1;
   let blobNo = 1;
-  const lines: SessionLine[] = [{ type: "session", version: 3, id: "5f0c2d1e-8a7b-4c3d-9e2f-1a2b3c4d5e6f", timestamp: new Date(clock).toISOString(), cwd: "/home/dev/acme-api" }];
+  const lines: SessionLine[] = [
+    { type: "session", version: 3, id: "5f0c2d1e-8a7b-4c3d-9e2f-1a2b3c4d5e6f", timestamp: new Date(clock).toISOString(), cwd: "/home/dev/acme-api" },
+  ];
   let leaf: string | null = null;
   const add = (entry: Record<string, unknown>): string => {
     const id = (nextId++).toString(16).padStart(8, "0");
@@ -90,12 +137,18 @@ export function generateSession(options: GenerateOptions): SessionLine[] {
   const codeLine = () => {
     const w = pick(WORDS);
     switch (between(0, 6)) {
-      case 0: return `export function ${pick(SYMBOLS)}(${w}: ${pick(["string", "Request", "Config", "number"])}) {`;
-      case 1: return `  const ${w} = await ${pick(SYMBOLS)}(${pick(WORDS)}, { ${pick(WORDS)}: ${between(1, 500)} });`;
-      case 2: return `  if (!${w}) throw new Error("${w} missing for ${pick(WORDS)}");`;
-      case 3: return `  // ${pick(WORDS)} must be ${pick(["validated", "cached", "released", "retried"])} before the ${pick(WORDS)} is used`;
-      case 4: return `  return { ${w}, ${pick(WORDS)}: ${pick(WORDS)}.${pick(WORDS)} };`;
-      default: return "}";
+      case 0:
+        return `export function ${pick(SYMBOLS)}(${w}: ${pick(["string", "Request", "Config", "number"])}) {`;
+      case 1:
+        return `  const ${w} = await ${pick(SYMBOLS)}(${pick(WORDS)}, { ${pick(WORDS)}: ${between(1, 500)} });`;
+      case 2:
+        return `  if (!${w}) throw new Error("${w} missing for ${pick(WORDS)}");`;
+      case 3:
+        return `  // ${pick(WORDS)} must be ${pick(["validated", "cached", "released", "retried"])} before the ${pick(WORDS)} is used`;
+      case 4:
+        return `  return { ${w}, ${pick(WORDS)}: ${pick(WORDS)}.${pick(WORDS)} };`;
+      default:
+        return "}";
     }
   };
   const text = (chars: number, line: () => string) => {
@@ -108,29 +161,131 @@ export function generateSession(options: GenerateOptions): SessionLine[] {
     }
     return out.join("\n");
   };
-  const numbered = (chars: number, from = 1) => text(chars * scale, codeLine).split("\n").map((l, i) => `${String(from + i).padStart(4)}  ${l}`).join("\n");
-  const prose = (chars: number) => text(chars, () => `${pick(["I", "The", "This", "Next,"])} ${pick(WORDS)} ${pick(["path", "flow", "call", "check"])} ${pick(["looks fine", "needs a guard", "is shared by two callers", "leaks on error", "runs before auth"])}.`).replace(/\n/g, " ");
+  const numbered = (chars: number, from = 1) =>
+    text(chars * scale, codeLine)
+      .split("\n")
+      .map((l, i) => `${String(from + i).padStart(4)}  ${l}`)
+      .join("\n");
+  const prose = (chars: number) =>
+    text(
+      chars,
+      () =>
+        `${pick(["I", "The", "This", "Next,"])} ${pick(WORDS)} ${pick(["path", "flow", "call", "check"])} ${pick(["looks fine", "needs a guard", "is shared by two callers", "leaks on error", "runs before auth"])}.`,
+    ).replace(/\n/g, " ");
   const blobbed = (full: string): { content: string; details: Record<string, unknown> } => {
     if (full.length <= 4000) return { content: full, details: {} };
     const blobId = `b${(blobNo++).toString(16).padStart(6, "0")}${"a1c3e5".slice(0, 2)}`;
     const excerpt = full.slice(0, 2000);
-    return { content: `${excerpt}\n… [truncated: ${full.length} bytes, full output in blob ${blobId}; read it with blob_read]`, details: { truncated: true, blobId, blobPath: `~/.pi/cache/pi-governor/blobs/${blobId}.txt`, originalBytes: full.length, excerptBytes: 2000 } };
+    return {
+      content: `${excerpt}\n… [truncated: ${full.length} bytes, full output in blob ${blobId}; read it with blob_read]`,
+      details: { truncated: true, blobId, blobPath: `~/.pi/cache/pi-governor/blobs/${blobId}.txt`, originalBytes: full.length, excerptBytes: 2000 },
+    };
   };
 
   type Call = GenCall;
   const tx = (t: string) => [{ type: "text", text: t }];
   const calls: Array<() => Call> = [
-    () => { const path = pick(FILES); const offset = rand() < 0.3 ? between(1, 200) : undefined; return { name: "read", args: { path, ...(offset ? { offset, limit: 200 } : {}) }, result: () => (rand() < 0.05 ? { content: tx(`ENOENT: no such file or directory, open '${path.replace(".ts", ".tsx")}'`), isError: true } : { content: tx(numbered(between(2500, 14000), offset ?? 1)) }) }; },
-    () => { const path = pick(FILES); return { name: "read", args: { path } , result: () => ({ content: tx(numbered(between(3000, 9000))) }) }; },
-    () => { const cmd = pick([`rg -n "${pick(SYMBOLS)}" src test`, "npm test -- --reporter=dot", "git log --oneline -30", `git diff ${pick(FILES)}`, "ls -la src/*"]); return { name: "bash", args: { command: cmd }, result: () => (cmd.startsWith("npm") && rand() < 0.4 ? { content: tx(`${text(between(800, 2500) * scale, () => `FAIL test/${pick(WORDS)}.test.ts > ${pick(WORDS)} ${pick(WORDS)}: expected ${between(1, 9)} to be ${between(1, 9)}`)}\n\nCommand exited with code 1`), isError: true } : { content: tx(text(between(600, 7000) * scale, () => `${pick(FILES)}:${between(1, 400)}:  ${codeLine().trim()}`)) }) }; },
-    () => { const output = pick(["snippet", "snippet", "compact", "paths"]); const q = `${pick(WORDS)} ${pick(WORDS)}`; return { name: "kota_search", args: { query: q, scope: ["code"], output, limit: pick([10, 15, 20]) }, result: () => { const b = blobbed(output === "paths" ? FILES.slice(0, between(3, 12)).join("\n") : text((output === "snippet" ? between(3000, 9000) : between(700, 2200)) * scale, () => `${pick(FILES)}:${between(1, 300)}  ${codeLine().trim()}`)); return { content: tx(b.content), details: b.details }; } }; },
-    () => ({ name: "kota_deps", args: { file_path: pick(FILES), direction: pick(["both", "dependents", "dependencies"]), depth: between(1, 3) }, result: () => { const b = blobbed(text(between(500, 5000) * scale, () => `  ${pick(["->", "<-"])} ${pick(FILES)} (${pick(SYMBOLS)})`)); return { content: tx(b.content), details: b.details }; } }),
-    () => ({ name: "kota_usages", args: { symbol: pick(SYMBOLS) }, result: () => ({ content: tx(text(between(400, 3000) * scale, () => `${pick(FILES)}:${between(1, 300)}  ${codeLine().trim()}`)) }) }),
-    () => ({ name: "grep", args: { pattern: pick(SYMBOLS), path: "src" }, result: () => ({ content: tx(text(between(300, 2500) * scale, () => `${pick(FILES)}:${between(1, 300)}: ${codeLine().trim()}`)) }) }),
+    () => {
+      const path = pick(FILES);
+      const offset = rand() < 0.3 ? between(1, 200) : undefined;
+      return {
+        name: "read",
+        args: { path, ...(offset ? { offset, limit: 200 } : {}) },
+        result: () =>
+          rand() < 0.05
+            ? { content: tx(`ENOENT: no such file or directory, open '${path.replace(".ts", ".tsx")}'`), isError: true }
+            : { content: tx(numbered(between(2500, 14000), offset ?? 1)) },
+      };
+    },
+    () => {
+      const path = pick(FILES);
+      return { name: "read", args: { path }, result: () => ({ content: tx(numbered(between(3000, 9000))) }) };
+    },
+    () => {
+      const cmd = pick([`rg -n "${pick(SYMBOLS)}" src test`, "npm test -- --reporter=dot", "git log --oneline -30", `git diff ${pick(FILES)}`, "ls -la src/*"]);
+      return {
+        name: "bash",
+        args: { command: cmd },
+        result: () =>
+          cmd.startsWith("npm") && rand() < 0.4
+            ? {
+                content: tx(
+                  `${text(between(800, 2500) * scale, () => `FAIL test/${pick(WORDS)}.test.ts > ${pick(WORDS)} ${pick(WORDS)}: expected ${between(1, 9)} to be ${between(1, 9)}`)}\n\nCommand exited with code 1`,
+                ),
+                isError: true,
+              }
+            : { content: tx(text(between(600, 7000) * scale, () => `${pick(FILES)}:${between(1, 400)}:  ${codeLine().trim()}`)) },
+      };
+    },
+    () => {
+      const output = pick(["snippet", "snippet", "compact", "paths"]);
+      const q = `${pick(WORDS)} ${pick(WORDS)}`;
+      return {
+        name: "kota_search",
+        args: { query: q, scope: ["code"], output, limit: pick([10, 15, 20]) },
+        result: () => {
+          const b = blobbed(
+            output === "paths"
+              ? FILES.slice(0, between(3, 12)).join("\n")
+              : text(
+                  (output === "snippet" ? between(3000, 9000) : between(700, 2200)) * scale,
+                  () => `${pick(FILES)}:${between(1, 300)}  ${codeLine().trim()}`,
+                ),
+          );
+          return { content: tx(b.content), details: b.details };
+        },
+      };
+    },
+    () => ({
+      name: "kota_deps",
+      args: { file_path: pick(FILES), direction: pick(["both", "dependents", "dependencies"]), depth: between(1, 3) },
+      result: () => {
+        const b = blobbed(text(between(500, 5000) * scale, () => `  ${pick(["->", "<-"])} ${pick(FILES)} (${pick(SYMBOLS)})`));
+        return { content: tx(b.content), details: b.details };
+      },
+    }),
+    () => ({
+      name: "kota_usages",
+      args: { symbol: pick(SYMBOLS) },
+      result: () => ({ content: tx(text(between(400, 3000) * scale, () => `${pick(FILES)}:${between(1, 300)}  ${codeLine().trim()}`)) }),
+    }),
+    () => ({
+      name: "grep",
+      args: { pattern: pick(SYMBOLS), path: "src" },
+      result: () => ({ content: tx(text(between(300, 2500) * scale, () => `${pick(FILES)}:${between(1, 300)}: ${codeLine().trim()}`)) }),
+    }),
   ];
-  const impact = (): Call => ({ name: "kota_impact", args: { change_type: "refactor", description: `change ${pick(SYMBOLS)} signature`, files_to_modify: [pick(FILES), pick(FILES)] }, result: () => ({ content: tx(`[pinned: kept in context when older tool output is pruned]\nRisk: ${pick(["medium", "high"])}\nAffected: ${between(4, 19)} files, ${between(2, 9)} public symbols\n${text(between(700, 1500), () => `- ${pick(FILES)}: ${pick(["call site", "type import", "test fixture"])} of ${pick(SYMBOLS)}`)}\nRecommended tests: ${FILES.filter((f) => f.startsWith("test")).join(", ")}`), details: { pinned: true } }) });
-  const image = (): Call => ({ name: "read", args: { path: "docs/architecture.png" }, result: () => ({ content: [{ type: "text", text: "Read image file [image/png]" }, { type: "image", mimeType: "image/png", data: Buffer.from(text(1200, () => pick(WORDS))).toString("base64") }] }) });
-  const blobRead = (): Call => ({ name: "blob_read", args: { blobId: `b${Math.max(1, blobNo - 1).toString(16).padStart(6, "0")}a1`, offset: 2000, limit: 3000 }, result: () => ({ content: tx(text(between(1000, 3000), codeLine)) }) });
+  const impact = (): Call => ({
+    name: "kota_impact",
+    args: { change_type: "refactor", description: `change ${pick(SYMBOLS)} signature`, files_to_modify: [pick(FILES), pick(FILES)] },
+    result: () => ({
+      content: tx(
+        `[pinned: kept in context when older tool output is pruned]\nRisk: ${pick(["medium", "high"])}\nAffected: ${between(4, 19)} files, ${between(2, 9)} public symbols\n${text(between(700, 1500), () => `- ${pick(FILES)}: ${pick(["call site", "type import", "test fixture"])} of ${pick(SYMBOLS)}`)}\nRecommended tests: ${FILES.filter((f) => f.startsWith("test")).join(", ")}`,
+      ),
+      details: { pinned: true },
+    }),
+  });
+  const image = (): Call => ({
+    name: "read",
+    args: { path: "docs/architecture.png" },
+    result: () => ({
+      content: [
+        { type: "text", text: "Read image file [image/png]" },
+        { type: "image", mimeType: "image/png", data: Buffer.from(text(1200, () => pick(WORDS))).toString("base64") },
+      ],
+    }),
+  });
+  const blobRead = (): Call => ({
+    name: "blob_read",
+    args: {
+      blobId: `b${Math.max(1, blobNo - 1)
+        .toString(16)
+        .padStart(6, "0")}a1`,
+      offset: 2000,
+      limit: 3000,
+    },
+    result: () => ({ content: tx(text(between(1000, 3000), codeLine)) }),
+  });
 
   const kit: GenKit = { rand, pick, between, text, codeLine, prose, files: FILES, symbols: SYMBOLS, words: WORDS, scale };
   const codingState: CodingState = newCodingState();
@@ -145,7 +300,22 @@ export function generateSession(options: GenerateOptions): SessionLine[] {
   let context = 0;
   const assistant = (content: unknown[], stop: string) => {
     const input = Math.round(context / 4) + 3500;
-    message({ role: "assistant", content, api: "anthropic-messages", provider: "anthropic", model: "claude-sonnet-4-5", usage: { input: 40, output: between(80, 900), cacheRead: input - 40, cacheWrite: 0, totalTokens: input + 400, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } }, stopReason: stop });
+    message({
+      role: "assistant",
+      content,
+      api: "anthropic-messages",
+      provider: "anthropic",
+      model: "claude-sonnet-4-5",
+      usage: {
+        input: 40,
+        output: between(80, 900),
+        cacheRead: input - 40,
+        cacheWrite: 0,
+        totalTokens: input + 400,
+        cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+      },
+      stopReason: stop,
+    });
   };
 
   add({ type: "model_change", provider: "anthropic", modelId: "claude-sonnet-4-5" });
@@ -158,7 +328,13 @@ export function generateSession(options: GenerateOptions): SessionLine[] {
     const fold = folds?.plan(t, finished);
     if (fold) {
       const id = `toolu_${(callNo++).toString(36).padStart(6, "0")}`;
-      assistant([{ type: "text", text: `Turns ${fold.fromTurn}-${fold.toTurn} are finished; folding them into a summary first.` }, { type: "toolCall", id, name: FOLD_TOOL, arguments: fold.args }], "toolUse");
+      assistant(
+        [
+          { type: "text", text: `Turns ${fold.fromTurn}-${fold.toTurn} are finished; folding them into a summary first.` },
+          { type: "toolCall", id, name: FOLD_TOOL, arguments: fold.args },
+        ],
+        "toolUse",
+      );
       message({ role: "toolResult", toolCallId: id, toolName: FOLD_TOOL, content: [{ type: "text", text: fold.result }], details: {}, isError: false });
       Object.assign(record, { first: id, last: id, calls: 1, folds: true });
     }
@@ -198,7 +374,11 @@ export function generateSession(options: GenerateOptions): SessionLine[] {
       leaf = fork;
       finished.pop();
       Object.assign(codingState, saved);
-      add({ type: "branch_summary", fromId: fork, summary: "Explored moving session lookup into the router; abandoned: it couples routing to the session store." });
+      add({
+        type: "branch_summary",
+        fromId: fork,
+        summary: "Explored moving session lookup into the router; abandoned: it couples routing to the session store.",
+      });
     }
     turn(t);
   }
@@ -207,5 +387,9 @@ export function generateSession(options: GenerateOptions): SessionLine[] {
 
 /** A generated session as file text. */
 export function sessionJsonl(options: GenerateOptions): string {
-  return generateSession(options).map((l) => JSON.stringify(l)).join("\n") + "\n";
+  return (
+    generateSession(options)
+      .map((l) => JSON.stringify(l))
+      .join("\n") + "\n"
+  );
 }

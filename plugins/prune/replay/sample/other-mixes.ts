@@ -46,22 +46,44 @@ export function otherMixCalls(kit: GenKit, mix: CallMix, base: BaseCalls): () =>
       return call;
     };
   }
-  const logLine = () => `${new Date(Date.UTC(2026, 10, 20, 9, between(0, 59), between(0, 59))).toISOString()} ${pick(["INFO", "INFO", "WARN", "DEBUG", "ERROR"])} ${pick(words)}: ${codeLine().trim()}`;
+  const logLine = () =>
+    `${new Date(Date.UTC(2026, 10, 20, 9, between(0, 59), between(0, 59))).toISOString()} ${pick(["INFO", "INFO", "WARN", "DEBUG", "ERROR"])} ${pick(words)}: ${codeLine().trim()}`;
   return () => {
     const r = rand();
     if (r < 0.15) return base.read();
     if (r < 0.25) return base.grep();
-    const command = pick(["npm test", "npm test -- --reporter=verbose", "npm run build", "tail -n 400 logs/app.log", "docker compose logs api --tail 300", "npx tsc --noEmit", "npm run lint"]);
+    const command = pick([
+      "npm test",
+      "npm test -- --reporter=verbose",
+      "npm run build",
+      "tail -n 400 logs/app.log",
+      "docker compose logs api --tail 300",
+      "npx tsc --noEmit",
+      "npm run lint",
+    ]);
     const chars = between(4000, 30000) * kit.scale;
     return {
       name: "bash",
       args: { command },
       result: () => {
         if (command.startsWith("npm test") && rand() < 0.4) {
-          const body = text(chars, () => (rand() < 0.2 ? `FAIL ${pick(files)} > ${pick(words)} ${pick(words)}: expected ${between(1, 9)} to be ${between(1, 9)}` : `  ✓ ${pick(words)} ${pick(words)} (${between(1, 90)} ms)`));
+          const body = text(chars, () =>
+            rand() < 0.2
+              ? `FAIL ${pick(files)} > ${pick(words)} ${pick(words)}: expected ${between(1, 9)} to be ${between(1, 9)}`
+              : `  ✓ ${pick(words)} ${pick(words)} (${between(1, 90)} ms)`,
+          );
           return { content: tx(`${body}\n\nCommand exited with code 1`), isError: true };
         }
-        if (command.includes("tsc") || command.includes("lint")) return { content: tx(text(chars / 3, () => `${pick(files)}(${between(1, 400)},${between(1, 80)}): error TS${between(2000, 2800)}: ${pick(words)} is not assignable to ${pick(words)}.`)) };
+        if (command.includes("tsc") || command.includes("lint"))
+          return {
+            content: tx(
+              text(
+                chars / 3,
+                () =>
+                  `${pick(files)}(${between(1, 400)},${between(1, 80)}): error TS${between(2000, 2800)}: ${pick(words)} is not assignable to ${pick(words)}.`,
+              ),
+            ),
+          };
         return { content: tx(text(chars, logLine)) };
       },
     };

@@ -25,7 +25,10 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-function bigServer(config: Partial<ManagedMcpServerConfig> = {}, throttleMs?: number): { server: ManagedMcpServer; events: ManagedServerEvent[]; pids: () => number[] } {
+function bigServer(
+  config: Partial<ManagedMcpServerConfig> = {},
+  throttleMs?: number,
+): { server: ManagedMcpServer; events: ManagedServerEvent[]; pids: () => number[] } {
   const fixture = bigAnswerServer(throttleMs);
   const server = new ManagedMcpServer({ name: "big", command: fixture.command, args: fixture.args, env: fixture.env, connectTimeoutMs: 15_000, ...config });
   const events: ManagedServerEvent[] = [];
@@ -74,7 +77,9 @@ describe("large answers", () => {
     expect(text(echoed)).toBe("beside");
     expect(error.category).toBe("mcp");
     expect(error.recoverable).toBe(false);
-    expect(error.message).toMatch(/^big: MCP server "big" answered with 3\.0 MB, over the limit of 2\.0 MB \(mcp\.servers\.big\.maxAnswerBytes\); the answer was dropped and the server keeps running\. Ask for less/);
+    expect(error.message).toMatch(
+      /^big: MCP server "big" answered with 3\.0 MB, over the limit of 2\.0 MB \(mcp\.servers\.big\.maxAnswerBytes\); the answer was dropped and the server keeps running\. Ask for less/,
+    );
     expect(error.message).not.toMatch(/exited|cut off|not replayed/);
     expect(error.agentMessage).toContain("Do not repeat");
     expect(text(await server.callTool("big", { bytes: MB }))).toHaveLength(MB);
@@ -92,7 +97,16 @@ describe("large answers", () => {
       cwd: root,
       agentDir: join(root, "agent"),
       env: {},
-      layers: [{ kind: "global", source: "test", data: { blobs: { dir: join(root, "blobs") }, mcp: { servers: { big: { command: fixture.command, args: fixture.args, env: fixture.env, heartbeatTimeoutMs: 15_000 } } } } }],
+      layers: [
+        {
+          kind: "global",
+          source: "test",
+          data: {
+            blobs: { dir: join(root, "blobs") },
+            mcp: { servers: { big: { command: fixture.command, args: fixture.args, env: fixture.env, heartbeatTimeoutMs: 15_000 } } },
+          },
+        },
+      ],
     });
     cleanups.push(async () => {
       await gov.pipeline.hooks.sessionShutdown.run({ sessionId: "s", cwd: root, reason: "quit" });
@@ -104,7 +118,10 @@ describe("large answers", () => {
     const args = { bytes: 20 * MB };
     const obs = await gov.pipeline.callTool("big_big", args);
     expect(obs.status, contentText(obs.content)).toBe("SUCCESS");
-    const out = await gov.pipeline.hooks.toolResult.run({ toolName: "big_big", toolCallId: "t", input: args, content: obs.content, details: obs.details, isError: false }, { tool: gov.pipeline.tools.get("big_big")!.info, sessionId: "s" });
+    const out = await gov.pipeline.hooks.toolResult.run(
+      { toolName: "big_big", toolCallId: "t", input: args, content: obs.content, details: obs.details, isError: false },
+      { tool: gov.pipeline.tools.get("big_big")!.info, sessionId: "s" },
+    );
     const excerpt = contentText(out.content);
     expect(Buffer.byteLength(excerpt)).toBeLessThanOrEqual(6_144);
     expect(excerpt).toMatch(BLOB_MARKER_PATTERN);

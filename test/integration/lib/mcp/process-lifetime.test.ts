@@ -16,8 +16,11 @@ const script = join(repoRoot, "test/fixtures/faulty-mcp/call-through-reconnect.t
 function run(stateDir: string, after: "close" | "idle", health = "crash"): Promise<{ code: number | null; stdout: string; stderr: string; ms: number }> {
   const started = performance.now();
   return new Promise((resolve) => {
-    execFile(process.execPath, ["--import", join(repoRoot, "node_modules/tsx/dist/loader.mjs"), script, stateDir, after, health], { cwd: repoRoot, timeout: 20_000 }, (error, stdout, stderr) =>
-      resolve({ code: error ? ((error as { code?: number }).code ?? null) : 0, stdout, stderr, ms: performance.now() - started }),
+    execFile(
+      process.execPath,
+      ["--import", join(repoRoot, "node_modules/tsx/dist/loader.mjs"), script, stateDir, after, health],
+      { cwd: repoRoot, timeout: 20_000 },
+      (error, stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? null) : 0, stdout, stderr, ms: performance.now() - started }),
     );
   });
 }

@@ -68,8 +68,11 @@ describe("process exit", () => {
   it("the exit hook kills children when the host exits without close()", async () => {
     const script = join(repoRoot, "test/fixtures/faulty-mcp/exit-without-close.ts");
     const out = await new Promise<string>((resolve, reject) =>
-      execFile(process.execPath, ["--import", join(repoRoot, "node_modules/tsx/dist/loader.mjs"), script], { cwd: repoRoot, timeout: 15_000 }, (error, stdout) =>
-        error ? reject(error) : resolve(stdout),
+      execFile(
+        process.execPath,
+        ["--import", join(repoRoot, "node_modules/tsx/dist/loader.mjs"), script],
+        { cwd: repoRoot, timeout: 15_000 },
+        (error, stdout) => (error ? reject(error) : resolve(stdout)),
       ),
     );
     const pid = Number(/child pid (\d+)/.exec(out)?.[1]);

@@ -30,7 +30,13 @@ describe("start faults", () => {
       const t0 = performance.now();
       const again = await rejection(server.callTool("echo", { message: "x" }));
       expect(performance.now() - t0).toBeLessThan(50);
-      expect(again.toJSON()).toMatchObject({ error: SERVER_CONNECTION_LOST, category: "connection_lost", reconnect_status: "degraded", recoverable: false, user_action: "Run /kota restart" });
+      expect(again.toJSON()).toMatchObject({
+        error: SERVER_CONNECTION_LOST,
+        category: "connection_lost",
+        reconnect_status: "degraded",
+        recoverable: false,
+        user_action: "Run /kota restart",
+      });
       expect(again.agentMessage).toContain("Install Bun");
 
       writeFileSync(command, `#!/bin/sh\nexec "${process.execPath}" "${FAULTY_SERVER}" "$@"\n`);
@@ -67,7 +73,9 @@ describe("start faults", () => {
     const error = await rejection(server.callTool("echo", { message: "x" }));
     expect(performance.now() - t0).toBeLessThan(6_000);
     expect(error.category).toBe("timeout");
-    expect(error.message).toBe(`everything failed to start within 3s. Check that '${process.execPath}' is installed and working (${process.execPath} ${FAULTY_SERVER}). Run /kota restart to retry.`);
+    expect(error.message).toBe(
+      `everything failed to start within 3s. Check that '${process.execPath}' is installed and working (${process.execPath} ${FAULTY_SERVER}). Run /kota restart to retry.`,
+    );
     expect(isAlive(faulty.pids()[0]!)).toBe(false);
     await server.restart();
     expect(server.state).toBe("running");

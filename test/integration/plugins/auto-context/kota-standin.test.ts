@@ -34,7 +34,16 @@ async function build(kotaExtra: Record<string, unknown>, env: Record<string, str
     preset: definePreset({ name: "t", description: "", commandRoot: "kota", plugins: () => [kota(), autoContext()] }),
     cwd: repo.root,
     agentDir: join(work, "agent"),
-    layers: [{ kind: "global", source: "test", data: { kota: standinKotaConfig({ KOTADB_STANDIN_LOG: callLogIn(work), ...env }, { autoContext: "onPaths", ...kotaExtra }), autoContext: { timeoutMs: 30_000, ...ac } } }],
+    layers: [
+      {
+        kind: "global",
+        source: "test",
+        data: {
+          kota: standinKotaConfig({ KOTADB_STANDIN_LOG: callLogIn(work), ...env }, { autoContext: "onPaths", ...kotaExtra }),
+          autoContext: { timeoutMs: 30_000, ...ac },
+        },
+      },
+    ],
   });
   return governor;
 }

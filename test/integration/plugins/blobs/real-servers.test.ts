@@ -26,8 +26,18 @@ let everything: ManagedMcpServer;
 beforeAll(async () => {
   const { mkdirSync } = await import("node:fs");
   mkdirSync(files, { recursive: true });
-  fsServer = new ManagedMcpServer({ name: "fs", command: process.execPath, args: [entry("@modelcontextprotocol/server-filesystem"), files], connectTimeoutMs: 15_000 });
-  everything = new ManagedMcpServer({ name: "everything", command: process.execPath, args: [entry("@modelcontextprotocol/server-everything"), "stdio"], connectTimeoutMs: 15_000 });
+  fsServer = new ManagedMcpServer({
+    name: "fs",
+    command: process.execPath,
+    args: [entry("@modelcontextprotocol/server-filesystem"), files],
+    connectTimeoutMs: 15_000,
+  });
+  everything = new ManagedMcpServer({
+    name: "everything",
+    command: process.execPath,
+    args: [entry("@modelcontextprotocol/server-everything"), "stdio"],
+    connectTimeoutMs: 15_000,
+  });
   await Promise.all([fsServer.start(), everything.start()]);
 });
 
@@ -48,11 +58,20 @@ const mcpTool = (name: string, server: () => ManagedMcpServer, remote: string): 
     return { content: result.content as ContentBlock[], details: result.structuredContent ? { structuredContent: result.structuredContent } : {} };
   },
 });
-const mcpTools = toolsPlugin([mcpTool("fs_read", () => fsServer, "read_text_file"), mcpTool("echo", () => everything, "echo")], { name: "test:mcp-tools", configKey: "mcpTools" });
+const mcpTools = toolsPlugin([mcpTool("fs_read", () => fsServer, "read_text_file"), mcpTool("echo", () => everything, "echo")], {
+  name: "test:mcp-tools",
+  configKey: "mcpTools",
+});
 
 async function governor(config: Record<string, unknown> = {}): Promise<Governor> {
   const preset = definePreset({ name: "int", description: "", plugins: () => [budget(), blobs(), mcpTools()] });
-  const gov = await createGovernor({ preset, cwd: root, agentDir: join(root, "agent"), env: {}, layers: [{ kind: "global", source: "test", data: { blobs: { dir: blobDir }, ...config } }] });
+  const gov = await createGovernor({
+    preset,
+    cwd: root,
+    agentDir: join(root, "agent"),
+    env: {},
+    layers: [{ kind: "global", source: "test", data: { blobs: { dir: blobDir }, ...config } }],
+  });
   expect(gov.problems()).toEqual([]);
   return gov;
 }
@@ -61,7 +80,10 @@ async function governor(config: Record<string, unknown> = {}): Promise<Governor>
 async function callShaped(gov: Governor, name: string, args: Record<string, unknown>): Promise<ToolResultValue> {
   const obs = await gov.pipeline.callTool(name, args);
   expect(obs.status).toBe("SUCCESS");
-  return gov.pipeline.hooks.toolResult.run({ toolName: name, toolCallId: "t", input: args, content: obs.content, details: obs.details, isError: false }, { tool: gov.pipeline.tools.get(name)!.info, sessionId: "s" });
+  return gov.pipeline.hooks.toolResult.run(
+    { toolName: name, toolCallId: "t", input: args, content: obs.content, details: obs.details, isError: false },
+    { tool: gov.pipeline.tools.get(name)!.info, sessionId: "s" },
+  );
 }
 
 const textOf = (content: readonly ContentBlock[]) => content.map((b) => (b.type === "text" ? b.text : "")).join("\n");
@@ -75,7 +97,12 @@ async function readAllLines(gov: Governor, blobId: string): Promise<string> {
     expect(obs.status).toBe("SUCCESS");
     const out = textOf(obs.content);
     expect(Buffer.byteLength(out)).toBeLessThanOrEqual(12_288 + 400);
-    lines.push(...out.split("\n").slice(1).filter((l) => !/^\[(next: |end of blob\])/.test(l)));
+    lines.push(
+      ...out
+        .split("\n")
+        .slice(1)
+        .filter((l) => !/^\[(next: |end of blob\])/.test(l)),
+    );
     offset = (obs.details.nextLine as number | null) ?? undefined;
   }
   return lines.join("\n");
@@ -101,7 +128,7 @@ describe("blobs through real MCP servers", () => {
   });
 
   it("server-everything echoing 200 KB: bounded excerpt, the blob is the full answer, readable by bytes", async () => {
-    const message = Array.from({ length: 200 * 1024 / 64 }, (_, i) => `${i.toString(36).padStart(8, "-")}${"é".repeat(20)}${"x".repeat(15)}`).join("\n");
+    const message = Array.from({ length: (200 * 1024) / 64 }, (_, i) => `${i.toString(36).padStart(8, "-")}${"é".repeat(20)}${"x".repeat(15)}`).join("\n");
     const gov = await governor();
     const out = await callShaped(gov, "echo", { message });
     const full = `Echo: ${message}`;
@@ -124,10 +151,14 @@ describe("blobs through real MCP servers", () => {
     const content = Array.from({ length: 3_000 }, (_, i) => `line ${i + 1} ${"z".repeat(30)}`).join("\n");
     const path = join(files, "budget.txt");
     writeFileSync(path, content);
-    const gov = await governor({ budget: { perTool: { fs_read: { maxBytes: 8_000, ladder: [{ head: 1_000 }, { head: 100 }], hint: "read a range with head or tail" } } } });
+    const gov = await governor({
+      budget: { perTool: { fs_read: { maxBytes: 8_000, ladder: [{ head: 1_000 }, { head: 100 }], hint: "read a range with head or tail" } } },
+    });
     const out = await callShaped(gov, "fs_read", { path });
     const text = textOf(out.content);
-    expect(text).toMatch(/^\[budget: fs_read answered [\d,]+ bytes, over its 8,000-byte budget; shown: head=100 \([\d,]+ bytes\)\]\n\[blob [0-9a-f]{12}…: [\d,]+ bytes stored; blob_read/);
+    expect(text).toMatch(
+      /^\[budget: fs_read answered [\d,]+ bytes, over its 8,000-byte budget; shown: head=100 \([\d,]+ bytes\)\]\n\[blob [0-9a-f]{12}…: [\d,]+ bytes stored; blob_read/,
+    );
     expect(text.endsWith("line 100 " + "z".repeat(30))).toBe(true);
     // The first, full answer is the blob the result names: the way back to all 3,000 lines.
     const blob = (await gov.pipeline.callTool("fs_read", { path })).meta.blob;

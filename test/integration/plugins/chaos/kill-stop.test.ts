@@ -30,7 +30,13 @@ async function build(chaos: Record<string, unknown>, extra: Record<string, unkno
       {
         kind: "global",
         source: "test",
-        data: { retry: { maxAttempts: 1 }, blobs: { dir: join(work, "blobs") }, mcp: { servers: { everything: { command: faulty.command, args: faulty.args, env: faulty.env } } }, chaos: { enabled: true, seed: 1, ...chaos }, ...extra },
+        data: {
+          retry: { maxAttempts: 1 },
+          blobs: { dir: join(work, "blobs") },
+          mcp: { servers: { everything: { command: faulty.command, args: faulty.args, env: faulty.env } } },
+          chaos: { enabled: true, seed: 1, ...chaos },
+          ...extra,
+        },
       },
     ],
   });
@@ -81,7 +87,10 @@ describe("chaos kill and stop on a managed MCP server", () => {
   }, 30_000);
 
   it("a server still stopped at shutdown is resumed first, so it exits on SIGTERM without the 2 s SIGKILL fallback", async () => {
-    const g = await build({ faults: [{ type: "stop", tools: "everything_trigger-*", probability: 1, afterMinMs: 20, afterMaxMs: 20, stopMs: 60_000 }] }, { timeout: { defaultMs: 500 }, breaker: { enabled: false } });
+    const g = await build(
+      { faults: [{ type: "stop", tools: "everything_trigger-*", probability: 1, afterMinMs: 20, afterMaxMs: 20, stopMs: 60_000 }] },
+      { timeout: { defaultMs: 500 }, breaker: { enabled: false } },
+    );
     const obs = await g.pipeline.callTool(LONG_TOOL, { duration: 5, steps: 1 });
     expect(obs.status).toBe("TIMEOUT_EXCEEDED");
     expect(chaosControllerOf(g.pipeline)!.stoppedCount).toBe(1);

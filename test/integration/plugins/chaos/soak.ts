@@ -14,7 +14,19 @@ import { join } from "node:path";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { z } from "zod";
-import { createGovernor, definePlugin, definePreset, type Governor, observationDetails, type Preset, STAGE, type ToolHandler, type ToolInfo, type ToolObservation, type UiBridge } from "../../../../core/index.ts";
+import {
+  createGovernor,
+  definePlugin,
+  definePreset,
+  type Governor,
+  observationDetails,
+  type Preset,
+  STAGE,
+  type ToolHandler,
+  type ToolInfo,
+  type ToolObservation,
+  type UiBridge,
+} from "../../../../core/index.ts";
 import { liveChildCount } from "../../../../lib/mcp/index.ts";
 import { CHAOS_EVENT, chaosControllerOf } from "../../../../plugins/chaos/index.ts";
 import { CountingClock } from "../../../helpers/counting-clock.ts";
@@ -46,7 +58,6 @@ const SOAK_RESILIENCE = {
   breaker: { failureThreshold: 5, cooldownMs: 200 },
 };
 
-
 /** Per call id: attempts that reached the transport as the outer stages see it (chaos included), and real executions below chaos. */
 interface NonIdempotentCounts {
   attempts: Map<string, number>;
@@ -55,13 +66,15 @@ interface NonIdempotentCounts {
 
 /** Counts non-idempotent tools' attempts just above chaos and executions just below it, and `chaos.injected` events. */
 function transportCounter(counts: NonIdempotentCounts, onChaosEvent: () => void) {
-  const counter = (map: Map<string, number>) => (next: ToolHandler, tool: ToolInfo): ToolHandler => {
-    if (tool.annotations.readOnlyHint || tool.annotations.idempotentHint) return next;
-    return (call) => {
-      map.set(call.toolCallId, (map.get(call.toolCallId) ?? 0) + 1);
-      return next(call);
+  const counter =
+    (map: Map<string, number>) =>
+    (next: ToolHandler, tool: ToolInfo): ToolHandler => {
+      if (tool.annotations.readOnlyHint || tool.annotations.idempotentHint) return next;
+      return (call) => {
+        map.set(call.toolCallId, (map.get(call.toolCallId) ?? 0) + 1);
+        return next(call);
+      };
     };
-  };
   return definePlugin({
     name: "soak:transport-counter",
     configKey: "soakTransportCounter",
@@ -180,7 +193,18 @@ export async function runSoak(options: { calls: number; concurrency?: number; se
   const counts: NonIdempotentCounts = { attempts: new Map(), executions: new Map() };
   const clocks: CountingClock[] = [];
   const governors: Governor[] = [];
-  const report: Omit<SoakReport, "liveTimers" | "extraActiveResources" | "liveChildren" | "osChildren" | "serverPidsAlive" | "heapBeforeMb" | "heapAfterMb" | "durationMs" | "unhandledRejections"> = {
+  const report: Omit<
+    SoakReport,
+    | "liveTimers"
+    | "extraActiveResources"
+    | "liveChildren"
+    | "osChildren"
+    | "serverPidsAlive"
+    | "heapBeforeMb"
+    | "heapAfterMb"
+    | "durationMs"
+    | "unhandledRejections"
+  > = {
     calls: 0,
     resolved: 0,
     byStatus: {},
@@ -200,7 +224,18 @@ export async function runSoak(options: { calls: number; concurrency?: number; se
         cwd,
         agentDir: join(work, `agent-${preset.name}`),
         clock,
-        layers: [{ kind: "global", source: "soak", data: { ...SOAK_RESILIENCE, ...data, blobs: { dir: join(work, `blobs-${preset.name}`) }, chaos: { enabled: true, seed: stackSeed, faults: SOAK_FAULTS } } }],
+        layers: [
+          {
+            kind: "global",
+            source: "soak",
+            data: {
+              ...SOAK_RESILIENCE,
+              ...data,
+              blobs: { dir: join(work, `blobs-${preset.name}`) },
+              chaos: { enabled: true, seed: stackSeed, faults: SOAK_FAULTS },
+            },
+          },
+        ],
       });
       gov.attachSession(`soak-${preset.name}`, silentYes);
       governors.push(gov);

@@ -87,7 +87,9 @@ describe("a KotaDB crash during indexing", () => {
     expect(indexCalls()).toBe(2);
 
     await g.pipeline.commands.get("kota status")!.command.handler("", { ui } as never);
-    expect(ui.notes.at(-1)).toMatch(/Last index: interrupted by a KotaDB crash at .* \(2 crash\(es\) during indexing this session.*not re-run automatically again; run \/kota index to retry/);
+    expect(ui.notes.at(-1)).toMatch(
+      /Last index: interrupted by a KotaDB crash at .* \(2 crash\(es\) during indexing this session.*not re-run automatically again; run \/kota index to retry/,
+    );
 
     // The user retries by hand: it asks (confirmIndex is off here), indexes, and the interruption is gone.
     const retried = await callTool(g, "kota_index", { force: true });

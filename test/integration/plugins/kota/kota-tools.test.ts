@@ -97,7 +97,7 @@ describe("kota tools over the stand-in", () => {
     expect(search.text).toMatch(/^Search "add": 4 result\(s\)\.\n/);
     expect(search.text).toMatch(/^src\/index.ts \(\d+ match(es)?\)$/m); // ranking and match counts differ between the stand-in and KotaDB
     const snippet = await call(g, "kota_search", { query: "formatSum", output: "snippet", context_lines: 0 });
-    expect(snippet.text).toMatch(/src\/utils\/format.ts:\n  3: export function formatSum.*\n  4- /);
+    expect(snippet.text).toMatch(/src\/utils\/format.ts:\n {2}3: export function formatSum.*\n {2}4- /);
 
     const missing = await call(g, "kota_deps", { file_path: "src/nope.ts" });
     expect(missing.obs.status).toBe("SUCCESS");
@@ -167,13 +167,18 @@ describe("kota tools over the stand-in", () => {
   });
 
   it("a KotaDB that exits at start gives the model its stderr and the fix; the user is told once", async () => {
-    const g = await build({ command: process.execPath, args: ["-e", "process.stderr.write('error: kotadb@next not found in the registry\\n'); process.exit(1)"] });
+    const g = await build({
+      command: process.execPath,
+      args: ["-e", "process.stderr.write('error: kotadb@next not found in the registry\\n'); process.exit(1)"],
+    });
     const ui = recordingUi(true);
     g.attachSession("s1", ui);
     const first = await call(g, "kota_search", { query: "x" });
     expect(first.obs.status).toBe("ERROR");
     // The fix follows the stderr: a package that is not in the registry.
-    expect(first.text).toMatch(/exited with code 1 during start.*kotadb@next not found in the registry.*KotaDB did not start .*The npm registry has no such package or version.*"kota\.args"/s);
+    expect(first.text).toMatch(
+      /exited with code 1 during start.*kotadb@next not found in the registry.*KotaDB did not start .*The npm registry has no such package or version.*"kota\.args"/s,
+    );
     await call(g, "kota_usages", { symbol: "x" });
     expect(ui.notes.filter((n) => /KotaDB did not start/.test(n))).toHaveLength(1);
     expect(ui.statuses.get("kota")).toMatch(/^kota: degraded/);

@@ -16,10 +16,12 @@ import { standinCalls, standinKotaConfig } from "../../../helpers/kota-standin.t
 function appFiles(extra = 0): Record<string, string> {
   const files: Record<string, string> = {
     "package.json": '{ "name": "app45", "version": "1.0.0", "type": "module" }\n',
-    "src/config.ts": "export interface Config {\n  name: string;\n  retries: number;\n}\n\nexport function loadConfig(): Config {\n  return { name: \"app\", retries: 3 };\n}\n",
+    "src/config.ts":
+      'export interface Config {\n  name: string;\n  retries: number;\n}\n\nexport function loadConfig(): Config {\n  return { name: "app", retries: 3 };\n}\n',
   };
   for (let i = 0; i < 43; i++) {
-    files[`src/feature${i}/service.ts`] = `import { loadConfig, type Config } from "../config";\n\n/** Service ${i}: reads the config once. */\nexport class Service${i} {\n  private readonly config: Config = loadConfig();\n\n  run(input: string): string {\n    // the config decides how often we retry\n    for (let n = 0; n < this.config.retries; n++) if (input.length > n) return input.slice(n);\n    return this.config.name + input;\n  }\n}\n${Array.from({ length: extra }, (_, n) => `// config note ${n}: service ${i} reads config.retries and config.name from the shared config\n`).join("")}`;
+    files[`src/feature${i}/service.ts`] =
+      `import { loadConfig, type Config } from "../config";\n\n/** Service ${i}: reads the config once. */\nexport class Service${i} {\n  private readonly config: Config = loadConfig();\n\n  run(input: string): string {\n    // the config decides how often we retry\n    for (let n = 0; n < this.config.retries; n++) if (input.length > n) return input.slice(n);\n    return this.config.name + input;\n  }\n}\n${Array.from({ length: extra }, (_, n) => `// config note ${n}: service ${i} reads config.retries and config.name from the shared config\n`).join("")}`;
   }
   return files;
 }
@@ -85,7 +87,13 @@ describe("kota_search keeps the largest answer that fits", () => {
       preset: kotaPreset,
       cwd: repo.root,
       agentDir: join(work, "agent"),
-      layers: [{ kind: "global", source: "test", data: { kota: standinKotaConfig({ KOTADB_STANDIN_LOG: join(work, "calls.jsonl") }, { confirmIndex: false }), blobs: { dir: join(work, "blobs") } } }],
+      layers: [
+        {
+          kind: "global",
+          source: "test",
+          data: { kota: standinKotaConfig({ KOTADB_STANDIN_LOG: join(work, "calls.jsonl") }, { confirmIndex: false }), blobs: { dir: join(work, "blobs") } },
+        },
+      ],
     });
     governor.attachSession("s", { hasUI: true, notify: () => {}, setStatus: () => {}, confirm: async () => true });
     await piCall(governor, "kota_index", {});

@@ -19,15 +19,22 @@ interface Recorded {
   content?: Array<{ text: string; chars: number }>;
   error?: { message: string; code: number };
 }
-const samples = JSON.parse(readFileSync(new URL("../../../fixtures/kotadb-standin/sample-calls.json", import.meta.url), "utf8")) as { calls: Recorded[]; larger_repo_calls: Recorded[] };
-const toolsList = JSON.parse(readFileSync(new URL("../../../fixtures/kotadb-standin/tools-list.json", import.meta.url), "utf8")) as { tools: Array<{ name: string; inputSchema: unknown }> };
+const samples = JSON.parse(readFileSync(new URL("../../../fixtures/kotadb-standin/sample-calls.json", import.meta.url), "utf8")) as {
+  calls: Recorded[];
+  larger_repo_calls: Recorded[];
+};
+const toolsList = JSON.parse(readFileSync(new URL("../../../fixtures/kotadb-standin/tools-list.json", import.meta.url), "utf8")) as {
+  tools: Array<{ name: string; inputSchema: unknown }>;
+};
 
 /** The sample repository, rebuilt from what the recorded answers show (paths, lines, imports, symbols). */
 const SAMPLE_REPO: Record<string, string> = {
   "package.json": '{ "name": "sample-repo", "version": "1.0.0" }\n',
   "tsconfig.json": '{ "compilerOptions": { "strict": true } }\n',
-  "src/config.ts": "export interface AppConfig {\n  name: string;\n  debug: boolean;\n}\n\nexport function loadConfig(): AppConfig {\n  return { name: \"sample\", debug: false };\n}\n",
-  "src/index.ts": 'import { loadConfig } from "./config";\nimport { formatSum } from "./utils/format";\nimport "./utils/math";\n\nexport function main(): string {\n  return loadConfig().name + formatSum(1, 2);\n}\n',
+  "src/config.ts":
+    'export interface AppConfig {\n  name: string;\n  debug: boolean;\n}\n\nexport function loadConfig(): AppConfig {\n  return { name: "sample", debug: false };\n}\n',
+  "src/index.ts":
+    'import { loadConfig } from "./config";\nimport { formatSum } from "./utils/format";\nimport "./utils/math";\n\nexport function main(): string {\n  return loadConfig().name + formatSum(1, 2);\n}\n',
   "src/utils/format.ts": 'import { add } from "./math";\n\nexport function formatSum(a: number, b: number): string {\n  return `sum=${add(a, b)}`;\n}\n',
   "src/utils/math.ts": "export function add(a: number, b: number): number {\n  return a + b;\n}\n",
   "tests/math.test.ts": 'import { add } from "../src/utils/math";\n\nif (add(1, 2) !== 3) throw new Error("add broken");\n',
@@ -89,7 +96,16 @@ afterAll(async () => {
 describe("KotaDB stand-in vs recorded KotaDB answers", () => {
   it("lists the eight core tools with KotaDB's exact input schemas", async () => {
     const listed = await client.listTools();
-    expect(listed.tools.map((t) => t.name)).toEqual(["search", "index_repository", "list_recent_files", "search_dependencies", "find_usages", "analyze_change_impact", "get_index_statistics", "generate_task_context"]);
+    expect(listed.tools.map((t) => t.name)).toEqual([
+      "search",
+      "index_repository",
+      "list_recent_files",
+      "search_dependencies",
+      "find_usages",
+      "analyze_change_impact",
+      "get_index_statistics",
+      "generate_task_context",
+    ]);
     for (const t of listed.tools) expect(t.inputSchema).toEqual(toolsList.tools.find((x) => x.name === t.name)!.inputSchema);
   });
 
@@ -114,7 +130,8 @@ describe("KotaDB stand-in vs recorded KotaDB answers", () => {
 
     const impact = (await standin("analyze_change_impact", samples.calls.find((c) => c.name === "analyze_change_impact")!.arguments)).json!;
     const recordedImpact = byName("analyze_change_impact");
-    for (const key of ["affected_files", "test_scope", "architectural_warnings", "conflicts", "risk_level", "deployment_impact", "summary"]) expect(impact[key]).toEqual(recordedImpact[key]);
+    for (const key of ["affected_files", "test_scope", "architectural_warnings", "conflicts", "risk_level", "deployment_impact", "summary"])
+      expect(impact[key]).toEqual(recordedImpact[key]);
 
     const task = (await standin("generate_task_context", { files: ["src/utils/math.ts"] })).json!;
     const recordedTask = byName("generate_task_context");

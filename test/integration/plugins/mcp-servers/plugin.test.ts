@@ -19,7 +19,13 @@ function recordingUi() {
 
 async function build(servers: Record<string, unknown>): Promise<Governor> {
   const preset = definePreset({ name: "mcp", description: "", plugins: () => [mcpServers()] });
-  return createGovernor({ preset, cwd: process.cwd(), agentDir: "/nonexistent", env: {}, layers: [{ kind: "global", source: "global", data: { mcp: { servers } } }] });
+  return createGovernor({
+    preset,
+    cwd: process.cwd(),
+    agentDir: "/nonexistent",
+    env: {},
+    layers: [{ kind: "global", source: "global", data: { mcp: { servers } } }],
+  });
 }
 
 async function shutdown(gov: Governor): Promise<void> {
@@ -50,7 +56,9 @@ describe("mcp-servers plugin", () => {
       expect(echo.info.annotations).toEqual({ readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false });
       // pi validates arguments against the parameters as given: the passed-through schema must work there.
       const tool = { name: "everything_echo", description: "", parameters: echo.definition.parameters } as never;
-      expect(validateToolArguments(tool, { type: "toolCall", id: "1", name: "everything_echo", arguments: { message: "hi" } } as never)).toEqual({ message: "hi" });
+      expect(validateToolArguments(tool, { type: "toolCall", id: "1", name: "everything_echo", arguments: { message: "hi" } } as never)).toEqual({
+        message: "hi",
+      });
       expect(() => validateToolArguments(tool, { type: "toolCall", id: "1", name: "everything_echo", arguments: {} } as never)).toThrow(/message/);
 
       const ok = await gov.pipeline.callTool("everything_echo", { message: "governed" });
@@ -99,7 +107,17 @@ describe("mcp-servers plugin", () => {
 
   it("declared tools keep the start lazy until the first call", async () => {
     const f = faultyServer({});
-    const gov = await build({ lazy: { command: f.command, args: f.args, env: f.env, tools: [{ name: "echo", readOnly: true, inputSchema: { type: "object", properties: { message: { type: "string" } }, required: ["message"] } }, "get-env"] } });
+    const gov = await build({
+      lazy: {
+        command: f.command,
+        args: f.args,
+        env: f.env,
+        tools: [
+          { name: "echo", readOnly: true, inputSchema: { type: "object", properties: { message: { type: "string" } }, required: ["message"] } },
+          "get-env",
+        ],
+      },
+    });
     try {
       expect([...gov.pipeline.tools.keys()]).toEqual(expect.arrayContaining(["lazy_echo", "lazy_get-env"]));
       expect(f.starts()).toBe(0);
@@ -115,7 +133,13 @@ describe("mcp-servers plugin", () => {
 
   it("a project config cannot choose the program (servers is a trusted key)", async () => {
     const preset = definePreset({ name: "mcp", description: "", plugins: () => [mcpServers()] });
-    const gov = await createGovernor({ preset, cwd: process.cwd(), agentDir: "/nonexistent", env: {}, layers: [{ kind: "project", source: "project", data: { mcp: { servers: { evil: { command: "rm", args: ["-rf", "/"] } } } } }] });
+    const gov = await createGovernor({
+      preset,
+      cwd: process.cwd(),
+      agentDir: "/nonexistent",
+      env: {},
+      layers: [{ kind: "project", source: "project", data: { mcp: { servers: { evil: { command: "rm", args: ["-rf", "/"] } } } } }],
+    });
     try {
       expect([...gov.pipeline.tools.keys()].some((n) => n.startsWith("evil_"))).toBe(false);
       expect(gov.problems().join("\n")).toMatch(/servers/);

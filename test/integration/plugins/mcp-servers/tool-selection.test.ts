@@ -17,7 +17,13 @@ afterEach(async () => {
 
 async function build(servers: Record<string, unknown>): Promise<Governor> {
   const preset = definePreset({ name: "mcp", description: "", plugins: () => [mcpServers()] });
-  gov = await createGovernor({ preset, cwd: process.cwd(), agentDir: "/nonexistent", env: {}, layers: [{ kind: "global", source: "global", data: { mcp: { servers } } }] });
+  gov = await createGovernor({
+    preset,
+    cwd: process.cwd(),
+    agentDir: "/nonexistent",
+    env: {},
+    layers: [{ kind: "global", source: "global", data: { mcp: { servers } } }],
+  });
   return gov;
 }
 
@@ -39,11 +45,16 @@ describe("MCP tool selection", () => {
   }, 60_000);
 
   it("one server listing 20,000 tools (~40 MB of schemas): at most 200 tools and 256 KiB offered, one warning with the counts", async () => {
-    const g = await build({ big: manyToolsServer({ label: "big", count: 20_000, describeBytes: 2_000 }), small: manyToolsServer({ label: "small", names: ["ping"] }) });
+    const g = await build({
+      big: manyToolsServer({ label: "big", count: 20_000, describeBytes: 2_000 }),
+      small: manyToolsServer({ label: "small", names: ["ping"] }),
+    });
     const offered = mcpTools(g).filter((n) => n.startsWith("big_"));
     expect(offered.length).toBeGreaterThan(0);
     expect(offered.length).toBeLessThanOrEqual(200);
-    const bytes = offered.map((n) => g.pipeline.tools.get(n)!.definition).reduce((s, d) => s + schemaBytes({ name: d.name.slice(4), description: d.description, inputSchema: d.parameters as never }), 0);
+    const bytes = offered
+      .map((n) => g.pipeline.tools.get(n)!.definition)
+      .reduce((s, d) => s + schemaBytes({ name: d.name.slice(4), description: d.description, inputSchema: d.parameters as never }), 0);
     expect(bytes).toBeLessThanOrEqual(256 * 1024);
     expect(mcpTools(g)).toContain("small_ping"); // other servers unaffected
     const warnings = g.degraded().filter((l) => l.includes('MCP server "big" lists 20,000 tools'));
@@ -67,7 +78,10 @@ describe("MCP tool selection", () => {
 
 describe("MCP tool names that belong to pi-governor", () => {
   it("server blob listing read, server context listing search: never take blob_read or context_search", async () => {
-    const g = await build({ blob: manyToolsServer({ label: "blob", names: ["read", "other"] }), context: manyToolsServer({ label: "context", names: ["search"] }) });
+    const g = await build({
+      blob: manyToolsServer({ label: "blob", names: ["read", "other"] }),
+      context: manyToolsServer({ label: "context", names: ["search"] }),
+    });
     expect(mcpTools(g)).toEqual(["blob_other"]);
     expect(g.degraded().join("\n")).toContain('MCP server "blob": tool(s) "read" (blob_read) left out');
     expect(g.degraded().join("\n")).toContain('MCP server "context": tool(s) "search" (context_search) left out');

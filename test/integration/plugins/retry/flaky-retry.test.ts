@@ -14,9 +14,18 @@ const FAST_RETRY = { retry: { baseDelayMs: 10, maxDelayMs: 40 } };
 
 async function flaky(overrides: Record<string, unknown> = {}, fails = 2) {
   const { command, args, env } = flakyCommand(fails);
-  const stack = await governedStack({ name: "flaky", command, args, env }, [{ name: "flaky", annotations: READ_ONLY }, { name: "echo", annotations: READ_ONLY }, { name: "slow", annotations: READ_ONLY }], { ...FAST_RETRY, ...overrides });
+  const stack = await governedStack(
+    { name: "flaky", command, args, env },
+    [
+      { name: "flaky", annotations: READ_ONLY },
+      { name: "echo", annotations: READ_ONLY },
+      { name: "slow", annotations: READ_ONLY },
+    ],
+    { ...FAST_RETRY, ...overrides },
+  );
   await stack.server.start();
-  const serverStats = async () => JSON.parse(((await stack.server.callTool("stats", {})).content[0] as { text: string }).text) as { calls: number; cancelled: number; aborted: number };
+  const serverStats = async () =>
+    JSON.parse(((await stack.server.callTool("stats", {})).content[0] as { text: string }).text) as { calls: number; cancelled: number; aborted: number };
   return { ...stack, serverStats };
 }
 

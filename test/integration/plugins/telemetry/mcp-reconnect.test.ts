@@ -22,13 +22,23 @@ afterAll(() => otel.uninstall());
 describe("telemetry: MCP reconnect", () => {
   it("puts the reconnect of the server on the span of the call in flight and counts it", async () => {
     const faulty = faultyServer({ mode: "crash-mid-call", tool: "echo", times: 1 });
-    const preset = definePreset({ name: "mcp", description: "", plugins: () => [telemetry(), retry({ baseDelayMs: 10, maxDelayMs: 40 }), timeout(), mcpServers()] });
+    const preset = definePreset({
+      name: "mcp",
+      description: "",
+      plugins: () => [telemetry(), retry({ baseDelayMs: 10, maxDelayMs: 40 }), timeout(), mcpServers()],
+    });
     const gov = await createGovernor({
       preset,
       cwd: process.cwd(),
       agentDir: "/nonexistent",
       env: {},
-      layers: [{ kind: "global", source: "global", data: { telemetry: { enabled: true }, mcp: { servers: { everything: { command: faulty.command, args: faulty.args, env: faulty.env } } } } }],
+      layers: [
+        {
+          kind: "global",
+          source: "global",
+          data: { telemetry: { enabled: true }, mcp: { servers: { everything: { command: faulty.command, args: faulty.args, env: faulty.env } } } },
+        },
+      ],
     });
     try {
       const obs = await gov.pipeline.callTool("everything_echo", { message: "through a crash" }, { toolCallId: "c1" });

@@ -14,7 +14,14 @@ afterEach(() => faulty?.cleanup());
 
 async function everything(overrides: Record<string, unknown> = {}) {
   faulty = faultyServer({});
-  return governedStack({ name: "everything", command: faulty.command, args: faulty.args, env: faulty.env }, [{ name: LONG, annotations: { readOnlyHint: true } }, { name: "echo", annotations: { readOnlyHint: true } }], overrides);
+  return governedStack(
+    { name: "everything", command: faulty.command, args: faulty.args, env: faulty.env },
+    [
+      { name: LONG, annotations: { readOnlyHint: true } },
+      { name: "echo", annotations: { readOnlyHint: true } },
+    ],
+    overrides,
+  );
 }
 
 describe("timeout against server-everything", () => {
@@ -31,7 +38,14 @@ describe("timeout against server-everything", () => {
     expect(faulty!.cancelled()).toBe(1);
     const rows = await stack.rows();
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ task_id: "call-1", session_id: "sess-1", tool_name: LONG, status: "TIMEOUT_EXCEEDED", error_category: "timeout", retries: 0 });
+    expect(rows[0]).toMatchObject({
+      task_id: "call-1",
+      session_id: "sess-1",
+      tool_name: LONG,
+      status: "TIMEOUT_EXCEEDED",
+      error_category: "timeout",
+      retries: 0,
+    });
     expect(Number(rows[0]!.duration_ms)).toBeGreaterThanOrEqual(400);
   });
 

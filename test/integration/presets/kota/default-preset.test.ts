@@ -79,8 +79,34 @@ describe("the default kota preset through the stand-in", () => {
       ["governor:chaos", false],
       ["governor:doctor", true],
     ]);
-    expect([...g.pipeline.tools.keys()].sort()).toEqual(["blob_read", "context_fold", "context_search", "kota_deps", "kota_impact", "kota_index", "kota_search", "kota_status", "kota_task_context", "kota_usages"]);
-    expect([...g.pipeline.commands.keys()].sort()).toEqual(["governor doctor", "kota blobs", "kota doctor", "kota index", "kota pin", "kota pruning", "kota purge-blobs", "kota purge-index", "kota recall", "kota redacted", "kota restart", "kota search", "kota status", "kota unfold"]);
+    expect([...g.pipeline.tools.keys()].sort()).toEqual([
+      "blob_read",
+      "context_fold",
+      "context_search",
+      "kota_deps",
+      "kota_impact",
+      "kota_index",
+      "kota_search",
+      "kota_status",
+      "kota_task_context",
+      "kota_usages",
+    ]);
+    expect([...g.pipeline.commands.keys()].sort()).toEqual([
+      "governor doctor",
+      "kota blobs",
+      "kota doctor",
+      "kota index",
+      "kota pin",
+      "kota pruning",
+      "kota purge-blobs",
+      "kota purge-index",
+      "kota recall",
+      "kota redacted",
+      "kota restart",
+      "kota search",
+      "kota status",
+      "kota unfold",
+    ]);
     const wrapOrder = g.pipeline.describe().toolCall!.map((t) => t.name);
     expect(wrapOrder.indexOf("governor:breaker")).toBeLessThan(wrapOrder.indexOf("governor:retry"));
     expect(wrapOrder.indexOf("governor:retry")).toBeLessThan(wrapOrder.indexOf("governor:budget"));
@@ -121,7 +147,9 @@ describe("the default kota preset through the stand-in", () => {
     const sent = standinCalls(callLogIn(work)).filter((c) => c.name === "search");
     expect(sent.length).toBeGreaterThan(1); // re-issued cheaper
     // The most snippets that fit 400 bytes with the note and the way back in front of them.
-    expect(r.text).toMatch(/^\[budget: kota_search answered [\d,]+ bytes, over its 400-byte budget; shown: limit=\d+, context_lines=1 \([\d,]+ bytes\)\]\n\[blob \w+…: [\d,]+ bytes stored; blob_read/);
+    expect(r.text).toMatch(
+      /^\[budget: kota_search answered [\d,]+ bytes, over its 400-byte budget; shown: limit=\d+, context_lines=1 \([\d,]+ bytes\)\]\n\[blob \w+…: [\d,]+ bytes stored; blob_read/,
+    );
     const shown = Number(/^Search "export": (\d+) result/m.exec(r.text)![1]);
     expect(shown).toBeGreaterThanOrEqual(1);
     expect(sent.some((c) => c.args.limit === shown + 1 && c.args.output === "snippet")).toBe(true);
@@ -156,7 +184,13 @@ describe("the default kota preset through the stand-in", () => {
   });
 
   it("a config file can switch to the lean preset", async () => {
-    governor = await createGovernor({ preset: kotaPreset, presets: [leanPreset], cwd: repo.root, agentDir: join(work, "agent"), layers: [{ kind: "global", source: "g", data: { preset: "lean", blobs: { dir: join(work, "blobs") } } }] });
+    governor = await createGovernor({
+      preset: kotaPreset,
+      presets: [leanPreset],
+      cwd: repo.root,
+      agentDir: join(work, "agent"),
+      layers: [{ kind: "global", source: "g", data: { preset: "lean", blobs: { dir: join(work, "blobs") } } }],
+    });
     expect(governor.preset.name).toBe("lean");
     expect([...governor.pipeline.tools.keys()]).toEqual(["blob_read", "context_fold", "context_search"]);
     expect(governor.problems()).toEqual([]);
@@ -169,11 +203,23 @@ describe("the default kota preset through the stand-in", () => {
       presets: [leanPreset, mcpPreset],
       cwd: repo.root,
       agentDir: join(work, "agent"),
-      layers: [{ kind: "global", source: "g", data: { preset: "mcp", blobs: { dir: join(work, "blobs") }, mcp: { servers: { kotadb: { command, args, cwd: repo.root, connectTimeoutMs: 20_000 } } } } }],
+      layers: [
+        {
+          kind: "global",
+          source: "g",
+          data: {
+            preset: "mcp",
+            blobs: { dir: join(work, "blobs") },
+            mcp: { servers: { kotadb: { command, args, cwd: repo.root, connectTimeoutMs: 20_000 } } },
+          },
+        },
+      ],
     });
     expect(governor.preset.name).toBe("mcp");
     expect(governor.problems()).toEqual([]);
-    expect([...governor.pipeline.tools.keys()]).toEqual(expect.arrayContaining(["kotadb_search", "kotadb_index_repository", "kotadb_get_index_statistics", "blob_read"]));
+    expect([...governor.pipeline.tools.keys()]).toEqual(
+      expect.arrayContaining(["kotadb_search", "kotadb_index_repository", "kotadb_get_index_statistics", "blob_read"]),
+    );
     const stats = await governor.pipeline.callTool("kotadb_get_index_statistics", {});
     expect(contentText(stats.content)).toMatch(/"repositories": 0/);
     const rejected = await governor.pipeline.callTool("kotadb_search", {});

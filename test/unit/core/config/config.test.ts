@@ -66,12 +66,21 @@ describe("resolveConfig", () => {
   });
 
   it("a project file cannot choose the spawned program unless the global config allows it", () => {
-    const project = { kind: "project" as const, source: "/repo/.pi/pi-governor.json", data: { kota: { command: "/tmp/evil", args: ["x"], confirmIndex: false } } };
+    const project = {
+      kind: "project" as const,
+      source: "/repo/.pi/pi-governor.json",
+      data: { kota: { command: "/tmp/evil", args: ["x"], confirmIndex: false } },
+    };
     const denied = resolveConfig(plugins, [project]);
     expect(denied.values.get("kota")).toMatchObject({ command: "bun", args: ["x", "kotadb@next"], confirmIndex: false });
     expect(formatProblems(denied.problems).join("\n")).toMatch(/kota\.command: ignored: a project config may not choose what program runs/);
     // The fix names the user's real global file (PI_CODING_AGENT_DIR moves it).
-    const named = resolveConfig(plugins, [project, { kind: "project", source: "/repo/.pi/pi-governor.json", data: { allowProjectSpawnConfig: true } }], new Set(), "/home/u/agents/work/pi-governor.json");
+    const named = resolveConfig(
+      plugins,
+      [project, { kind: "project", source: "/repo/.pi/pi-governor.json", data: { allowProjectSpawnConfig: true } }],
+      new Set(),
+      "/home/u/agents/work/pi-governor.json",
+    );
     expect(formatProblems(named.problems).join("\n")).toMatch(/to your global config \(\/home\/u\/agents\/work\/pi-governor\.json\)/);
     expect(formatProblems(named.problems).join("\n")).toMatch(/only the global config \(\/home\/u\/agents\/work\/pi-governor\.json\) may set this/);
     expect(formatProblems(named.problems).join("\n")).not.toContain("~/.pi/agent");
@@ -133,9 +142,36 @@ describe("loadConfigLayers and createGovernor", () => {
       blobs: { enabled: true, dir: "~/.pi/cache/pi-kota/blobs", maxBytes: 262144000, maxAgeDays: 14 },
     };
     const documentedPlugins = [
-      definePlugin({ name: "s:kota", configKey: "kota", description: "", schema: z.object({ toolset: z.string(), autoContext: z.enum(["off", "onPaths", "always"]), confirmIndex: z.boolean(), command: z.string(), args: z.array(z.string()) }), defaults: { toolset: "core", autoContext: "off", confirmIndex: true, command: "bun", args: [] }, apply() {} })(),
-      definePlugin({ name: "s:prune", configKey: "prune", description: "", schema: z.object({ keepRecentTurns: z.number(), maxToolChars: z.number(), adaptive: z.boolean(), pinImpactSummaries: z.boolean() }), defaults: { keepRecentTurns: 2, maxToolChars: 1200, adaptive: true, pinImpactSummaries: true }, apply() {} })(),
-      definePlugin({ name: "s:blobs", configKey: "blobs", description: "", schema: z.object({ dir: z.string(), maxBytes: z.number(), maxAgeDays: z.number() }), defaults: { dir: "x", maxBytes: 1, maxAgeDays: 1 }, apply() {} })(),
+      definePlugin({
+        name: "s:kota",
+        configKey: "kota",
+        description: "",
+        schema: z.object({
+          toolset: z.string(),
+          autoContext: z.enum(["off", "onPaths", "always"]),
+          confirmIndex: z.boolean(),
+          command: z.string(),
+          args: z.array(z.string()),
+        }),
+        defaults: { toolset: "core", autoContext: "off", confirmIndex: true, command: "bun", args: [] },
+        apply() {},
+      })(),
+      definePlugin({
+        name: "s:prune",
+        configKey: "prune",
+        description: "",
+        schema: z.object({ keepRecentTurns: z.number(), maxToolChars: z.number(), adaptive: z.boolean(), pinImpactSummaries: z.boolean() }),
+        defaults: { keepRecentTurns: 2, maxToolChars: 1200, adaptive: true, pinImpactSummaries: true },
+        apply() {},
+      })(),
+      definePlugin({
+        name: "s:blobs",
+        configKey: "blobs",
+        description: "",
+        schema: z.object({ dir: z.string(), maxBytes: z.number(), maxAgeDays: z.number() }),
+        defaults: { dir: "x", maxBytes: 1, maxAgeDays: 1 },
+        apply() {},
+      })(),
     ];
     const r = resolveConfig(documentedPlugins, [{ kind: "global", source: "G", data: documentedShape }]);
     expect(r.problems).toEqual([]);
@@ -144,8 +180,27 @@ describe("loadConfigLayers and createGovernor", () => {
   it("keeps running on the valid layers, applies enabled plugins in preset order and reports a failing plugin", async () => {
     writeFileSync(join(cwd, ".pi", "pi-governor.json"), JSON.stringify({ prune: { keepRecentTurns: -1 }, kota: { confirmIndex: false } }));
     const order: string[] = [];
-    const failing = definePlugin({ name: "test:failing", configKey: "failing", description: "", schema: z.object({}), defaults: {}, apply() { throw new Error("cannot start"); } });
-    const recorder = (name: string) => definePlugin({ name: `test:${name}`, configKey: name, description: "", schema: z.object({}), defaults: {}, apply() { order.push(name); } });
+    const failing = definePlugin({
+      name: "test:failing",
+      configKey: "failing",
+      description: "",
+      schema: z.object({}),
+      defaults: {},
+      apply() {
+        throw new Error("cannot start");
+      },
+    });
+    const recorder = (name: string) =>
+      definePlugin({
+        name: `test:${name}`,
+        configKey: name,
+        description: "",
+        schema: z.object({}),
+        defaults: {},
+        apply() {
+          order.push(name);
+        },
+      });
     const preset = definePreset({ name: "t", description: "", plugins: () => [server(), prune(), recorder("a")(), failing(), recorder("b")()] });
     const gov = await createGovernor({ preset, cwd, agentDir, env: {} });
     expect(order).toEqual(["a", "b"]);
@@ -162,7 +217,14 @@ describe("loadConfigLayers and createGovernor", () => {
     const b = definePreset({ name: "b", description: "", plugins: () => [] });
     const picked = await createGovernor({ preset: a, presets: [b], cwd, agentDir, env: {}, layers: [{ kind: "global", source: "G", data: { preset: "b" } }] });
     expect(picked.preset.name).toBe("b");
-    const unknown = await createGovernor({ preset: a, presets: [b], cwd, agentDir, env: {}, layers: [{ kind: "global", source: "G", data: { preset: "zzz" } }] });
+    const unknown = await createGovernor({
+      preset: a,
+      presets: [b],
+      cwd,
+      agentDir,
+      env: {},
+      layers: [{ kind: "global", source: "G", data: { preset: "zzz" } }],
+    });
     expect(unknown.preset.name).toBe("a");
     expect(unknown.problems().join("\n")).toMatch(/unknown preset "zzz"; known: a, b/);
   });

@@ -46,7 +46,10 @@ describe("docs/pi-governor.schema.json", () => {
     const { DEFAULT_SCHEMA_PATH, CONFIG_DOC_PATH } = await import("../../../../cli/write-schema.ts");
     const { configMarkdown } = await import("../../../../cli/config-doc.ts");
     const { presets } = await import("../../../../presets/index.ts");
-    const expected = configJsonSchema(presets.flatMap((p) => p.plugins()), presets.map((p) => p.name));
+    const expected = configJsonSchema(
+      presets.flatMap((p) => p.plugins()),
+      presets.map((p) => p.name),
+    );
     expect(JSON.parse(readFileSync(DEFAULT_SCHEMA_PATH, "utf8"))).toEqual(expected);
     expect(readFileSync(CONFIG_DOC_PATH, "utf8")).toBe(configMarkdown(expected));
   });

@@ -64,7 +64,15 @@ function isScalarNonString(node: JsonSchema): boolean {
 }
 
 /** Walks one JSON Schema node; `topKey` is the section's top-level key the node lives under. */
-function walk(node: JsonSchema, path: string, name: string, description: string | undefined, topKey: string, trusted: ReadonlySet<string>, out: Finding[]): void {
+function walk(
+  node: JsonSchema,
+  path: string,
+  name: string,
+  description: string | undefined,
+  topKey: string,
+  trusted: ReadonlySet<string>,
+  out: Finding[],
+): void {
   const types = Array.isArray(node.type) ? node.type : node.type ? [node.type] : [];
   if (types.includes("number") || types.includes("integer")) {
     const max = node.maximum ?? node.exclusiveMaximum;
@@ -74,8 +82,10 @@ function walk(node: JsonSchema, path: string, name: string, description: string 
       if (unit !== undefined && max * unit > MAX_TIMER_MS) out.push({ path, problem: `duration bound ${max} (x${unit} ms) exceeds ${MAX_TIMER_MS} ms` });
     }
   }
-  if (types.includes("string") && node.maxLength === undefined && node.enum === undefined && node.const === undefined) out.push({ path, problem: "string without a length bound (add .max())" });
-  if (types.includes("array") && node.maxItems === undefined && node.prefixItems === undefined) out.push({ path, problem: "list without a length bound (add .max())" });
+  if (types.includes("string") && node.maxLength === undefined && node.enum === undefined && node.const === undefined)
+    out.push({ path, problem: "string without a length bound (add .max())" });
+  if (types.includes("array") && node.maxItems === undefined && node.prefixItems === undefined)
+    out.push({ path, problem: "list without a length bound (add .max())" });
   if (types.includes("object") && node.additionalProperties && typeof node.additionalProperties === "object") {
     if (node.maxProperties === undefined) out.push({ path, problem: "record without a bound on its keys (boundedRecord)" });
     if (node.propertyNames) walk(node.propertyNames, `${path}.<key name>`, name, description, topKey, trusted, out);
@@ -83,15 +93,19 @@ function walk(node: JsonSchema, path: string, name: string, description: string 
   for (const [key, child] of Object.entries(node.properties ?? {})) {
     const childTop = topKey || key;
     // A number or a switch named like a path (maxPaths) counts or toggles; it cannot name a place.
-    if (SENSITIVE_NAME.test(key) && !isScalarNonString(child) && !trusted.has(childTop)) out.push({ path: `${path}.${key}`, problem: "names a path, program or endpoint but is not a trusted key" });
+    if (SENSITIVE_NAME.test(key) && !isScalarNonString(child) && !trusted.has(childTop))
+      out.push({ path: `${path}.${key}`, problem: "names a path, program or endpoint but is not a trusted key" });
     // A key that removes stored data (its description starts "Retention:") decides for every project.
-    if (/^(Trusted: .*?\. )?Retention:/.test(child.description ?? "") && !trusted.has(childTop)) out.push({ path: `${path}.${key}`, problem: "deletes shared data (retention) but is not a trusted key" });
+    if (/^(Trusted: .*?\. )?Retention:/.test(child.description ?? "") && !trusted.has(childTop))
+      out.push({ path: `${path}.${key}`, problem: "deletes shared data (retention) but is not a trusted key" });
     walk(child, `${path}.${key}`, key, child.description ?? description, childTop, trusted, out);
   }
-  if (node.additionalProperties && typeof node.additionalProperties === "object") walk(node.additionalProperties, `${path}.<key>`, name, node.additionalProperties.description ?? description, topKey, trusted, out);
+  if (node.additionalProperties && typeof node.additionalProperties === "object")
+    walk(node.additionalProperties, `${path}.<key>`, name, node.additionalProperties.description ?? description, topKey, trusted, out);
   const items = [...(Array.isArray(node.items) ? node.items : node.items ? [node.items] : []), ...(node.prefixItems ?? [])];
   for (const item of items) walk(item, `${path}[]`, name, item.description ?? description, topKey, trusted, out);
-  for (const alt of [...(node.anyOf ?? []), ...(node.oneOf ?? []), ...(node.allOf ?? [])]) walk(alt, path, name, alt.description ?? description, topKey, trusted, out);
+  for (const alt of [...(node.anyOf ?? []), ...(node.oneOf ?? []), ...(node.allOf ?? [])])
+    walk(alt, path, name, alt.description ?? description, topKey, trusted, out);
 }
 
 /** Every rule a plugin's options break, as "section.key: problem" lines. */
@@ -104,12 +118,15 @@ function auditPlugin(plugin: GovernorPlugin<any>): string[] {
 
 async function shippedPresets(): Promise<Preset[]> {
   const root = join(dirname(fileURLToPath(import.meta.url)), "../../../../presets");
-  const dirs = readdirSync(root, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+  const dirs = readdirSync(root, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name);
   const found: Preset[] = [];
   for (const dir of dirs) {
     const module = (await import(join(root, dir, "index.ts"))) as Record<string, unknown>;
     for (const value of Object.values(module)) {
-      if (value && typeof value === "object" && typeof (value as Preset).plugins === "function" && typeof (value as Preset).name === "string") found.push(value as Preset);
+      if (value && typeof value === "object" && typeof (value as Preset).plugins === "function" && typeof (value as Preset).name === "string")
+        found.push(value as Preset);
     }
   }
   return found;
@@ -120,7 +137,8 @@ describe("every shipped plugin's options", () => {
     const presets = await shippedPresets();
     expect(presets.map((p) => p.name).sort()).toEqual(expect.arrayContaining(["kota", "lean", "mcp"]));
     const keys = new Set(presets.flatMap((p) => p.plugins().map((plugin) => plugin.configKey)));
-    for (const key of ["executionLog", "blobs", "budget", "prune", "kota", "mcp", "retry", "timeout", "breaker", "autoContext", "telemetry"]) expect(keys).toContain(key);
+    for (const key of ["executionLog", "blobs", "budget", "prune", "kota", "mcp", "retry", "timeout", "breaker", "autoContext", "telemetry"])
+      expect(keys).toContain(key);
   });
 
   it("trust paths, programs and endpoints, and bound every number and duration", async () => {
@@ -162,7 +180,11 @@ describe("the audit itself", () => {
       "t.servers.<key>.cwd: names a path, program or endpoint but is not a trusted key",
     ]);
     expect(auditPlugin(p)).toContain("t.keepDays: deletes shared data (retention) but is not a trusted key");
-    const trusted = plugin(z.object({ dbPath: z.string(), servers: z.record(z.string(), z.object({ env: z.record(z.string(), z.string()) })) }), { dbPath: "", servers: {} }, ["dbPath", "servers"]);
+    const trusted = plugin(
+      z.object({ dbPath: z.string(), servers: z.record(z.string(), z.object({ env: z.record(z.string(), z.string()) })) }),
+      { dbPath: "", servers: {} },
+      ["dbPath", "servers"],
+    );
     expect(auditPlugin(trusted).filter((f) => !f.includes("bound"))).toEqual([]);
   });
 

@@ -16,7 +16,9 @@ describe("what a project file may set", () => {
   it("cannot choose where the execution log's database is created", () => {
     const r = resolveConfig(shipped, [project({ executionLog: { dbPath: "/tmp/planted/evil.db", batchSize: 10 } })]);
     expect(r.values.get("executionLog")).toMatchObject({ dbPath: "", batchSize: 10 });
-    expect(formatProblems(r.problems)).toEqual([expect.stringMatching(/^\/repo\/\.pi\/pi-governor\.json: executionLog\.dbPath: ignored: .*"allowProjectSpawnConfig": true/)]);
+    expect(formatProblems(r.problems)).toEqual([
+      expect.stringMatching(/^\/repo\/\.pi\/pi-governor\.json: executionLog\.dbPath: ignored: .*"allowProjectSpawnConfig": true/),
+    ]);
     expect(r.ignoredTrustedKeys).toEqual([{ source: PROJECT, section: "executionLog", key: "dbPath" }]);
   });
 
@@ -109,8 +111,15 @@ describe("byte order mark", () => {
 
   it("a UTF-8 BOM at the start of a file or of PI_GOVERNOR_CONFIG is accepted", () => {
     writeFileSync(join(root, "agent", "pi-governor.json"), `\uFEFF${JSON.stringify({ prune: { keepRecentTurns: 3 } })}`);
-    writeFileSync(join(root, "repo", ".pi", "pi-governor.json"), Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{ "blobs": { "excerptBytes": 4096 } }')]));
-    const { layers, problems } = loadConfigLayers({ cwd: join(root, "repo"), agentDir: join(root, "agent"), env: { PI_GOVERNOR_CONFIG: '\uFEFF{ "timeout": { "defaultMs": 1000 } }' } });
+    writeFileSync(
+      join(root, "repo", ".pi", "pi-governor.json"),
+      Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{ "blobs": { "excerptBytes": 4096 } }')]),
+    );
+    const { layers, problems } = loadConfigLayers({
+      cwd: join(root, "repo"),
+      agentDir: join(root, "agent"),
+      env: { PI_GOVERNOR_CONFIG: '\uFEFF{ "timeout": { "defaultMs": 1000 } }' },
+    });
     expect(problems).toEqual([]);
     const r = resolveConfig(shipped, layers);
     expect(r.problems).toEqual([]);
@@ -137,7 +146,10 @@ describe("a bad list element", () => {
 
 describe("telemetry: switches trusted together with what they would send", () => {
   it("while the global file captures content, a project may not turn telemetry or its export on", () => {
-    const r = resolveConfig(shipped, [global({ telemetry: { captureContent: true } }), project({ telemetry: { enabled: true, export: true, maxContentChars: 100 } })]);
+    const r = resolveConfig(shipped, [
+      global({ telemetry: { captureContent: true } }),
+      project({ telemetry: { enabled: true, export: true, maxContentChars: 100 } }),
+    ]);
     expect(r.values.get("telemetry")).toMatchObject({ enabled: false, export: false, captureContent: true, maxContentChars: 100 });
     expect(r.ignoredTrustedKeys).toEqual([
       { source: PROJECT, section: "telemetry", key: "enabled" },
@@ -147,7 +159,11 @@ describe("telemetry: switches trusted together with what they would send", () =>
   });
 
   it("without content capture a project may turn them on; the user (global, environment) always may", () => {
-    expect(resolveConfig(shipped, [project({ telemetry: { enabled: true, export: true } })]).values.get("telemetry")).toMatchObject({ enabled: true, export: true, captureContent: false });
+    expect(resolveConfig(shipped, [project({ telemetry: { enabled: true, export: true } })]).values.get("telemetry")).toMatchObject({
+      enabled: true,
+      export: true,
+      captureContent: false,
+    });
     const env: ConfigLayer = { kind: "env", source: "env PI_GOVERNOR_CONFIG", data: { telemetry: { captureContent: true, enabled: true, export: true } } };
     expect(resolveConfig(shipped, [env]).values.get("telemetry")).toMatchObject({ enabled: true, export: true, captureContent: true });
     // Capture set in the environment counts as the user's too.

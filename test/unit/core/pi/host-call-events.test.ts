@@ -2,7 +2,14 @@ import { describe, expect, it } from "vitest";
 import { withPiMcpNextStep } from "../../../../core/pi/host-call-events.ts";
 import type { ToolResultValue } from "../../../../core/index.ts";
 
-const result = (toolName: string, isError: boolean): ToolResultValue => ({ toolName, toolCallId: "c", input: {}, content: [{ type: "text", text: "MCP error -32000: Connection closed" }], details: undefined, isError });
+const result = (toolName: string, isError: boolean): ToolResultValue => ({
+  toolName,
+  toolCallId: "c",
+  input: {},
+  content: [{ type: "text", text: "MCP error -32000: Connection closed" }],
+  details: undefined,
+  isError,
+});
 
 describe("withPiMcpNextStep", () => {
   it("adds the next step to a failed pi MCP call without the server's answer", () => {

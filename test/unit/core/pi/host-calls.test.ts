@@ -19,35 +19,59 @@ describe("HostCalls", () => {
     const t = setup();
     t.calls.started({ toolCallId: "a", toolName: "read", args: { path: "x" } });
     t.tick(42);
-    const call = t.calls.ended({ toolCallId: "a", toolName: "read", args: { path: "x" }, isError: false, result: { content: text("ok") } }, { sessionId: "s", governed: false });
-    expect(call).toEqual({ toolName: "read", toolCallId: "a", sessionId: "s", startedAtMs: 1_700_000_000_000, durationMs: 42, isError: false, outcome: "ok", governed: false, args: { path: "x" }, content: text("ok") });
+    const call = t.calls.ended(
+      { toolCallId: "a", toolName: "read", args: { path: "x" }, isError: false, result: { content: text("ok") } },
+      { sessionId: "s", governed: false },
+    );
+    expect(call).toEqual({
+      toolName: "read",
+      toolCallId: "a",
+      sessionId: "s",
+      startedAtMs: 1_700_000_000_000,
+      durationMs: 42,
+      isError: false,
+      outcome: "ok",
+      governed: false,
+      args: { path: "x" },
+      content: text("ok"),
+    });
   });
 
   it("takes pi 1.x's parent and durationMs; parentOf answers while the call runs", () => {
     const t = setup();
     t.calls.started({ toolCallId: "p/1", toolName: "mcp__big__echo", parentToolCallId: "p" });
     expect(t.calls.parentOf("p/1")).toBe("p");
-    const call = t.calls.ended({ toolCallId: "p/1", toolName: "mcp__big__echo", durationMs: 7.6, isError: false, parentToolCallId: "p", result: { content: [] } }, { sessionId: "s", governed: false });
+    const call = t.calls.ended(
+      { toolCallId: "p/1", toolName: "mcp__big__echo", durationMs: 7.6, isError: false, parentToolCallId: "p", result: { content: [] } },
+      { sessionId: "s", governed: false },
+    );
     expect(call).toMatchObject({ parentToolCallId: "p", durationMs: 8 });
     expect(t.calls.parentOf("p/1")).toBeUndefined();
   });
 
   it("tells an error answer (structured result) from a failure without one, and a blocked call", () => {
     const t = setup();
-    const end = (id: string, result: unknown) => t.calls.ended({ toolCallId: id, toolName: "mcp__x__y", isError: true, result }, { sessionId: "s", governed: false }).outcome;
+    const end = (id: string, result: unknown) =>
+      t.calls.ended({ toolCallId: id, toolName: "mcp__x__y", isError: true, result }, { sessionId: "s", governed: false }).outcome;
     t.calls.started({ toolCallId: "1", toolName: "mcp__x__y" });
     expect(end("1", { content: text("bad"), structuredContent: { isError: true } })).toBe("error_result");
     t.calls.started({ toolCallId: "2", toolName: "mcp__x__y" });
     expect(end("2", { content: text("Connection closed") })).toBe("error");
     t.calls.started({ toolCallId: "3", toolName: "mcp__x__y" });
     t.calls.blocked("3", "paused");
-    const blocked = t.calls.ended({ toolCallId: "3", toolName: "mcp__x__y", isError: true, result: { content: text("paused") } }, { sessionId: "s", governed: false });
+    const blocked = t.calls.ended(
+      { toolCallId: "3", toolName: "mcp__x__y", isError: true, result: { content: text("paused") } },
+      { sessionId: "s", governed: false },
+    );
     expect(blocked).toMatchObject({ outcome: "blocked", blockedBy: "paused" });
   });
 
   it("an end without a start (pi refused the call early, or the start was forgotten) still reports, with sane values", () => {
     const t = setup();
-    const call = t.calls.ended({ toolCallId: "z", toolName: "nope", isError: true, durationMs: Number.NaN, result: "not an object" }, { sessionId: "s", governed: false });
+    const call = t.calls.ended(
+      { toolCallId: "z", toolName: "nope", isError: true, durationMs: Number.NaN, result: "not an object" },
+      { sessionId: "s", governed: false },
+    );
     expect(call).toMatchObject({ durationMs: 0, outcome: "error", content: [], startedAtMs: 1_700_000_000_000 });
   });
 

@@ -12,7 +12,9 @@ describe("resultPatch", () => {
 
   it("changed details alone: only details, so pi keeps content and structuredContent", () => {
     const annotated = { ...details, blobId: "a".repeat(64) };
-    expect(resultPatch({ content, details, isError: false, structuredContent }, { content, details: annotated, isError: false })).toEqual({ details: annotated });
+    expect(resultPatch({ content, details, isError: false, structuredContent }, { content, details: annotated, isError: false })).toEqual({
+      details: annotated,
+    });
   });
 
   it("changed content carries pi's structuredContent along unchanged", () => {

@@ -25,7 +25,12 @@ describe("SessionGovernors", () => {
     const built: string[] = [];
     const first = await governorFor("/a", closed);
     const changes: Array<[Governor, Governor]> = [];
-    const governors = new SessionGovernors(first, "/a", async (cwd) => (built.push(cwd), governorFor(cwd, closed)), (next, previous) => void changes.push([next, previous]));
+    const governors = new SessionGovernors(
+      first,
+      "/a",
+      async (cwd) => (built.push(cwd), governorFor(cwd, closed)),
+      (next, previous) => void changes.push([next, previous]),
+    );
     expect(await governors.forCwd("/a")).toBe(first);
     const [x, y, z] = await Promise.all([governors.forCwd("/b"), governors.forCwd("/b"), governors.forCwd("/b")]);
     expect(built).toEqual(["/b"]);
@@ -42,7 +47,12 @@ describe("SessionGovernors", () => {
   it("a failed build keeps the current governor and reports the error to the caller", async () => {
     const closed: string[] = [];
     const first = await governorFor("/a", closed);
-    const governors = new SessionGovernors(first, "/a", async () => Promise.reject(new Error("disk gone")), () => undefined);
+    const governors = new SessionGovernors(
+      first,
+      "/a",
+      async () => Promise.reject(new Error("disk gone")),
+      () => undefined,
+    );
     await expect(governors.forCwd("/b")).rejects.toThrow("disk gone");
     expect(governors.governor).toBe(first);
     expect(governors.cwd).toBe("/a");

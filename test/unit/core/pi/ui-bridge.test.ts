@@ -4,7 +4,11 @@ import { commandUiBridgeFrom, uiBridgeFrom } from "../../../../core/pi/ui-bridge
 /** A ctx.ui that records what it was asked to show. */
 function recordingCtx(hasUI: boolean) {
   const shown: string[] = [];
-  const ui = { notify: (m: string, l: string) => void shown.push(`${l}:${m}`), setStatus: (k: string, t?: string) => void shown.push(`status ${k}=${t}`), confirm: async () => true };
+  const ui = {
+    notify: (m: string, l: string) => void shown.push(`${l}:${m}`),
+    setStatus: (k: string, t?: string) => void shown.push(`status ${k}=${t}`),
+    confirm: async () => true,
+  };
   return { ctx: { hasUI, ui } as never, shown };
 }
 

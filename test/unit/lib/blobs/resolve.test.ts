@@ -56,7 +56,17 @@ describe("BlobStore.resolve", () => {
     const { id } = await store.put("x".repeat(100));
     expect(await refusal(store, id.slice(0, 7))).toMatch(/invalid blob id .*first 8 or more/);
     expect(await refusal(store, "")).toMatch(/invalid blob id/);
-    for (const crafted of ["../../etc/passwd", `${id.slice(0, 12)}/../x`, `${id.slice(0, 12)}.txt`, "*", `${id.slice(0, 10)}.*`, "g".repeat(12), `${id.slice(0, 12)}\u0000`, "/etc/passwd", `${id.slice(0, 12)}\n`.repeat(2)]) {
+    for (const crafted of [
+      "../../etc/passwd",
+      `${id.slice(0, 12)}/../x`,
+      `${id.slice(0, 12)}.txt`,
+      "*",
+      `${id.slice(0, 10)}.*`,
+      "g".repeat(12),
+      `${id.slice(0, 12)}\u0000`,
+      "/etc/passwd",
+      `${id.slice(0, 12)}\n`.repeat(2),
+    ]) {
       expect(await refusal(store, crafted)).toMatch(/invalid blob id/);
     }
     expect(await refusal(store, `${id}0`)).toMatch(/invalid blob id/); // 65 digits

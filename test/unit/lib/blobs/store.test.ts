@@ -94,7 +94,17 @@ describe("BlobStore", () => {
 
   it("rejects malformed ids with a clear error and no file access outside the cache", async () => {
     const store = new BlobStore({ dir });
-    const bad = ["../../etc/passwd", "/etc/passwd", "A".repeat(64), "a".repeat(63), "a".repeat(65), `${"a".repeat(64)}.txt`, `${"a".repeat(63)}/`, "", "a".repeat(64) + "\0"];
+    const bad = [
+      "../../etc/passwd",
+      "/etc/passwd",
+      "A".repeat(64),
+      "a".repeat(63),
+      "a".repeat(65),
+      `${"a".repeat(64)}.txt`,
+      `${"a".repeat(63)}/`,
+      "",
+      "a".repeat(64) + "\0",
+    ];
     for (const id of bad) {
       const error = await store.locate(id).then(
         () => undefined,

@@ -25,7 +25,11 @@ describe("AnswerLineBuffer", () => {
     const all = Buffer.from(line(1, "before") + big + line(2, "after"));
     for (let i = 0; i < all.length; i += 64) b.append(all.subarray(i, i + 64));
     expect(seen).toEqual([{ bytes: big.length - 1, id: 7 }]);
-    expect(drain(b)).toEqual([expect.objectContaining({ id: 1 }), { jsonrpc: "2.0", id: 7, error: { code: -1, message: "too large" } }, expect.objectContaining({ id: 2 })]);
+    expect(drain(b)).toEqual([
+      expect.objectContaining({ id: 1 }),
+      { jsonrpc: "2.0", id: 7, error: { code: -1, message: "too large" } },
+      expect.objectContaining({ id: 2 }),
+    ]);
   });
 
   it("throws on a line that is not JSON-RPC, like the SDK's buffer, and goes on with the next", () => {

@@ -46,7 +46,12 @@ describe("diffSnapshots", () => {
   it("reports version changes, lost and new tools, and changed probe values", () => {
     const before = { serverVersion: { name: "kota", version: "2.1" }, tools: ["search", "deps"], extra: { indexed: true } };
     const after = { serverVersion: { name: "kota", version: "2.2" }, tools: ["search", "usages"], extra: { indexed: false } };
-    expect(diffSnapshots(before, after)).toEqual(["server version changed: kota 2.1 -> kota 2.2", "tools no longer offered: deps", "new tools: usages", "indexed was true, now false"]);
+    expect(diffSnapshots(before, after)).toEqual([
+      "server version changed: kota 2.1 -> kota 2.2",
+      "tools no longer offered: deps",
+      "new tools: usages",
+      "indexed was true, now false",
+    ]);
     expect(diffSnapshots(before, before)).toEqual([]);
   });
 });
@@ -54,7 +59,16 @@ describe("diffSnapshots", () => {
 describe("config", () => {
   it("fills the documented defaults", () => {
     const c = resolveServerConfig({ name: "kota", command: "bun" });
-    expect(c).toMatchObject({ connectTimeoutMs: 10_000, maxReconnectAttempts: 5, backoffMs: [100, 200, 400, 800, 1600], closeGraceMs: 2_000, heartbeatIntervalMs: 500, heartbeatTimeoutMs: 2_000, env: {}, args: [] });
+    expect(c).toMatchObject({
+      connectTimeoutMs: 10_000,
+      maxReconnectAttempts: 5,
+      backoffMs: [100, 200, 400, 800, 1600],
+      closeGraceMs: 2_000,
+      heartbeatIntervalMs: 500,
+      heartbeatTimeoutMs: 2_000,
+      env: {},
+      args: [],
+    });
   });
   it("rejects names that cannot prefix tool names", () => {
     expect(() => resolveServerConfig({ name: "bad name", command: "x" })).toThrow(/must start with a letter/);
@@ -63,9 +77,21 @@ describe("config", () => {
 
 describe("ServerConnectionLostError", () => {
   it("is a governed connection_lost error with the structured fields for the agent", () => {
-    const e = new ServerConnectionLostError("down", { server: "kota", reconnectStatus: "degraded", reconnectAttempts: 5, userAction: "Run /kota restart", agentMessage: "Tell the user." });
+    const e = new ServerConnectionLostError("down", {
+      server: "kota",
+      reconnectStatus: "degraded",
+      reconnectAttempts: 5,
+      userAction: "Run /kota restart",
+      agentMessage: "Tell the user.",
+    });
     expect(isGovernorError(e) && isErrorCategory(e, "connection_lost")).toBe(true);
-    expect(e.toJSON()).toMatchObject({ error: "server_connection_lost", recoverable: true, reconnect_status: "degraded", reconnect_attempts: 5, user_action: "Run /kota restart" });
+    expect(e.toJSON()).toMatchObject({
+      error: "server_connection_lost",
+      recoverable: true,
+      reconnect_status: "degraded",
+      reconnect_attempts: 5,
+      user_action: "Run /kota restart",
+    });
     expect(failure("kota_search", e).details.error).toMatchObject({ error: "server_connection_lost" });
   });
 });
@@ -73,8 +99,18 @@ describe("ServerConnectionLostError", () => {
 describe("formatServerStatus", () => {
   it("shows state, uptime, reconnects and the last error", () => {
     const text = formatServerStatus({
-      name: "kota", state: "running", stateForMs: 5_000, uptimeMs: 65_000, pid: 42, serverVersion: { name: "kotadb", version: "2.0" }, toolCount: 8, inFlight: 0, queued: 0,
-      reconnectAttempts: 0, maxReconnectAttempts: 5, reconnects: [{ at: 0, reason: "was killed by SIGKILL unexpectedly", attempts: 1, ok: true, durationMs: 420 }],
+      name: "kota",
+      state: "running",
+      stateForMs: 5_000,
+      uptimeMs: 65_000,
+      pid: 42,
+      serverVersion: { name: "kotadb", version: "2.0" },
+      toolCount: 8,
+      inFlight: 0,
+      queued: 0,
+      reconnectAttempts: 0,
+      maxReconnectAttempts: 5,
+      reconnects: [{ at: 0, reason: "was killed by SIGKILL unexpectedly", attempts: 1, ok: true, durationMs: 420 }],
       lastError: { message: "boom", code: "GOV_CONNECTION_LOST", at: 0 },
     });
     expect(text).toContain("kota: running (pid 42), up 1m5s");
@@ -85,15 +121,27 @@ describe("formatServerStatus", () => {
   it("shows a server's own name and version (kota_status, /kota status) with control characters escaped and cut to 200 characters", () => {
     const osc = "\u001b]52;c;aGVsbG8=\u0007";
     const text = formatServerStatus({
-      name: "kota", state: "running", stateForMs: 0, serverVersion: { name: `evil${osc}`, version: `1.0${"9".repeat(10_000)}` }, toolCount: 1, inFlight: 0, queued: 0,
-      reconnectAttempts: 0, maxReconnectAttempts: 5, reconnects: [], lastError: { message: `no ${osc}`, code: "GOV_MCP", at: 0, stderrTail: `tail ${osc}` },
+      name: "kota",
+      state: "running",
+      stateForMs: 0,
+      serverVersion: { name: `evil${osc}`, version: `1.0${"9".repeat(10_000)}` },
+      toolCount: 1,
+      inFlight: 0,
+      queued: 0,
+      reconnectAttempts: 0,
+      maxReconnectAttempts: 5,
+      reconnects: [],
+      lastError: { message: `no ${osc}`, code: "GOV_MCP", at: 0, stderrTail: `tail ${osc}` },
     });
     expect(text).toContain("server: evil\\u001b]52;c;aGVsbG8=\\u0007 1.0999");
     expect(text).toContain("last error: no \\u001b]52");
     expect(text).toContain("stderr: tail \\u001b]52");
     expect(text).not.toContain("\u001b");
     expect(text.length).toBeLessThan(1_000);
-    const diff = diffSnapshots({ serverVersion: { name: "a", version: "1" }, tools: [], extra: {} }, { serverVersion: { name: osc, version: "2" }, tools: [], extra: {} });
+    const diff = diffSnapshots(
+      { serverVersion: { name: "a", version: "1" }, tools: [], extra: {} },
+      { serverVersion: { name: osc, version: "2" }, tools: [], extra: {} },
+    );
     expect(diff).toEqual(["server version changed: a 1 -> \\u001b]52;c;aGVsbG8=\\u0007 2"]);
   });
 });

@@ -63,7 +63,9 @@ describe("ManagedMcpServer state machine", () => {
     connector.connections[0]!.crash();
     await vi.advanceTimersByTimeAsync(300);
     expect(states).toEqual(["starting", "running", "reconnecting", "running"]);
-    expect(server.status().reconnects).toEqual([expect.objectContaining({ ok: true, attempts: 2, durationMs: 300, reason: "was killed by SIGKILL unexpectedly" })]);
+    expect(server.status().reconnects).toEqual([
+      expect.objectContaining({ ok: true, attempts: 2, durationMs: 300, reason: "was killed by SIGKILL unexpectedly" }),
+    ]);
     expect(server.takeNotice()).toContain("was killed by SIGKILL unexpectedly and was restarted (attempt 2");
   });
 
@@ -75,7 +77,14 @@ describe("ManagedMcpServer state machine", () => {
 
     await vi.advanceTimersByTimeAsync(4_000);
     const fast = await rejection(server.callTool("read", {}));
-    expect(fast.toJSON()).toMatchObject({ error: "server_connection_lost", reconnect_status: "degraded", reconnect_attempts: 0, recoverable: false, user_action: "Run /kota restart", retryAfterMs: 6_000 });
+    expect(fast.toJSON()).toMatchObject({
+      error: "server_connection_lost",
+      reconnect_status: "degraded",
+      reconnect_attempts: 0,
+      recoverable: false,
+      user_action: "Run /kota restart",
+      retryAfterMs: 6_000,
+    });
     expect(fast.agentMessage).toContain("It crashes at start.");
     expect(connector.starts).toHaveLength(1);
 

@@ -27,7 +27,11 @@ symlinkSync(globalCli, join(bin, "pi"));
 
 describe("findPi", () => {
   it("in a shell (pathFirst): the `pi` on PATH, not the clone's own dev dependency, and says so", () => {
-    expect(findPi({ script: join(clone, "bin", "pi-governor.mjs"), from: [clone], pathVar: `/nonexistent:${bin}`, pathFirst: true })).toMatchObject({ version: "0.87.1", scope: "@earendil-works", source: "path" });
+    expect(findPi({ script: join(clone, "bin", "pi-governor.mjs"), from: [clone], pathVar: `/nonexistent:${bin}`, pathFirst: true })).toMatchObject({
+      version: "0.87.1",
+      scope: "@earendil-works",
+      source: "path",
+    });
   });
 
   it("in a shell without a `pi` on PATH: the one installed beside pi-governor, marked as such", () => {

@@ -15,16 +15,34 @@ describe("redactArgs", () => {
       "--port",
       "8080",
     ]);
-    expect(redactArgs(["--github-token", "x", "--client_secret=y", "--private-key", "z"])).toEqual(["--github-token", "[redacted:argument]", "--client_secret=[redacted:argument]", "--private-key", "[redacted:argument]"]);
+    expect(redactArgs(["--github-token", "x", "--client_secret=y", "--private-key", "z"])).toEqual([
+      "--github-token",
+      "[redacted:argument]",
+      "--client_secret=[redacted:argument]",
+      "--private-key",
+      "[redacted:argument]",
+    ]);
   });
 
   it("keeps options that only look alike, flags without a value, and empty values", () => {
-    expect(redactArgs(["--tokens-per-minute", "50", "--keyboard", "us", "--auth", "--verbose", "--token="])).toEqual(["--tokens-per-minute", "50", "--keyboard", "us", "--auth", "--verbose", "--token="]);
+    expect(redactArgs(["--tokens-per-minute", "50", "--keyboard", "us", "--auth", "--verbose", "--token="])).toEqual([
+      "--tokens-per-minute",
+      "50",
+      "--keyboard",
+      "us",
+      "--auth",
+      "--verbose",
+      "--token=",
+    ]);
   });
 
   it("runs every argument through the redactor's rules", () => {
     const r = new Redactor();
-    expect(redactArgs(["x", TOKEN, `--header=Authorization: Bearer ${TOKEN}`], r)).toEqual(["x", "[redacted:github-token]", "--header=Authorization: Bearer [redacted:github-token]"]);
+    expect(redactArgs(["x", TOKEN, `--header=Authorization: Bearer ${TOKEN}`], r)).toEqual([
+      "x",
+      "[redacted:github-token]",
+      "--header=Authorization: Bearer [redacted:github-token]",
+    ]);
     expect(redactedCommandLine("bun", ["x", "kotadb", "--token", "s3cret"], r)).toBe("bun x kotadb --token [redacted:argument]");
   });
 

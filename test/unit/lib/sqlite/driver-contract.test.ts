@@ -8,7 +8,15 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { driverChoice, loadDriver, openDatabase, probeSqlite, SQLITE_DRIVER_ENV, SqliteUnavailableError, type SqliteDriverName } from "../../../../lib/sqlite/index.ts";
+import {
+  driverChoice,
+  loadDriver,
+  openDatabase,
+  probeSqlite,
+  SQLITE_DRIVER_ENV,
+  SqliteUnavailableError,
+  type SqliteDriverName,
+} from "../../../../lib/sqlite/index.ts";
 import { runDriverContract } from "../../../helpers/sqlite-contract.ts";
 
 let dir: string;
@@ -69,7 +77,11 @@ describe("storage interface contract on Node 24 (child process)", () => {
     if (!node24) return ctx.skip("PI_GOVERNOR_NODE24 is not set (path to a Node 24 binary; CI sets it)");
     if (!existsSync(node24)) return ctx.skip(`PI_GOVERNOR_NODE24=${node24} does not exist`);
     const script = resolve(import.meta.dirname, "../../../fixtures/sqlite/contract-child.ts");
-    const child = spawnSync(node24, [script, "node", "better-sqlite3"], { encoding: "utf8", timeout: 60_000, env: { ...process.env, [SQLITE_DRIVER_ENV]: "" } });
+    const child = spawnSync(node24, [script, "node", "better-sqlite3"], {
+      encoding: "utf8",
+      timeout: 60_000,
+      env: { ...process.env, [SQLITE_DRIVER_ENV]: "" },
+    });
     expect(child.status, child.stderr).toBe(0);
     const out = JSON.parse(child.stdout) as {
       node: string;

@@ -21,7 +21,11 @@ describe("sqliteFailureAdvice: what is wrong, where, and the concrete fix", () =
     const w = where();
     for (const error of [sqliteError("SQLITE_FULL", "database or disk is full"), sqliteError("ENOSPC", "no space left on device")]) {
       const text = sqliteFailureAdvice(error, w);
-      expect(text).toMatch(new RegExp(`^the disk holding ${dir} is full \\([\\d.]+ MiB free; the database is 2\\.0 MiB\\)\\. Free space in that file system, or set recall\\.dbPath to a file on a disk with room$`));
+      expect(text).toMatch(
+        new RegExp(
+          `^the disk holding ${dir} is full \\([\\d.]+ MiB free; the database is 2\\.0 MiB\\)\\. Free space in that file system, or set recall\\.dbPath to a file on a disk with room$`,
+        ),
+      );
       expect(text).not.toMatch(/remove or move/);
     }
   });
@@ -29,11 +33,17 @@ describe("sqliteFailureAdvice: what is wrong, where, and the concrete fix", () =
   it("a corrupt file (also when SQLite says only 'disk I/O error'): says corrupt, where, and the command that sets it aside", () => {
     const w = where();
     const corrupt = sqliteFailureAdvice(sqliteError("SQLITE_CORRUPT", "database disk image is malformed"), w);
-    expect(corrupt).toBe(`the file is corrupt or not a SQLite database (database disk image is malformed). Set it aside: mv ${JSON.stringify(w.path)} ${JSON.stringify(`${w.path}.corrupt`)} (and its -wal and -shm files); a new, empty index is created at the next start`);
+    expect(corrupt).toBe(
+      `the file is corrupt or not a SQLite database (database disk image is malformed). Set it aside: mv ${JSON.stringify(w.path)} ${JSON.stringify(`${w.path}.corrupt`)} (and its -wal and -shm files); a new, empty index is created at the next start`,
+    );
     const io = sqliteFailureAdvice(sqliteError("SQLITE_IOERR_SHORT_READ", "disk I/O error"), w);
-    expect(io).toMatch(/^SQLite could not read or write it \(disk I\/O error\): the file or its -wal\/-shm companions are likely corrupt, or the disk is failing\. Set it aside: mv /);
+    expect(io).toMatch(
+      /^SQLite could not read or write it \(disk I\/O error\): the file or its -wal\/-shm companions are likely corrupt, or the disk is failing\. Set it aside: mv /,
+    );
     expect(io).toContain(`check the disk holding ${dir}`);
     // node:sqlite spells the code as a number.
-    expect(sqliteFailureAdvice(Object.assign(new Error("file is not a database"), { code: "ERR_SQLITE_ERROR", errcode: 26 }), w)).toMatch(/^the file is corrupt or not a SQLite database/);
+    expect(sqliteFailureAdvice(Object.assign(new Error("file is not a database"), { code: "ERR_SQLITE_ERROR", errcode: 26 }), w)).toMatch(
+      /^the file is corrupt or not a SQLite database/,
+    );
   });
 });

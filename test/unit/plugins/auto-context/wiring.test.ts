@@ -11,14 +11,23 @@ const dir = mkdtempSync(join(tmpdir(), "gov-autocontext-wiring-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const build = (plugins: GovernorPlugin<any>[], data: Record<string, unknown> = {}) =>
-  createGovernor({ preset: definePreset({ name: "p", description: "", plugins: () => plugins }), cwd: dir, agentDir: dir, env: {}, layers: [{ kind: "global", source: "G", data }] });
+  createGovernor({
+    preset: definePreset({ name: "p", description: "", plugins: () => plugins }),
+    cwd: dir,
+    agentDir: dir,
+    env: {},
+    layers: [{ kind: "global", source: "G", data }],
+  });
 
 describe("autoContext gets KotaDB's runtime as the kota:runtime service", () => {
   it("is applied after kota even when the preset lists it first, and shares kota's runtime", async () => {
     const gov = await build([autoContext(), kota()]);
     expect(gov.applyOrder).toEqual(["governor:kota", "governor:auto-context"]);
     expect(gov.problems()).toEqual([]);
-    expect(gov.plugins.map((p) => [p.plugin.name, p.enabled])).toEqual([["governor:auto-context", true], ["governor:kota", true]]);
+    expect(gov.plugins.map((p) => [p.plugin.name, p.enabled])).toEqual([
+      ["governor:auto-context", true],
+      ["governor:kota", true],
+    ]);
     expect(gov.services.need(KOTA_RUNTIME).indexer.busy).toBe(false);
     expect(gov.pipeline.describe().beforeAgentStart?.map((t) => t.name)).toEqual(["governor:auto-context"]);
   });
@@ -32,7 +41,13 @@ describe("autoContext gets KotaDB's runtime as the kota:runtime service", () => 
   });
 
   it("is off with kota when the config turns kota off, without a warning", async () => {
-    const gov = await createGovernor({ preset: kotaPreset, cwd: dir, agentDir: dir, env: {}, layers: [{ kind: "global", source: "G", data: { kota: { enabled: false } } }] });
+    const gov = await createGovernor({
+      preset: kotaPreset,
+      cwd: dir,
+      agentDir: dir,
+      env: {},
+      layers: [{ kind: "global", source: "G", data: { kota: { enabled: false } } }],
+    });
     expect(gov.problems()).toEqual([]);
     expect(gov.degraded()).toEqual([]);
     expect(gov.statusText()).toMatch(/governor:auto-context \[autoContext\]: off \(needs service "kota:runtime" from governor:kota \("kota"\), which is off\)/);

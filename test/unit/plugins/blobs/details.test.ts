@@ -6,7 +6,13 @@ describe("boundDetails", () => {
   it("drops the tool's largest keys but never the stages' result meta", () => {
     const details = withMeta(
       { structuredContent: "x".repeat(5_000), source: "test" },
-      { call: { status: "ERROR", durationMs: 5, retries: 2 }, retry: { retries: 2, stoppedBy: "max_attempts" }, circuit: { key: "kota", state: "open", retryInMs: 1_000 }, timeout: { limitMs: 300_000, scope: "total" }, pinned: true },
+      {
+        call: { status: "ERROR", durationMs: 5, retries: 2 },
+        retry: { retries: 2, stoppedBy: "max_attempts" },
+        circuit: { key: "kota", state: "open", retryInMs: 1_000 },
+        timeout: { limitMs: 300_000, scope: "total" },
+        pinned: true,
+      },
     );
     const out = boundDetails(details, 64)!;
     expect(out.droppedDetails).toEqual(["structuredContent", "source"]);

@@ -49,7 +49,10 @@ describe("blobs plugin: cutting large results", () => {
     const m = /\[lines ([\d,]+)-([\d,]+) omitted/.exec(text)!;
     const first = Number(m[1]!.replace(/,/g, ""));
     const last = Number(m[2]!.replace(/,/g, ""));
-    const shownHead = text.split("\n").filter((l) => l.startsWith("row ")).map((l) => Number(/^row (\d+):/.exec(l)![1]));
+    const shownHead = text
+      .split("\n")
+      .filter((l) => l.startsWith("row "))
+      .map((l) => Number(/^row (\d+):/.exec(l)![1]));
     expect(shownHead).toContain(first - 1);
     expect(shownHead).not.toContain(first);
     expect(shownHead).toContain(last + 1);
@@ -63,7 +66,15 @@ describe("blobs plugin: cutting large results", () => {
   });
 
   it("says which keys and array lengths a JSON answer had", async () => {
-    const answer = JSON.stringify({ query: "config", results: { code: Array.from({ length: 300 }, (_, i) => ({ path: `src/f${i}.ts`, matches: [{ line: i, content: "x".repeat(80) }] })) }, counts: { total: 300 } }, null, 2);
+    const answer = JSON.stringify(
+      {
+        query: "config",
+        results: { code: Array.from({ length: 300 }, (_, i) => ({ path: `src/f${i}.ts`, matches: [{ line: i, content: "x".repeat(80) }] })) },
+        counts: { total: 300 },
+      },
+      null,
+      2,
+    );
     const gov = await blobsGovernor({ blobs: { dir } }, { text: answer });
     const out = await callAndShape(gov, "emit");
     const text = textOf(out.content);
@@ -105,13 +116,34 @@ describe("blobs plugin: cutting large results", () => {
     const out = await callAndShape(gov, "emit");
     const id = out.details!.blobId as string;
     const page = await gov.pipeline.callTool("blob_read", { blobId: id, limit: 5_000 });
-    const shaped = await shape(gov, { toolName: "blob_read", toolCallId: "r", input: { blobId: id }, content: page.content, details: page.details, isError: false });
+    const shaped = await shape(gov, {
+      toolName: "blob_read",
+      toolCallId: "r",
+      input: { blobId: id },
+      content: page.content,
+      details: page.details,
+      isError: false,
+    });
     expect(shaped.details?.truncated).toBeUndefined();
     expect(textOf(shaped.content).length).toBeGreaterThan(16_384);
 
-    const readOfBlob = await shape(gov, { toolName: "read", toolCallId: "r2", input: { path: out.details!.blobPath as string }, content: [{ type: "text", text: bigText }], details: undefined, isError: false });
+    const readOfBlob = await shape(gov, {
+      toolName: "read",
+      toolCallId: "r2",
+      input: { path: out.details!.blobPath as string },
+      content: [{ type: "text", text: bigText }],
+      details: undefined,
+      isError: false,
+    });
     expect(readOfBlob.details?.truncated).toBeUndefined();
-    const readOfOther = await shape(gov, { toolName: "read", toolCallId: "r3", input: { path: join(root, "other.txt") }, content: [{ type: "text", text: bigText }], details: undefined, isError: false });
+    const readOfOther = await shape(gov, {
+      toolName: "read",
+      toolCallId: "r3",
+      input: { path: join(root, "other.txt") },
+      content: [{ type: "text", text: bigText }],
+      details: undefined,
+      isError: false,
+    });
     expect(readOfOther.details?.truncated).toBe(true);
   });
 
@@ -123,7 +155,14 @@ describe("blobs plugin: cutting large results", () => {
     const full = `${"early line\n".repeat(20_000)}${bigText}`;
     writeFileSync(fullPath, full);
     const piCut = bigText.slice(-40_000); // pi keeps only the tail
-    const out = await shape(gov, { toolName: "bash", toolCallId: "b", input: { command: "make" }, content: [{ type: "text", text: piCut }], details: { fullOutputPath: fullPath }, isError: false });
+    const out = await shape(gov, {
+      toolName: "bash",
+      toolCallId: "b",
+      input: { command: "make" },
+      content: [{ type: "text", text: piCut }],
+      details: { fullOutputPath: fullPath },
+      isError: false,
+    });
     expect(out.details).toMatchObject({ truncated: true, originalBytes: Buffer.byteLength(full) });
     expect(readFileSync(out.details!.blobPath as string, "utf8")).toBe(full);
     expect(textOf(out.content)).toContain(`${Buffer.byteLength(full).toLocaleString("en-US")} bytes stored`);
@@ -131,7 +170,14 @@ describe("blobs plugin: cutting large results", () => {
 
   it("leaves pi's built-in tools alone unless builtinTools lists them", async () => {
     const gov = await blobsGovernor({ blobs: { dir } }, { text: "" });
-    const bash = await shape(gov, { toolName: "bash", toolCallId: "b", input: { command: "cat big" }, content: [{ type: "text", text: bigText }], details: undefined, isError: false });
+    const bash = await shape(gov, {
+      toolName: "bash",
+      toolCallId: "b",
+      input: { command: "cat big" },
+      content: [{ type: "text", text: bigText }],
+      details: undefined,
+      isError: false,
+    });
     expect(textOf(bash.content)).toBe(bigText);
   });
 

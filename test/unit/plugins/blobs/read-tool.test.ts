@@ -29,7 +29,10 @@ describe("blob_read and the blob commands", () => {
       expect(obs.status).toBe("SUCCESS");
       const out = textOf(obs.content);
       expect(Buffer.byteLength(out)).toBeLessThanOrEqual(4_096 + 300);
-      const body = out.split("\n").slice(1).filter((l) => !l.startsWith("[next: ") && l !== "[end of blob]");
+      const body = out
+        .split("\n")
+        .slice(1)
+        .filter((l) => !l.startsWith("[next: ") && l !== "[end of blob]");
       got.push(...body);
       offset = (obs.details.nextLine as number | null) ?? undefined;
       if (offset !== undefined) expect(out).toContain(`[next: blob_read({"blobId":"${id.slice(0, 12)}","offset":${offset}})]`);
@@ -147,7 +150,10 @@ describe("blob_read and the blob commands", () => {
     utimesSync(resumedEarly, old, old);
     await gov.pipeline.hooks.sessionStart.run({ sessionId: "s", cwd: "/", reason: "resume" });
     expect(readdirSync(dir).sort()).toEqual([`${"1".repeat(64)}.txt`, `${"5".repeat(64)}.txt`]);
-    await gov.pipeline.hooks.context.run([{ role: "toolResult", toolCallId: "y", toolName: "read", content: [], isError: false, details: { truncated: true, blobId: "5".repeat(64) } }], { sessionId: "s" });
+    await gov.pipeline.hooks.context.run(
+      [{ role: "toolResult", toolCallId: "y", toolName: "read", content: [], isError: false, details: { truncated: true, blobId: "5".repeat(64) } }],
+      { sessionId: "s" },
+    );
     // The sweep runs in the background: wait (bounded) for its result.
     await vi.waitFor(() => expect(readdirSync(dir)).toEqual([`${"5".repeat(64)}.txt`]), { timeout: 5_000 });
     rmSync(resumedEarly);
@@ -169,7 +175,10 @@ describe("blob_read and the blob commands", () => {
     const resumed = join(dir, `${"4".repeat(64)}.txt`);
     writeFileSync(resumed, "from before");
     utimesSync(resumed, old, old);
-    await gov.pipeline.hooks.context.run([{ role: "toolResult", toolCallId: "x", toolName: "kota_search", content: [], isError: false, details: { truncated: true, blobId: "4".repeat(64) } }], { sessionId: "s" });
+    await gov.pipeline.hooks.context.run(
+      [{ role: "toolResult", toolCallId: "x", toolName: "kota_search", content: [], isError: false, details: { truncated: true, blobId: "4".repeat(64) } }],
+      { sessionId: "s" },
+    );
     timers[1]!.fn();
     await new Promise((r) => setTimeout(r, 50));
     await vi.waitFor(() => expect(readdirSync(dir).sort()).toEqual([`${"2".repeat(64)}.txt`, `${"4".repeat(64)}.txt`]), { timeout: 5_000 });

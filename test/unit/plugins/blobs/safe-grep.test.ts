@@ -39,7 +39,10 @@ describe("blob_read grep: safe patterns, governed, abortable", () => {
   });
   afterEach(() => rmSync(root, { recursive: true, force: true }));
 
-  async function governor(config: Record<string, unknown>, extra: (seen: string[]) => ReturnType<ReturnType<typeof definePlugin>>[] = () => []): Promise<{ gov: Governor; seen: string[] }> {
+  async function governor(
+    config: Record<string, unknown>,
+    extra: (seen: string[]) => ReturnType<ReturnType<typeof definePlugin>>[] = () => [],
+  ): Promise<{ gov: Governor; seen: string[] }> {
     const seen: string[] = [];
     const gov = await createGovernor({
       preset: definePreset({ name: "p", description: "", plugins: () => [blobs(), recorder(seen), ...extra(seen)] }),

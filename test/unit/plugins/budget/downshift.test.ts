@@ -10,7 +10,12 @@ import { blobs } from "../../../../plugins/blobs/index.ts";
 import { KOTA_BUDGET_TOOLS } from "../../../../presets/kota/budget-policy.ts";
 
 /** A search tool whose answer size the test decides per argument set; records every call it gets. */
-function searchTool(sizeOf: (args: Record<string, unknown>) => number | Error, seen: Array<Record<string, unknown>>, contexts: ToolCallContext[], tags: string[] = []) {
+function searchTool(
+  sizeOf: (args: Record<string, unknown>) => number | Error,
+  seen: Array<Record<string, unknown>>,
+  contexts: ToolCallContext[],
+  tags: string[] = [],
+) {
   return definePlugin({
     name: "test:search",
     configKey: "search",
@@ -44,7 +49,11 @@ function searchTool(sizeOf: (args: Record<string, unknown>) => number | Error, s
 async function build(config: Record<string, unknown>, sizeOf: (args: Record<string, unknown>) => number | Error, tags: string[] = [], withBlobs = false) {
   const seen: Array<Record<string, unknown>> = [];
   const contexts: ToolCallContext[] = [];
-  const preset = definePreset({ name: "t", description: "", plugins: () => [budget({ perTool: KOTA_BUDGET_TOOLS }), ...(withBlobs ? [blobs()] : []), searchTool(sizeOf, seen, contexts, tags)()] });
+  const preset = definePreset({
+    name: "t",
+    description: "",
+    plugins: () => [budget({ perTool: KOTA_BUDGET_TOOLS }), ...(withBlobs ? [blobs()] : []), searchTool(sizeOf, seen, contexts, tags)()],
+  });
   const gov = await createGovernor({ preset, cwd: "/", agentDir: "/nonexistent", env: {}, layers: [{ kind: "global", source: "t", data: config }] });
   expect(gov.problems()).toEqual([]);
   return { gov, seen, contexts };
@@ -58,7 +67,13 @@ describe("budget plugin", () => {
     const obs = await gov.pipeline.callTool("kota_search", { query: "q", limit: 500, context_lines: 9 });
     expect(seen).toEqual([{ query: "q", limit: 50, context_lines: 5 }]);
     expect(text(obs.content)).toMatch(/^\[budget: kota_search limit 500 -> 50, context_lines 9 -> 5 \(hard caps\)\]\n/);
-    expect(obs.meta.budget).toMatchObject({ maxBytes: 5_000, clamped: [{ arg: "limit", from: 500, to: 50 }, { arg: "context_lines", from: 9, to: 5 }] });
+    expect(obs.meta.budget).toMatchObject({
+      maxBytes: 5_000,
+      clamped: [
+        { arg: "limit", from: 500, to: 50 },
+        { arg: "context_lines", from: 9, to: 5 },
+      ],
+    });
   });
 
   it("does nothing but record the budget when the answer fits", async () => {
@@ -86,7 +101,11 @@ describe("budget plugin", () => {
     // The answer fit: no how-to-get-more hint (and without the blobs plugin, no blob pointer).
     expect(out).not.toContain("To get more");
     expect(out).not.toContain("blob_read");
-    expect(obs.meta.budget).toMatchObject({ fitted: true, shown: 2, downshift: [{ bytes: 50_000 }, { change: "context_lines=1", bytes: 80_000 }, { change: "limit=10", bytes: 9_000 }] });
+    expect(obs.meta.budget).toMatchObject({
+      fitted: true,
+      shown: 2,
+      downshift: [{ bytes: 50_000 }, { change: "context_lines=1", bytes: 80_000 }, { change: "limit=10", bytes: 9_000 }],
+    });
     // Every request reached the transport with its own call context.
     expect(new Set(contexts).size).toBe(3);
   });
@@ -97,7 +116,9 @@ describe("budget plugin", () => {
     const obs = await gov.pipeline.callTool("kota_search", { query: "q" });
     const out = text(obs.content);
     expect(out.endsWith(`\n${"x".repeat(20_000)}`)).toBe(true);
-    expect(out).toMatch(/^\[budget: kota_search answered 40,000 bytes, over its 10,000-byte budget; none fit; smallest shown: context_lines=1, limit=10 \(20,000 bytes\)\]\nTo get more: narrow the query/);
+    expect(out).toMatch(
+      /^\[budget: kota_search answered 40,000 bytes, over its 10,000-byte budget; none fit; smallest shown: context_lines=1, limit=10 \(20,000 bytes\)\]\nTo get more: narrow the query/,
+    );
     expect(obs.meta.budget).toMatchObject({ maxBytes: 10_000, fitted: false, shown: 2 });
   });
 
@@ -112,7 +133,11 @@ describe("budget plugin", () => {
       [0, 10, "paths"],
     ]);
     expect(text(obs.content)).toMatch(/shown: limit=10, output="paths" \(100 bytes\)\]/);
-    expect(obs.meta.budget?.downshift).toEqual([{ change: "", bytes: 50_000 }, { change: "limit=10", bytes: null }, { change: 'output="paths"', bytes: 100 }]);
+    expect(obs.meta.budget?.downshift).toEqual([
+      { change: "", bytes: 50_000 },
+      { change: "limit=10", bytes: null },
+      { change: 'output="paths"', bytes: 100 },
+    ]);
   });
 
   it("keeps the largest answer that fits: fewer whole results before bare paths, the first full answer in the blob cache, a short note", async () => {
@@ -134,7 +159,10 @@ describe("budget plugin", () => {
       // The stored blob is the first, full answer; the result names it for the blobs stage and pruning.
       const id = /"blobId":"([0-9a-f]{64})"/.exec(pointer!)![1]!;
       // The write runs outside the attempt's timeout; the result stage waits for it.
-      await gov.pipeline.hooks.toolResult.run({ toolName: "kota_search", toolCallId: "c", input: {}, content: obs.content, details: {}, isError: false }, { tool: gov.pipeline.tools.get("kota_search")!.info, sessionId: "s" });
+      await gov.pipeline.hooks.toolResult.run(
+        { toolName: "kota_search", toolCallId: "c", input: {}, content: obs.content, details: {}, isError: false },
+        { tool: gov.pipeline.tools.get("kota_search")!.info, sessionId: "s" },
+      );
       expect(readFileSync(join(dir, `${id}.txt`), "utf8")).toBe("x".repeat(12_852));
       expect(obs.meta.blob).toMatchObject({ truncated: true, id, originalBytes: 12_852, excerptBytes: 4_197 });
       expect(obs.meta.budget).toMatchObject({ fitted: true });
@@ -155,7 +183,7 @@ describe("budget plugin", () => {
   });
 
   it("counts approximate tokens (characters / 4) as well as bytes", async () => {
-    const { gov, seen } = await build({ budget: { maxTokens: 1_000 }, }, (a) => (a.output === "paths" ? 3_000 : 8_000));
+    const { gov, seen } = await build({ budget: { maxTokens: 1_000 } }, (a) => (a.output === "paths" ? 3_000 : 8_000));
     const obs = await gov.pipeline.callTool("kota_search", { query: "q" });
     expect(seen.at(-1)).toMatchObject({ output: "paths" });
     expect(obs.meta.budget).toMatchObject({ maxBytes: 4_000, fitted: true });

@@ -15,7 +15,13 @@ function linear(header: number, perResult: number, target: number) {
 
 describe("largestFittingCount", () => {
   it("finds the largest count that fits for answers that grow with their result count, in at most 4 requests", async () => {
-    for (const [header, per, over, target] of [[158, 577, 10, 4_600], [60, 580, 10, 4_600], [30, 25, 50, 300], [500, 2_000, 20, 4_600], [0, 100, 3, 150]] as const) {
+    for (const [header, per, over, target] of [
+      [158, 577, 10, 4_600],
+      [60, 580, 10, 4_600],
+      [30, 25, 50, 300],
+      [500, 2_000, 20, 4_600],
+      [0, 100, 3, 150],
+    ] as const) {
       const { asked, probe, size } = linear(header, per, target);
       const found = await largestFittingCount(over, size(over), target, probe);
       const truth = Math.floor((target - header) / per);
@@ -39,7 +45,16 @@ describe("downshiftNote", () => {
   it("keeps its first line under 150 characters, whatever the tool name and the arguments", () => {
     const changes = Array.from({ length: 30 }, (_, i) => `argument_${i}=${i}`).join(", ");
     for (const toolName of ["kota_search", "t".repeat(64)]) {
-      const note = downshiftNote({ toolName, maxBytes: 16_777_216, firstBytes: 999_999_999, shownChange: changes, shownBytes: 16_000_000, fitted: true, hint: undefined, stored: { id: "a".repeat(64), bytes: 999_999_999 } });
+      const note = downshiftNote({
+        toolName,
+        maxBytes: 16_777_216,
+        firstBytes: 999_999_999,
+        shownChange: changes,
+        shownBytes: 16_000_000,
+        fitted: true,
+        hint: undefined,
+        stored: { id: "a".repeat(64), bytes: 999_999_999 },
+      });
       const [first, pointer] = note.split("\n");
       expect(first!.length).toBeLessThanOrEqual(NOTE_MAX_CHARS);
       expect(first).toMatch(/\(16,000,000 bytes\)\]$/);

@@ -4,7 +4,15 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { classifyError, type ToolObservation } from "../../../../core/index.ts";
-import { CHAOS_ERROR_CATEGORIES, CHAOS_EVENT, chaosControllerOf, globMatcher, INJECTED_NOTE, seededRandom, transportError } from "../../../../plugins/chaos/index.ts";
+import {
+  CHAOS_ERROR_CATEGORIES,
+  CHAOS_EVENT,
+  chaosControllerOf,
+  globMatcher,
+  INJECTED_NOTE,
+  seededRandom,
+  transportError,
+} from "../../../../plugins/chaos/index.ts";
 import { type ChaosGovernor, chaosGovernor, SAFE } from "./governor.ts";
 
 const open: ChaosGovernor[] = [];
@@ -43,20 +51,28 @@ describe("the chaos plugin", () => {
 
   it("injects each error category before the transport, marked in details and sent as an event", async () => {
     for (const category of CHAOS_ERROR_CATEGORIES) {
-      const g = await build([{ name: "t" }], { retry: { maxAttempts: 1 }, chaos: { enabled: true, seed: 1, faults: [{ type: "error", probability: 1, category }] } });
+      const g = await build([{ name: "t" }], {
+        retry: { maxAttempts: 1 },
+        chaos: { enabled: true, seed: 1, faults: [{ type: "error", probability: 1, category }] },
+      });
       const obs = await g.gov.pipeline.callTool("t", {}, { toolCallId: "c1" });
       expect(obs.status).toBe("ERROR");
       if (obs.status === "ERROR") expect(obs.error.category).toBe(category);
       expect(g.executions.get("t") ?? 0).toBe(0);
       expect(obs.content[0]?.type === "text" && obs.content[0].text).toContain(INJECTED_NOTE);
       expect(chaosOf(obs)).toEqual({ injected: true, faults: [{ type: "error", rule: 0, attempt: 1, category }] });
-      expect(g.events).toEqual([{ type: "custom", source: "governor:chaos", name: CHAOS_EVENT, data: { tool: "t", toolCallId: "c1", type: "error", rule: 0, attempt: 1, category } }]);
+      expect(g.events).toEqual([
+        { type: "custom", source: "governor:chaos", name: CHAOS_EVENT, data: { tool: "t", toolCallId: "c1", type: "error", rule: 0, attempt: 1, category } },
+      ]);
       expect(g.gov.logs.some((r) => r.source === "governor:chaos" && r.message.includes(`injected error (${category}) into t`))).toBe(true);
     }
   });
 
   it("exercises retry: transient faults are retried on safe tools, with the server's retry-after", async () => {
-    const g = await build([{ name: "safe", annotations: SAFE }], { retry: { ...fastRetry, maxAttempts: 3 }, chaos: { enabled: true, seed: 3, faults: [{ type: "error", probability: 1, category: "rate_limit", retryAfterMs: 20 }] } });
+    const g = await build([{ name: "safe", annotations: SAFE }], {
+      retry: { ...fastRetry, maxAttempts: 3 },
+      chaos: { enabled: true, seed: 3, faults: [{ type: "error", probability: 1, category: "rate_limit", retryAfterMs: 20 }] },
+    });
     const started = performance.now();
     const obs = await g.gov.pipeline.callTool("safe", {});
     expect(obs.status).toBe("ERROR");
@@ -66,7 +82,10 @@ describe("the chaos plugin", () => {
   });
 
   it("never repeats a non-idempotent tool: a transient fault ends the call", async () => {
-    const g = await build([{ name: "write" }], { retry: { ...fastRetry, maxAttempts: 5 }, chaos: { enabled: true, seed: 4, faults: [{ type: "error", probability: 0.5, category: "network" }] } });
+    const g = await build([{ name: "write" }], {
+      retry: { ...fastRetry, maxAttempts: 5 },
+      chaos: { enabled: true, seed: 4, faults: [{ type: "error", probability: 0.5, category: "network" }] },
+    });
     for (let i = 0; i < 50; i++) await g.gov.pipeline.callTool("write", {});
     const injected = chaosControllerOf(g.gov.pipeline)!.injected;
     expect(injected).toBeGreaterThan(10);
@@ -81,7 +100,6 @@ describe("the chaos plugin", () => {
     expect(g.executions.get("t") ?? 0).toBe(0);
     await new Promise((r) => setImmediate(r));
     expect(g.clock.live).toBe(0); // the hang's own 600 s bound was cleared by the abort
-
   });
 
   it("a hang also ends on the caller's abort", async () => {
@@ -107,7 +125,14 @@ describe("the chaos plugin", () => {
 
   it("oversize appends N bytes to a real answer; isError answers as an mcp error", async () => {
     const g = await build([{ name: "big" }, { name: "bad" }], {
-      chaos: { enabled: true, seed: 7, faults: [{ type: "oversize", tools: "bi?", probability: 1, bytes: 100_000 }, { type: "isError", tools: "ba*", probability: 1, text: "disk full" }] },
+      chaos: {
+        enabled: true,
+        seed: 7,
+        faults: [
+          { type: "oversize", tools: "bi?", probability: 1, bytes: 100_000 },
+          { type: "isError", tools: "ba*", probability: 1, text: "disk full" },
+        ],
+      },
     });
     const big = await g.gov.pipeline.callTool("big", {});
     expect(big.status).toBe("SUCCESS");
@@ -135,9 +160,16 @@ describe("the chaos plugin", () => {
   });
 
   it("/<root> chaos off|on|status pauses and resumes injection", async () => {
-    const g = await build([{ name: "t" }], { retry: { maxAttempts: 1 }, chaos: { enabled: true, seed: 8, startActive: false, faults: [{ type: "error", probability: 1, category: "auth" }] } });
+    const g = await build([{ name: "t" }], {
+      retry: { maxAttempts: 1 },
+      chaos: { enabled: true, seed: 8, startActive: false, faults: [{ type: "error", probability: 1, category: "auth" }] },
+    });
     const notes: string[] = [];
-    const ctx = { ui: { hasUI: true, notify: (m: string) => notes.push(m), setStatus: () => {}, confirm: async () => false }, cwd: process.cwd(), sessionId: "s" };
+    const ctx = {
+      ui: { hasUI: true, notify: (m: string) => notes.push(m), setStatus: () => {}, confirm: async () => false },
+      cwd: process.cwd(),
+      sessionId: "s",
+    };
     expect((await g.gov.pipeline.callTool("t", {})).status).toBe("SUCCESS");
     await g.gov.pipeline.runCommand("governor chaos", "on", ctx);
     expect((await g.gov.pipeline.callTool("t", {})).status).toBe("ERROR");

@@ -4,12 +4,21 @@
  */
 import { Type } from "typebox";
 import { z } from "zod";
-import { createGovernor, definePlugin, definePreset, type ConfigLayer, type Governor, type PipelineEvent, type ToolAnnotations, type ToolCallContext, type ToolExecuteResult } from "../../../../core/index.ts";
+import {
+  createGovernor,
+  definePlugin,
+  definePreset,
+  type ConfigLayer,
+  type Governor,
+  type PipelineEvent,
+  type ToolAnnotations,
+  type ToolCallContext,
+  type ToolExecuteResult,
+} from "../../../../core/index.ts";
 import { CountingClock } from "../../../helpers/counting-clock.ts";
 import { chaos } from "../../../../plugins/chaos/index.ts";
 import { retry } from "../../../../plugins/retry/index.ts";
 import { timeout } from "../../../../plugins/timeout/index.ts";
-
 
 /** One test tool: its name, annotations and body. */
 export interface TestTool {

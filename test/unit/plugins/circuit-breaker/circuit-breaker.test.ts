@@ -136,9 +136,14 @@ describe("circuit breaker", () => {
   it("with scope server, tools tagged with the same server share one circuit", async () => {
     const clock = new ManualClock();
     const { wrapper, circuits } = breakerWrapper(opts({ scope: "server", failureThreshold: 2 }), { clock });
-    const p = pipelineWith(clock, async () => {
-      throw sysError("ECONNRESET");
-    }, [[STAGE.BREAKER, wrapper]], { name: "a", tags: ["server:kota"] });
+    const p = pipelineWith(
+      clock,
+      async () => {
+        throw sysError("ECONNRESET");
+      },
+      [[STAGE.BREAKER, wrapper]],
+      { name: "a", tags: ["server:kota"] },
+    );
     await p.callTool("a", {});
     await p.callTool("a", {});
     expect([...circuits.keys()]).toEqual(["kota"]);

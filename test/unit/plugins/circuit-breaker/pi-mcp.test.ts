@@ -11,9 +11,30 @@ function setup(o: Partial<BreakerOptions> = {}) {
   const events: string[] = [];
   const c = piMcpCircuits(opts(o), { clock, onStateChange: (e) => events.push(`${e.key}:${e.state}`) });
   let n = 0;
-  const gateInfo = (toolName: string, extra: Partial<ToolGateInfo> = {}): ToolGateInfo => ({ toolName, toolCallId: `c${++n}`, input: {}, governed: false, annotations: {}, tool: undefined, sessionId: "s", ui: silentUi, ...extra });
+  const gateInfo = (toolName: string, extra: Partial<ToolGateInfo> = {}): ToolGateInfo => ({
+    toolName,
+    toolCallId: `c${++n}`,
+    input: {},
+    governed: false,
+    annotations: {},
+    tool: undefined,
+    sessionId: "s",
+    ui: silentUi,
+    ...extra,
+  });
   const end = (info: ToolGateInfo, outcome: HostToolCall["outcome"], text = ""): void =>
-    c.observe({ toolName: info.toolName, toolCallId: info.toolCallId, sessionId: "s", startedAtMs: 0, durationMs: 1, isError: outcome !== "ok", outcome, governed: false, args: {}, content: [{ type: "text", text }] });
+    c.observe({
+      toolName: info.toolName,
+      toolCallId: info.toolCallId,
+      sessionId: "s",
+      startedAtMs: 0,
+      durationMs: 1,
+      isError: outcome !== "ok",
+      outcome,
+      governed: false,
+      args: {},
+      content: [{ type: "text", text }],
+    });
   /** The block reason, or the outcome reported for the call that ran. */
   const call = (outcome: HostToolCall["outcome"], toolName = "mcp__docs__search", text = ""): string | undefined => {
     const info = gateInfo(toolName);

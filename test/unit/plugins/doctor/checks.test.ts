@@ -4,7 +4,19 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createGovernor, type Governor } from "../../../../core/index.ts";
 import { checkBlobDir } from "../../../../lib/blobs/index.ts";
-import { checkBlobFolders, checkCacheDir, checkConfig, checkKota, checkNode, checkPi, checkPreset, checkSqlite, type DoctorEnvironment, formatDoctorReport, runDoctor } from "../../../../plugins/doctor/index.ts";
+import {
+  checkBlobFolders,
+  checkCacheDir,
+  checkConfig,
+  checkKota,
+  checkNode,
+  checkPi,
+  checkPreset,
+  checkSqlite,
+  type DoctorEnvironment,
+  formatDoctorReport,
+  runDoctor,
+} from "../../../../plugins/doctor/index.ts";
 import { kotaDefaults } from "../../../../plugins/kota/config.ts";
 import { presets } from "../../../../presets/index.ts";
 
@@ -34,7 +46,14 @@ function environment(governor: Governor, over: Partial<DoctorEnvironment> = {}):
     env: { PATH: "/usr/bin" },
     governor,
     commandExists: () => true,
-    kotaLaunch: async (config) => ({ command: config.command, args: config.args, cwd: "/", env: { PATH: "/usr/bin" }, connectTimeoutMs: 10_000, installHint: "Bun" }),
+    kotaLaunch: async (config) => ({
+      command: config.command,
+      args: config.args,
+      cwd: "/",
+      env: { PATH: "/usr/bin" },
+      connectTimeoutMs: 10_000,
+      installHint: "Bun",
+    }),
     startKota: async () => ({ tools: 7 }),
     kotaDeadlineMs: 1_000,
     probeSqlite: () => ({ driver: "node", sqliteVersion: "3.50.0", fts5: true, trigram: true, unavailable: {} }),
@@ -91,8 +110,11 @@ describe("doctor checks", () => {
   it("KotaDB that exits at once (a registry 404): says it exited with its code, shows stderr once, and the fix for a missing package", async () => {
     const { governor } = await governorWith();
     const agentDir = join(work, "custom-agent-dir");
-    const tail = "error: GET https://registry.npmjs.org/kotadb - 404\nerror: package \"kotadb@nope\" not found";
-    const exited = Object.assign(new Error(`MCP server "kota" exited with code 1 during start ('bun x kotadb@nope --stdio'). Last stderr: ${tail}`), { category: "spawn", stderrTail: tail });
+    const tail = 'error: GET https://registry.npmjs.org/kotadb - 404\nerror: package "kotadb@nope" not found';
+    const exited = Object.assign(new Error(`MCP server "kota" exited with code 1 during start ('bun x kotadb@nope --stdio'). Last stderr: ${tail}`), {
+      category: "spawn",
+      stderrTail: tail,
+    });
     const [, kota] = await checkKota(environment(governor, { agentDir, startKota: async () => Promise.reject(exited) }));
     expect(kota!.status).toBe("fail");
     expect(kota!.detail).toMatch(/^MCP server "kota" exited with code 1 during start/);
@@ -113,14 +135,21 @@ describe("doctor checks", () => {
 
   it("blob folders: recall and blobs share one folder, and the report names it", async () => {
     const same = await governorWith(JSON.stringify({ blobs: { dir: join(work, "my-blobs") } }));
-    expect(checkBlobFolders(environment(same.governor, { agentDir: same.agentDir }))).toMatchObject({ status: "ok", detail: expect.stringContaining(`blobs and recall share ${join(work, "my-blobs")}`) });
+    expect(checkBlobFolders(environment(same.governor, { agentDir: same.agentDir }))).toMatchObject({
+      status: "ok",
+      detail: expect.stringContaining(`blobs and recall share ${join(work, "my-blobs")}`),
+    });
     const off = await governorWith(JSON.stringify({ recall: { enabled: false } }));
     expect(checkBlobFolders(environment(off.governor)).status).toBe("skip");
   });
 
   it("pi: says where the pi was found", () => {
-    expect(checkPi({ findPi: () => ({ scope: "@earendil-works", version: "0.87.1", dir: "/g", source: "path" }) }).detail).toBe("@earendil-works/pi-coding-agent 0.87.1 (/g); the `pi` on PATH");
-    expect(checkPi({ findPi: () => ({ scope: "@earendil-works", version: "1.5.2", dir: "/h", source: "running" }) }).detail).toMatch(/; the pi running this session$/);
+    expect(checkPi({ findPi: () => ({ scope: "@earendil-works", version: "0.87.1", dir: "/g", source: "path" }) }).detail).toBe(
+      "@earendil-works/pi-coding-agent 0.87.1 (/g); the `pi` on PATH",
+    );
+    expect(checkPi({ findPi: () => ({ scope: "@earendil-works", version: "1.5.2", dir: "/h", source: "running" }) }).detail).toMatch(
+      /; the pi running this session$/,
+    );
   });
 
   it("KotaDB is skipped in a preset without it (lean)", async () => {
@@ -131,13 +160,33 @@ describe("doctor checks", () => {
   });
 
   it("sqlite: no driver fails with the fix; no FTS5 warns", () => {
-    const none = checkSqlite({ probeSqlite: () => ({ driver: undefined, sqliteVersion: undefined, fts5: false, trigram: false, unavailable: { node: "no node:sqlite in Node 20", "better-sqlite3": "NODE_MODULE_VERSION 115" } }), openSqliteFile: () => {}, agentDir: work });
+    const none = checkSqlite({
+      probeSqlite: () => ({
+        driver: undefined,
+        sqliteVersion: undefined,
+        fts5: false,
+        trigram: false,
+        unavailable: { node: "no node:sqlite in Node 20", "better-sqlite3": "NODE_MODULE_VERSION 115" },
+      }),
+      openSqliteFile: () => {},
+      agentDir: work,
+    });
     expect(none.status).toBe("fail");
     expect(none.detail).toMatch(/NODE_MODULE_VERSION/);
     expect(none.fix).toMatch(/npm rebuild better-sqlite3/);
-    const noFts = checkSqlite({ probeSqlite: () => ({ driver: "node", sqliteVersion: "3.40.0", fts5: false, trigram: false, unavailable: {} }), openSqliteFile: () => {}, agentDir: work });
+    const noFts = checkSqlite({
+      probeSqlite: () => ({ driver: "node", sqliteVersion: "3.40.0", fts5: false, trigram: false, unavailable: {} }),
+      openSqliteFile: () => {},
+      agentDir: work,
+    });
     expect(noFts.status).toBe("warn");
-    const noFile = checkSqlite({ probeSqlite: () => ({ driver: "node", sqliteVersion: "3.40.0", fts5: true, trigram: true, unavailable: {} }), openSqliteFile: () => { throw new Error("SQLITE_CANTOPEN"); }, agentDir: work });
+    const noFile = checkSqlite({
+      probeSqlite: () => ({ driver: "node", sqliteVersion: "3.40.0", fts5: true, trigram: true, unavailable: {} }),
+      openSqliteFile: () => {
+        throw new Error("SQLITE_CANTOPEN");
+      },
+      agentDir: work,
+    });
     expect(noFile).toMatchObject({ status: "fail" });
   });
 
@@ -158,7 +207,7 @@ describe("doctor checks", () => {
   });
 
   it("config: broken JSON and an unknown key are listed with their file", async () => {
-    const { governor, cwd, agentDir } = await governorWith("{ \"prune\": { \"enabled\": tru }", JSON.stringify({ prune: { keepRecentTurnz: 3 } }));
+    const { governor, cwd, agentDir } = await governorWith('{ "prune": { "enabled": tru }', JSON.stringify({ prune: { keepRecentTurnz: 3 } }));
     const results = checkConfig(environment(governor, { cwd, agentDir }));
     expect(results[0]!.status).toBe("fail");
     const text = results.map((r) => r.detail).join("\n");
@@ -178,10 +227,17 @@ describe("doctor checks", () => {
 
   it("runDoctor: one check throwing does not stop the others; the report shows each fix", async () => {
     const { governor } = await governorWith();
-    const results = await runDoctor(environment(governor, { probeSqlite: () => { throw new Error("boom"); }, commandExists: () => false }));
+    const results = await runDoctor(
+      environment(governor, {
+        probeSqlite: () => {
+          throw new Error("boom");
+        },
+        commandExists: () => false,
+      }),
+    );
     expect(results.map((r) => r.name)).toEqual(["node", "pi", "bun", "kotadb", "sqlite", "blob cache", "blob folders", "config", "preset"]);
     const text = formatDoctorReport(results);
-    expect(text).toMatch(/FAIL  sqlite: the check itself failed: boom/);
+    expect(text).toMatch(/FAIL {2}sqlite: the check itself failed: boom/);
     expect(text).toMatch(/fix: KotaDB needs Bun/);
     expect(text).toMatch(/2 failed, 0 warning/);
   });

@@ -24,7 +24,18 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const row = (taskId: string): PendingExecution => ({ taskId, toolName: "t", status: "SUCCESS", durationMs: 1, startedAtMs: 0, sessionId: "", errorCategory: undefined, retries: 0, args: {}, content: [] });
+const row = (taskId: string): PendingExecution => ({
+  taskId,
+  toolName: "t",
+  status: "SUCCESS",
+  durationMs: 1,
+  startedAtMs: 0,
+  sessionId: "",
+  errorCategory: undefined,
+  retries: 0,
+  args: {},
+  content: [],
+});
 
 function setup(options: { maxBufferedRows?: number; closeTimeoutMs?: number } = {}) {
   const clock = new ManualClock();
@@ -45,7 +56,10 @@ function setup(options: { maxBufferedRows?: number; closeTimeoutMs?: number } = 
   const taskIds = () => {
     const db = openDatabase(path, { readonly: true });
     try {
-      return db.prepare<{ task_id: string }>("SELECT task_id FROM tool_execution_log ORDER BY id").all().map((r) => r.task_id);
+      return db
+        .prepare<{ task_id: string }>("SELECT task_id FROM tool_execution_log ORDER BY id")
+        .all()
+        .map((r) => r.task_id);
     } finally {
       db.close();
     }
@@ -77,14 +91,18 @@ describe("execution log writer on a busy database", () => {
     expect(clock.requested.filter((ms) => ms >= 50 && ms < 1_000)).toEqual([50, 100, 200, 400, 800]);
     const warnings = logs.filter((l) => l.level === "warn");
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]!.message).toMatch(/execution log at .*exec\.db is locked by another process \(SQLITE_BUSY\); 5 rows are kept in memory \(up to executionLog\.maxBufferedRows = 5\) and written when the lock clears/);
+    expect(warnings[0]!.message).toMatch(
+      /execution log at .*exec\.db is locked by another process \(SQLITE_BUSY\); 5 rows are kept in memory \(up to executionLog\.maxBufferedRows = 5\) and written when the lock clears/,
+    );
     holder.exec("COMMIT");
     await clock.advance(2_000);
     expect(writer.busy).toBe(false);
     expect(taskIds()).toEqual(["before", "r3", "r4", "r5", "r6", "r7"]);
     const recovered = logs.filter((l) => l.level === "info");
     expect(recovered).toHaveLength(1);
-    expect(recovered[0]!.message).toMatch(/is writable again after \d+(\.\d)?s: wrote 5 rows that waited; 3 older rows were dropped because the buffer was full/);
+    expect(recovered[0]!.message).toMatch(
+      /is writable again after \d+(\.\d)?s: wrote 5 rows that waited; 3 older rows were dropped because the buffer was full/,
+    );
     expect(notes.map((n) => n.level)).toEqual(["warning", "info"]);
     expect(logs.filter((l) => l.level === "warn")).toHaveLength(1);
     await writer.close();
@@ -155,7 +173,9 @@ describe("execution log writer on a busy database", () => {
     expect(writer.busy).toBe(false);
     expect(logs.filter((l) => l.level === "warn")).toHaveLength(1);
     expect(notes).toHaveLength(1);
-    expect(notes[0]!.message).toMatch(/is unavailable: the file is corrupt or not a SQLite database \(.*not a database.*\)\. Set it aside: mv .*; a new log is created at the next start/);
+    expect(notes[0]!.message).toMatch(
+      /is unavailable: the file is corrupt or not a SQLite database \(.*not a database.*\)\. Set it aside: mv .*; a new log is created at the next start/,
+    );
     expect(clock.pending).toBe(0);
     await writer.close();
   });

@@ -51,7 +51,12 @@ describe("execution log under another process's lock", () => {
     if (!node24) return ctx.skip("PI_GOVERNOR_NODE24 is not set (path to a Node 24 binary; CI sets it)");
     if (!existsSync(node24)) return ctx.skip(`PI_GOVERNOR_NODE24=${node24} does not exist`);
     const root = resolve(import.meta.dirname, "../../../..");
-    const child = spawnSync(node24, ["--import", "tsx", resolve(import.meta.dirname, "../../../fixtures/sqlite/execution-log-lock-child.ts")], { cwd: root, encoding: "utf8", timeout: 40_000, env: { ...process.env, [SQLITE_DRIVER_ENV]: "" } });
+    const child = spawnSync(node24, ["--import", "tsx", resolve(import.meta.dirname, "../../../fixtures/sqlite/execution-log-lock-child.ts")], {
+      cwd: root,
+      encoding: "utf8",
+      timeout: 40_000,
+      env: { ...process.env, [SQLITE_DRIVER_ENV]: "" },
+    });
     expect(child.status, child.stderr).toBe(0);
     const out = JSON.parse(child.stdout) as { node: string; results: Array<LockScenarioResult & { statsCalls: number | string }> };
     if (process.env.PI_GOVERNOR_PRINT_NUMBERS) console.log("NUMBERS24", JSON.stringify(out.results.map((r) => ({ ...r, messages: undefined }))));

@@ -17,7 +17,12 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 /** A tiny plugin contributing tools that succeed, fail or report a rate limit. */
 const tools = toolsPlugin([
   { name: "echo", execute: async (call) => ({ content: textContent(String(call.args.text ?? "")) }) },
-  { name: "broken", execute: async () => { throw Object.assign(new Error("reset"), { code: "ECONNRESET" }); } },
+  {
+    name: "broken",
+    execute: async () => {
+      throw Object.assign(new Error("reset"), { code: "ECONNRESET" });
+    },
+  },
 ]);
 
 async function governor(dbPath: string, clock = new ManualClock()) {
@@ -44,7 +49,17 @@ describe("execution log", () => {
     await gov.pipeline.hooks.sessionShutdown.run({ sessionId: "s-1", cwd: dir, reason: "quit" });
     const r = rows(path);
     expect(r).toHaveLength(2);
-    expect(r[0]).toMatchObject({ task_id: "tc-1", tool_name: "echo", status: "SUCCESS", session_id: "s-1", error_category: null, retries: 0, bytes_in: Buffer.byteLength('{"text":"héllo"}'), bytes_out: Buffer.byteLength("héllo"), phase: null });
+    expect(r[0]).toMatchObject({
+      task_id: "tc-1",
+      tool_name: "echo",
+      status: "SUCCESS",
+      session_id: "s-1",
+      error_category: null,
+      retries: 0,
+      bytes_in: Buffer.byteLength('{"text":"héllo"}'),
+      bytes_out: Buffer.byteLength("héllo"),
+      phase: null,
+    });
     expect(r[1]).toMatchObject({ task_id: "tc-2", tool_name: "broken", status: "ERROR", error_category: "network" });
     expect(typeof r[0]!.duration_ms).toBe("number");
     expect(String(r[0]!.started_at)).toMatch(/^\d{4}-\d\d-\d\dT/);
@@ -54,7 +69,15 @@ describe("execution log", () => {
   it("skips excluded tools and writes the phase label", async () => {
     const path = join(dir, "exec.db");
     const preset = definePreset({ name: "t", description: "", plugins: () => [executionLog({ exclude: ["broken"], phase: "phase-13" }), tools()] });
-    const gov = await createGovernor({ preset, cwd: dir, agentDir: dir, env: {}, clock: new ManualClock(), layers: [], overrides: { executionLog: { dbPath: path } } });
+    const gov = await createGovernor({
+      preset,
+      cwd: dir,
+      agentDir: dir,
+      env: {},
+      clock: new ManualClock(),
+      layers: [],
+      overrides: { executionLog: { dbPath: path } },
+    });
     await gov.pipeline.callTool("echo", {});
     await gov.pipeline.callTool("broken", {});
     await gov.pipeline.hooks.sessionShutdown.run({ sessionId: "", cwd: dir, reason: "quit" });
@@ -67,7 +90,19 @@ describe("execution log", () => {
     const warnings: string[] = [];
     const logger = { debug() {}, info() {}, warn: (m: string) => void warnings.push(m), error() {}, child: () => logger };
     const w = new ExecutionLogWriter({ path, phase: "", batchSize: 1_000, flushIntervalMs: 1_000, maxBufferedRows: 3 }, { clock, logger, notify: () => {} });
-    for (let i = 0; i < 5; i++) w.add({ taskId: `t${i}`, toolName: "t", status: "SUCCESS", durationMs: 1, startedAtMs: 0, sessionId: "", errorCategory: undefined, retries: 0, args: {}, content: [] });
+    for (let i = 0; i < 5; i++)
+      w.add({
+        taskId: `t${i}`,
+        toolName: "t",
+        status: "SUCCESS",
+        durationMs: 1,
+        startedAtMs: 0,
+        sessionId: "",
+        errorCategory: undefined,
+        retries: 0,
+        args: {},
+        content: [],
+      });
     expect(w.pending).toBe(3);
     await w.close();
     expect(rows(path).map((r) => r.task_id)).toEqual(["t2", "t3", "t4"]);
@@ -117,17 +152,31 @@ describe("execution log", () => {
     const notes: string[] = [];
     const logger = { debug() {}, info() {}, warn: (m: string) => void warnings.push(m), error() {}, child: () => logger };
     let db: SqliteDatabase | undefined;
-    const w = new ExecutionLogWriter({ path, phase: "", batchSize: 1, flushIntervalMs: 1_000, maxBufferedRows: 10 }, {
-      clock,
-      logger,
-      notify: (m) => void notes.push(m),
-      open: (p) => {
-        db = openDatabase(p);
-        migrate(db);
-        return db;
+    const w = new ExecutionLogWriter(
+      { path, phase: "", batchSize: 1, flushIntervalMs: 1_000, maxBufferedRows: 10 },
+      {
+        clock,
+        logger,
+        notify: (m) => void notes.push(m),
+        open: (p) => {
+          db = openDatabase(p);
+          migrate(db);
+          return db;
+        },
       },
-    });
-    const row = { taskId: "", toolName: "t", status: "SUCCESS", durationMs: 1, startedAtMs: 0, sessionId: "", errorCategory: undefined, retries: 0, args: {}, content: [] };
+    );
+    const row = {
+      taskId: "",
+      toolName: "t",
+      status: "SUCCESS",
+      durationMs: 1,
+      startedAtMs: 0,
+      sessionId: "",
+      errorCategory: undefined,
+      retries: 0,
+      args: {},
+      content: [],
+    };
     w.add(row);
     await clock.advance(0);
     expect(w.written).toBe(1);
@@ -152,7 +201,18 @@ describe("execution log", () => {
     const warnings: string[] = [];
     const logger = { debug() {}, info() {}, warn: (m: string) => void warnings.push(m), error() {}, child: () => logger };
     const w = new ExecutionLogWriter({ path, phase: "p13", batchSize: 2, flushIntervalMs: 60_000, maxBufferedRows: 10 }, { clock, logger, notify: () => {} });
-    const row = { taskId: "", toolName: "t", status: "SUCCESS", durationMs: 5, startedAtMs: Date.UTC(2026, 0, 1), sessionId: "", errorCategory: undefined, retries: 0, args: {}, content: [] };
+    const row = {
+      taskId: "",
+      toolName: "t",
+      status: "SUCCESS",
+      durationMs: 5,
+      startedAtMs: Date.UTC(2026, 0, 1),
+      sessionId: "",
+      errorCategory: undefined,
+      retries: 0,
+      args: {},
+      content: [],
+    };
     w.add(row);
     w.add(row);
     await clock.advance(0);
@@ -169,14 +229,34 @@ describe("execution log migration", () => {
     migrate(db);
     migrate(db);
     expect(db.pragma("user_version")).toBe(SCHEMA_VERSION);
-    const cols = db.prepare<{ name: string }>("PRAGMA table_info(tool_execution_log)").all().map((c) => c.name);
-    expect(cols).toEqual(["id", "task_id", "tool_name", "phase", "status", "duration_ms", "started_at", "completed_at", "session_id", "error_category", "retries", "bytes_in", "bytes_out", "parent_task_id"]);
+    const cols = db
+      .prepare<{ name: string }>("PRAGMA table_info(tool_execution_log)")
+      .all()
+      .map((c) => c.name);
+    expect(cols).toEqual([
+      "id",
+      "task_id",
+      "tool_name",
+      "phase",
+      "status",
+      "duration_ms",
+      "started_at",
+      "completed_at",
+      "session_id",
+      "error_category",
+      "retries",
+      "bytes_in",
+      "bytes_out",
+      "parent_task_id",
+    ]);
     db.close();
   });
 
   it("brings a version-1 log (no parent_task_id) to the current schema and keeps its rows", () => {
     const db = openDatabase(":memory:");
-    db.exec("CREATE TABLE tool_execution_log (id INTEGER PRIMARY KEY, task_id TEXT, tool_name TEXT NOT NULL, phase TEXT, status TEXT NOT NULL, duration_ms INTEGER, started_at TEXT, completed_at TEXT, session_id TEXT, error_category TEXT, retries INTEGER NOT NULL DEFAULT 0, bytes_in INTEGER, bytes_out INTEGER)");
+    db.exec(
+      "CREATE TABLE tool_execution_log (id INTEGER PRIMARY KEY, task_id TEXT, tool_name TEXT NOT NULL, phase TEXT, status TEXT NOT NULL, duration_ms INTEGER, started_at TEXT, completed_at TEXT, session_id TEXT, error_category TEXT, retries INTEGER NOT NULL DEFAULT 0, bytes_in INTEGER, bytes_out INTEGER)",
+    );
     db.exec("INSERT INTO tool_execution_log (task_id, tool_name, status) VALUES ('t1', 'kota_search', 'SUCCESS')");
     db.pragma("user_version = 1");
     migrate(db);
@@ -187,10 +267,17 @@ describe("execution log migration", () => {
 
   it("adds the new columns to a base-column table created elsewhere and keeps its rows", () => {
     const db = openDatabase(":memory:");
-    db.exec("CREATE TABLE tool_execution_log (id INTEGER PRIMARY KEY, task_id TEXT, tool_name TEXT NOT NULL, phase TEXT, status TEXT NOT NULL, duration_ms INTEGER, started_at TEXT, completed_at TEXT)");
+    db.exec(
+      "CREATE TABLE tool_execution_log (id INTEGER PRIMARY KEY, task_id TEXT, tool_name TEXT NOT NULL, phase TEXT, status TEXT NOT NULL, duration_ms INTEGER, started_at TEXT, completed_at TEXT)",
+    );
     db.exec("INSERT INTO tool_execution_log (tool_name, status) VALUES ('run_command', 'TIMEOUT_EXCEEDED')");
     migrate(db);
-    expect({ ...db.prepare("SELECT tool_name, status, retries, session_id FROM tool_execution_log").get() }).toEqual({ tool_name: "run_command", status: "TIMEOUT_EXCEEDED", retries: 0, session_id: null });
+    expect({ ...db.prepare("SELECT tool_name, status, retries, session_id FROM tool_execution_log").get() }).toEqual({
+      tool_name: "run_command",
+      status: "TIMEOUT_EXCEEDED",
+      retries: 0,
+      session_id: null,
+    });
     db.close();
   });
 

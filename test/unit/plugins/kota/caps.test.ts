@@ -6,12 +6,23 @@ import { depsParams, searchParams, taskContextParams } from "../../../../plugins
 import { clampArgs } from "../../../../plugins/budget/index.ts";
 
 const schemas = { kota_search: searchParams, kota_deps: depsParams, kota_task_context: taskContextParams } as const;
-const required: Record<string, Record<string, unknown>> = { kota_search: { query: "q" }, kota_deps: { file_path: "a.ts" }, kota_task_context: { files: ["a.ts"] } };
-const entries = Object.entries(KOTA_ARG_CAPS).flatMap(([tool, args]) => Object.entries(args as Record<string, IntArgCap>).map(([arg, cap]) => ({ tool: tool as keyof typeof schemas, arg, cap })));
+const required: Record<string, Record<string, unknown>> = {
+  kota_search: { query: "q" },
+  kota_deps: { file_path: "a.ts" },
+  kota_task_context: { files: ["a.ts"] },
+};
+const entries = Object.entries(KOTA_ARG_CAPS).flatMap(([tool, args]) =>
+  Object.entries(args as Record<string, IntArgCap>).map(([arg, cap]) => ({ tool: tool as keyof typeof schemas, arg, cap })),
+);
 
 describe("kota argument caps: one table for schema, clamp and budget", () => {
   it("covers every capped argument the tools take", () => {
-    expect(entries.map((e) => `${e.tool}.${e.arg}`)).toEqual(["kota_search.limit", "kota_search.context_lines", "kota_deps.depth", "kota_task_context.max_impacted_files"]);
+    expect(entries.map((e) => `${e.tool}.${e.arg}`)).toEqual([
+      "kota_search.limit",
+      "kota_search.context_lines",
+      "kota_deps.depth",
+      "kota_task_context.max_impacted_files",
+    ]);
   });
 
   for (const { tool, arg, cap } of entries) {

@@ -25,13 +25,22 @@ describe("kota: a failed start with a token in kota.args", () => {
     dir = mkdtempSync(join(tmpdir(), "pigov-kota-redact-"));
     const preset = definePreset({ name: "kota-redact", description: "", commandRoot: "kota", plugins: () => [redact(), kota()] });
     // A "KotaDB" that prints its arguments to stderr and exits during start.
-    const args = ["-e", "process.stderr.write('args: ' + process.argv.slice(1).join(' ') + '\\n'); process.exit(3)", "--", "--token", PLAIN, `--github=${TOKEN}`];
+    const args = [
+      "-e",
+      "process.stderr.write('args: ' + process.argv.slice(1).join(' ') + '\\n'); process.exit(3)",
+      "--",
+      "--token",
+      PLAIN,
+      `--github=${TOKEN}`,
+    ];
     gov = await createGovernor({
       preset,
       cwd: dir,
       agentDir: dir,
       env: { PATH: process.env.PATH },
-      layers: [{ kind: "global", source: "test", data: { redact: { enabled: on }, kota: { command: process.execPath, args, toolset: "", connectTimeoutMs: 5_000 } } }],
+      layers: [
+        { kind: "global", source: "test", data: { redact: { enabled: on }, kota: { command: process.execPath, args, toolset: "", connectTimeoutMs: 5_000 } } },
+      ],
     });
     gov.attachSession("s", { hasUI: false, notify: () => {}, setStatus: () => {}, confirm: async () => false });
     const failed = await gov.pipeline.callTool("kota_search", { query: "x" });

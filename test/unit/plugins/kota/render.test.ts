@@ -20,8 +20,12 @@ interface Recorded {
   arguments: Record<string, unknown>;
   content?: Array<{ text: string }>;
 }
-const samples = JSON.parse(readFileSync(new URL("../../../fixtures/kotadb-standin/sample-calls.json", import.meta.url), "utf8")) as { calls: Recorded[]; larger_repo_calls: Recorded[] };
-const answer = (name: string, i = 0, set: Recorded[] = samples.calls) => JSON.parse(set.filter((c) => c.name === name)[i]!.content![0]!.text) as Record<string, unknown>;
+const samples = JSON.parse(readFileSync(new URL("../../../fixtures/kotadb-standin/sample-calls.json", import.meta.url), "utf8")) as {
+  calls: Recorded[];
+  larger_repo_calls: Recorded[];
+};
+const answer = (name: string, i = 0, set: Recorded[] = samples.calls) =>
+  JSON.parse(set.filter((c) => c.name === name)[i]!.content![0]!.text) as Record<string, unknown>;
 
 describe("kota renderers on real KotaDB answers", () => {
   it("impact: risk, affected surface and tests first; KotaDB's duplicate test entries folded", () => {
@@ -34,14 +38,18 @@ describe("kota renderers on real KotaDB answers", () => {
     expect(text).toMatch(/Changed \(1\): src\/utils\/math.ts \(update; 3 direct \/ 1 indirect dependents\)/);
     expect(text).toMatch(/Review \(dependents\) \(3\): src\/index.ts, src\/utils\/format.ts, tests\/math.test.ts/);
     expect(text).toMatch(/KotaDB summary: Change type: refactor\. 4 files affected/);
-    expect(Buffer.byteLength(text)).toBeLessThan(JSON.parse(samples.calls.find((c) => c.name === "analyze_change_impact")!.content![0]!.text).summary.length * 5);
+    expect(Buffer.byteLength(text)).toBeLessThan(
+      JSON.parse(samples.calls.find((c) => c.name === "analyze_change_impact")!.content![0]!.text).summary.length * 5,
+    );
   });
 
   it("deps: counts first, then direct and indirect per direction, and unresolved packages", () => {
     expect(renderDeps(answer("search_dependencies", 0))).toBe(
       "src/utils/math.ts (both, depth 2): 4 dependents, 0 dependencies.\nDependents, direct (3): src/index.ts, src/utils/format.ts, tests/math.test.ts\nDependents, depth 2 (1): src/index.ts\nDependencies: none",
     );
-    expect(renderDeps(answer("search_dependencies", 0, samples.larger_repo_calls))).toMatch(/^src\/index.ts \(dependencies, depth 1\): 16 dependencies\.\nDependencies, direct \(16\): src\/autocontext.ts.*\nUnresolved imports \(packages\) \(1\): @mariozechner\/pi-coding-agent$/s);
+    expect(renderDeps(answer("search_dependencies", 0, samples.larger_repo_calls))).toMatch(
+      /^src\/index.ts \(dependencies, depth 1\): 16 dependencies\.\nDependencies, direct \(16\): src\/autocontext.ts.*\nUnresolved imports \(packages\) \(1\): @mariozechner\/pi-coding-agent$/s,
+    );
     expect(renderDeps(answer("search_dependencies", 2))).toMatch(/^File not found: src\/nope.ts\. Make sure the repository is indexed\. Check the path/);
   });
 
@@ -77,7 +85,9 @@ describe("kota renderers on real KotaDB answers", () => {
       ].join("\n"),
     );
     expect(renderSearch(answer("search", 3))).toBe('Search "loadConfig": 1 result(s).\nloadConfig function src/config.ts:6 () => AppConfig');
-    expect(renderSearch({ query: "x", results: { code: [] }, counts: { total: 0 } })).toMatch(/Nothing matched\. If the repository was never indexed, run kota_index/);
+    expect(renderSearch({ query: "x", results: { code: [] }, counts: { total: 0 } })).toMatch(
+      /Nothing matched\. If the repository was never indexed, run kota_index/,
+    );
     expect(renderIndexRun(answer("index_repository"), "/repo", 115)).toMatch(/^Indexed \/repo: completed in 0\.1s\. 7 files, 5 symbols, 14 references\./);
     expect(renderStatistics(answer("get_index_statistics"))).toBe("7 files, 5 symbols, 14 references in 1 repositories");
     expect(renderRecentFiles(answer("list_recent_files"), 2)).toBe("Recently indexed files (3): package.json, src/config.ts, +1 more");
@@ -116,8 +126,12 @@ describe("kota runtime checks", () => {
     expect(commandExists("node", process.env.PATH, "/")).toBe(true);
     expect(commandExists("node", "/nonexistent", "/")).toBe(false);
     expect(commandExists(process.execPath, undefined, "/")).toBe(true);
-    expect(missingCommandText("bun", "/agent/pi-governor.json")).toMatch(/KotaDB needs Bun.*npm i -g bun.*https:\/\/bun.sh.*\/kota restart.*everything else \(pruning, blobs\) keeps working/);
+    expect(missingCommandText("bun", "/agent/pi-governor.json")).toMatch(
+      /KotaDB needs Bun.*npm i -g bun.*https:\/\/bun.sh.*\/kota restart.*everything else \(pruning, blobs\) keeps working/,
+    );
     expect(missingCommandText("kotadb", "/agent/pi-governor.json")).toMatch(/`kotadb` was not found.*"kota.command"/);
-    expect(kotaStartHint("bun", ["x", "kotadb@next", "--stdio"], "/agent/pi-governor.json", { timedOut: true })).toMatch(/bun x downloads KotaDB from the npm registry.*bun add -g kotadb@next/);
+    expect(kotaStartHint("bun", ["x", "kotadb@next", "--stdio"], "/agent/pi-governor.json", { timedOut: true })).toMatch(
+      /bun x downloads KotaDB from the npm registry.*bun add -g kotadb@next/,
+    );
   });
 });

@@ -18,13 +18,22 @@ const declared = [{ name: "echo", readOnly: true }];
 
 describe("mcp.fromPi in a governor", () => {
   it("registers the handed-over server's tools, warns while pi runs it too, and /governor status lists both sides", async () => {
-    writeFileSync(join(agentDir, "mcp.json"), JSON.stringify({ mcpServers: { shared: { command: "node", args: ["x.js"] }, pionly: { command: "y" }, off: { command: "z", enabled: false } } }));
+    writeFileSync(
+      join(agentDir, "mcp.json"),
+      JSON.stringify({ mcpServers: { shared: { command: "node", args: ["x.js"] }, pionly: { command: "y" }, off: { command: "z", enabled: false } } }),
+    );
     governor = await createGovernor({
       preset: mcpPreset,
       cwd: agentDir,
       agentDir,
       env: {},
-      layers: [{ kind: "global", source: "test", data: { mcp: { fromPi: [{ name: "shared", tools: declared }], servers: { own: { command: "node", tools: declared } } } } }],
+      layers: [
+        {
+          kind: "global",
+          source: "test",
+          data: { mcp: { fromPi: [{ name: "shared", tools: declared }], servers: { own: { command: "node", tools: declared } } } },
+        },
+      ],
     });
     expect([...governor.pipeline.tools.keys()]).toEqual(expect.arrayContaining(["own_echo", "shared_echo"]));
     expect(governor.degraded().join("\n")).toContain('MCP server "shared" runs twice: pi also runs it from');
@@ -35,7 +44,13 @@ describe("mcp.fromPi in a governor", () => {
 
   it("a project file cannot hand servers over (the key is trusted)", async () => {
     writeFileSync(join(agentDir, "mcp.json"), JSON.stringify({ mcpServers: { shared: { command: "node" } } }));
-    governor = await createGovernor({ preset: mcpPreset, cwd: agentDir, agentDir, env: {}, layers: [{ kind: "project", source: "project file", data: { mcp: { fromPi: ["shared"] } } }] });
+    governor = await createGovernor({
+      preset: mcpPreset,
+      cwd: agentDir,
+      agentDir,
+      env: {},
+      layers: [{ kind: "project", source: "project file", data: { mcp: { fromPi: ["shared"] } } }],
+    });
     expect([...governor.pipeline.tools.keys()].some((t) => t.startsWith("shared_"))).toBe(false);
     expect(governor.problems().join("\n")).toContain("mcp.fromPi");
   });

@@ -12,17 +12,29 @@ const write = (data: unknown) => writeFileSync(join(dir, "mcp.json"), typeof dat
 
 describe("pi's mcp.json, read for mcp.fromPi", () => {
   it("takes command, args (~/ expanded), cwd and env (${VAR} from pi's environment) and the tuning pi-governor adds", () => {
-    write({ mcpServers: { gh: { command: "~/bin/gh-mcp", args: ["--root", "~/src"], cwd: "~/work", env: { TOKEN: "${GH_TOKEN}", MISSING: "x${NOPE}y" }, enabled: false } } });
+    write({
+      mcpServers: {
+        gh: { command: "~/bin/gh-mcp", args: ["--root", "~/src"], cwd: "~/work", env: { TOKEN: "${GH_TOKEN}", MISSING: "x${NOPE}y" }, enabled: false },
+      },
+    });
     const [h] = readHandedOver(readPiMcpJson(dir), [{ name: "gh", replayTools: ["search"] }], { HOME: "/home/u", GH_TOKEN: "t0k" });
     expect(h).toEqual({
       name: "gh",
       enabledInPi: false,
-      options: { replayTools: ["search"], command: "/home/u/bin/gh-mcp", args: ["--root", "/home/u/src"], cwd: "/home/u/work", env: { TOKEN: "t0k", MISSING: "xy" } },
+      options: {
+        replayTools: ["search"],
+        command: "/home/u/bin/gh-mcp",
+        args: ["--root", "/home/u/src"],
+        cwd: "/home/u/work",
+        env: { TOKEN: "t0k", MISSING: "xy" },
+      },
     });
   });
 
   it("says why a server cannot be taken: missing, HTTP, a !command value, a file that is not JSON", () => {
-    write({ mcpServers: { web: { url: "https://example.invalid/mcp" }, shell: { command: "x", env: { K: "!cat ~/.secret" } }, __proto__: { command: "evil" } } });
+    write({
+      mcpServers: { web: { url: "https://example.invalid/mcp" }, shell: { command: "x", env: { K: "!cat ~/.secret" } }, __proto__: { command: "evil" } },
+    });
     const file = readPiMcpJson(dir);
     const out = readHandedOver(file, ["web", "shell", "ghost", "__proto__"] as never, {});
     expect(out.map((h) => ("problem" in h ? h.problem : "ok"))).toEqual([

@@ -12,7 +12,12 @@ describe("tool bridge", () => {
   });
 
   it("passes an MCP input schema through as parameters pi validates (dialect marker dropped, always an object)", () => {
-    const params = toParameters({ $schema: "https://json-schema.org/draft/2020-12/schema", type: "object", properties: { n: { type: "integer", minimum: 1 } }, required: ["n"] });
+    const params = toParameters({
+      $schema: "https://json-schema.org/draft/2020-12/schema",
+      type: "object",
+      properties: { n: { type: "integer", minimum: 1 } },
+      required: ["n"],
+    });
     expect(params).not.toHaveProperty("$schema");
     const tool = { name: "t", description: "", parameters: params } as never;
     expect(validateToolArguments(tool, { type: "toolCall", id: "1", name: "t", arguments: { n: 2 } } as never)).toEqual({ n: 2 });

@@ -3,7 +3,15 @@ import { success, type ToolCallContext, type ToolInfo } from "../../../../core/i
 import { repeatedCallWrapper, repeatKey, TurnResults } from "../../../../plugins/policies/repeated-calls.ts";
 
 const info = (readOnlyHint: boolean): ToolInfo => ({ name: "kota_search", description: "", annotations: { readOnlyHint }, tags: [], owner: "t" });
-const call = (args: Record<string, unknown>, toolCallId = "c1"): ToolCallContext => ({ toolName: "kota_search", toolCallId, args, signal: new AbortController().signal, attempt: 1, sessionId: "s", startedAt: 0 });
+const call = (args: Record<string, unknown>, toolCallId = "c1"): ToolCallContext => ({
+  toolName: "kota_search",
+  toolCallId,
+  args,
+  signal: new AbortController().signal,
+  attempt: 1,
+  sessionId: "s",
+  startedAt: 0,
+});
 
 describe("repeated read-only calls", () => {
   it("stays out of tools that are not read-only", () => {

@@ -3,7 +3,14 @@ import { describe, expect, it } from "vitest";
 import { toolGlobMatches } from "../../../../plugins/policies/tool-glob.ts";
 
 /** The reference: the same glob as an anchored regex (`*` = `.*`). */
-const viaRegex = (glob: string, name: string) => new RegExp(`^${glob.split("*").map((p) => p.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")).join(".*")}$`, "s").test(name);
+const viaRegex = (glob: string, name: string) =>
+  new RegExp(
+    `^${glob
+      .split("*")
+      .map((p) => p.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&"))
+      .join(".*")}$`,
+    "s",
+  ).test(name);
 
 describe("toolGlobMatches", () => {
   it("matches whole names, * as any run", () => {

@@ -49,7 +49,13 @@ describe("ArgumentBlobWriter", () => {
     const args = { path: ".env", content: `GITHUB=${token}\n${"filler line\n".repeat(400)}` };
     const message = { role: "assistant", content: [{ type: "toolCall", id: "c1", name: "write", arguments: args }] };
     const redactor = new Redactor();
-    const cut = cutToolCallArguments(message, () => "large", { maxArgChars: 2000, argExcerptChars: 240, isProtected: () => false, blobs: true, redact: (t) => redactor.redact(t) });
+    const cut = cutToolCallArguments(message, () => "large", {
+      maxArgChars: 2000,
+      argExcerptChars: 240,
+      isProtected: () => false,
+      blobs: true,
+      redact: (t) => redactor.redact(t),
+    });
     writer.write(cut.blobs);
     await writer.flush();
     const { id } = cut.blobs[0]!;

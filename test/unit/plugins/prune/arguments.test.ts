@@ -24,7 +24,16 @@ const failed = (): ArgumentCutReason => "failed";
 const file = Array.from({ length: 500 }, (_, i) => `export const line${String(i).padStart(4, "0")} = ${i} * 2; // filler text`).join("\n");
 
 function assistant(...content: unknown[]): AgentMessageLike {
-  return { role: "assistant", content, api: "anthropic-messages", provider: "anthropic", model: "m", usage: { input: 1 }, stopReason: "toolUse", timestamp: 1 } as AgentMessageLike;
+  return {
+    role: "assistant",
+    content,
+    api: "anthropic-messages",
+    provider: "anthropic",
+    model: "m",
+    usage: { input: 1 },
+    stopReason: "toolUse",
+    timestamp: 1,
+  } as AgentMessageLike;
 }
 const thinking = { type: "thinking", thinking: "I will write the file.", thinkingSignature: "sig-AAAA==" };
 const text = { type: "text", text: "Writing src/a.ts now." };
@@ -47,7 +56,9 @@ describe("cutToolCallArguments", () => {
     expect(argsOf(cut.replacement, 2).path).toBe("src/a.ts");
     expect(cut.blobs).toEqual([{ id, text: fullText }]);
     expect(JSON.parse(cut.blobs[0]!.text)).toEqual({ path: "src/a.ts", content: file });
-    expect(cut.summaries).toEqual([`write(path="src/a.ts") arguments ${JSON.stringify({ path: "src/a.ts", content: file }).length.toLocaleString("en-US")} -> ${JSON.stringify(argsOf(cut.replacement, 2)).length.toLocaleString("en-US")} chars`]);
+    expect(cut.summaries).toEqual([
+      `write(path="src/a.ts") arguments ${JSON.stringify({ path: "src/a.ts", content: file }).length.toLocaleString("en-US")} -> ${JSON.stringify(argsOf(cut.replacement, 2)).length.toLocaleString("en-US")} chars`,
+    ]);
     expect(cut.savedChars).toBe(messageChars(original) - messageChars(cut.replacement!));
     expect(cut.savedChars).toBeGreaterThan(19_000);
   });
@@ -70,7 +81,14 @@ describe("cutToolCallArguments", () => {
 
   it("cuts long oldText/newText of an edit, nested in arrays, and leaves short values alone", () => {
     const long = (c: string) => `${c}`.repeat(3000);
-    const args = { path: "src/b.ts", edits: [{ oldText: long("o"), newText: long("n"), replaceAll: false }, { oldText: "short", newText: "tiny" }], count: 2 };
+    const args = {
+      path: "src/b.ts",
+      edits: [
+        { oldText: long("o"), newText: long("n"), replaceAll: false },
+        { oldText: "short", newText: "tiny" },
+      ],
+      count: 2,
+    };
     const cut = cutToolCallArguments(assistant(call("edit", args)), large, options);
     const out = argsOf(cut.replacement, 0) as typeof args;
     expect(out.edits[0]!.oldText).toMatch(/^o{120}…\[pruned: 3,000 chars; full arguments: blob_read\(\{"blobId":"[0-9a-f]{12}"\}\)\]…o{120}$/);
@@ -100,7 +118,9 @@ describe("cutToolCallArguments", () => {
   it("names the way back without blobs: the file a call changed, else the session file", () => {
     const noBlobs = { ...options, blobs: false };
     const write = cutToolCallArguments(assistant(call("write", { path: "src/a.ts", content: file })), large, noBlobs);
-    expect(argsOf(write.replacement, 0).content).toContain(`[pruned: ${file.length.toLocaleString("en-US")} chars; the call changed "src/a.ts": read the file for its current text]`);
+    expect(argsOf(write.replacement, 0).content).toContain(
+      `[pruned: ${file.length.toLocaleString("en-US")} chars; the call changed "src/a.ts": read the file for its current text]`,
+    );
     expect(write.blobs).toEqual([]);
     const other = cutToolCallArguments(assistant(call("notes", { body: file })), large, noBlobs);
     expect(argsOf(other.replacement, 0).body).toContain(`chars; kept in the session file]`);
@@ -111,7 +131,9 @@ describe("cutToolCallArguments", () => {
     const original = assistant(call("bash", args));
     expect(cutToolCallArguments(original, large, { ...options, maxArgChars: 0 }).replacement).toBeUndefined();
     const cut = cutToolCallArguments(original, failed, { ...options, maxArgChars: 0, blobs: false });
-    expect(argsOf(cut.replacement, 0).command).toContain(`[pruned: ${args.command.length.toLocaleString("en-US")} chars of a failed call's arguments; kept in the session file]`);
+    expect(argsOf(cut.replacement, 0).command).toContain(
+      `[pruned: ${args.command.length.toLocaleString("en-US")} chars of a failed call's arguments; kept in the session file]`,
+    );
     expect(cut.summaries[0]).toMatch(/^bash\(\) failed call's arguments [\d,]+ -> [\d,]+ chars$/);
     const withPath = cutToolCallArguments(assistant(call("write", { path: "a.ts", content: file })), failed, { ...options, blobs: false });
     expect(argsOf(withPath.replacement, 0).content).toContain("of a failed call's arguments; kept in the session file]");
@@ -133,7 +155,9 @@ describe("cutToolCallArguments", () => {
     const plan = (c: ToolCallBlock) => (c.name ? "large" : undefined) as ArgumentCutReason;
     for (const path of ["AGENTS.md", "/repo/docs/x/y.md", "./docs/a.md", "sub/AGENTS.md"]) {
       expect(cutToolCallArguments(assistant(call("write", { path, content: file })), plan, { ...options, isProtected }).replacement).toBeUndefined();
-      expect(cutToolCallArguments(assistant(call("write", { file_path: path, content: file })), failed, { ...options, isProtected }).replacement).toBeUndefined();
+      expect(
+        cutToolCallArguments(assistant(call("write", { file_path: path, content: file })), failed, { ...options, isProtected }).replacement,
+      ).toBeUndefined();
     }
     expect(cutToolCallArguments(assistant(call("write", { path: "src/a.ts", content: file })), plan, { ...options, isProtected }).replacement).toBeDefined();
   });
@@ -145,7 +169,7 @@ describe("cutToolCallArguments", () => {
     const out = argsOf(cut.replacement, 0);
     const json = JSON.stringify(out);
     expect(JSON.parse(json)).toEqual(out);
-    expect(Object.prototype.hasOwnProperty.call(out, "__proto__")).toBe(true);
+    expect(Object.hasOwn(out, "__proto__")).toBe(true);
     expect(json).not.toMatch(/\\ud[89a-f]/i);
     expect((out.s as string).startsWith("😀")).toBe(true);
   });
@@ -188,7 +212,8 @@ describe("cutToolCallArguments", () => {
   });
 
   it("is deterministic and idempotent: the same bytes every time, a second cut changes nothing", () => {
-    const make = () => assistant(thinking, call("write", { path: "src/a.ts", content: file }), call("edit", { path: "b", edits: [{ oldText: file, newText: `${file}!` }] }));
+    const make = () =>
+      assistant(thinking, call("write", { path: "src/a.ts", content: file }), call("edit", { path: "b", edits: [{ oldText: file, newText: `${file}!` }] }));
     const a = cutToolCallArguments(make(), large, options);
     const b = cutToolCallArguments(make(), large, options);
     expect(JSON.stringify(a)).toBe(JSON.stringify(b));

@@ -6,26 +6,74 @@ const names = (command: string, path: string) => changes(command).includes(path)
 
 describe("bash commands: read-only or not", () => {
   it("treats the listed readers as read-only, after NAME=value assignments and from any folder", () => {
-    for (const c of ["cat src/a.ts", "head -n 5 src/a.ts", "tail -f src/a.ts", "wc -l src/a.ts", "grep -rn foo src/a.ts", "rg -i foo src/a.ts", "ls -la src/a.ts", "stat src/a.ts", "file src/a.ts", "diff src/a.ts b", "nl src/a.ts", "sort src/a.ts", "uniq src/a.ts", "less src/a.ts", "more src/a.ts", "LC_ALL=C FOO='x y' grep x src/a.ts", "/usr/bin/cat src/a.ts"]) {
+    for (const c of [
+      "cat src/a.ts",
+      "head -n 5 src/a.ts",
+      "tail -f src/a.ts",
+      "wc -l src/a.ts",
+      "grep -rn foo src/a.ts",
+      "rg -i foo src/a.ts",
+      "ls -la src/a.ts",
+      "stat src/a.ts",
+      "file src/a.ts",
+      "diff src/a.ts b",
+      "nl src/a.ts",
+      "sort src/a.ts",
+      "uniq src/a.ts",
+      "less src/a.ts",
+      "more src/a.ts",
+      "LC_ALL=C FOO='x y' grep x src/a.ts",
+      "/usr/bin/cat src/a.ts",
+    ]) {
       expect(changes(c), c).toEqual([]);
     }
   });
 
   it("treats git diff/log/show/blame/status as read-only, with git's global options", () => {
-    for (const c of ["git diff src/a.ts", "git log -p -- src/a.ts", "git show HEAD:src/a.ts", "git blame src/a.ts", "git status src/a.ts", "git -C /p --no-pager diff src/a.ts", "git -c core.pager=cat log src/a.ts"]) {
+    for (const c of [
+      "git diff src/a.ts",
+      "git log -p -- src/a.ts",
+      "git show HEAD:src/a.ts",
+      "git blame src/a.ts",
+      "git status src/a.ts",
+      "git -C /p --no-pager diff src/a.ts",
+      "git -c core.pager=cat log src/a.ts",
+    ]) {
       expect(changes(c), c).toEqual([]);
     }
-    for (const c of ["git checkout src/a.ts", "git restore src/a.ts", "git diff --output=src/a.ts", "git -C src/a.ts", "git stash -- src/a.ts"]) expect(names(c, "src/a.ts"), c).toBe(true);
+    for (const c of ["git checkout src/a.ts", "git restore src/a.ts", "git diff --output=src/a.ts", "git -C src/a.ts", "git stash -- src/a.ts"])
+      expect(names(c, "src/a.ts"), c).toBe(true);
   });
 
   it("treats output redirection to a file and write flags as writing", () => {
-    for (const c of ["cat b > src/a.ts", "cat b >> src/a.ts", "grep x b &> src/a.ts", "echo hi >src/a.ts", "cat b >| src/a.ts", "sort -o src/a.ts src/a.ts", "sort -uo src/a.ts b", "uniq b src/a.ts", "rg --fix src/a.ts", "cat b >& src/a.ts", "cat 1<>src/a.ts"]) {
+    for (const c of [
+      "cat b > src/a.ts",
+      "cat b >> src/a.ts",
+      "grep x b &> src/a.ts",
+      "echo hi >src/a.ts",
+      "cat b >| src/a.ts",
+      "sort -o src/a.ts src/a.ts",
+      "sort -uo src/a.ts b",
+      "uniq b src/a.ts",
+      "rg --fix src/a.ts",
+      "cat b >& src/a.ts",
+      "cat 1<>src/a.ts",
+    ]) {
       expect(names(c, "src/a.ts"), c).toBe(true);
     }
   });
 
   it("does not count descriptor duplication, /dev/null, input redirection, ignore-case -i or uniq's option values", () => {
-    for (const c of ["grep x src/a.ts 2>&1", "grep x src/a.ts 2>/dev/null", "cat src/a.ts >/dev/null", "wc -l < src/a.ts", "grep -i x src/a.ts >&2", "diff -i src/a.ts b", "uniq -f 1 src/a.ts", "cat <<< src/a.ts"]) {
+    for (const c of [
+      "grep x src/a.ts 2>&1",
+      "grep x src/a.ts 2>/dev/null",
+      "cat src/a.ts >/dev/null",
+      "wc -l < src/a.ts",
+      "grep -i x src/a.ts >&2",
+      "diff -i src/a.ts b",
+      "uniq -f 1 src/a.ts",
+      "cat <<< src/a.ts",
+    ]) {
       expect(changes(c), c).toEqual([]);
     }
   });

@@ -6,7 +6,8 @@ import { PRUNED_PREFIX } from "../../../../plugins/prune/placeholder.ts";
 import { isPrunedMessage } from "../../../../plugins/prune/pruned-mark.ts";
 
 const rules = rulesFor(pruneDefaults, "normal");
-const result = (text: string): AgentMessageLike => ({ role: "toolResult", toolCallId: "c1", toolName: "bash", content: [{ type: "text", text }], isError: false }) as AgentMessageLike;
+const result = (text: string): AgentMessageLike =>
+  ({ role: "toolResult", toolCallId: "c1", toolName: "bash", content: [{ type: "text", text }], isError: false }) as AgentMessageLike;
 const calls = new Map([["c1", { name: "bash", args: { command: "cat spoof.txt" } }]]);
 
 describe("decide: pruned results are known by pruning's mark, not by their text", () => {

@@ -2,7 +2,14 @@ import { describe, expect, it } from "vitest";
 import type { AgentMessageLike } from "../../../../core/index.ts";
 import { fingerprint, fnv1a } from "../../../../plugins/prune/fingerprint.ts";
 
-const result = (text: string, timestamp?: number): AgentMessageLike => ({ role: "toolResult", toolCallId: "c1", toolName: "read", content: [{ type: "text", text }], isError: false, ...(timestamp === undefined ? {} : { timestamp }) });
+const result = (text: string, timestamp?: number): AgentMessageLike => ({
+  role: "toolResult",
+  toolCallId: "c1",
+  toolName: "read",
+  content: [{ type: "text", text }],
+  isError: false,
+  ...(timestamp === undefined ? {} : { timestamp }),
+});
 
 describe("message fingerprint", () => {
   it("the fingerprint is stable across copies and changes with content, pins and blob ids", () => {

@@ -2,7 +2,14 @@ import { describe, expect, it } from "vitest";
 import type { AgentMessageLike } from "../../../../core/index.ts";
 import { MessageIdentities } from "../../../../plugins/prune/identity.ts";
 
-const result = (text: string, timestamp?: number): AgentMessageLike => ({ role: "toolResult", toolCallId: "c1", toolName: "read", content: [{ type: "text", text }], isError: false, ...(timestamp === undefined ? {} : { timestamp }) });
+const result = (text: string, timestamp?: number): AgentMessageLike => ({
+  role: "toolResult",
+  toolCallId: "c1",
+  toolName: "read",
+  content: [{ type: "text", text }],
+  isError: false,
+  ...(timestamp === undefined ? {} : { timestamp }),
+});
 const user = (text: string, timestamp: number): AgentMessageLike => ({ role: "user", content: [{ type: "text", text }], timestamp });
 
 /** A table with `messages` recorded at indexes 0.. */

@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { pruneSchema } from "../../../../plugins/prune/config.ts";
-import { callPath, MAX_MATCHED_PATH_CHARS, MAX_PATTERN_TOTAL_CHARS, normalizePath, pathGlobMatches, protectedPathMatcher } from "../../../../plugins/prune/paths.ts";
+import {
+  callPath,
+  MAX_MATCHED_PATH_CHARS,
+  MAX_PATTERN_TOTAL_CHARS,
+  normalizePath,
+  pathGlobMatches,
+  protectedPathMatcher,
+} from "../../../../plugins/prune/paths.ts";
 
 describe("callPath", () => {
   it("reads path, file_path or filePath, in that order, and ignores empty or non-string values", () => {
@@ -122,7 +129,11 @@ describe("protectedFilePatterns: bounded matching work (globs come from project 
 
   it("each path is matched once: a later request asks again at no cost", () => {
     const work = { cells: 0 };
-    const isProtected = protectedPathMatcher(Array.from({ length: 10 }, () => glob200), "/p", work);
+    const isProtected = protectedPathMatcher(
+      Array.from({ length: 10 }, () => glob200),
+      "/p",
+      work,
+    );
     const path = `src/${"a".repeat(4_000)}`;
     expect(isProtected(path)).toBe(false);
     const first = work.cells;

@@ -3,7 +3,18 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { type AgentMessageLike, createGovernor, definePlugin, definePreset, formatProblems, loadConfigLayers, memorySessionStore, type PipelineEvent, resolveConfig, type UiBridge } from "../../../../core/index.ts";
+import {
+  type AgentMessageLike,
+  createGovernor,
+  definePlugin,
+  definePreset,
+  formatProblems,
+  loadConfigLayers,
+  memorySessionStore,
+  type PipelineEvent,
+  resolveConfig,
+  type UiBridge,
+} from "../../../../core/index.ts";
 import { perModelEntrySchema, pruneDefaults, type PruneOptions } from "../../../../plugins/prune/config.ts";
 import { prune } from "../../../../plugins/prune/index.ts";
 import { settingsForModel } from "../../../../plugins/prune/per-model.ts";
@@ -130,7 +141,9 @@ describe("perModel config", () => {
       expect(lines, lines.join("\n")).toHaveLength(3);
       expect(lines.find((l) => l.includes("keepRecentTurns"))).toBe(`${file}: prune.perModel.faux/faux-1.keepRecentTurns: 0 is too small; use at least 1`);
       expect(lines).toContain(`${file}: prune.perModel.faux/*.keepRecentTurn: unknown key; check the spelling (see docs/config.md)`);
-      expect(lines).toContain(`${file}: prune.perModel.no-slash: "no-slash" is not allowed as a key; use a model key: "provider/model-id", "provider/*" or "*"`);
+      expect(lines).toContain(
+        `${file}: prune.perModel.no-slash: "no-slash" is not allowed as a key; use a model key: "provider/model-id", "provider/*" or "*"`,
+      );
       expect(r.values.get("prune")!.perModel).toEqual({ "faux/faux-1": { maxToolChars: 500 }, "faux/*": { enabled: false }, "anthropic/*": { dedup: false } });
     });
   });
@@ -150,7 +163,11 @@ describe("prune plugin with perModel", () => {
   });
 
   it("prunes with each model's own thresholds", async () => {
-    const { g } = await governor({ ...EAGER, keepRecentTurns: 2, perModel: { "faux/*": { keepRecentTurns: 4 }, "anthropic/claude-sonnet-4-5": { maxToolChars: 5000 } } });
+    const { g } = await governor({
+      ...EAGER,
+      keepRecentTurns: 2,
+      perModel: { "faux/*": { keepRecentTurns: 4 }, "anthropic/claude-sonnet-4-5": { maxToolChars: 5000 } },
+    });
     const messages = turns(6);
     // grep is not in pruneTools: only size decides.
     expect(pruned(await g.pipeline.hooks.context.run(messages, { sessionId: "a", model: FAUX }))).toBe(2);
@@ -159,7 +176,11 @@ describe("prune plugin with perModel", () => {
   });
 
   it("switching models mid-session: off, then on with the session's boundary, then other thresholds", async () => {
-    const { g, store, notes, ui } = await governor({ ...EAGER, keepRecentTurns: 2, perModel: { "faux/faux-off": { enabled: false }, "faux/faux-wide": { keepRecentTurns: 4 } } });
+    const { g, store, notes, ui } = await governor({
+      ...EAGER,
+      keepRecentTurns: 2,
+      perModel: { "faux/faux-off": { enabled: false }, "faux/faux-wide": { keepRecentTurns: 4 } },
+    });
     const first = await g.pipeline.hooks.context.run(turns(6), { sessionId: "s1", model: FAUX });
     expect(pruned(first)).toBe(4);
     expect(store.entries(STEP_KIND)).toHaveLength(1);

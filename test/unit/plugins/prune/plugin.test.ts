@@ -47,7 +47,14 @@ describe("prune plugin", () => {
 
   it("pins kota_impact results on arrival with a visible marker, and leaves other tools alone", async () => {
     const { g } = await governor();
-    const value = { toolName: "kota_impact", toolCallId: "i1", input: {}, content: [{ type: "text" as const, text: "Risk: high" }], details: {}, isError: false };
+    const value = {
+      toolName: "kota_impact",
+      toolCallId: "i1",
+      input: {},
+      content: [{ type: "text" as const, text: "Risk: high" }],
+      details: {},
+      isError: false,
+    };
     const out = await g.pipeline.hooks.toolResult.run(value, { tool: undefined, sessionId: "s1" });
     expect(out.details?.pinned).toBe(true);
     expect(out.content[0]).toEqual({ type: "text", text: PIN_MARKER });
@@ -65,7 +72,7 @@ describe("prune plugin", () => {
     const out = await g.pipeline.hooks.context.run(messages, { sessionId: "s1" });
     expect(out).not.toBe(messages);
     expect(messages).toEqual(copy);
-    expect(JSON.stringify(out[2])).toContain("(Pruned) read(path=\\\"f1\\\")");
+    expect(JSON.stringify(out[2])).toContain('(Pruned) read(path=\\"f1\\")');
   });
 
   it("/kota pin pins the last meaning-bearing result, persists it, and pruning keeps it", async () => {
@@ -91,7 +98,10 @@ describe("prune plugin", () => {
     const { g, notes, ui } = await governor({ cacheAware: false, minStepTokens: 0, minStepPercent: 0, adaptive: false });
     await g.pipeline.commands.get("kota pruning")!.command.handler("", { ui, cwd: "/tmp", sessionId: "s1" });
     expect(notes.at(-1)).toContain("No model call seen");
-    await g.pipeline.hooks.context.run([1, 2, 3, 4].flatMap((t) => turn(t)), { sessionId: "s1" });
+    await g.pipeline.hooks.context.run(
+      [1, 2, 3, 4].flatMap((t) => turn(t)),
+      { sessionId: "s1" },
+    );
     await g.pipeline.commands.get("kota pruning")!.command.handler("", { ui, cwd: "/tmp", sessionId: "s1" });
     const text = notes.at(-1)!;
     expect(text).toContain("keep the last 2 turn(s)");
@@ -101,7 +111,13 @@ describe("prune plugin", () => {
   });
 
   it("the last meaning-bearing result skips errors, skip-listed tools and placeholders", () => {
-    const m = (id: string, toolName: string, text: string, isError = false): AgentMessageLike => ({ role: "toolResult", toolCallId: id, toolName, content: [{ type: "text", text }], isError });
+    const m = (id: string, toolName: string, text: string, isError = false): AgentMessageLike => ({
+      role: "toolResult",
+      toolCallId: id,
+      toolName,
+      content: [{ type: "text", text }],
+      isError,
+    });
     const list = [m("a", "kota_deps", "deps"), markPruned(m("b", "read", "(Pruned) read()")), m("c", "bash", "boom", true), m("d", "blob_read", "bytes")];
     expect(lastMeaningBearing(list, new Set(["blob_read"]))?.toolCallId).toBe("a");
     // Text alone does not make a placeholder: a tool may print the prefix.

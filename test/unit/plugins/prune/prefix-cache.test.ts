@@ -9,7 +9,11 @@ const usage = { tokens: null, contextWindow: 200_000, percent: null };
 const options = { ...pruneDefaults, adaptive: false, minStepTokens: 0, minStepPercent: 0, cacheAware: false };
 
 function history(): AgentMessageLike[] {
-  const requests = parseSession(generateSession({ turns: 40, seed: 7 }).map((l) => JSON.stringify(l)).join("\n")).requests;
+  const requests = parseSession(
+    generateSession({ turns: 40, seed: 7 })
+      .map((l) => JSON.stringify(l))
+      .join("\n"),
+  ).requests;
   return requests[requests.length - 1]!.messages;
 }
 

@@ -12,7 +12,14 @@ function history(turns: number, size = 4000): AgentMessageLike[] {
   for (let t = 0; t < turns; t++) {
     out.push({ role: "user", content: [{ type: "text", text: `turn ${t}` }], timestamp: 1000 + t * 10 });
     out.push({ role: "assistant", content: [{ type: "toolCall", id: `c${t}`, name: "read", arguments: { path: `f${t}.ts` } }], timestamp: 1001 + t * 10 });
-    out.push({ role: "toolResult", toolCallId: `c${t}`, toolName: "read", content: [{ type: "text", text: "x".repeat(size) }], isError: false, timestamp: 1002 + t * 10 });
+    out.push({
+      role: "toolResult",
+      toolCallId: `c${t}`,
+      toolName: "read",
+      content: [{ type: "text", text: "x".repeat(size) }],
+      isError: false,
+      timestamp: 1002 + t * 10,
+    });
     out.push({ role: "assistant", content: [{ type: "text", text: `done ${t}` }], timestamp: 1003 + t * 10 });
   }
   return out;
@@ -67,7 +74,11 @@ describe("SessionPruner", () => {
     const options = { ...base, cacheAware: true, forceStepPercent: 1000 };
     const h = history(6);
     const fold: AgentMessageLike[] = [
-      { role: "assistant", content: [{ type: "toolCall", id: "f1", name: "context_fold", arguments: { from: "c0", to: "c0", summary: "read f0.ts" } }], timestamp: 2000 },
+      {
+        role: "assistant",
+        content: [{ type: "toolCall", id: "f1", name: "context_fold", arguments: { from: "c0", to: "c0", summary: "read f0.ts" } }],
+        timestamp: 2000,
+      },
       { role: "toolResult", toolCallId: "f1", toolName: "context_fold", content: [{ type: "text", text: "Folded turn 1." }], isError: false, timestamp: 2001 },
     ];
     const p = new SessionPruner(options, memorySessionStore);
@@ -134,7 +145,14 @@ describe("SessionPruner", () => {
     const first = p.run(structuredClone(history(5)), usage(null));
     const branched = structuredClone(history(5));
     branched[5] = { role: "assistant", content: [{ type: "toolCall", id: "other", name: "bash", arguments: { command: "ls" } }], timestamp: 5555 };
-    branched[6] = { role: "toolResult", toolCallId: "other", toolName: "bash", content: [{ type: "text", text: "z".repeat(3000) }], isError: false, timestamp: 5556 };
+    branched[6] = {
+      role: "toolResult",
+      toolCallId: "other",
+      toolName: "bash",
+      content: [{ type: "text", text: "z".repeat(3000) }],
+      isError: false,
+      timestamp: 5556,
+    };
     const second = p.run(branched, usage(null));
     expect(JSON.stringify(second[6]!.content)).toContain('(Pruned) bash(command=\\"ls\\")');
     expect(second[2]).toBe(first[2]);
@@ -154,10 +172,18 @@ describe("SessionPruner", () => {
     check(history(5));
     check(history(6));
     const branched = history(6);
-    branched.splice(9, 15, { role: "user", content: [{ type: "text", text: "another way" }], timestamp: 9000 }, { role: "assistant", content: [{ type: "text", text: "y".repeat(7000) }], timestamp: 9001 });
+    branched.splice(
+      9,
+      15,
+      { role: "user", content: [{ type: "text", text: "another way" }], timestamp: 9000 },
+      { role: "assistant", content: [{ type: "text", text: "y".repeat(7000) }], timestamp: 9001 },
+    );
     check(branched);
     check([...branched, { role: "user", content: [{ type: "text", text: "more" }], timestamp: 9002 }]);
-    const compacted = [{ role: "compactionSummary", summary: "s".repeat(800), tokensBefore: 9000, timestamp: 9100 } as AgentMessageLike, ...history(6).slice(12)];
+    const compacted = [
+      { role: "compactionSummary", summary: "s".repeat(800), tokensBefore: 9000, timestamp: 9100 } as AgentMessageLike,
+      ...history(6).slice(12),
+    ];
     check(compacted);
     check(compacted.slice(0, 3));
   });
@@ -176,7 +202,10 @@ describe("SessionPruner", () => {
 
   it("leaves user and assistant messages (text, thinking, tool calls) alone", () => {
     const h = history(5);
-    h[1] = { role: "assistant", content: [{ type: "thinking", thinking: "t".repeat(5000), thinkingSignature: "sig" }, ...(h[1]!.content as unknown[])] } as AgentMessageLike;
+    h[1] = {
+      role: "assistant",
+      content: [{ type: "thinking", thinking: "t".repeat(5000), thinkingSignature: "sig" }, ...(h[1]!.content as unknown[])],
+    } as AgentMessageLike;
     const out = new SessionPruner(base, memorySessionStore).run(h, usage(null));
     out.forEach((m, i) => {
       if (m.role !== "toolResult") expect(m).toBe(h[i]);

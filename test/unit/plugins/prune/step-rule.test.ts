@@ -1,6 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { PREVIOUS_STEP_DEFAULTS, pruneDefaults, RESULT_ONLY_PRUNING } from "../../../../plugins/prune/config.ts";
-import { CHEAP_REGIME_SHARE, decideStep, FORCE_RAMP_END, forcedStepMinTokens, minStepSize, rewriteCost, rewriteEstimates, rewriteTokens } from "../../../../plugins/prune/step-rule.ts";
+import {
+  CHEAP_REGIME_SHARE,
+  decideStep,
+  FORCE_RAMP_END,
+  forcedStepMinTokens,
+  minStepSize,
+  rewriteCost,
+  rewriteEstimates,
+  rewriteTokens,
+} from "../../../../plugins/prune/step-rule.ts";
 
 const options = { forceStepPercent: 50, minStepTokens: 1000, cacheAware: true };
 const input = { pending: 2000, sent: 50_000, rewrite: 48_000, window: 200_000, carry: 0 };

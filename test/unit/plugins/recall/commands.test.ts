@@ -8,7 +8,11 @@ const fts = probeSqlite().fts5;
 function recordingUi(answer: boolean) {
   const notes: string[] = [];
   const confirms: string[] = [];
-  return { notes, confirms, ui: { hasUI: true, notify: (m: string) => void notes.push(m), setStatus: () => {}, confirm: async (t: string) => (confirms.push(t), answer) } };
+  return {
+    notes,
+    confirms,
+    ui: { hasUI: true, notify: (m: string) => void notes.push(m), setStatus: () => {}, confirm: async (t: string) => (confirms.push(t), answer) },
+  };
 }
 
 describe.skipIf(!fts)("recall for the user", () => {

@@ -38,7 +38,18 @@ async function writeOne(dir: string, dbPath: string) {
     { clock: systemClock, logger: createLogger("t", () => {}), notify: (m) => void notes.push(m), store: new BlobStore({ dir: join(dir, "blobs") }) },
   );
   const text = "planted folder test output pelican";
-  writer.add({ sessionId: "s", project: "/p", tool: "bash", args: "bash()", turn: 1, atMs: Date.now(), toolCallId: "c1", blobId: createHash("sha256").update(text).digest("hex"), isError: false, text });
+  writer.add({
+    sessionId: "s",
+    project: "/p",
+    tool: "bash",
+    args: "bash()",
+    turn: 1,
+    atMs: Date.now(),
+    toolCallId: "c1",
+    blobId: createHash("sha256").update(text).digest("hex"),
+    isError: false,
+    text,
+  });
   await writer.flush();
   const indexed = writer.indexed;
   await writer.close();
@@ -48,7 +59,10 @@ async function writeOne(dir: string, dbPath: string) {
 /** Runs the real CLI (`bin/pi-governor.mjs search`), killed after 20 s: a hang shows as code null. */
 function cli(args: string[]): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(repoRoot, "bin", "pi-governor.mjs"), "search", ...args], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, HOME: temp(), PI_CODING_AGENT_DIR: temp() } });
+    const child = spawn(process.execPath, [join(repoRoot, "bin", "pi-governor.mjs"), "search", ...args], {
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, HOME: temp(), PI_CODING_AGENT_DIR: temp() },
+    });
     let stderr = "";
     child.stderr.on("data", (d) => (stderr += d));
     const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);

@@ -14,7 +14,19 @@ const fts = probeSqlite().fts5;
 let seq = 0;
 function record(text: string, extra: Partial<OutputRecord> = {}): OutputRecord {
   seq++;
-  return { sessionId: "s1", project: "/p", tool: "read", args: `read(path="f${seq}")`, turn: 1, atMs: 1_000 * seq, toolCallId: `call-${seq}`, blobId: `blob-${seq}`, isError: false, text, ...extra };
+  return {
+    sessionId: "s1",
+    project: "/p",
+    tool: "read",
+    args: `read(path="f${seq}")`,
+    turn: 1,
+    atMs: 1_000 * seq,
+    toolCallId: `call-${seq}`,
+    blobId: `blob-${seq}`,
+    isError: false,
+    text,
+    ...extra,
+  };
 }
 
 /** A pi-like log: 400 lines of routine, one error line in the middle. */
@@ -36,7 +48,14 @@ describe.skipIf(!fts)("recall index on real outputs", () => {
   }
 
   it("ranks the file that defines an identifier first, found by the whole identifier and by a part of it", () => {
-    const files = ["lib/blobs/store.ts", "plugins/blobs/shape.ts", "plugins/prune/placeholder.ts", "lib/sqlite/open.ts", "core/hooks.ts", "plugins/blobs/read-tool.ts"];
+    const files = [
+      "lib/blobs/store.ts",
+      "plugins/blobs/shape.ts",
+      "plugins/prune/placeholder.ts",
+      "lib/sqlite/open.ts",
+      "core/hooks.ts",
+      "plugins/blobs/read-tool.ts",
+    ];
     build(files.map((p) => record(source(p), { args: `read(path="${p}")` })));
     expect(index.search("BlobStore sweep").hits[0]!.args).toContain("lib/blobs/store.ts");
     // a camelCase part: "Placeholder" of isPlaceholder / placeholderText
@@ -58,11 +77,20 @@ describe.skipIf(!fts)("recall index on real outputs", () => {
   });
 
   it("finds keys and values in JSON answers", () => {
-    const json = JSON.stringify({ results: Array.from({ length: 50 }, (_, i) => ({ path: `src/module${i}.ts`, symbol: `handleRequest${i}`, score: i / 50 })) }, null, 2);
+    const json = JSON.stringify(
+      { results: Array.from({ length: 50 }, (_, i) => ({ path: `src/module${i}.ts`, symbol: `handleRequest${i}`, score: i / 50 })) },
+      null,
+      2,
+    );
     build([record(json, { tool: "kota_search" }), record(source("package.json"), { tool: "read" })]);
     const hit = index.search("handleRequest42").hits[0]!;
     expect(hit.tool).toBe("kota_search");
-    expect(json.split("\n").slice(hit.firstLine - 1, hit.lastLine).join("\n")).toContain("handleRequest42");
+    expect(
+      json
+        .split("\n")
+        .slice(hit.firstLine - 1, hit.lastLine)
+        .join("\n"),
+    ).toContain("handleRequest42");
     expect(index.search("better-sqlite3 optionalDependencies").hits[0]!.tool).toBe("read");
   });
 
@@ -78,7 +106,7 @@ describe.skipIf(!fts)("recall index on real outputs", () => {
 
   it("treats FTS5 syntax in a query as text", () => {
     build([record('NEAR(a b) "quoted" body:x column* OR AND NOT')]);
-    for (const q of ['NEAR(a b)', '"quoted"', "body:x", "column*", "OR", "AND NOT", '"', "*", "-"]) {
+    for (const q of ["NEAR(a b)", '"quoted"', "body:x", "column*", "OR", "AND NOT", '"', "*", "-"]) {
       expect(() => index.search(q)).not.toThrow();
     }
     expect(index.search("body:x").hits).toHaveLength(1);
@@ -103,10 +131,20 @@ describe("recall helpers", () => {
   it("chunks by lines and bytes, a long line by characters, with exact line numbers", () => {
     const text = Array.from({ length: 100 }, (_, i) => `line ${i + 1}`).join("\n");
     const chunks = chunkText(text, { maxLines: 40, maxBytes: 4096, maxChunks: 10 });
-    expect(chunks.map((c) => [c.firstLine, c.lastLine])).toEqual([[1, 40], [41, 80], [81, 100]]);
+    expect(chunks.map((c) => [c.firstLine, c.lastLine])).toEqual([
+      [1, 40],
+      [41, 80],
+      [81, 100],
+    ]);
     expect(chunks.map((c) => c.text).join("\n")).toBe(text);
     const long = chunkText(`a\n${"x".repeat(10_000)}\nb`, { maxLines: 40, maxBytes: 4096, maxChunks: 10 });
-    expect(long.map((c) => [c.firstLine, c.lastLine, c.text.length])).toEqual([[1, 1, 1], [2, 2, 4096], [2, 2, 4096], [2, 2, 1808], [3, 3, 1]]);
+    expect(long.map((c) => [c.firstLine, c.lastLine, c.text.length])).toEqual([
+      [1, 1, 1],
+      [2, 2, 4096],
+      [2, 2, 4096],
+      [2, 2, 1808],
+      [3, 3, 1],
+    ]);
   });
 
   it("quotes every term", () => {

@@ -34,7 +34,15 @@ describe.skipIf(!fts)("recall plugin in the pipeline", () => {
     h = await recallHarness();
     const text = "x".repeat(5_000);
     const out = await h.result("bash", "c2", text, { command: "cat big" });
-    const message = { role: "toolResult", toolCallId: "c2", toolName: "bash", content: out.content, details: out.details, isError: false, timestamp: 1 } as never;
+    const message = {
+      role: "toolResult",
+      toolCallId: "c2",
+      toolName: "bash",
+      content: out.content,
+      details: out.details,
+      isError: false,
+      timestamp: 1,
+    } as never;
     const rules = rulesFor(pruneDefaults, "normal");
     const d = decide(message, rules, new Map());
     expect(d.summary).toContain(`blob_read({"blobId":"${String(out.details!.blobId).slice(0, 12)}"})`);
@@ -62,7 +70,8 @@ describe.skipIf(!fts)("recall plugin in the pipeline", () => {
 
   it("answers within its byte budget, scopes to the session, and rejects a bad scope clearly", async () => {
     h = await recallHarness();
-    for (let i = 0; i < 30; i++) await h.result("bash", `c${i}`, `${readFileSync(join(ROOT, "core/hooks.ts"), "utf8")}\nrun ${i}`, { command: `cat hooks ${i}` });
+    for (let i = 0; i < 30; i++)
+      await h.result("bash", `c${i}`, `${readFileSync(join(ROOT, "core/hooks.ts"), "utf8")}\nrun ${i}`, { command: `cat hooks ${i}` });
     const answer = await h.call("context_search", { query: "TransformHook", limit: 30 });
     expect(Buffer.byteLength(answer)).toBeLessThanOrEqual(2_048);
     expect(answer).toMatch(/more not shown/);
@@ -84,7 +93,14 @@ describe.skipIf(!fts)("recall and the blobs plugin's cache", () => {
   it("does not claim an excerpt as the output when the blobs plugin could not store it", async () => {
     const h = await recallHarness();
     try {
-      const value = { toolName: "bash", toolCallId: "t1", input: {}, content: [{ type: "text" as const, text: "excerpt only" }], details: { truncated: true, blobError: "EACCES", originalBytes: 99_999, excerptBytes: 12 }, isError: false };
+      const value = {
+        toolName: "bash",
+        toolCallId: "t1",
+        input: {},
+        content: [{ type: "text" as const, text: "excerpt only" }],
+        details: { truncated: true, blobError: "EACCES", originalBytes: 99_999, excerptBytes: 12 },
+        isError: false,
+      };
       const out = await h.gov.pipeline.hooks.toolResult.run(value, { tool: undefined, sessionId: "session-1" });
       expect(out.details?.blobId).toBeUndefined();
     } finally {
@@ -98,10 +114,15 @@ describe.skipIf(!fts)("recall turns and compaction", () => {
     const h = await recallHarness();
     try {
       const ctx = (messages: unknown[]) => h.gov.pipeline.hooks.context.run(messages as never, { sessionId: "session-1" });
-      await ctx([{ role: "user", content: "a", timestamp: 1 }, { role: "user", content: "b", timestamp: 2 }]);
+      await ctx([
+        { role: "user", content: "a", timestamp: 1 },
+        { role: "user", content: "b", timestamp: 2 },
+      ]);
       const summary = { role: "compactionSummary", summary: "Earlier: a and b.", tokensBefore: 10, timestamp: 3 };
       const sent = await ctx([summary, { role: "user", content: "c", timestamp: 4 }]);
-      expect((sent[0] as unknown as { summary: string }).summary).toBe("Earlier: a and b.\n\nTool outputs from before this summary are still searchable: context_search finds them and names the blob_read call that reads them back exactly.");
+      expect((sent[0] as unknown as { summary: string }).summary).toBe(
+        "Earlier: a and b.\n\nTool outputs from before this summary are still searchable: context_search finds them and names the blob_read call that reads them back exactly.",
+      );
       expect(summary.summary).toBe("Earlier: a and b."); // the input copy is untouched
       const again = await ctx([sent[0], { role: "user", content: "c", timestamp: 4 }]);
       expect(again[0]).toBe(sent[0]); // already carries the pointer: unchanged

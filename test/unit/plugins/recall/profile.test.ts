@@ -37,8 +37,20 @@ async function profile(agentDir: string, cwd: string, plugins: () => GovernorPlu
   shutdowns.push(() => gov.pipeline.hooks.sessionShutdown.run({ sessionId: id, cwd, reason: "quit" }));
   return {
     gov,
-    result: (text: string) => gov.pipeline.hooks.toolResult.run({ toolName: "bash", toolCallId: `c-${Math.random()}`, input: { command: "make" }, content: [{ type: "text", text }], details: undefined, isError: false }, { tool: undefined, sessionId: id }),
-    call: async (name: string, args: Record<string, unknown>) => contentText((await gov.pipeline.callTool(name, args, { sessionId: id, toolCallId: `t-${Math.random()}` })).content),
+    result: (text: string) =>
+      gov.pipeline.hooks.toolResult.run(
+        {
+          toolName: "bash",
+          toolCallId: `c-${Math.random()}`,
+          input: { command: "make" },
+          content: [{ type: "text", text }],
+          details: undefined,
+          isError: false,
+        },
+        { tool: undefined, sessionId: id },
+      ),
+    call: async (name: string, args: Record<string, unknown>) =>
+      contentText((await gov.pipeline.callTool(name, args, { sessionId: id, toolCallId: `t-${Math.random()}` })).content),
   };
 }
 

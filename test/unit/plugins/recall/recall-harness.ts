@@ -19,7 +19,9 @@ export interface RecallHarness {
   dispose(): Promise<void>;
 }
 
-export async function recallHarness(options: { sessionId?: string; thresholdBytes?: number; recall?: Record<string, unknown>; cwd?: string } = {}): Promise<RecallHarness> {
+export async function recallHarness(
+  options: { sessionId?: string; thresholdBytes?: number; recall?: Record<string, unknown>; cwd?: string } = {},
+): Promise<RecallHarness> {
   const dir = mkdtempSync(join(tmpdir(), "pigov-recall-"));
   const blobDir = join(dir, "blobs");
   const dbPath = join(dir, "recall", "index.db");
@@ -41,7 +43,10 @@ export async function recallHarness(options: { sessionId?: string; thresholdByte
     blobDir,
     dbPath,
     result: (toolName, toolCallId, text, input = {}) =>
-      gov.pipeline.hooks.toolResult.run({ toolName, toolCallId, input, content: [{ type: "text", text }], details: undefined, isError: false }, { tool: undefined, sessionId }),
+      gov.pipeline.hooks.toolResult.run(
+        { toolName, toolCallId, input, content: [{ type: "text", text }], details: undefined, isError: false },
+        { tool: undefined, sessionId },
+      ),
     async call(name, args) {
       const obs = await gov.pipeline.callTool(name, args, { sessionId, toolCallId: `call-${name}-${Math.random()}` });
       return contentText(obs.content);

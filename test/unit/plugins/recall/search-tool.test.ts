@@ -24,7 +24,11 @@ afterEach(async () => {
 async function project(root: string, name: string, layers: ConfigLayer[] = []) {
   const cwd = join(root, name);
   mkdirSync(cwd, { recursive: true });
-  const base: ConfigLayer = { kind: "global", source: "global test", data: { blobs: { dir: join(root, "blobs") }, recall: { dbPath: join(root, "recall", "index.db") } } };
+  const base: ConfigLayer = {
+    kind: "global",
+    source: "global test",
+    data: { blobs: { dir: join(root, "blobs") }, recall: { dbPath: join(root, "recall", "index.db") } },
+  };
   const preset = definePreset({ name: "scope-test", description: "", plugins: () => [blobs(), recall()] });
   const gov = await createGovernor({ preset, cwd, agentDir: join(root, "agent"), env: {}, layers: [base, ...layers] });
   const id = `session-${name}`;
@@ -37,8 +41,13 @@ async function project(root: string, name: string, layers: ConfigLayer[] = []) {
       const params = gov.pipeline.tools.get("context_search")!.definition.parameters as { properties: { scope: { enum: string[] } } };
       return params.properties.scope.enum;
     },
-    result: (text: string) => gov.pipeline.hooks.toolResult.run({ toolName: "bash", toolCallId: `c-${name}`, input: { command: "cat .env" }, content: [{ type: "text", text }], details: undefined, isError: false }, { tool: undefined, sessionId: id }),
-    search: async (args: Record<string, unknown>) => contentText((await gov.pipeline.callTool("context_search", args, { sessionId: id, toolCallId: `s-${Math.random()}` })).content),
+    result: (text: string) =>
+      gov.pipeline.hooks.toolResult.run(
+        { toolName: "bash", toolCallId: `c-${name}`, input: { command: "cat .env" }, content: [{ type: "text", text }], details: undefined, isError: false },
+        { tool: undefined, sessionId: id },
+      ),
+    search: async (args: Record<string, unknown>) =>
+      contentText((await gov.pipeline.callTool("context_search", args, { sessionId: id, toolCallId: `s-${Math.random()}` })).content),
   };
 }
 

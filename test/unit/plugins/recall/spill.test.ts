@@ -39,7 +39,18 @@ function setup() {
 }
 
 function output(text: string, n: number): PendingOutput {
-  return { sessionId: "s", project: "/p", tool: "bash", args: "bash()", turn: 1, atMs: Date.now(), toolCallId: `c${n}`, blobId: createHash("sha256").update(text).digest("hex"), isError: false, text };
+  return {
+    sessionId: "s",
+    project: "/p",
+    tool: "bash",
+    args: "bash()",
+    turn: 1,
+    atMs: Date.now(),
+    toolCallId: `c${n}`,
+    blobId: createHash("sha256").update(text).digest("hex"),
+    isError: false,
+    text,
+  };
 }
 
 /** Holds the write lock on `db` from another process for `ms`; resolves once locked, with the exit. */

@@ -38,7 +38,18 @@ function setup(path?: (dir: string) => string) {
 }
 
 function output(text: string, n: number): PendingOutput {
-  return { sessionId: "s", project: "/p", tool: "bash", args: "bash()", turn: 1, atMs: Date.now(), toolCallId: `c${n}`, blobId: createHash("sha256").update(text).digest("hex"), isError: false, text };
+  return {
+    sessionId: "s",
+    project: "/p",
+    tool: "bash",
+    args: "bash()",
+    turn: 1,
+    atMs: Date.now(),
+    toolCallId: `c${n}`,
+    blobId: createHash("sha256").update(text).digest("hex"),
+    isError: false,
+    text,
+  };
 }
 
 describe.skipIf(!fts)("recall writer degrades", () => {
@@ -106,7 +117,10 @@ describe.skipIf(!fts)("recall writer degrades", () => {
 
   it("a full queue never drops an output whose blob is not written yet", async () => {
     const t = setup();
-    const small = new RecallWriter({ ...t.writer.options, maxQueued: 2, batchSize: 100 }, { clock: systemClock, logger: createLogger("t", () => {}), notify: () => {}, store: t.store });
+    const small = new RecallWriter(
+      { ...t.writer.options, maxQueued: 2, batchSize: 100 },
+      { clock: systemClock, logger: createLogger("t", () => {}), notify: () => {}, store: t.store },
+    );
     const texts = Array.from({ length: 6 }, (_, i) => `queued output ${i} cormorant`);
     texts.forEach((text, i) => small.add(output(text, i)));
     await small.flush();

@@ -4,7 +4,18 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { contentText, createGovernor, definePlugin, definePreset, STAGE, textContent, type ConfigLayer, type Governor, type ToolObservation, type ToolResultValue } from "../../../../core/index.ts";
+import {
+  contentText,
+  createGovernor,
+  definePlugin,
+  definePreset,
+  STAGE,
+  textContent,
+  type ConfigLayer,
+  type Governor,
+  type ToolObservation,
+  type ToolResultValue,
+} from "../../../../core/index.ts";
 import { probeSqlite } from "../../../../lib/sqlite/index.ts";
 import { blobs } from "../../../../plugins/blobs/index.ts";
 import { recall } from "../../../../plugins/recall/index.ts";
@@ -18,7 +29,8 @@ const fts = probeSqlite().fts5;
 /** Every file under `dir` (recursively) as text. */
 function filesUnder(dir: string): string {
   let out = "";
-  for (const e of readdirSync(dir, { withFileTypes: true, recursive: true })) if (e.isFile()) out += readFileSync(join(e.parentPath ?? (e as unknown as { path: string }).path, e.name), "latin1");
+  for (const e of readdirSync(dir, { withFileTypes: true, recursive: true }))
+    if (e.isFile()) out += readFileSync(join(e.parentPath ?? (e as unknown as { path: string }).path, e.name), "latin1");
   return out;
 }
 
@@ -35,7 +47,10 @@ describe("redact plugin", () => {
   async function build(layers: ConfigLayer[] = [], answer = `token ${TOKEN} end`) {
     dir = mkdtempSync(join(tmpdir(), "pigov-redact-"));
     const seen: ToolObservation[] = [];
-    const leak = oneToolPlugin({ name: "leak", description: "answers with a token", execute: async () => ({ content: textContent(answer) }) }, { name: "test:leak", configKey: "leak", description: "" });
+    const leak = oneToolPlugin(
+      { name: "leak", description: "answers with a token", execute: async () => ({ content: textContent(answer) }) },
+      { name: "test:leak", configKey: "leak", description: "" },
+    );
     const observer = definePlugin({
       name: "test:observer",
       configKey: "observer",
@@ -50,7 +65,11 @@ describe("redact plugin", () => {
         });
       },
     });
-    const preset = definePreset({ name: "redact-test", description: "", plugins: () => [redact(), blobs({ builtinTools: ["bash", "read"] }), recall(), leak(), observer()] });
+    const preset = definePreset({
+      name: "redact-test",
+      description: "",
+      plugins: () => [redact(), blobs({ builtinTools: ["bash", "read"] }), recall(), leak(), observer()],
+    });
     gov = await createGovernor({
       preset,
       cwd: dir,
@@ -63,7 +82,14 @@ describe("redact plugin", () => {
     await gov.pipeline.hooks.sessionStart.run({ sessionId: "s", cwd: dir, reason: "startup" });
     const result = (value: Partial<ToolResultValue> & { text: string }) =>
       gov!.pipeline.hooks.toolResult.run(
-        { toolName: value.toolName ?? "bash", toolCallId: value.toolCallId ?? "c1", input: value.input ?? {}, content: [{ type: "text", text: value.text }], details: value.details, isError: false },
+        {
+          toolName: value.toolName ?? "bash",
+          toolCallId: value.toolCallId ?? "c1",
+          input: value.input ?? {},
+          content: [{ type: "text", text: value.text }],
+          details: value.details,
+          isError: false,
+        },
         { tool: gov!.pipeline.tools.get(value.toolName ?? "bash")?.info, sessionId: "s" },
       );
     return { gov, seen, result };
@@ -114,7 +140,11 @@ describe("redact plugin", () => {
   it("a project file may add shapes but not turn redaction off or leave rules out; the global file may", async () => {
     const acme = `acme_${"a1b2c3d4".repeat(4)}`;
     const shape = { name: "acme-token", prefix: "acme_", chars: "a-z0-9", minLength: 32, maxLength: 32 };
-    const project: ConfigLayer = { kind: "project", source: "/repo/.pi/pi-governor.json", data: { redact: { enabled: false, disabledRules: ["github-token"], patterns: [], projectPatterns: [shape] } } };
+    const project: ConfigLayer = {
+      kind: "project",
+      source: "/repo/.pi/pi-governor.json",
+      data: { redact: { enabled: false, disabledRules: ["github-token"], patterns: [], projectPatterns: [shape] } },
+    };
     const { gov, result } = await build([project]);
     expect(gov.problems().join("\n")).toMatch(/redact\.enabled/);
     const out = await result({ toolName: "read", text: `${TOKEN} and ${acme}` });

@@ -24,11 +24,21 @@ function scripted(failures: unknown[]): { body: Body; attempts: () => number } {
   };
 }
 
-function setup(failures: unknown[], o: Partial<RetryOptions> = {}, tool: { annotations?: ToolAnnotations; name?: string } = { annotations: SAFE }, random = () => 0.5) {
+function setup(
+  failures: unknown[],
+  o: Partial<RetryOptions> = {},
+  tool: { annotations?: ToolAnnotations; name?: string } = { annotations: SAFE },
+  random = () => 0.5,
+) {
   const clock = new ManualClock();
   const s = scripted(failures);
   const p = pipelineWith(clock, s.body, [[STAGE.RETRY, retryWrapper(opts(o), { clock, random })]], tool);
-  return { clock, p, attempts: s.attempts, call: (signal?: AbortSignal) => clock.runUntilSettled(p.callTool(tool.name ?? "tool", {}, signal ? { signal } : {})) };
+  return {
+    clock,
+    p,
+    attempts: s.attempts,
+    call: (signal?: AbortSignal) => clock.runUntilSettled(p.callTool(tool.name ?? "tool", {}, signal ? { signal } : {})),
+  };
 }
 
 describe("retry: what is retried", () => {
@@ -182,10 +192,15 @@ describe("retry: stopping", () => {
   it("stops retrying when the retry budget is spent, so a failing server sees no retry storm", async () => {
     const clock = new ManualClock();
     let attempts = 0;
-    const p = pipelineWith(clock, async () => {
-      attempts++;
-      throw sysError("ECONNRESET");
-    }, [[STAGE.RETRY, retryWrapper(opts({ budget: { ratio: 0, minRetries: 2, windowMs: 60_000 } }), { clock, random: () => 0 })]], { annotations: SAFE });
+    const p = pipelineWith(
+      clock,
+      async () => {
+        attempts++;
+        throw sysError("ECONNRESET");
+      },
+      [[STAGE.RETRY, retryWrapper(opts({ budget: { ratio: 0, minRetries: 2, windowMs: 60_000 } }), { clock, random: () => 0 })]],
+      { annotations: SAFE },
+    );
     const results: ToolObservation[] = [];
     for (let i = 0; i < 5; i++) results.push(await clock.runUntilSettled(p.callTool("tool", {})));
     // 5 calls, 2 retries in the budget: 7 attempts, not 15.

@@ -18,6 +18,8 @@ describe("telemetry export without the SDK installed", () => {
     )) as Error;
     expect(error.message).toMatch(/^telemetry export needs the OpenTelemetry SDK/);
     expect(error.message).toContain("exporter-trace-otlp-http");
-    expect(error.message).toContain("install it beside pi-governor: npm install @opentelemetry/sdk-trace-base @opentelemetry/sdk-metrics @opentelemetry/resources @opentelemetry/exporter-trace-otlp-http @opentelemetry/exporter-metrics-otlp-http");
+    expect(error.message).toContain(
+      "install it beside pi-governor: npm install @opentelemetry/sdk-trace-base @opentelemetry/sdk-metrics @opentelemetry/resources @opentelemetry/exporter-trace-otlp-http @opentelemetry/exporter-metrics-otlp-http",
+    );
   });
 });

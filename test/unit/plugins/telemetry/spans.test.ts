@@ -36,8 +36,18 @@ const tools = definePlugin({
   schema: z.object({}),
   defaults: {},
   apply(pipeline) {
-    const reg = (name: string, execute: (args: Record<string, unknown>, signal: AbortSignal) => Promise<{ content: ReturnType<typeof textContent> }>, readOnly = true) =>
-      pipeline.registerTool("test:tools", { name, description: `${name} tool`, parameters: Type.Object({}), annotations: { readOnlyHint: readOnly }, execute: (call) => execute(call.args, call.signal) });
+    const reg = (
+      name: string,
+      execute: (args: Record<string, unknown>, signal: AbortSignal) => Promise<{ content: ReturnType<typeof textContent> }>,
+      readOnly = true,
+    ) =>
+      pipeline.registerTool("test:tools", {
+        name,
+        description: `${name} tool`,
+        parameters: Type.Object({}),
+        annotations: { readOnlyHint: readOnly },
+        execute: (call) => execute(call.args, call.signal),
+      });
     reg("flaky", async () => {
       if (flakyFailures-- > 0) throw Object.assign(new Error("ECONNRESET from the server"), { code: "ECONNRESET" });
       return { content: textContent("ok") };
@@ -45,9 +55,13 @@ const tools = definePlugin({
     reg("slow", (_args, signal) => new Promise((_, reject) => signal.addEventListener("abort", () => reject(signal.reason), { once: true })));
     reg("big", async (args) => ({ content: textContent("x".repeat(args.size === "small" ? 100 : 5_000)) }));
     reg("huge", async () => ({ content: textContent("y".repeat(40_000)) }));
-    reg("down", async () => {
-      throw Object.assign(new Error("ECONNREFUSED"), { code: "ECONNREFUSED" });
-    }, false);
+    reg(
+      "down",
+      async () => {
+        throw Object.assign(new Error("ECONNREFUSED"), { code: "ECONNREFUSED" });
+      },
+      false,
+    );
   },
 });
 
@@ -73,7 +87,8 @@ async function governor(telemetryConfig: Record<string, unknown>): Promise<Gover
   return createGovernor({ preset, cwd: dir, agentDir: dir, layers: [], env: {}, clock, overrides: { telemetry: telemetryConfig } });
 }
 
-const call = (g: Governor, name: string, args: Record<string, unknown> = {}, id = `call-${name}`) => clock.runUntilSettled(g.pipeline.callTool(name, args, { toolCallId: id, sessionId: "s-1" }));
+const call = (g: Governor, name: string, args: Record<string, unknown> = {}, id = `call-${name}`) =>
+  clock.runUntilSettled(g.pipeline.callTool(name, args, { toolCallId: id, sessionId: "s-1" }));
 const spansNamed = (name: string): ReadableSpan[] => spanExporter.getFinishedSpans().filter((s) => s.name === name);
 
 beforeEach(() => {
@@ -179,7 +194,15 @@ describe("telemetry with the redact plugin", () => {
     const token = ["ghp", "_", "SpanAttr".repeat(4), "Ww42"].join("");
     const preset = definePreset({ name: "t-redact", description: "", plugins: () => [redact(), telemetry(), tools()] });
     clock = new ManualClock();
-    const g = await createGovernor({ preset, cwd: dir, agentDir: dir, layers: [], env: {}, clock, overrides: { telemetry: { enabled: true, captureContent: true } } });
+    const g = await createGovernor({
+      preset,
+      cwd: dir,
+      agentDir: dir,
+      layers: [],
+      env: {},
+      clock,
+      overrides: { telemetry: { enabled: true, captureContent: true } },
+    });
     await call(g, "flaky", { header: `Authorization: Bearer ${token}` });
     const [span] = spansNamed("execute_tool flaky");
     expect(span!.attributes[GEN_AI.TOOL_ARGUMENTS]).toContain("[redacted:github-token]");
@@ -193,7 +216,10 @@ describe("telemetry: results and context", () => {
     const kept = await metricSum(METRIC.BYTES_KEPT_OUT, { [GEN_AI.TOOL_NAME]: "huge" });
     const obs = await call(g, "huge", {}, "h1");
     const tool = g.pipeline.tools.get("huge")!;
-    const shaped = await g.pipeline.hooks.toolResult.run({ toolName: "huge", toolCallId: "h1", input: {}, content: obs.content, details: {}, isError: false }, { tool: tool.info, sessionId: "s-1" });
+    const shaped = await g.pipeline.hooks.toolResult.run(
+      { toolName: "huge", toolCallId: "h1", input: {}, content: obs.content, details: {}, isError: false },
+      { tool: tool.info, sessionId: "s-1" },
+    );
     expect(shaped.details).toMatchObject({ truncated: true });
     const [parent] = spansNamed("execute_tool huge");
     const [span] = spansNamed(`${SPAN.SHAPE} huge`);
@@ -210,7 +236,14 @@ describe("telemetry: results and context", () => {
     const turn = (i: number) => [
       { role: "user", content: [{ type: "text", text: `question ${i}` }], timestamp: i * 10 },
       { role: "assistant", content: [{ type: "toolCall", id: `t${i}`, name: "read", arguments: { path: `f${i}` } }], timestamp: i * 10 + 1 },
-      { role: "toolResult", toolCallId: `t${i}`, toolName: "read", content: [{ type: "text", text: "line\n".repeat(4_000) }], isError: false, timestamp: i * 10 + 2 },
+      {
+        role: "toolResult",
+        toolCallId: `t${i}`,
+        toolName: "read",
+        content: [{ type: "text", text: "line\n".repeat(4_000) }],
+        isError: false,
+        timestamp: i * 10 + 2,
+      },
     ];
     const messages = Array.from({ length: 8 }, (_, i) => turn(i)).flat();
     await g.pipeline.hooks.context.run(messages as never, { sessionId: "s-1", usage: { tokens: null, contextWindow: 20_000, percent: null } });

@@ -9,7 +9,15 @@ import { never, ok, pipelineWith, type Body } from "../../../helpers/wrapper-pip
 
 const opts = (o: Partial<TimeoutOptions> = {}): TimeoutOptions => ({ ...timeoutDefaults, ...o });
 const stack = (clock: ManualClock, body: Body, o: Partial<TimeoutOptions> = {}, name = "tool") =>
-  pipelineWith(clock, body, [[DEADLINE_STAGE, totalDeadlineWrapper(opts(o))], [STAGE.ATTEMPT, attemptTimeoutWrapper(opts(o), clock)]], { name });
+  pipelineWith(
+    clock,
+    body,
+    [
+      [DEADLINE_STAGE, totalDeadlineWrapper(opts(o))],
+      [STAGE.ATTEMPT, attemptTimeoutWrapper(opts(o), clock)],
+    ],
+    { name },
+  );
 
 describe("timeout: defaults and config", () => {
   it("uses the named 300 s constant by default", () => {
@@ -66,10 +74,15 @@ describe("timeout: one attempt", () => {
   it("ends a hung tool at exactly the limit with the TIMEOUT_EXCEEDED observation", async () => {
     const clock = new ManualClock();
     let signal: AbortSignal | undefined;
-    const p = stack(clock, (call) => {
-      signal = call.signal;
-      return never();
-    }, {}, "run_command");
+    const p = stack(
+      clock,
+      (call) => {
+        signal = call.signal;
+        return never();
+      },
+      {},
+      "run_command",
+    );
     let settled = false;
     const pending = p.callTool("run_command", {}).finally(() => (settled = true));
     await clock.advance(TOOL_TIMEOUT_MS - 1);
@@ -87,7 +100,7 @@ describe("timeout: one attempt", () => {
     expect(obs.meta).toMatchObject({ timeout: { limitMs: 300_000, scope: "attempt" } });
     // The transport's signal is aborted so the MCP request is cancelled, with a timeout reason.
     expect(signal?.aborted).toBe(true);
-    expect((signal?.reason as { category?: string }).category).toBe("timeout");
+    expect((signal!.reason as { category?: string }).category).toBe("timeout");
     expect(clock.pending).toBe(0);
   });
 
@@ -117,7 +130,15 @@ describe("timeout: one attempt", () => {
     const next: ToolHandler = () => {
       throw new Error("sync boom");
     };
-    const call: ToolCallContext = { toolName: "t", toolCallId: "", args: {}, signal: new AbortController().signal, attempt: 1, sessionId: "", startedAt: clock.now() };
+    const call: ToolCallContext = {
+      toolName: "t",
+      toolCallId: "",
+      args: {},
+      signal: new AbortController().signal,
+      attempt: 1,
+      sessionId: "",
+      startedAt: clock.now(),
+    };
     const obs = await runAttempt(next, call, { ms: 10, scope: "attempt", reportedMs: 10 }, clock);
     expect(obs.status).toBe("ERROR");
     expect(clock.pending).toBe(0);
@@ -126,7 +147,15 @@ describe("timeout: one attempt", () => {
   it("treats a plain (non-promise) value from a misbehaving inner handler as its answer and clears the timer", async () => {
     const clock = new ManualClock();
     const next = (() => timedOut("t", 1)) as unknown as ToolHandler;
-    const call: ToolCallContext = { toolName: "t", toolCallId: "", args: {}, signal: new AbortController().signal, attempt: 1, sessionId: "", startedAt: clock.now() };
+    const call: ToolCallContext = {
+      toolName: "t",
+      toolCallId: "",
+      args: {},
+      signal: new AbortController().signal,
+      attempt: 1,
+      sessionId: "",
+      startedAt: clock.now(),
+    };
     const obs = await runAttempt(next, call, { ms: 10, scope: "attempt", reportedMs: 10 }, clock);
     expect(obs.status).toBe("TIMEOUT_EXCEEDED");
     expect(clock.pending).toBe(0);
@@ -191,7 +220,7 @@ describe("timeout: the caller's signal (pi's Esc)", () => {
     expect(obs.status).toBe("ERROR");
     expect(contentText(obs.content)).toMatch(/cancelled/);
     expect(signal?.aborted).toBe(true);
-    expect((signal?.reason as Error).message).toBe("user pressed Esc");
+    expect((signal!.reason as Error).message).toBe("user pressed Esc");
     expect(clock.pending).toBe(0);
     expect(linkedCount(caller.signal)).toBe(0);
   });
@@ -229,10 +258,14 @@ describe("timeout: total deadline across attempts", () => {
   it("stamps call.deadline and cuts the attempt's limit to what is left, reporting the total", async () => {
     const clock = new ManualClock();
     let deadline: number | undefined;
-    const p = stack(clock, (c) => {
-      deadline = c.deadline;
-      return never();
-    }, { totalMs: 1_000 });
+    const p = stack(
+      clock,
+      (c) => {
+        deadline = c.deadline;
+        return never();
+      },
+      { totalMs: 1_000 },
+    );
     const start = clock.now();
     const pending = p.callTool("tool", {});
     await clock.advance(1_000);
@@ -246,11 +279,23 @@ describe("timeout: total deadline across attempts", () => {
     const clock = new ManualClock();
     let ran = 0;
     const wrapper = attemptTimeoutWrapper(opts(), clock);
-    const handler = wrapper(async () => {
-      ran++;
-      return timedOut("tool", 1);
-    }, { name: "tool", description: "", annotations: {}, tags: [], owner: "t" });
-    const obs = await handler({ toolName: "tool", toolCallId: "", args: {}, signal: new AbortController().signal, attempt: 2, sessionId: "", startedAt: clock.now() - 2_000, deadline: clock.now() - 1 });
+    const handler = wrapper(
+      async () => {
+        ran++;
+        return timedOut("tool", 1);
+      },
+      { name: "tool", description: "", annotations: {}, tags: [], owner: "t" },
+    );
+    const obs = await handler({
+      toolName: "tool",
+      toolCallId: "",
+      args: {},
+      signal: new AbortController().signal,
+      attempt: 2,
+      sessionId: "",
+      startedAt: clock.now() - 2_000,
+      deadline: clock.now() - 1,
+    });
     expect(obs.status).toBe("TIMEOUT_EXCEEDED");
     expect(ran).toBe(0);
     expect(clock.pending).toBe(0);
@@ -259,6 +304,8 @@ describe("timeout: total deadline across attempts", () => {
   it("adds no layer for tools without a total deadline", () => {
     const next: ToolHandler = async () => timedOut("x", 1);
     expect(totalDeadlineWrapper(opts())(next, { name: "x", description: "", annotations: {}, tags: [], owner: "t" })).toBe(next);
-    expect(totalDeadlineWrapper(opts({ perToolTotalMs: { x: 5 } }))(next, { name: "x", description: "", annotations: {}, tags: [], owner: "t" })).not.toBe(next);
+    expect(totalDeadlineWrapper(opts({ perToolTotalMs: { x: 5 } }))(next, { name: "x", description: "", annotations: {}, tags: [], owner: "t" })).not.toBe(
+      next,
+    );
   });
 });

@@ -27,7 +27,11 @@ function derived(session: FoldSession, messages: readonly AgentMessageLike[]) {
 
 /** A generated coding session whose simulated model folds, as the list of the last request. */
 const history = (() => {
-  const requests = parseSession(generateSession({ turns: 80, seed: 7, coding: true, folds: true }).map((l) => JSON.stringify(l)).join("\n")).requests;
+  const requests = parseSession(
+    generateSession({ turns: 80, seed: 7, coding: true, folds: true })
+      .map((l) => JSON.stringify(l))
+      .join("\n"),
+  ).requests;
   return requests[requests.length - 1]!.messages;
 })();
 
@@ -64,7 +68,13 @@ describe("HistoryIndex: incremental equals a fresh read", () => {
     const tail = history.slice(Math.floor(history.length / 2));
     check([{ role: "user", content: "summary of the start", timestamp: 1 } as AgentMessageLike, ...tail], "compacted");
     check(history, "whole again");
-    const branch = history.slice(0, history.length - 40).concat(structuredClone(history.slice(history.length - 40)).map((m) => ({ ...m, timestamp: Number((m as { timestamp?: number }).timestamp) + 1 }) as AgentMessageLike));
+    const branch = history
+      .slice(0, history.length - 40)
+      .concat(
+        structuredClone(history.slice(history.length - 40)).map(
+          (m) => ({ ...m, timestamp: Number((m as { timestamp?: number }).timestamp) + 1 }) as AgentMessageLike,
+        ),
+      );
     check(branch, "branch");
     const unstamped = history.map((m, i) => (i === 100 ? ({ ...m, timestamp: undefined } as AgentMessageLike) : m));
     check(unstamped, "unstamped");

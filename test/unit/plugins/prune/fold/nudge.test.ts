@@ -19,7 +19,9 @@ describe("the fold nudge", () => {
     const h = await harness();
     const out = await h.context(firstRequest(7), WINDOW);
     const text = nudgeOf(out.at(-1)!);
-    expect(text).toBe('[pi-governor: the context is at 31% of the window. Turns 1-5 are finished: fold them with context_fold({"from":"c1","to":"c5","summary":"..."}) to keep the context lean; the originals stay retrievable.]');
+    expect(text).toBe(
+      '[pi-governor: the context is at 31% of the window. Turns 1-5 are finished: fold them with context_fold({"from":"c1","to":"c5","summary":"..."}) to keep the context lean; the originals stay retrievable.]',
+    );
     expect(h.store.entries(NUDGE_KIND)).toEqual([{ key: expect.stringMatching(/^u:700:/), text }]);
     // The call it names is valid.
     const fold = await h.fold("f7", { from: "c1", to: "c5", summary: "Turns 1-5 read f1-f5, nothing to change in them." }, 7);

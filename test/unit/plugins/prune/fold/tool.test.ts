@@ -35,7 +35,9 @@ describe("context_fold: the tool", () => {
     expect(r.text).toContain(`blob_read({"blobId":"${blobId.slice(0, 12)}"})`);
     expect(r.details.fold).toMatchObject({ from: "c2", to: "c4", turns: [2, 4], messages: 12 });
     const file = readdirSync(join(dir, "blobs")).find((f) => f.startsWith(blobId))!;
-    const stored = readFileSync(join(dir, "blobs", file), "utf8").trimEnd().split("\n");
+    const stored = readFileSync(join(dir, "blobs", file), "utf8")
+      .trimEnd()
+      .split("\n");
     expect(stored).toEqual(history.slice(4, 16).map((m) => JSON.stringify(m)));
   });
 
@@ -55,7 +57,10 @@ describe("context_fold: the tool", () => {
     const good = await h.fold("f5", { from: "c1", to: "c2", summary: SUMMARY });
     const bad = await h.fold("g5", { from: "c3", to: "c1", summary: SUMMARY });
     expect(bad.ok).toBe(false);
-    const pending: AgentMessageLike = { role: "assistant", content: [{ type: "toolCall", id: "h5", name: FOLD_TOOL, arguments: { from: "c1", to: "c2", summary: SUMMARY } }] };
+    const pending: AgentMessageLike = {
+      role: "assistant",
+      content: [{ type: "toolCall", id: "h5", name: FOLD_TOOL, arguments: { from: "c1", to: "c2", summary: SUMMARY } }],
+    };
     const badArgs: AgentMessageLike[] = [
       { role: "assistant", content: [{ type: "toolCall", id: "k5", name: FOLD_TOOL, arguments: { from: 1, to: "c2", summary: SUMMARY } }] },
       { role: "toolResult", toolCallId: "k5", toolName: FOLD_TOOL, content: [{ type: "text", text: "ok" }], isError: false },

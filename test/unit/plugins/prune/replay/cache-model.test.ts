@@ -2,7 +2,10 @@ import { describe, expect, it } from "vitest";
 import type { AgentMessageLike } from "../../../../../core/index.ts";
 import { BreakpointCache, PrefixCache, RequestPreparer } from "../../../../../plugins/prune/replay/cache-model.ts";
 
-const msg = (i: number, chars = 400): AgentMessageLike => ({ role: i % 2 ? "assistant" : "user", content: [{ type: "text", text: `${i}`.padEnd(chars, ".") }] });
+const msg = (i: number, chars = 400): AgentMessageLike => ({
+  role: i % 2 ? "assistant" : "user",
+  content: [{ type: "text", text: `${i}`.padEnd(chars, ".") }],
+});
 
 describe("cache models", () => {
   it("(a) and (b) both read an unchanged, growing prompt from cache; only the new part is written", () => {

@@ -15,7 +15,8 @@ function activeMessages(lines: SessionLine[]): Msg[] {
   const last = requests[requests.length - 1]!;
   return last.messages as unknown as Msg[];
 }
-const calls = (messages: Msg[]) => messages.flatMap((m) => (m.role === "assistant" && Array.isArray(m.content) ? m.content.filter((b) => b.type === "toolCall") : []));
+const calls = (messages: Msg[]) =>
+  messages.flatMap((m) => (m.role === "assistant" && Array.isArray(m.content) ? m.content.filter((b) => b.type === "toolCall") : []));
 const resultOf = (messages: Msg[], id: string) => messages.find((m) => m.role === "toolResult" && m.toolCallId === id)!;
 const textOf = (m: Msg) => (m.content as Block[]).map((b) => (b as { text?: string }).text ?? "").join("");
 
@@ -55,7 +56,9 @@ describe("session generator", () => {
       }
       if (c.name === "edit") {
         expect(readPaths.has(path)).toBe(true); // edits only files read earlier
-        const texts = (c.arguments!.edits as Array<{ oldText: string; newText: string }> | undefined) ?? [{ oldText: String(c.arguments!.oldText), newText: String(c.arguments!.newText) }];
+        const texts = (c.arguments!.edits as Array<{ oldText: string; newText: string }> | undefined) ?? [
+          { oldText: String(c.arguments!.oldText), newText: String(c.arguments!.newText) },
+        ];
         for (const t of texts) {
           expect(t.oldText.length).toBeGreaterThanOrEqual(100);
           expect(t.newText.length).toBeLessThanOrEqual(3000);

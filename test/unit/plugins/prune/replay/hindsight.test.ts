@@ -2,7 +2,14 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { AgentMessageLike } from "../../../../../core/index.ts";
 import { kotaPrune } from "../../../../../presets/kota/prune-policy.ts";
-import { type CacheModelName, MAX_SCHEDULE_REQUESTS, SchedulePricer, schedulePolicy, STEP_EVERY_REQUEST, type StepSchedule } from "../../../../../plugins/prune/replay/hindsight.ts";
+import {
+  type CacheModelName,
+  MAX_SCHEDULE_REQUESTS,
+  SchedulePricer,
+  schedulePolicy,
+  STEP_EVERY_REQUEST,
+  type StepSchedule,
+} from "../../../../../plugins/prune/replay/hindsight.ts";
 import { governorPolicy } from "../../../../../plugins/prune/replay/policies.ts";
 import { generateSession } from "../../../../../plugins/prune/replay/sample/generate.ts";
 import { parseSession } from "../../../../../plugins/prune/replay/session-file.ts";
@@ -10,7 +17,8 @@ import { simulate } from "../../../../../plugins/prune/replay/simulate.ts";
 import { messagesChars, tokensOf } from "../../../../../plugins/prune/size.ts";
 
 const SIM = { systemTokens: 4000, contextWindow: 200_000 };
-const text = (role: string, chars: number, tag: string): AgentMessageLike => ({ role, content: [{ type: "text", text: tag.padEnd(chars, ".") }] }) as AgentMessageLike;
+const text = (role: string, chars: number, tag: string): AgentMessageLike =>
+  ({ role, content: [{ type: "text", text: tag.padEnd(chars, ".") }] }) as AgentMessageLike;
 
 /**
  * A session with one `resultChars` result in its first turn, then `turns` turns whose first user message
@@ -33,7 +41,13 @@ function synthetic(turns: number, resultChars = 40_000, firstUserChars = 400) {
 }
 
 async function measured(raw: AgentMessageLike[][], views: AgentMessageLike[][], schedule: StepSchedule, model: CacheModelName) {
-  const totals = (await simulate(raw.map((messages, turn) => ({ turn, messages })), schedulePolicy("schedule", schedule, views), SIM)).totals;
+  const totals = (
+    await simulate(
+      raw.map((messages, turn) => ({ turn, messages })),
+      schedulePolicy("schedule", schedule, views),
+      SIM,
+    )
+  ).totals;
   return { cost: model === "prefix" ? totals.costPrefix : totals.costBreakpoint, breaks: totals.breaksPrefix };
 }
 
@@ -51,7 +65,11 @@ describe("the cheapest step schedule with hindsight", () => {
   });
 
   it("prices a schedule exactly as the cache models measure it, and no measured schedule is cheaper", async () => {
-    const session = parseSession(generateSession({ turns: 14, seed: 7, coding: true }).map((l) => JSON.stringify(l)).join("\n"));
+    const session = parseSession(
+      generateSession({ turns: 14, seed: 7, coding: true })
+        .map((l) => JSON.stringify(l))
+        .join("\n"),
+    );
     const raw = session.requests.map((r) => r.messages);
     const every = await governorPolicy({ plugin: () => kotaPrune(), prune: { ...STEP_EVERY_REQUEST } }).start();
     const views: AgentMessageLike[][] = [];
@@ -79,7 +97,11 @@ describe("the cheapest step schedule with hindsight", () => {
   });
 
   it("no schedule, least of all one next to it, is priced below the cheapest; a cap on steps is kept (property)", async () => {
-    const session = parseSession(generateSession({ turns: 24, seed: 11 }).map((l) => JSON.stringify(l)).join("\n"));
+    const session = parseSession(
+      generateSession({ turns: 24, seed: 11 })
+        .map((l) => JSON.stringify(l))
+        .join("\n"),
+    );
     const raw = session.requests.map((r) => r.messages);
     const every = await governorPolicy({ plugin: () => kotaPrune(), prune: { ...STEP_EVERY_REQUEST } }).start();
     const views: AgentMessageLike[][] = [];
@@ -162,17 +184,27 @@ describe("the cheapest step schedule with hindsight", () => {
     const window = SIM.systemTokens + tokensOf(messagesChars(raw[3]!)) - 1;
     const fitted = new SchedulePricer(raw, views, "prefix", SIM.systemTokens, window).cheapest();
     expect(fitted.steps.length).toBe(1);
-    const totals = (await simulate(raw.map((messages, turn) => ({ turn, messages })), schedulePolicy("fitted", fitted, views), { ...SIM, contextWindow: window })).totals;
+    const totals = (
+      await simulate(
+        raw.map((messages, turn) => ({ turn, messages })),
+        schedulePolicy("fitted", fitted, views),
+        { ...SIM, contextWindow: window },
+      )
+    ).totals;
     expect(totals.overWindow).toBe(0);
     // When even a step's own view is over the window, nothing sends less: the window forces nothing.
     const long = synthetic(40);
-    expect(new SchedulePricer(long.raw, long.views, "breakpoint", SIM.systemTokens, 1000).cheapest()).toEqual(new SchedulePricer(long.raw, long.views, "breakpoint", SIM.systemTokens).cheapest());
+    expect(new SchedulePricer(long.raw, long.views, "breakpoint", SIM.systemTokens, 1000).cheapest()).toEqual(
+      new SchedulePricer(long.raw, long.views, "breakpoint", SIM.systemTokens).cheapest(),
+    );
   });
 
   it("rejects views that do not match the requests", () => {
     const { raw, views } = synthetic(5);
     expect(() => new SchedulePricer(raw, views.slice(1), "prefix")).toThrow(/raw and views differ in length \(5 and 4 requests\)/);
-    expect(() => new SchedulePricer(raw, views, "prefix").costOf([3, 2])).toThrow(/steps must be ascending request indices from 1 to 4 \(got 2 at position 1\)/);
+    expect(() => new SchedulePricer(raw, views, "prefix").costOf([3, 2])).toThrow(
+      /steps must be ascending request indices from 1 to 4 \(got 2 at position 1\)/,
+    );
     const huge = Array.from({ length: MAX_SCHEDULE_REQUESTS + 1 }, () => [] as AgentMessageLike[]);
     expect(() => new SchedulePricer(huge, huge, "prefix")).toThrow(/3001 requests are more than the 3000/);
   });

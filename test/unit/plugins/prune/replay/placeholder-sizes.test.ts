@@ -15,10 +15,17 @@ const MEDIAN_BOUND = 110;
 const TOOLS = new Set(["read", "bash", "grep", "find", "ls", "edit", "write", "kota_search", "kota_deps", "kota_usages", "kota_impact", "kota_task_context"]);
 
 const sessionOf = (turns: number, coding: boolean) =>
-  parseSession(generateSession({ turns, seed: 1000 + turns, coding, folds: coding }).map((l) => JSON.stringify(l)).join("\n")).requests;
+  parseSession(
+    generateSession({ turns, seed: 1000 + turns, coding, folds: coding })
+      .map((l) => JSON.stringify(l))
+      .join("\n"),
+  ).requests;
 
 describe("placeholder sizes", () => {
-  for (const [turns, coding] of [[60, true], [40, false]] as const) {
+  for (const [turns, coding] of [
+    [60, true],
+    [40, false],
+  ] as const) {
     it(`${turns}-turn ${coding ? "coding" : "read-mostly"} session: median placeholder at most ${MEDIAN_BOUND} chars, with and without a blob id on every result`, async () => {
       const requests = sessionOf(turns, coding);
       for (const stamped of [requests, withRecallBlobs(requests)]) {

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { parseSession } from "../../../../../plugins/prune/replay/session-file.ts";
 
 const line = (o: Record<string, unknown>) => JSON.stringify(o);
-const msg = (id: string, parentId: string | null, message: Record<string, unknown>) => line({ type: "message", id, parentId, timestamp: "2026-01-01T00:00:00.000Z", message });
+const msg = (id: string, parentId: string | null, message: Record<string, unknown>) =>
+  line({ type: "message", id, parentId, timestamp: "2026-01-01T00:00:00.000Z", message });
 const user = (text: string) => ({ role: "user", content: text, timestamp: 1 });
 const assistant = (text: string) => ({ role: "assistant", content: [{ type: "text", text }], timestamp: 1 });
 
@@ -55,7 +56,14 @@ describe("session file reader", () => {
   });
 
   it("reports malformed lines by number, skips them and goes on", () => {
-    const text = [line({ type: "session", version: 3, id: "s" }), msg("1", null, user("q")), "{not json", "[1,2]", line({ type: "message", parentId: "1" }), msg("2", "1", assistant("a"))].join("\n");
+    const text = [
+      line({ type: "session", version: 3, id: "s" }),
+      msg("1", null, user("q")),
+      "{not json",
+      "[1,2]",
+      line({ type: "message", parentId: "1" }),
+      msg("2", "1", assistant("a")),
+    ].join("\n");
     const s = parseSession(text, "x.jsonl");
     expect(s.problems).toEqual([
       expect.stringMatching(/^line 3: not valid JSON/),
@@ -70,7 +78,14 @@ describe("session file reader", () => {
     const text = [
       line({ type: "session", version: 3, id: "s", timestamp: "", cwd: "/" }),
       msg("1", null, user("q1")),
-      msg("2", "1", { role: "assistant", content: [], stopReason: "error", errorMessage: "401 invalid x-api-key", usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0 }, timestamp: 1 }),
+      msg("2", "1", {
+        role: "assistant",
+        content: [],
+        stopReason: "error",
+        errorMessage: "401 invalid x-api-key",
+        usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0 },
+        timestamp: 1,
+      }),
       msg("3", "2", { role: "assistant", content: [], stopReason: "error", errorMessage: "fetch failed", timestamp: 1 }),
       msg("4", "3", { role: "assistant", content: [{ type: "text", text: "" }], stopReason: "aborted", timestamp: 1 }),
       msg("5", "4", { role: "assistant", content: [{ type: "text", text: "a1" }], stopReason: "stop", usage, timestamp: 1 }),

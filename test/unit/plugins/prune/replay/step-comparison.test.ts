@@ -4,7 +4,12 @@ import { generateSession } from "../../../../../plugins/prune/replay/sample/gene
 import { parseSession } from "../../../../../plugins/prune/replay/session-file.ts";
 import { compareStepRules } from "../../../../../plugins/prune/replay/step-comparison.ts";
 
-const requestsOf = (turns: number, seed: number) => parseSession(generateSession({ turns, seed }).map((l) => JSON.stringify(l)).join("\n")).requests;
+const requestsOf = (turns: number, seed: number) =>
+  parseSession(
+    generateSession({ turns, seed })
+      .map((l) => JSON.stringify(l))
+      .join("\n"),
+  ).requests;
 
 describe("the step rule against its references (same session, same run)", () => {
   it("on a 100-turn read-mostly session: the defaults are no dearer than the result-only plugin and within 1.10x of the hindsight schedule under both cache models; the previous defaults were not", async () => {
