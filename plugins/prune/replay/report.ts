@@ -178,14 +178,4 @@ export function addTotals(into: SimTotals, t: SimTotals): SimTotals {
   };
 }
 
-/** Totals of nothing. */
-export const ZERO_TOTALS: SimTotals = Object.freeze({
-  requests: 0,
-  tokensSent: 0,
-  largestPrompt: 0,
-  overWindow: 0,
-  breaksPrefix: 0,
-  breaksBreakpoint: 0,
-  costPrefix: 0,
-  costBreakpoint: 0,
-});
+export { ZERO_TOTALS } from "./simulate.ts";

@@ -60,16 +60,7 @@ export async function simulate(requests: readonly SimRequest[], policy: Policy, 
   const breakpointCache = new BreakpointCache();
   const preparer = new RequestPreparer(systemTokens);
   const results: RequestResult[] = [];
-  const totals: SimTotals = {
-    requests: 0,
-    tokensSent: 0,
-    largestPrompt: 0,
-    overWindow: 0,
-    breaksPrefix: 0,
-    breaksBreakpoint: 0,
-    costPrefix: 0,
-    costBreakpoint: 0,
-  };
+  const totals: SimTotals = { ...ZERO_TOTALS };
   for (const request of requests) {
     const sent = await transform(request.messages);
     const prepared = preparer.prepare(sent);
@@ -103,3 +94,15 @@ export function requestsFromMessages(messages: readonly AgentMessageLike[]): Sim
   }
   return out;
 }
+
+/** Totals of nothing. */
+export const ZERO_TOTALS: SimTotals = Object.freeze({
+  requests: 0,
+  tokensSent: 0,
+  largestPrompt: 0,
+  overWindow: 0,
+  breaksPrefix: 0,
+  breaksBreakpoint: 0,
+  costPrefix: 0,
+  costBreakpoint: 0,
+});
