@@ -17,6 +17,7 @@ export { PI_MCP_PREFIX, piMcpNextStep, piMcpServerOf } from "./pi-mcp.ts";
 export type { TapOptions, TapRecord } from "./hooks.ts";
 export { Pipeline, type CallOptions, type SealedTool } from "./pipeline.ts";
 export * from "./tool-types.ts";
+export * from "./context-edits.ts";
 export { fixedOverhead, formatFixedOverhead, type FixedOverhead } from "./tool-overhead.ts";
 export {
   definePlugin,

@@ -1,5 +1,6 @@
 import { classifyError } from "./classify.ts";
 import { isGovernorError, isPluginError, PipelineError, PluginError } from "./errors.ts";
+import type { BoundaryDraft, TurnBoundaryInfo } from "./context-edits.ts";
 import type { PipelineEvent } from "./events.ts";
 import { LifecycleHook, ObserverHook, type TapRecord, TransformHook, WrapHook } from "./hooks.ts";
 import { failure, type ToolObservation } from "./observation.ts";
@@ -66,6 +67,13 @@ export class Pipeline {
     toolResult: TransformHook<ToolResultValue, ToolResultInfo>;
     /** The message list about to go to the model (request-only): pruning. */
     context: TransformHook<ContextMessages, ContextInfo>;
+    /**
+     * Session entries to append at the end of a turn (pi's `turn_end` boundary, on pi lines that
+     * accept boundary entries: 0.87 and later; never run on older lines): `context_edit` drafts
+     * that persist what a context transform does, and records. A tap returns the list it was given
+     * plus its own drafts.
+     */
+    contextEdits: TransformHook<BoundaryDraft[], TurnBoundaryInfo>;
     /** Injections in front of a prompt: autoContext. */
     beforeAgentStart: TransformHook<Injection[], PromptInfo>;
     sessionStart: LifecycleHook<SessionInfo>;
@@ -92,6 +100,7 @@ export class Pipeline {
       toolGate: new TransformHook<ToolGateDecision, ToolGateInfo>(host, "toolGate"),
       toolResult: new TransformHook<ToolResultValue, ToolResultInfo>(host, "toolResult"),
       context: new TransformHook<ContextMessages, ContextInfo>(host, "context"),
+      contextEdits: new TransformHook<BoundaryDraft[], TurnBoundaryInfo>(host, "contextEdits"),
       beforeAgentStart: new TransformHook<Injection[], PromptInfo>(host, "beforeAgentStart"),
       sessionStart: new LifecycleHook<SessionInfo>(host, "sessionStart"),
       sessionShutdown: new LifecycleHook<SessionInfo>(host, "sessionShutdown"),

@@ -1,3 +1,4 @@
+import type { SessionMessageEntry } from "./context-edits.ts";
 import type { TSchema } from "typebox";
 import type { AgentMessageLike, ContentBlock } from "./content.ts";
 import type { ToolObservation } from "./observation.ts";
@@ -139,6 +140,12 @@ export interface ContextInfo {
    */
   readonly model?: { provider: string; id: string };
   readonly signal?: AbortSignal;
+  /**
+   * pi lines with context edits (0.87 and later): the session's message entries on the active
+   * branch with their latest edit, read on demand (O(entries)); absent on older lines. The messages
+   * of this event carry the edits already (pi builds the context from its projection).
+   */
+  readonly sessionEntries?: () => readonly SessionMessageEntry[];
 }
 
 /** The value of the `context` waterfall. */

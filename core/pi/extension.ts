@@ -11,6 +11,7 @@ import type { ToolResultValue } from "../tool-types.ts";
 import type { UiBridge } from "../services.ts";
 import { type MountedCommands, mountCommands } from "./commands.ts";
 import { SessionGovernors } from "./session-governors.ts";
+import { appliesContextEdits, sessionMessageEntries } from "./session-entries.ts";
 import { commandUiBridgeFrom, sessionStoreFrom, uiBridgeFrom } from "./ui-bridge.ts";
 
 /** Options for {@link createExtension}. */
@@ -234,13 +235,35 @@ export function bindGovernor(pi: ExtensionAPI, governor: Governor, options: Bind
     const { pipeline } = await attach(ctx);
     const usage = ctx.getContextUsage();
     const model = ctx.model;
+    const sm = ctx.sessionManager as unknown;
     const messages = await pipeline.hooks.context.run(event.messages as AgentMessageLike[], {
       sessionId: ctx.sessionManager.getSessionId(),
       ...(usage ? { usage } : {}),
       ...(model ? { model: { provider: String(model.provider), id: model.id } } : {}),
       ...(ctx.signal ? { signal: ctx.signal } : {}),
+      ...(appliesContextEdits(sm) ? { sessionEntries: () => sessionMessageEntries(sm) } : {}),
     });
     return messages === (event.messages as unknown) ? undefined : { messages: messages as never };
+  });
+
+  // pi 0.87+: `turn_end` is an actionable boundary whose handlers may append session entries
+  // (`event.entries`, `event.context`). Older lines have neither: nothing runs there.
+  pi.on("turn_end", async (event, ctx) => {
+    const boundary = event as unknown as { entries?: unknown; context?: { contextEntries?: unknown }; outcome?: unknown; turnIndex?: number };
+    if (!Array.isArray(boundary.entries) || !Array.isArray(boundary.context?.contextEntries)) return undefined;
+    const sm = ctx.sessionManager as unknown;
+    if (boundary.outcome !== "completed" || !appliesContextEdits(sm)) return undefined;
+    const { pipeline } = await attach(ctx);
+    if (!pipeline.hooks.contextEdits.taps().length) return undefined;
+    const proposed = boundary.entries as unknown[];
+    const drafts = await pipeline.hooks.contextEdits.run([], {
+      sessionId,
+      turnIndex: boundary.turnIndex ?? 0,
+      entries: () => sessionMessageEntries(sm, proposed),
+      ...(ctx.signal ? { signal: ctx.signal } : {}),
+    });
+    // Only what this handler adds; the entries proposed so far are kept, as pi's docs require.
+    return drafts.length ? ({ entries: [...proposed, ...drafts] } as never) : undefined;
   });
 
   pi.on("before_agent_start", async (event, ctx) => {

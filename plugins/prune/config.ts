@@ -197,6 +197,11 @@ export type PerModelEntry = z.infer<typeof perModelEntrySchema>;
 
 /** The schema of the `prune` section (without `enabled`, which definePlugin adds). */
 export const pruneSchema = pruneBaseSchema.extend({
+  contextEdits: z
+    .enum(["auto", "off"])
+    .describe(
+      'How pruning reaches the session on pi lines with context edits (0.87 and later): "auto" also writes each pruned result as a pi context_edit entry at the end of the turn, so the session file and a resume keep the placeholders; "off" only rewrites each request (the only way on older pi lines). The model gets the same messages either way. Default "auto".',
+    ),
   perModel: boundedRecord(
     z.string().max(200).regex(MODEL_KEY_PATTERN, 'a model key: "provider/model-id", "provider/*" or "*"'),
     perModelEntrySchema,
@@ -251,6 +256,7 @@ export const pruneDefaults: PruneOptions = {
   failedArgsAfterTurns: 4,
   fold: true,
   foldNudgePercent: 20,
+  contextEdits: "auto",
   perModel: {},
 };
 

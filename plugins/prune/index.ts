@@ -7,7 +7,8 @@
  * narrower). The last `keepRecentTurns` turns are never touched (see turns.ts for what a turn is),
  * pinned results are never pruned, and a forward-only boundary keeps the provider's prompt cache
  * valid between steps (see pruner.ts). `perModel` switches pruning off or changes its thresholds for
- * the model a request goes to (see per-model.ts).
+ * the model a request goes to (see per-model.ts). On pi 0.87 and later the pruned results also become
+ * pi `context_edit` session entries at each turn end (`contextEdits`, see context-edits.ts).
  *
  * Commands: `/<root> pin` pins the last meaning-bearing result; `/<root> pruning` shows settings and
  * recent steps. `<root>` is `services.commandRoot` (`kota` in the kota preset, else `governor`).
@@ -16,6 +17,7 @@ import { definePlugin, STAGE } from "../../core/index.ts";
 import { BLOB_STORE } from "../blobs/index.ts";
 import { REDACTOR } from "../redact/index.ts";
 import { ArgumentBlobWriter } from "./argument-blobs.ts";
+import { contextEditsStatus, registerContextEdits } from "./context-edits-taps.ts";
 import { pruneCrossCheck, pruneDefaults, pruneSchema } from "./config.ts";
 import { settingsForModel } from "./per-model.ts";
 import { registerFolding } from "./fold/index.ts";
@@ -88,6 +90,10 @@ export const prune = definePlugin({
       pipeline.emit({ type: "custom", source: PRUNE_PLUGIN, name: "context_pruned", data: { ...p.lastReport, ...model } });
       return out === messages ? undefined : out;
     });
+
+    // pi 0.87+: what pruning sent also becomes context_edit entries at each turn end (context-edits.ts).
+    const edits = config.contextEdits === "off" ? undefined : registerContextEdits(pipeline, PRUNE_PLUGIN, services);
+    pipeline.registerStatusSection(PRUNE_PLUGIN, "Pruning path", () => contextEditsStatus(config.contextEdits, edits));
 
     const root = services.commandRoot;
     const skip = new Set(config.pinSkipTools);

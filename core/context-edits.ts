@@ -1,0 +1,62 @@
+/**
+ * Context edits: pi 1.x's `context_edit` session entries (pi 0.87 and later). At the turn boundary
+ * (`turn_end`) an extension may append entries that replace the content of an earlier message in
+ * every later model context; pi persists them in the session file, so they survive a resume and are
+ * what pi itself shows as the model-visible projection. The raw message stays in the session.
+ *
+ * The core's part is neutral: the `contextEdits` waterfall collects drafts at the boundary, and
+ * both the boundary and the `context` event can read the session's message entries with their
+ * latest edit ({@link SessionMessageEntry}). Which edits to write is a plugin's decision.
+ */
+import type { AgentMessageLike } from "./content.ts";
+
+/** One message entry of the session's active branch, with the latest context edit that targets it. */
+export interface SessionMessageEntry {
+  /** pi's session entry id. */
+  readonly entryId: string;
+  /** The message as the session stored it, before any edit. */
+  readonly raw: AgentMessageLike;
+  /**
+   * The latest `context_edit` targeting this entry on the active branch (edits proposed earlier in
+   * the same boundary included): its replacement content, `null` for an omission. Absent: no edit.
+   */
+  readonly edit?: { readonly replacement: unknown };
+}
+
+/** A `context_edit` draft: replace the content of entry `targetId` in every later model context. */
+export interface ContextEditDraft {
+  readonly type: "context_edit";
+  readonly targetId: string;
+  /** The new content (`null` leaves the message out of the context). */
+  readonly replacement: AgentMessageLike["content"] | null;
+}
+
+/** A record draft: a pi `custom` entry (never sent to the model), readable later with `SessionStore.entries(customType)`. */
+export interface RecordDraft {
+  readonly type: "custom";
+  readonly customType: string;
+  readonly data: Record<string, unknown>;
+}
+
+/** What the `contextEdits` waterfall collects: appended to pi's boundary entries in order. */
+export type BoundaryDraft = ContextEditDraft | RecordDraft;
+
+/** Side information for the `contextEdits` waterfall (pi's `turn_end` on lines with boundary entries). */
+export interface TurnBoundaryInfo {
+  readonly sessionId: string;
+  /** pi's index of the turn that ended within the current run (0-based). */
+  readonly turnIndex: number;
+  /** The session's message entries on the active branch with their latest edit; read on demand (O(entries)). */
+  readonly entries: () => readonly SessionMessageEntry[];
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * pi's identity of a message: role, timestamp and (for a tool result) the tool call id. pi never
+ * edits a message once it is in the history, and a context edit keeps the role and metadata, so
+ * the edited message in a context and its raw entry share this key.
+ */
+export function messageIdentity(message: AgentMessageLike): string {
+  const m = message as { role?: unknown; timestamp?: unknown; toolCallId?: unknown };
+  return `${String(m.role)}|${typeof m.timestamp === "number" ? m.timestamp : String(m.timestamp)}|${typeof m.toolCallId === "string" ? m.toolCallId : ""}`;
+}

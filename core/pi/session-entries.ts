@@ -1,0 +1,35 @@
+/**
+ * The session's message entries with their latest context edit, read from pi's session manager
+ * (pi 0.87 and later write `context_edit` entries; see core/context-edits.ts). Capability, not
+ * version: a session manager with `buildSessionProjection` applies edits to the model context.
+ */
+import type { AgentMessageLike } from "../content.ts";
+import type { BoundaryDraft, SessionMessageEntry } from "../context-edits.ts";
+
+/** The part of pi's session manager read here. */
+export interface BranchReader {
+  getBranch(): ReadonlyArray<{ type: string; id: string; message?: unknown; targetId?: unknown; replacement?: unknown }>;
+}
+
+/** Whether pi applies context edits to the model context (its session manager builds a projection). */
+export function appliesContextEdits(sessionManager: unknown): sessionManager is BranchReader {
+  const sm = sessionManager as { buildSessionProjection?: unknown; getBranch?: unknown } | null;
+  return typeof sm?.buildSessionProjection === "function" && typeof sm.getBranch === "function";
+}
+
+/**
+ * Message entries of the active branch, oldest first, each with the latest edit that targets it;
+ * `pending` are drafts proposed earlier in the same boundary (not yet in the session), applied last.
+ */
+export function sessionMessageEntries(sessionManager: BranchReader, pending: readonly unknown[] = []): SessionMessageEntry[] {
+  const edits = new Map<string, unknown>();
+  const messages: Array<{ entryId: string; raw: AgentMessageLike }> = [];
+  for (const e of sessionManager.getBranch()) {
+    if (e.type === "message" && e.message && typeof e.message === "object") messages.push({ entryId: e.id, raw: e.message as AgentMessageLike });
+    else if (e.type === "context_edit" && typeof e.targetId === "string") edits.set(e.targetId, e.replacement ?? null);
+  }
+  for (const d of pending as Array<Partial<BoundaryDraft> & { targetId?: unknown; replacement?: unknown }>) {
+    if (d?.type === "context_edit" && typeof d.targetId === "string") edits.set(d.targetId, d.replacement ?? null);
+  }
+  return messages.map((m) => (edits.has(m.entryId) ? { ...m, edit: { replacement: edits.get(m.entryId) } } : m));
+}

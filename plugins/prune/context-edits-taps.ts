@@ -1,0 +1,98 @@
+/**
+ * Binds pruning-as-context-edits (see context-edits.ts) to the pipeline: a tap before every other
+ * context stage gives the messages this plugin edited their raw content back, two taps around
+ * STAGE.PRUNE keep the pruner's input and output of the request, and the `contextEdits` boundary
+ * turns that pair into `context_edit` drafts plus one record. The pruner is a black box here.
+ *
+ * On pi lines without context edits (before 0.87) pi gives the context event no session entries and
+ * never runs the boundary: the taps return at once and the context path is the only path.
+ */
+import { type AgentMessageLike, type GovernorServices, type Pipeline, STAGE } from "../../core/index.ts";
+import { EDITS_KIND, editsFrom, loadEditRecords, remember, restoreRaw } from "./context-edits.ts";
+
+/** Stage of the restoring tap: before every other context tap (the blobs plugin reads at 0). */
+export const RESTORE_STAGE = -100;
+/** Sessions kept in memory at once. */
+const MAX_SESSIONS = 8;
+
+interface SessionEdits {
+  /** Target entry id -> hash of the replacement this plugin wrote. */
+  ours: Map<string, string>;
+  /** The pruner's input of the request in progress. */
+  pendingIn?: readonly AgentMessageLike[];
+  /** The pruner's input and output of the last request. */
+  lastIn?: readonly AgentMessageLike[];
+  lastOut?: readonly AgentMessageLike[];
+}
+
+/** What `/governor status` says about the pruning path. */
+export interface ContextEditsState {
+  /** A pi turn boundary with entries was seen (pi 0.87+). */
+  boundarySeen: boolean;
+  editsWritten: number;
+  /** Messages given their raw content back in the last request. */
+  lastRestored: number;
+}
+
+/**
+ * Registers the taps; returns the live state for the status. Call inside the prune plugin's apply
+ * when `contextEdits` is not "off".
+ */
+export function registerContextEdits(pipeline: Pipeline, owner: string, services: GovernorServices): ContextEditsState {
+  const state: ContextEditsState = { boundarySeen: false, editsWritten: 0, lastRestored: 0 };
+  const sessions = new Map<string, SessionEdits>();
+  const session = (id: string): SessionEdits => {
+    let s = sessions.get(id);
+    if (!s) {
+      s = { ours: loadEditRecords(services.store()) };
+      sessions.set(id, s);
+      if (sessions.size > MAX_SESSIONS) sessions.delete(sessions.keys().next().value!);
+    }
+    return s;
+  };
+
+  pipeline.hooks.context.tap({ name: owner, stage: RESTORE_STAGE }, (messages, info) => {
+    if (!info.sessionEntries) return undefined;
+    const s = session(info.sessionId);
+    state.lastRestored = 0;
+    if (!s.ours.size) return undefined;
+    const out = restoreRaw(messages, info.sessionEntries(), s.ours);
+    if (out) for (let i = 0; i < out.length; i++) if (out[i] !== messages[i]) state.lastRestored++;
+    return out;
+  });
+  pipeline.hooks.context.tap({ name: owner, stage: STAGE.PRUNE - 1 }, (messages, info) => {
+    if (info.sessionEntries) session(info.sessionId).pendingIn = messages;
+    return undefined;
+  });
+  pipeline.hooks.context.tap({ name: owner, stage: STAGE.PRUNE + 1 }, (messages, info) => {
+    if (!info.sessionEntries) return undefined;
+    const s = session(info.sessionId);
+    s.lastIn = s.pendingIn;
+    s.lastOut = messages;
+    s.pendingIn = undefined;
+    return undefined;
+  });
+
+  pipeline.hooks.contextEdits.tap({ name: owner, stage: STAGE.PRUNE }, (drafts, info) => {
+    state.boundarySeen = true;
+    const s = session(info.sessionId);
+    if (!s.lastIn || !s.lastOut || s.lastIn === s.lastOut) return drafts;
+    const { drafts: edits, records } = editsFrom(s.lastIn, s.lastOut, info.entries());
+    if (!edits.length) return drafts;
+    for (const r of records) remember(s.ours, r.targetId, r.hash);
+    state.editsWritten += edits.length;
+    return [...drafts, ...edits, { type: "custom", customType: EDITS_KIND, data: { edits: records } }];
+  });
+  return state;
+}
+
+/** The status lines of the pruning path. */
+export function contextEditsStatus(mode: "auto" | "off", state: ContextEditsState | undefined): string[] {
+  if (mode === "off" || !state) return ['context event only: each request is rewritten; nothing is written to the session (prune.contextEdits is "off")'];
+  if (!state.boundarySeen)
+    return ["context event: each request is rewritten (no pi turn boundary with session entries seen yet; pi before 0.87 has none)"];
+  return [
+    `context edits: pruned results become pi context_edit entries at each turn end (${state.editsWritten} written by this process); each request still gets the same messages as on the context path`,
+    `last request: ${state.lastRestored} edited message(s) given their raw content back for the pruner`,
+  ];
+}
