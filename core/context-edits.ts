@@ -18,17 +18,17 @@ export interface SessionMessageEntry {
   readonly raw: AgentMessageLike;
   /**
    * The latest `context_edit` targeting this entry on the active branch (edits proposed earlier in
-   * the same boundary included): its replacement content, `null` for an omission. Absent: no edit.
+   * the same boundary included): the content it puts in place, `null` for an omission. Absent: no edit.
    */
-  readonly edit?: { readonly replacement: unknown };
+  readonly edit?: { readonly content: unknown } | null;
 }
 
 /** A `context_edit` draft: replace the content of entry `targetId` in every later model context. */
 export interface ContextEditDraft {
   readonly type: "context_edit";
   readonly targetId: string;
-  /** The new content (`null` leaves the message out of the context). */
-  readonly replacement: AgentMessageLike["content"] | null;
+  /** The new content, as pi's `ContextEditEntry` holds it (`null` leaves the message out of the context). */
+  readonly replacement: { readonly content: AgentMessageLike["content"] } | null;
 }
 
 /** A record draft: a pi `custom` entry (never sent to the model), readable later with `SessionStore.entries(customType)`. */
@@ -52,11 +52,16 @@ export interface TurnBoundaryInfo {
 }
 
 /**
- * pi's identity of a message: role, timestamp and (for a tool result) the tool call id. pi never
- * edits a message once it is in the history, and a context edit keeps the role and metadata, so
- * the edited message in a context and its raw entry share this key.
+ * pi's identity of a message: role, timestamp, and the tool call id of a tool result or the tool
+ * call ids of an assistant message (two messages may share a millisecond). pi never edits a message
+ * once it is in the history, and a context edit keeps the role and metadata and, for an assistant
+ * message, the calls (a result must keep its call), so an edited message and its raw entry share it.
  */
 export function messageIdentity(message: AgentMessageLike): string {
-  const m = message as { role?: unknown; timestamp?: unknown; toolCallId?: unknown };
-  return `${String(m.role)}|${typeof m.timestamp === "number" ? m.timestamp : String(m.timestamp)}|${typeof m.toolCallId === "string" ? m.toolCallId : ""}`;
+  const m = message as { role?: unknown; timestamp?: unknown; toolCallId?: unknown; content?: unknown };
+  let calls = typeof m.toolCallId === "string" ? m.toolCallId : "";
+  if (m.role === "assistant" && Array.isArray(m.content)) {
+    for (const b of m.content as Array<{ type?: unknown; id?: unknown }>) if (b?.type === "toolCall" && typeof b.id === "string") calls += `,${b.id}`;
+  }
+  return `${String(m.role)}|${typeof m.timestamp === "number" ? m.timestamp : String(m.timestamp)}|${calls}`;
 }

@@ -31,5 +31,10 @@ export function sessionMessageEntries(sessionManager: BranchReader, pending: rea
   for (const d of pending as Array<Partial<BoundaryDraft> & { targetId?: unknown; replacement?: unknown }>) {
     if (d?.type === "context_edit" && typeof d.targetId === "string") edits.set(d.targetId, d.replacement ?? null);
   }
-  return messages.map((m) => (edits.has(m.entryId) ? { ...m, edit: { replacement: edits.get(m.entryId) } } : m));
+  return messages.map((m) => (edits.has(m.entryId) ? { ...m, edit: editOf(edits.get(m.entryId)) } : m));
+}
+
+/** pi's replacement (`{ content }` or null) as {@link SessionMessageEntry.edit}. */
+function editOf(replacement: unknown): { content: unknown } | null {
+  return replacement && typeof replacement === "object" && "content" in replacement ? { content: (replacement as { content: unknown }).content } : null;
 }

@@ -23,6 +23,8 @@ interface SessionEdits {
   /** The pruner's input and output of the last request. */
   lastIn?: readonly AgentMessageLike[];
   lastOut?: readonly AgentMessageLike[];
+  /** Pruner output objects already in the session as they are (see editsFrom). */
+  settled: WeakSet<object>;
 }
 
 /** What `/governor status` says about the pruning path. */
@@ -44,7 +46,7 @@ export function registerContextEdits(pipeline: Pipeline, owner: string, services
   const session = (id: string): SessionEdits => {
     let s = sessions.get(id);
     if (!s) {
-      s = { ours: loadEditRecords(services.store()) };
+      s = { ours: loadEditRecords(services.store()), settled: new WeakSet() };
       sessions.set(id, s);
       if (sessions.size > MAX_SESSIONS) sessions.delete(sessions.keys().next().value!);
     }
@@ -77,7 +79,7 @@ export function registerContextEdits(pipeline: Pipeline, owner: string, services
     state.boundarySeen = true;
     const s = session(info.sessionId);
     if (!s.lastIn || !s.lastOut || s.lastIn === s.lastOut) return drafts;
-    const { drafts: edits, records } = editsFrom(s.lastIn, s.lastOut, info.entries());
+    const { drafts: edits, records } = editsFrom(s.lastIn, s.lastOut, info.entries(), s.settled);
     if (!edits.length) return drafts;
     for (const r of records) remember(s.ours, r.targetId, r.hash);
     state.editsWritten += edits.length;

@@ -77,7 +77,7 @@ function byIdentity(entries: readonly SessionMessageEntry[], keep: (e: SessionMe
 /** Whether entry `e`'s latest edit is the one this plugin wrote (by its records). */
 function editedByUs(e: SessionMessageEntry, ours: ReadonlyMap<string, string>): boolean {
   const hash = ours.get(e.entryId);
-  return hash !== undefined && e.edit !== undefined && e.edit.replacement !== null && contentHash(e.edit.replacement) === hash;
+  return hash !== undefined && e.edit != null && contentHash(e.edit.content) === hash;
 }
 
 /**
@@ -108,12 +108,14 @@ export function restoreRaw(
  * assistant message whose content `output[i]` differs from `input[i]` (the pruner's input and output
  * of one request, same length), unless the entry's latest edit already is that content or the
  * content equals the raw one. Messages without exactly one entry (nested calls, injected messages)
- * are never edited.
+ * are never edited. `settled` keeps the output objects found settled: the pruner reuses its rendered
+ * prefix between requests, so a boundary hashes only what it rendered since the last one.
  */
 export function editsFrom(
   input: readonly AgentMessageLike[],
   output: readonly AgentMessageLike[],
   entries: readonly SessionMessageEntry[],
+  settled: WeakSet<object> = new WeakSet(),
 ): { drafts: ContextEditDraft[]; records: EditRecord[] } {
   const drafts: ContextEditDraft[] = [];
   const records: EditRecord[] = [];
@@ -122,14 +124,17 @@ export function editsFrom(
   for (let i = 0; i < input.length; i++) {
     const before = input[i]!;
     const after = output[i]!;
-    if (before === after || before.role !== after.role || (before.role !== "toolResult" && before.role !== "assistant")) continue;
+    if (before === after || settled.has(after) || before.role !== after.role || (before.role !== "toolResult" && before.role !== "assistant")) continue;
     const e = byKey.get(messageIdentity(before));
     if (!e || e.raw.role !== before.role) continue;
     const hash = contentHash(after.content);
-    if (hash === contentHash(e.raw.content)) continue;
-    if (e.edit && e.edit.replacement !== null && contentHash(e.edit.replacement) === hash) continue;
+    // Already in the session, or the raw content itself: settled while the pruner reuses this object.
+    if ((e.edit != null && contentHash(e.edit.content) === hash) || hash === contentHash(e.raw.content)) {
+      settled.add(after);
+      continue;
+    }
     // A copy: pi keeps the draft, the pruner keeps reusing its rendered replacement.
-    drafts.push({ type: "context_edit", targetId: e.entryId, replacement: structuredClone(after.content) as AgentMessageLike["content"] });
+    drafts.push({ type: "context_edit", targetId: e.entryId, replacement: { content: structuredClone(after.content) as AgentMessageLike["content"] } });
     records.push({ targetId: e.entryId, hash });
   }
   return { drafts, records };
