@@ -78,24 +78,44 @@ describe("pruning as pi context edits", () => {
     return cwd;
   };
 
-  const start = (mode: "auto" | "off", cwd: string, extra: { sessionFile?: string; responses?: FauxResponseStep[] } = {}) => {
-    const preset = definePreset({ name: "e2e-edits", description: "", plugins: () => [prune()] });
-    const data = { prune: { cacheAware: false, minStepTokens: 0, minStepPercent: 0, adaptive: false, keepRecentTurns: 1, contextEdits: mode } };
-    const extension = createExtension(preset, { governorOptions: { layers: [{ kind: "project" as const, source: "test", data }], cwd } });
-    return scope.start({ ui: true, persist: true, cwd, tools: ["read", "write"], extensions: [extension], responses: extra.responses ?? steps(1, PROMPTS), ...extra });
+  /**
+   * "every-turn": the boundary steps at every turn (no cache rule, no adaptive mode). "default": the
+   * default cache-aware step rule and adaptive mode in a 12k-token window, where both act on sizes.
+   */
+  type Rules = "every-turn" | "default";
+  const RULES: Record<Rules, { prune: Record<string, unknown>; contextWindow?: number }> = {
+    "every-turn": { prune: { cacheAware: false, minStepTokens: 0, minStepPercent: 0, adaptive: false, keepRecentTurns: 1 } },
+    default: { prune: {}, contextWindow: 12_000 },
   };
 
-  const runScript = async (mode: "auto" | "off"): Promise<{ pi: PiTestSession; file: string; cwd: string }> => {
+  const start = (mode: "auto" | "off", cwd: string, extra: { sessionFile?: string; responses?: FauxResponseStep[]; rules?: Rules } = {}) => {
+    const preset = definePreset({ name: "e2e-edits", description: "", plugins: () => [prune()] });
+    const rules = RULES[extra.rules ?? "every-turn"];
+    const data = { prune: { ...rules.prune, contextEdits: mode } };
+    const extension = createExtension(preset, { governorOptions: { layers: [{ kind: "project" as const, source: "test", data }], cwd } });
+    return scope.start({
+      ui: true,
+      persist: true,
+      cwd,
+      tools: ["read", "write"],
+      extensions: [extension],
+      responses: extra.responses ?? steps(1, PROMPTS),
+      ...(extra.sessionFile ? { sessionFile: extra.sessionFile } : {}),
+      ...(rules.contextWindow ? { contextWindow: rules.contextWindow } : {}),
+    });
+  };
+
+  const runScript = async (mode: "auto" | "off", rules: Rules = "every-turn"): Promise<{ pi: PiTestSession; file: string; cwd: string }> => {
     const cwd = workspace();
-    const pi = await start(mode, cwd);
+    const pi = await start(mode, cwd, { rules });
     for (let p = 1; p <= PROMPTS; p++) await pi.session.prompt(`work ${p}`);
     await pi.session.prompt("/governor status");
     return { pi, file: pi.session.sessionManager.getSessionFile()!, cwd };
   };
 
-  it("the model gets the same messages at every request on both paths; /governor status names the path", async () => {
-    const off = await runScript("off");
-    const auto = await runScript("auto");
+  it.each(["every-turn", "default"] as const)("the model gets the same messages at every request on both paths (%s rules); /governor status names the path", async (rules) => {
+    const off = await runScript("off", rules);
+    const auto = await runScript("auto", rules);
     expect(off.pi.contexts).toHaveLength(3 * PROMPTS);
     expect(auto.pi.contexts).toHaveLength(3 * PROMPTS);
     const a = comparable(off.pi.contexts);
