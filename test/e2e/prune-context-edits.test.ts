@@ -16,6 +16,8 @@ import { describe, expect, it } from "vitest";
 import { type AgentMessageLike, createExtension, definePreset } from "../../core/index.ts";
 import { prune } from "../../plugins/prune/index.ts";
 import { EDITS_KIND } from "../../plugins/prune/context-edits.ts";
+import { noPruning } from "../../plugins/prune/replay/policies.ts";
+import { simulate } from "../../plugins/prune/replay/simulate.ts";
 import { type PiTestSession, piTestScope } from "../helpers/pi-session.ts";
 
 /** pi applies context edits to the model context (0.87+): capability, as the adapter detects it. */
@@ -121,6 +123,14 @@ describe("pruning as pi context edits", () => {
     const a = comparable(off.pi.contexts);
     const b = comparable(auto.pi.contexts);
     for (let r = 0; r < a.length; r++) expect(b[r], `request ${r + 1}`).toEqual(a[r]);
+    // So the same size and the same cost under the replay's cache models, request by request.
+    const chars = (contexts: AgentMessageLike[][]) => contexts.map((c) => JSON.stringify(c).length);
+    const priced = async (contexts: AgentMessageLike[][]) =>
+      (await simulate(contexts.map((messages) => ({ turn: messages.filter((m) => m.role === "user").length, messages })), noPruning)).totals;
+    expect(chars(b)).toEqual(chars(a));
+    const [costOff, costAuto] = [await priced(a), await priced(b)];
+    expect(costAuto).toEqual(costOff);
+    if (process.env.PI_GOVERNOR_REPORT) console.info(rules, JSON.stringify({ chars: chars(b), costOff, costAuto }));
     // Pruning did run: the first reads are placeholders by the last request.
     const last = b.at(-1)!.filter((m) => m.role === "toolResult");
     expect(textOf(last[0]!)).toMatch(/^\(Pruned\) read\(path="m1.ts"\)/);
