@@ -37,11 +37,19 @@ describe("prune plugin", () => {
     const { g } = await governor();
     const taps = g.pipeline.describe();
     expect(taps.context).toEqual([
+      { name: "governor:prune", stage: -100 },
       { name: "governor:prune", stage: 390 },
+      { name: "governor:prune", stage: 399 },
       { name: "governor:prune", stage: 400 },
+      { name: "governor:prune", stage: 401 },
       { name: "governor:prune", stage: 450 },
     ]);
+    expect(taps.contextEdits).toEqual([{ name: "governor:prune", stage: 400 }]);
     expect(taps.toolResult).toEqual([{ name: "governor:prune", stage: 300 }]);
+    // contextEdits "off": the context path exactly as before, nothing at the boundary.
+    const off = (await governor({ contextEdits: "off" })).g.pipeline.describe();
+    expect(off.context.map((t) => t.stage)).toEqual([390, 400, 450]);
+    expect(off.contextEdits).toEqual([]);
     expect([...g.pipeline.commands.keys()].sort()).toEqual(["kota pin", "kota pruning", "kota unfold"]);
   });
 

@@ -1,0 +1,105 @@
+import { describe, expect, it } from "vitest";
+import {
+  type AgentMessageLike,
+  type BoundaryDraft,
+  createGovernor,
+  definePreset,
+  memorySessionStore,
+  type SessionMessageEntry,
+  type UiBridge,
+} from "../../../../core/index.ts";
+import { prune } from "../../../../plugins/prune/index.ts";
+import { EDITS_KIND } from "../../../../plugins/prune/context-edits.ts";
+
+const EVERY_TURN = { cacheAware: false, minStepTokens: 0, minStepPercent: 0, adaptive: false, keepRecentTurns: 1 };
+
+async function governor(config: Record<string, unknown> = {}) {
+  const preset = definePreset({ name: "t", description: "", plugins: () => [prune()] });
+  const g = await createGovernor({ preset, cwd: "/tmp", agentDir: "/tmp", env: {}, layers: [{ kind: "project", source: "test", data: { prune: { ...EVERY_TURN, ...config } } }] });
+  const store = memorySessionStore();
+  const ui: UiBridge = { hasUI: false, notify: () => {}, setStatus: () => {}, confirm: async () => false };
+  g.attachSession("s1", ui, store);
+  return { g, store };
+}
+
+function turn(t: number): AgentMessageLike[] {
+  return [
+    { role: "user", content: [{ type: "text", text: `q${t}` }], timestamp: t * 10 },
+    { role: "assistant", content: [{ type: "toolCall", id: `c${t}`, name: "read", arguments: { path: `f${t}.ts` } }], timestamp: t * 10 + 1 },
+    { role: "toolResult", toolCallId: `c${t}`, toolName: "read", content: [{ type: "text", text: `// f${t}\n${"const y = 1;\n".repeat(400)}` }], isError: false, timestamp: t * 10 + 2 },
+    { role: "assistant", content: [{ type: "text", text: "ok" }], timestamp: t * 10 + 3 },
+  ];
+}
+
+/** A stand-in for pi's session: message entries (ids e0, e1, ...) and the context_edit entries applied in order. */
+class Session {
+  readonly raw: AgentMessageLike[] = [];
+  readonly edits = new Map<string, { content: unknown } | null>();
+  entries = (): SessionMessageEntry[] =>
+    this.raw.map((m, i) => (this.edits.has(`e${i}`) ? { entryId: `e${i}`, raw: m, edit: this.edits.get(`e${i}`)! } : { entryId: `e${i}`, raw: m }));
+  /** What pi's projection hands the context event: the edits applied, as a fresh copy. */
+  projected = (): AgentMessageLike[] =>
+    structuredClone(this.raw.map((m, i) => (this.edits.get(`e${i}`) ? ({ ...m, content: this.edits.get(`e${i}`)!.content } as AgentMessageLike) : m)));
+  commit(drafts: BoundaryDraft[]): void {
+    for (const d of drafts) if (d.type === "context_edit") this.edits.set(d.targetId, d.replacement);
+  }
+}
+
+describe("pruning as context edits through the pipeline", () => {
+  it("sends what the context path sends at every request, and the boundary writes only new edits plus one record", async () => {
+    const pure = await governor({ contextEdits: "off" });
+    const edits = await governor();
+    const session = new Session();
+    let written = 0;
+    for (let t = 1; t <= 6; t++) {
+      session.raw.push(...turn(t));
+      const expected = await pure.g.pipeline.hooks.context.run(structuredClone(session.raw), { sessionId: "s1" });
+      const sent = await edits.g.pipeline.hooks.context.run(session.projected(), { sessionId: "s1", sessionEntries: session.entries });
+      expect(sent, `request ${t}`).toEqual(expected);
+      const drafts = await edits.g.pipeline.hooks.contextEdits.run([], { sessionId: "s1", turnIndex: 0, entries: session.entries });
+      const contextEdits = drafts.filter((d) => d.type === "context_edit");
+      // Never an edit already in the session.
+      for (const d of contextEdits) expect(session.edits.get(d.targetId)).toBeUndefined();
+      if (contextEdits.length) expect(drafts.at(-1)).toMatchObject({ type: "custom", customType: EDITS_KIND });
+      session.commit(drafts);
+      written += contextEdits.length;
+    }
+    expect(written).toBe(5); // the reads of turns 1-5 (turn 6, the last, is kept)
+    // Every edit replaces a tool result with its placeholder.
+    for (const [id, e] of session.edits) expect(JSON.stringify(e)).toContain("(Pruned) read"), expect(id).toMatch(/^e\d+$/);
+    expect(edits.store.entries(EDITS_KIND)).toEqual([]); // the record travels with the boundary entries, not through the store
+  });
+
+  it("a new process (resume) restores from the session's records: the same messages again", async () => {
+    const first = await governor();
+    const session = new Session();
+    for (let t = 1; t <= 4; t++) {
+      session.raw.push(...turn(t));
+      await first.g.pipeline.hooks.context.run(session.projected(), { sessionId: "s1", sessionEntries: session.entries });
+      const drafts = await first.g.pipeline.hooks.contextEdits.run([], { sessionId: "s1", turnIndex: 0, entries: session.entries });
+      session.commit(drafts);
+      // The store of a resumed process reads the records pi persisted with the edits.
+      for (const d of drafts) if (d.type === "custom") first.store.append(d.customType, d.data);
+    }
+    expect(session.edits.size).toBeGreaterThan(0);
+    const resumed = await governor();
+    for (const r of first.store.entries(EDITS_KIND)) resumed.store.append(EDITS_KIND, r);
+    // The boundary steps the pruner persisted travel too.
+    const pure = await governor({ contextEdits: "off" });
+    for (const kind of ["governor:prune-step", "governor:prune-pin"]) for (const r of first.store.entries(kind)) resumed.store.append(kind, r), pure.store.append(kind, r);
+    session.raw.push(...turn(5));
+    const expected = await pure.g.pipeline.hooks.context.run(structuredClone(session.raw), { sessionId: "s1" });
+    const sent = await resumed.g.pipeline.hooks.context.run(session.projected(), { sessionId: "s1", sessionEntries: session.entries });
+    expect(sent).toEqual(expected);
+  });
+
+  it("/governor status names the path", async () => {
+    const lines = (g: Awaited<ReturnType<typeof governor>>["g"]) => g.pipeline.statusSections.find((s) => s.title === "Pruning path")!.lines().join("\n");
+    const off = await governor({ contextEdits: "off" });
+    expect(lines(off.g)).toMatch(/context event only/);
+    const auto = await governor();
+    expect(lines(auto.g)).toMatch(/no pi turn boundary with session entries seen yet/);
+    await auto.g.pipeline.hooks.contextEdits.run([], { sessionId: "s1", turnIndex: 0, entries: () => [] });
+    expect(lines(auto.g)).toMatch(/context edits: pruned results become pi context_edit entries/);
+  });
+});
