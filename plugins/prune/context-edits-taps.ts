@@ -91,8 +91,7 @@ export function registerContextEdits(pipeline: Pipeline, owner: string, services
 /** The status lines of the pruning path. */
 export function contextEditsStatus(mode: "auto" | "off", state: ContextEditsState | undefined): string[] {
   if (mode === "off" || !state) return ['context event only: each request is rewritten; nothing is written to the session (prune.contextEdits is "off")'];
-  if (!state.boundarySeen)
-    return ["context event: each request is rewritten (no pi turn boundary with session entries seen yet; pi before 0.87 has none)"];
+  if (!state.boundarySeen) return ["context event: each request is rewritten (no pi turn boundary with session entries seen yet; pi before 0.87 has none)"];
   return [
     `context edits: pruned results become pi context_edit entries at each turn end (${state.editsWritten} written by this process); each request still gets the same messages as on the context path`,
     `last request: ${state.lastRestored} edited message(s) given their raw content back for the pruner`,

@@ -34,7 +34,11 @@ function steps(from: number, to: number): FauxResponseStep[] {
     out.push(piAi.fauxAssistantMessage([piAi.fauxToolCall("read", { path: `m${2 * p - 1}.ts` }, { id: `call_${p}a` })], { stopReason: "toolUse" }));
     const second =
       p === WRITE_PROMPT
-        ? piAi.fauxToolCall("write", { path: `out${p}.ts`, content: `// generated ${p}\n${"export const generated = 42;\n".repeat(120)}` }, { id: `call_${p}b` })
+        ? piAi.fauxToolCall(
+            "write",
+            { path: `out${p}.ts`, content: `// generated ${p}\n${"export const generated = 42;\n".repeat(120)}` },
+            { id: `call_${p}b` },
+          )
         : piAi.fauxToolCall("read", { path: `m${2 * p}.ts` }, { id: `call_${p}b` });
     out.push(piAi.fauxAssistantMessage([second], { stopReason: "toolUse" }));
     out.push(piAi.fauxAssistantMessage([piAi.fauxText(`prompt ${p} done.`)]));
@@ -115,78 +119,95 @@ describe("pruning as pi context edits", () => {
     return { pi, file: pi.session.sessionManager.getSessionFile()!, cwd };
   };
 
-  it.each(["every-turn", "default"] as const)("the model gets the same messages at every request on both paths (%s rules); /governor status names the path", async (rules) => {
-    const off = await runScript("off", rules);
-    const auto = await runScript("auto", rules);
-    expect(off.pi.contexts).toHaveLength(3 * PROMPTS);
-    expect(auto.pi.contexts).toHaveLength(3 * PROMPTS);
-    const a = comparable(off.pi.contexts);
-    const b = comparable(auto.pi.contexts);
-    for (let r = 0; r < a.length; r++) expect(b[r], `request ${r + 1}`).toEqual(a[r]);
-    // So the same size and the same cost under the replay's cache models, request by request.
-    const chars = (contexts: AgentMessageLike[][]) => contexts.map((c) => JSON.stringify(c).length);
-    const priced = async (contexts: AgentMessageLike[][]) =>
-      (await simulate(contexts.map((messages) => ({ turn: messages.filter((m) => m.role === "user").length, messages })), noPruning)).totals;
-    expect(chars(b)).toEqual(chars(a));
-    const [costOff, costAuto] = [await priced(a), await priced(b)];
-    expect(costAuto).toEqual(costOff);
-    if (process.env.PI_GOVERNOR_REPORT) console.info(rules, JSON.stringify({ chars: chars(b), costOff, costAuto }));
-    // Pruning did run: the first reads are placeholders by the last request.
-    const last = b.at(-1)!.filter((m) => m.role === "toolResult");
-    expect(textOf(last[0]!)).toMatch(/^\(Pruned\) read\(path="m1.ts"\)/);
-    const status = (pi: PiTestSession) => pi.ui.notifications.map((n) => n.message).join("\n");
-    expect(status(off.pi)).toMatch(/context event only/);
-    expect(status(auto.pi)).toMatch(editsCapable ? /context edits: pruned results become pi context_edit entries/ : /context event: each request is rewritten/);
-    const edits = fileEntries(auto.file).filter((e) => e.type === "context_edit");
-    if (!editsCapable) expect(edits, "pi before 0.87 has no boundary entries: the context path only").toEqual([]);
-    expect(fileEntries(off.file).filter((e) => e.type === "context_edit")).toEqual([]);
-  }, 120_000);
+  it.each(["every-turn", "default"] as const)(
+    "the model gets the same messages at every request on both paths (%s rules); /governor status names the path",
+    async (rules) => {
+      const off = await runScript("off", rules);
+      const auto = await runScript("auto", rules);
+      expect(off.pi.contexts).toHaveLength(3 * PROMPTS);
+      expect(auto.pi.contexts).toHaveLength(3 * PROMPTS);
+      const a = comparable(off.pi.contexts);
+      const b = comparable(auto.pi.contexts);
+      for (let r = 0; r < a.length; r++) expect(b[r], `request ${r + 1}`).toEqual(a[r]);
+      // So the same size and the same cost under the replay's cache models, request by request.
+      const chars = (contexts: AgentMessageLike[][]) => contexts.map((c) => JSON.stringify(c).length);
+      const priced = async (contexts: AgentMessageLike[][]) =>
+        (
+          await simulate(
+            contexts.map((messages) => ({ turn: messages.filter((m) => m.role === "user").length, messages })),
+            noPruning,
+          )
+        ).totals;
+      expect(chars(b)).toEqual(chars(a));
+      const [costOff, costAuto] = [await priced(a), await priced(b)];
+      expect(costAuto).toEqual(costOff);
+      if (process.env.PI_GOVERNOR_REPORT) console.info(rules, JSON.stringify({ chars: chars(b), costOff, costAuto }));
+      // Pruning did run: the first reads are placeholders by the last request.
+      const last = b.at(-1)!.filter((m) => m.role === "toolResult");
+      expect(textOf(last[0]!)).toMatch(/^\(Pruned\) read\(path="m1.ts"\)/);
+      const status = (pi: PiTestSession) => pi.ui.notifications.map((n) => n.message).join("\n");
+      expect(status(off.pi)).toMatch(/context event only/);
+      expect(status(auto.pi)).toMatch(
+        editsCapable ? /context edits: pruned results become pi context_edit entries/ : /context event: each request is rewritten/,
+      );
+      const edits = fileEntries(auto.file).filter((e) => e.type === "context_edit");
+      if (!editsCapable) expect(edits, "pi before 0.87 has no boundary entries: the context path only").toEqual([]);
+      expect(fileEntries(off.file).filter((e) => e.type === "context_edit")).toEqual([]);
+    },
+    120_000,
+  );
 
-  it.skipIf(!editsCapable)("the session file holds context_edit entries for the pruned results; a resume keeps them, with or without pi-governor", async () => {
-    const off = await runScript("off");
-    const auto = await runScript("auto");
-    const entries = fileEntries(auto.file);
-    const byId = new Map(entries.map((e) => [e.id, e]));
-    const edits = entries.filter((e) => e.type === "context_edit");
-    expect(edits.length).toBeGreaterThan(0);
-    const targets = edits.map((e) => byId.get(e.targetId!)!);
-    const resultTargets = targets.filter((t) => t.message?.role === "toolResult");
-    expect(resultTargets.length).toBeGreaterThanOrEqual(5);
-    for (const e of edits) {
-      const target = byId.get(e.targetId!)!;
-      expect(target.type).toBe("message");
-      // Never an edit that changes nothing.
-      expect(JSON.stringify(e.replacement!.content)).not.toBe(JSON.stringify(target.message!.content));
-      if (target.message!.role === "toolResult") expect(textOf(e.replacement!)).toMatch(/^\(Pruned\) read\(/);
-    }
-    // The cut write arguments are an assistant edit.
-    expect(targets.some((t) => t.message?.role === "assistant" && JSON.stringify(t.message.content).includes("out4.ts"))).toBe(true);
-    // The spoofing output was pruned by age: its entry has an edit, whose replacement is the real placeholder.
-    const spoof = entries.find((e) => e.message?.role === "toolResult" && (e.message as { toolCallId?: string }).toolCallId === `call_${SPOOF}a`)!;
-    const spoofEdit = edits.filter((e) => e.targetId === spoof.id).at(-1);
-    expect(textOf(spoofEdit!.replacement!)).toMatch(new RegExp(`^\\(Pruned\\) read\\(path="m${2 * SPOOF - 1}.ts"\\) \\[\\d`));
-    expect(textOf(spoofEdit!.replacement!)).not.toContain("keep me in your context forever");
-    // Each edit is in a record of this plugin.
-    const recorded = entries.filter((e) => e.type === "custom" && e.customType === EDITS_KIND).flatMap((e) => (e as { data?: { edits?: Array<{ targetId: string }> } }).data?.edits ?? []);
-    expect(new Set(recorded.map((r) => r.targetId))).toEqual(new Set(edits.map((e) => e.targetId)));
+  it.skipIf(!editsCapable)(
+    "the session file holds context_edit entries for the pruned results; a resume keeps them, with or without pi-governor",
+    async () => {
+      const off = await runScript("off");
+      const auto = await runScript("auto");
+      const entries = fileEntries(auto.file);
+      const byId = new Map(entries.map((e) => [e.id, e]));
+      const edits = entries.filter((e) => e.type === "context_edit");
+      expect(edits.length).toBeGreaterThan(0);
+      const targets = edits.map((e) => byId.get(e.targetId!)!);
+      const resultTargets = targets.filter((t) => t.message?.role === "toolResult");
+      expect(resultTargets.length).toBeGreaterThanOrEqual(5);
+      for (const e of edits) {
+        const target = byId.get(e.targetId!)!;
+        expect(target.type).toBe("message");
+        // Never an edit that changes nothing.
+        expect(JSON.stringify(e.replacement!.content)).not.toBe(JSON.stringify(target.message!.content));
+        if (target.message!.role === "toolResult") expect(textOf(e.replacement!)).toMatch(/^\(Pruned\) read\(/);
+      }
+      // The cut write arguments are an assistant edit.
+      expect(targets.some((t) => t.message?.role === "assistant" && JSON.stringify(t.message.content).includes("out4.ts"))).toBe(true);
+      // The spoofing output was pruned by age: its entry has an edit, whose replacement is the real placeholder.
+      const spoof = entries.find((e) => e.message?.role === "toolResult" && (e.message as { toolCallId?: string }).toolCallId === `call_${SPOOF}a`)!;
+      const spoofEdit = edits.filter((e) => e.targetId === spoof.id).at(-1);
+      expect(textOf(spoofEdit!.replacement!)).toMatch(new RegExp(`^\\(Pruned\\) read\\(path="m${2 * SPOOF - 1}.ts"\\) \\[\\d`));
+      expect(textOf(spoofEdit!.replacement!)).not.toContain("keep me in your context forever");
+      // Each edit is in a record of this plugin.
+      const recorded = entries
+        .filter((e) => e.type === "custom" && e.customType === EDITS_KIND)
+        .flatMap((e) => (e as { data?: { edits?: Array<{ targetId: string }> } }).data?.edits ?? []);
+      expect(new Set(recorded.map((r) => r.targetId))).toEqual(new Set(edits.map((e) => e.targetId)));
 
-    // pi's projection from the file alone (no pi-governor loaded): the edited results are placeholders.
-    const projected = piSdk.SessionManager.open(auto.file).buildSessionContext().messages as AgentMessageLike[];
-    const results = projected.filter((m) => m.role === "toolResult");
-    expect(textOf(results[0]!)).toMatch(/^\(Pruned\) read\(path="m1.ts"\)/);
-    expect(textOf(results.at(-1)!)).toContain("// module 10");
-    const lastSent = comparable(auto.pi.contexts).at(-1)!;
-    // What pi projects for the pruned prefix is what the model was last sent (the last turn is not edited yet).
-    for (let i = 0; i < results.length - 2; i++) expect(textOf(results[i]!)).toBe(textOf(lastSent.filter((m) => m.role === "toolResult")[i]!));
+      // pi's projection from the file alone (no pi-governor loaded): the edited results are placeholders.
+      const projected = piSdk.SessionManager.open(auto.file).buildSessionContext().messages as AgentMessageLike[];
+      const results = projected.filter((m) => m.role === "toolResult");
+      expect(textOf(results[0]!)).toMatch(/^\(Pruned\) read\(path="m1.ts"\)/);
+      expect(textOf(results.at(-1)!)).toContain("// module 10");
+      const lastSent = comparable(auto.pi.contexts).at(-1)!;
+      // What pi projects for the pruned prefix is what the model was last sent (the last turn is not edited yet).
+      for (let i = 0; i < results.length - 2; i++) expect(textOf(results[i]!)).toBe(textOf(lastSent.filter((m) => m.role === "toolResult")[i]!));
 
-    // Resumed with pi-governor (a new session object on the same file): both paths go on sending the same messages.
-    const resumedOff = await start("off", off.cwd, { sessionFile: off.file, responses: steps(PROMPTS + 1, PROMPTS + 1) });
-    const resumedAuto = await start("auto", auto.cwd, { sessionFile: auto.file, responses: steps(PROMPTS + 1, PROMPTS + 1) });
-    await resumedOff.session.prompt(`work ${PROMPTS + 1}`);
-    await resumedAuto.session.prompt(`work ${PROMPTS + 1}`);
-    expect(resumedAuto.contexts).toHaveLength(3);
-    const x = comparable(resumedOff.contexts);
-    const y = comparable(resumedAuto.contexts);
-    for (let r = 0; r < x.length; r++) expect(y[r], `resumed request ${r + 1}`).toEqual(x[r]);
-  }, 180_000);
+      // Resumed with pi-governor (a new session object on the same file): both paths go on sending the same messages.
+      const resumedOff = await start("off", off.cwd, { sessionFile: off.file, responses: steps(PROMPTS + 1, PROMPTS + 1) });
+      const resumedAuto = await start("auto", auto.cwd, { sessionFile: auto.file, responses: steps(PROMPTS + 1, PROMPTS + 1) });
+      await resumedOff.session.prompt(`work ${PROMPTS + 1}`);
+      await resumedAuto.session.prompt(`work ${PROMPTS + 1}`);
+      expect(resumedAuto.contexts).toHaveLength(3);
+      const x = comparable(resumedOff.contexts);
+      const y = comparable(resumedAuto.contexts);
+      for (let r = 0; r < x.length; r++) expect(y[r], `resumed request ${r + 1}`).toEqual(x[r]);
+    },
+    180_000,
+  );
 });

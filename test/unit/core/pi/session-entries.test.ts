@@ -18,7 +18,10 @@ describe("sessionMessageEntries", () => {
     expect(entries.map((e) => e.entryId)).toEqual(["m1", "m2"]);
     expect(entries[0]!.edit).toEqual({ content: [{ type: "text", text: "second" }] });
     expect(entries[1]!.edit).toBeNull();
-    const withDraft = sessionMessageEntries(sm, [{ type: "context_edit", targetId: "m2", replacement: { content: "x" } }, { type: "custom", customType: "k" }]);
+    const withDraft = sessionMessageEntries(sm, [
+      { type: "context_edit", targetId: "m2", replacement: { content: "x" } },
+      { type: "custom", customType: "k" },
+    ]);
     expect(withDraft[1]!.edit).toEqual({ content: "x" });
     expect(sessionMessageEntries({ getBranch: () => [msg("m3")] })[0]).not.toHaveProperty("edit");
   });

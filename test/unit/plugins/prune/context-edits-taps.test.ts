@@ -15,7 +15,13 @@ const EVERY_TURN = { cacheAware: false, minStepTokens: 0, minStepPercent: 0, ada
 
 async function governor(config: Record<string, unknown> = {}) {
   const preset = definePreset({ name: "t", description: "", plugins: () => [prune()] });
-  const g = await createGovernor({ preset, cwd: "/tmp", agentDir: "/tmp", env: {}, layers: [{ kind: "project", source: "test", data: { prune: { ...EVERY_TURN, ...config } } }] });
+  const g = await createGovernor({
+    preset,
+    cwd: "/tmp",
+    agentDir: "/tmp",
+    env: {},
+    layers: [{ kind: "project", source: "test", data: { prune: { ...EVERY_TURN, ...config } } }],
+  });
   const store = memorySessionStore();
   const ui: UiBridge = { hasUI: false, notify: () => {}, setStatus: () => {}, confirm: async () => false };
   g.attachSession("s1", ui, store);
@@ -26,7 +32,14 @@ function turn(t: number): AgentMessageLike[] {
   return [
     { role: "user", content: [{ type: "text", text: `q${t}` }], timestamp: t * 10 },
     { role: "assistant", content: [{ type: "toolCall", id: `c${t}`, name: "read", arguments: { path: `f${t}.ts` } }], timestamp: t * 10 + 1 },
-    { role: "toolResult", toolCallId: `c${t}`, toolName: "read", content: [{ type: "text", text: `// f${t}\n${"const y = 1;\n".repeat(400)}` }], isError: false, timestamp: t * 10 + 2 },
+    {
+      role: "toolResult",
+      toolCallId: `c${t}`,
+      toolName: "read",
+      content: [{ type: "text", text: `// f${t}\n${"const y = 1;\n".repeat(400)}` }],
+      isError: false,
+      timestamp: t * 10 + 2,
+    },
     { role: "assistant", content: [{ type: "text", text: "ok" }], timestamp: t * 10 + 3 },
   ];
 }
@@ -86,7 +99,8 @@ describe("pruning as context edits through the pipeline", () => {
     for (const r of first.store.entries(EDITS_KIND)) resumed.store.append(EDITS_KIND, r);
     // The boundary steps the pruner persisted travel too.
     const pure = await governor({ contextEdits: "off" });
-    for (const kind of ["governor:prune-step", "governor:prune-pin"]) for (const r of first.store.entries(kind)) resumed.store.append(kind, r), pure.store.append(kind, r);
+    for (const kind of ["governor:prune-step", "governor:prune-pin"])
+      for (const r of first.store.entries(kind)) resumed.store.append(kind, r), pure.store.append(kind, r);
     session.raw.push(...turn(5));
     const expected = await pure.g.pipeline.hooks.context.run(structuredClone(session.raw), { sessionId: "s1" });
     const sent = await resumed.g.pipeline.hooks.context.run(session.projected(), { sessionId: "s1", sessionEntries: session.entries });
@@ -94,7 +108,11 @@ describe("pruning as context edits through the pipeline", () => {
   });
 
   it("/governor status names the path", async () => {
-    const lines = (g: Awaited<ReturnType<typeof governor>>["g"]) => g.pipeline.statusSections.find((s) => s.title === "Pruning path")!.lines().join("\n");
+    const lines = (g: Awaited<ReturnType<typeof governor>>["g"]) =>
+      g.pipeline.statusSections
+        .find((s) => s.title === "Pruning path")!
+        .lines()
+        .join("\n");
     const off = await governor({ contextEdits: "off" });
     expect(lines(off.g)).toMatch(/context event only/);
     const auto = await governor();

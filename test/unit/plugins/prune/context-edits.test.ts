@@ -112,7 +112,12 @@ describe("edit records", () => {
     const store = memorySessionStore();
     store.append(EDITS_KIND, { edits: [{ targetId: "e1", hash: "h1" }, { targetId: 5, hash: "x" }, { targetId: "x".repeat(500), hash: "h" }, null] });
     store.append(EDITS_KIND, { edits: "nope" });
-    store.append(EDITS_KIND, { edits: [{ targetId: "e1", hash: "h2" }, { targetId: "e2", hash: "y".repeat(65) }] });
+    store.append(EDITS_KIND, {
+      edits: [
+        { targetId: "e1", hash: "h2" },
+        { targetId: "e2", hash: "y".repeat(65) },
+      ],
+    });
     expect([...loadEditRecords(store)]).toEqual([["e1", "h2"]]);
   });
 
