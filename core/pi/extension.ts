@@ -33,7 +33,7 @@ type PiToolResult = { content: never[]; details: Record<string, unknown> };
 
 /**
  * Returns a pi extension factory for `preset`: pi calls it with its ExtensionAPI, and the pipeline
- * is bound to pi's events (`tool_result`, `context`, `before_agent_start`, `session_start`,
+ * is bound to pi's events (`tool_result`, `context`, `turn_end`, `before_agent_start`, `session_start`,
  * `session_shutdown`), the plugins' tools and commands are registered, and `/governor status` is added.
  *
  * The factory does not know the session's cwd (pi gives it none), so it builds the governor for
