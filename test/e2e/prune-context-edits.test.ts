@@ -7,7 +7,7 @@
  * pi-governor, and a resumed session goes on sending what the context path sends. On older lines the
  * edits path is the context path: nothing is written.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as piAi from "@mariozechner/pi-ai";
 import type { FauxResponseStep } from "@mariozechner/pi-ai";
@@ -197,6 +197,23 @@ describe("pruning as pi context edits", () => {
       const lastSent = comparable(auto.pi.contexts).at(-1)!;
       // What pi projects for the pruned prefix is what the model was last sent (the last turn is not edited yet).
       for (let i = 0; i < results.length - 2; i++) expect(textOf(results[i]!)).toBe(textOf(lastSent.filter((m) => m.role === "toolResult")[i]!));
+
+      // Resumed by pi without pi-governor: the model gets the placeholders pi's projection holds.
+      // (On a copy: this session appends to its file.)
+      const copy = join(scope.tempDir("pigov-edits-copy-"), "session.jsonl");
+      copyFileSync(auto.file, copy);
+      const bare = await scope.start({
+        persist: true,
+        cwd: auto.cwd,
+        tools: ["read"],
+        extensions: [],
+        sessionFile: copy,
+        responses: [piAi.fauxAssistantMessage("ok")],
+      });
+      await bare.session.prompt("go on");
+      const bareResults = (bare.contexts[0] as AgentMessageLike[]).filter((m) => m.role === "toolResult");
+      expect(bareResults.map(textOf)).toEqual(results.map(textOf));
+      expect(textOf(bareResults[0]!)).toMatch(/^\(Pruned\) read\(path="m1.ts"\)/);
 
       // Resumed with pi-governor (a new session object on the same file): both paths go on sending the same messages.
       const resumedOff = await start("off", off.cwd, { sessionFile: off.file, responses: steps(PROMPTS + 1, PROMPTS + 1) });
