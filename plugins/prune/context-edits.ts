@@ -28,12 +28,22 @@ const MAX_ID_CHARS = 128;
 /** Edit records kept per session; older ones are dropped first (a re-edit moves a target to the end). */
 export const MAX_EDIT_RECORDS = 50_000;
 
-/** A hash of message content as pi stores it (JSON of the content value). */
+/** Hashes of content objects already hashed: pi hands the same entry objects to every request. */
+const hashes = new WeakMap<object, string>();
+
+/**
+ * A hash of message content as pi stores it (JSON of the content value). Content objects are never
+ * changed in place (pi's entries, the pruner's rendered replacements), so an object's hash is kept.
+ */
 export function contentHash(content: unknown): string {
-  return createHash("sha256")
+  const known = typeof content === "object" && content !== null ? hashes.get(content) : undefined;
+  if (known !== undefined) return known;
+  const hash = createHash("sha256")
     .update(JSON.stringify(content ?? null))
     .digest("base64url")
     .slice(0, 22);
+  if (typeof content === "object" && content !== null) hashes.set(content, hash);
+  return hash;
 }
 
 /** The edit records of a session, by target entry id (the latest record of a target wins). */
