@@ -51,6 +51,26 @@ async function perEvent(sizes: readonly number[], copies: boolean, fold: boolean
   return times.map(median);
 }
 
+/** Median nanoseconds per context event with contextEdits "auto" and "off", their calls interleaved (alternating which goes first). */
+async function autoVersusOff(size: number): Promise<[number, number]> {
+  const history = historyOf(size + CALLS);
+  const [auto, off] = await Promise.all(
+    (["auto", "off"] as const).map((contextEdits) => governorPolicy({ plugin: () => kotaPrune(), prune: { contextEdits } }).start()),
+  );
+  const runs = [auto!, off!];
+  for (const run of runs) await run(history.slice(0, size));
+  const times: [number[], number[]] = [[], []];
+  for (let r = 1; r <= CALLS; r++) {
+    const list = history.slice(0, size + r);
+    for (const k of r % 2 ? [0, 1] : [1, 0]) {
+      const start = process.hrtime.bigint();
+      await runs[k]!(list);
+      times[k]!.push(Number(process.hrtime.bigint() - start));
+    }
+  }
+  return [median(times[0]), median(times[1])];
+}
+
 /** Reading one field of each message of a fresh copy: the floor of any check that looks at each message. */
 function copyFloor(count: number): number {
   const history = historyOf(count);
@@ -87,6 +107,16 @@ const suite: BenchSuite = async (report) => {
       note: "x the 1k cost (target < 2)",
       pass: growth < 2,
     });
+    if (!copies) {
+      // pi before 0.87 (no session entries): the context-edit taps must cost nothing that shows.
+      const [auto, off] = await autoVersusOff(10_000);
+      report({
+        name: "context event, 10k (same objects), contextEdits auto on a pi without context edits vs off",
+        value: `${formatNs(auto)}/call vs ${formatNs(off)}/call`,
+        ratio: auto / off,
+        note: "x the cost with contextEdits off (calls interleaved)",
+      });
+    }
     if (copies) {
       const floor = copyFloor(10_000);
       report({
