@@ -18,6 +18,7 @@ import { prune } from "../../plugins/prune/index.ts";
 import { EDITS_KIND } from "../../plugins/prune/context-edits.ts";
 import { noPruning } from "../../plugins/prune/replay/policies.ts";
 import { simulate } from "../../plugins/prune/replay/simulate.ts";
+import { piHasBuiltinMcp } from "../helpers/pi-host.ts";
 import { type PiTestSession, piTestScope } from "../helpers/pi-session.ts";
 
 /** pi applies context edits to the model context (0.87+): capability, as the adapter detects it. */
@@ -46,10 +47,15 @@ function steps(from: number, to: number): FauxResponseStep[] {
   return out;
 }
 
-/** Fields that differ between two runs by nature: when, how long, and the faux provider's per-registration api name. */
+/** Fields that differ between two runs by nature: when, how long (also codemode's "Wall time" line), and the faux provider's per-registration api name. */
 const NOT_COMPARABLE = new Set(["timestamp", "durationMs", "api"]);
 /** What the model saw, without what differs between two runs by nature. */
-const comparable = (contexts: unknown[][]) => JSON.parse(JSON.stringify(contexts, (k, v) => (NOT_COMPARABLE.has(k) ? undefined : v))) as AgentMessageLike[][];
+const comparable = (contexts: unknown[][]) =>
+  JSON.parse(
+    JSON.stringify(contexts, (k, v) =>
+      NOT_COMPARABLE.has(k) ? undefined : typeof v === "string" ? v.replace(/Wall time \d+\.\d seconds/g, "Wall time (varies)") : v,
+    ),
+  ) as AgentMessageLike[][];
 
 const textOf = (m: { content?: unknown }) =>
   Array.isArray(m.content) ? (m.content as Array<{ text?: string }>).map((b) => b.text ?? "").join("") : String(m.content ?? "");
@@ -94,7 +100,11 @@ describe("pruning as pi context edits", () => {
     default: { prune: {}, contextWindow: 12_000 },
   };
 
-  const start = (mode: "auto" | "off", cwd: string, extra: { sessionFile?: string; responses?: FauxResponseStep[]; rules?: Rules } = {}) => {
+  const start = (
+    mode: "auto" | "off",
+    cwd: string,
+    extra: { sessionFile?: string; responses?: FauxResponseStep[]; rules?: Rules; codemode?: boolean } = {},
+  ) => {
     const preset = definePreset({ name: "e2e-edits", description: "", plugins: () => [prune()] });
     const rules = RULES[extra.rules ?? "every-turn"];
     const data = { prune: { ...rules.prune, contextEdits: mode } };
@@ -103,8 +113,9 @@ describe("pruning as pi context edits", () => {
       ui: true,
       persist: true,
       cwd,
-      tools: ["read", "write"],
+      tools: extra.codemode ? ["read", "write", "codemode"] : ["read", "write"],
       extensions: [extension],
+      ...(extra.codemode ? { piMcp: { servers: {} } } : {}),
       responses: extra.responses ?? steps(1, PROMPTS),
       ...(extra.sessionFile ? { sessionFile: extra.sessionFile } : {}),
       ...(rules.contextWindow ? { contextWindow: rules.contextWindow } : {}),
@@ -224,6 +235,43 @@ describe("pruning as pi context edits", () => {
       const x = comparable(resumedOff.contexts);
       const y = comparable(resumedAuto.contexts);
       for (let r = 0; r < x.length; r++) expect(y[r], `resumed request ${r + 1}`).toEqual(x[r]);
+    },
+    180_000,
+  );
+
+  it.skipIf(!editsCapable || !piHasBuiltinMcp)(
+    "a codemode script's nested read is never edited; the script gets the whole file on both paths",
+    async () => {
+      const script = 'const t = await tools.read({ path: "m1.ts" });\nreturn { length: t.length };';
+      const responses = [
+        piAi.fauxAssistantMessage([piAi.fauxToolCall("codemode", { code: script }, { id: "call_code" })], { stopReason: "toolUse" }),
+        piAi.fauxAssistantMessage([piAi.fauxText("script done.")]),
+        ...steps(1, 3),
+      ];
+      const run = async (mode: "auto" | "off") => {
+        const cwd = workspace();
+        const pi = await start(mode, cwd, { responses, codemode: true });
+        await pi.session.prompt("script");
+        for (let p = 1; p <= 3; p++) await pi.session.prompt(`work ${p}`);
+        return { pi, file: pi.session.sessionManager.getSessionFile()! };
+      };
+      const off = await run("off");
+      const auto = await run("auto");
+      const a = comparable(off.pi.contexts);
+      const b = comparable(auto.pi.contexts);
+      expect(b).toHaveLength(a.length);
+      for (let r = 0; r < a.length; r++) expect(b[r], `request ${r + 1}`).toEqual(a[r]);
+      const entries = fileEntries(auto.file);
+      const messages = entries.filter((e) => e.type === "message");
+      // The script's read is not a session message: only the model's own reads are.
+      expect(messages.filter((e) => e.message?.role === "toolResult" && (e.message as { toolName?: string }).toolName === "read")).toHaveLength(6);
+      const code = messages.find((e) => (e.message as { toolCallId?: string } | undefined)?.toolCallId === "call_code")!;
+      const fileLength = readFileSync(join(auto.pi.cwd, "m1.ts"), "utf8").length;
+      expect(textOf(code.message!)).toContain(`{"length":${fileLength}}`);
+      const edits = entries.filter((e) => e.type === "context_edit");
+      expect(edits.length).toBeGreaterThan(0);
+      const ids = new Set(messages.map((e) => e.id));
+      for (const e of edits) expect(ids.has(e.targetId!)).toBe(true);
     },
     180_000,
   );
