@@ -169,7 +169,7 @@ describe("pruning as pi context edits", () => {
   );
 
   it.skipIf(!editsCapable)(
-    "the session file holds context_edit entries for the pruned results; a resume keeps them, with or without pi-governor",
+    "(needs pi 0.87+ boundary entries) the session file holds context_edit entries for the pruned results; a resume keeps them, with or without pi-governor",
     async () => {
       const off = await runScript("off");
       const auto = await runScript("auto");
@@ -240,7 +240,7 @@ describe("pruning as pi context edits", () => {
   );
 
   it.skipIf(!editsCapable || !piHasBuiltinMcp)(
-    "a codemode script's nested read is never edited; the script gets the whole file on both paths",
+    "(needs pi 1.x: boundary entries and codemode) a codemode script's nested read is never edited; the script gets the whole file on both paths",
     async () => {
       const script = 'const t = await tools.read({ path: "m1.ts" });\nreturn { length: t.length };';
       const responses = [
