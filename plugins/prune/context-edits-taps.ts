@@ -37,10 +37,11 @@ export interface ContextEditsState {
 }
 
 /**
- * Registers the taps; returns the live state for the status. Call inside the prune plugin's apply
- * when `contextEdits` is not "off".
+ * Registers the taps; returns the live state for the status. Call inside the prune plugin's apply.
+ * With `write` false (`contextEdits: "off"`) only the restoring tap runs: edits this plugin wrote
+ * earlier in the session stay in pi's projection, and the pruner must still read their raw content.
  */
-export function registerContextEdits(pipeline: Pipeline, owner: string, services: GovernorServices): ContextEditsState {
+export function registerContextEdits(pipeline: Pipeline, owner: string, services: GovernorServices, write: boolean): ContextEditsState {
   const state: ContextEditsState = { boundarySeen: false, editsWritten: 0, lastRestored: 0 };
   const sessions = new Map<string, SessionEdits>();
   const session = (id: string): SessionEdits => {
@@ -62,6 +63,7 @@ export function registerContextEdits(pipeline: Pipeline, owner: string, services
     if (out) for (let i = 0; i < out.length; i++) if (out[i] !== messages[i]) state.lastRestored++;
     return out;
   });
+  if (!write) return state;
   pipeline.hooks.context.tap({ name: owner, stage: STAGE.PRUNE - 1 }, (messages, info) => {
     if (info.sessionEntries) session(info.sessionId).pendingIn = messages;
     return undefined;
@@ -89,8 +91,8 @@ export function registerContextEdits(pipeline: Pipeline, owner: string, services
 }
 
 /** The status lines of the pruning path. */
-export function contextEditsStatus(mode: "auto" | "off", state: ContextEditsState | undefined): string[] {
-  if (mode === "off" || !state) return ['context event only: each request is rewritten; nothing is written to the session (prune.contextEdits is "off")'];
+export function contextEditsStatus(mode: "auto" | "off", state: ContextEditsState): string[] {
+  if (mode === "off") return ['context event only: each request is rewritten; nothing is written to the session (prune.contextEdits is "off")'];
   if (!state.boundarySeen) return ["context event: each request is rewritten (no pi turn boundary with session entries seen yet; pi before 0.87 has none)"];
   return [
     `context edits: pruned results become pi context_edit entries at each turn end (${state.editsWritten} written by this process); each request still gets the same messages as on the context path`,

@@ -105,6 +105,11 @@ describe("pruning as context edits through the pipeline", () => {
     const expected = await pure.g.pipeline.hooks.context.run(structuredClone(session.raw), { sessionId: "s1" });
     const sent = await resumed.g.pipeline.hooks.context.run(session.projected(), { sessionId: "s1", sessionEntries: session.entries });
     expect(sent).toEqual(expected);
+    // Turned "off" later: nothing more is written, and the edits pi still applies are read raw by the pruner.
+    const turnedOff = await governor({ contextEdits: "off" });
+    for (const kind of [EDITS_KIND, "governor:prune-step", "governor:prune-pin"]) for (const r of first.store.entries(kind)) turnedOff.store.append(kind, r);
+    expect(await turnedOff.g.pipeline.hooks.context.run(session.projected(), { sessionId: "s1", sessionEntries: session.entries })).toEqual(expected);
+    expect(await turnedOff.g.pipeline.hooks.contextEdits.run([], { sessionId: "s1", turnIndex: 0, entries: session.entries })).toEqual([]);
   });
 
   it("/governor status names the path", async () => {

@@ -46,9 +46,9 @@ describe("prune plugin", () => {
     ]);
     expect(taps.contextEdits).toEqual([{ name: "governor:prune", stage: 400 }]);
     expect(taps.toolResult).toEqual([{ name: "governor:prune", stage: 300 }]);
-    // contextEdits "off": the context path exactly as before, nothing at the boundary.
+    // contextEdits "off": nothing at the boundary; only the restoring tap (for edits written before).
     const off = (await governor({ contextEdits: "off" })).g.pipeline.describe();
-    expect(off.context!.map((t) => t.stage)).toEqual([390, 400, 450]);
+    expect(off.context!.map((t) => t.stage)).toEqual([-100, 390, 400, 450]);
     expect(off.contextEdits).toEqual([]);
     expect([...g.pipeline.commands.keys()].sort()).toEqual(["kota pin", "kota pruning", "kota unfold"]);
   });
