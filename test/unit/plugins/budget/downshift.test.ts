@@ -163,7 +163,7 @@ describe("budget plugin", () => {
         { toolName: "kota_search", toolCallId: "c", input: {}, content: obs.content, details: {}, isError: false },
         { tool: gov.pipeline.tools.get("kota_search")!.info, sessionId: "s" },
       );
-      const id = obs.meta.blob!.id;
+      const id = obs.meta.blob!.id ?? "";
       expect(id.startsWith(shortId)).toBe(true);
       expect(readFileSync(join(dir, `${id}.txt`), "utf8")).toBe("x".repeat(12_852));
       expect(obs.meta.blob).toMatchObject({ truncated: true, originalBytes: 12_852, excerptBytes: 4_197 });
