@@ -2,9 +2,9 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { run, SAMPLE_SESSION } from "../../../cli/replay.ts";
-import { loadPiSessionFormat } from "../../../plugins/prune/replay/pi-session-format.ts";
-import { parseSession } from "../../../plugins/prune/replay/session-file.ts";
+import { run, SAMPLE_SESSION } from "../../../../cli/replay/command.ts";
+import { loadPiSessionFormat } from "../../../../cli/replay/pi-session-format.ts";
+import { parseSession } from "../../../../cli/replay/session-file.ts";
 
 const work = mkdtempSync(join(tmpdir(), "replay-user-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -33,7 +33,7 @@ async function replay(argv: string[]) {
 
 /** The README's example config. */
 function readmeConfig(): string {
-  const readme = readFileSync(join(__dirname, "../../../README.md"), "utf8");
+  const readme = readFileSync(join(__dirname, "../../../../README.md"), "utf8");
   return /## Configuration[\s\S]*?```json\n([\s\S]*?)```/.exec(readme)![1]!;
 }
 
