@@ -40,7 +40,8 @@ describe("the import graph of core, lib, cli, plugins, presets and bin", () => {
     // Every file under plugins/, whatever its kind (a sample session is .jsonl).
     const pluginFiles = (readdirSync(join(REPO_ROOT, "plugins"), { recursive: true }) as string[]).map((f) => `plugins/${f.split("\\").join("/")}`);
     expect(placementViolations(pluginFiles)).toEqual([]);
-    for (const file of ["command.ts", "simulate.ts", "sample/generate.ts", "sample/session.jsonl"]) expect(existsSync(join(REPO_ROOT, REPLAY_DIR, file))).toBe(true);
+    for (const file of ["command.ts", "simulate.ts", "sample/generate.ts", "sample/session.jsonl"])
+      expect(existsSync(join(REPO_ROOT, REPLAY_DIR, file))).toBe(true);
     expect(edges).toContainEqual(expect.objectContaining({ from: "cli/main.ts", to: `${REPLAY_DIR}command.ts`, kind: "dynamic" }));
     const toPrune = edges.filter((e) => e.from.startsWith(REPLAY_DIR) && e.to.startsWith("plugins/prune/"));
     expect(toPrune.length).toBeGreaterThan(0);
@@ -154,13 +155,27 @@ describe("the checker itself", () => {
       "cli/replay/hindsight.ts:1 imports plugins/prune/pruner.ts: the replay reaches a plugin only through its index.ts; import plugins/prune/index.ts (export what it needs there)",
       "cli/replay/sample/generate.ts:1 imports plugins/prune/fold/index.ts: the replay reaches a plugin only through its index.ts; import plugins/prune/index.ts (export what it needs there)",
     ]);
-    expect(placementViolations(["plugins/prune/replay/simulate.ts", "plugins/prune/replay/sample/session.jsonl", "plugins/prune/replay.ts", "plugins/x/replay-cli.ts"])).toEqual([
+    expect(
+      placementViolations([
+        "plugins/prune/replay/simulate.ts",
+        "plugins/prune/replay/sample/session.jsonl",
+        "plugins/prune/replay.ts",
+        "plugins/x/replay-cli.ts",
+      ]),
+    ).toEqual([
       "plugins/prune/replay/simulate.ts: the replay is CLI tooling; it lives in cli/replay/, not in a plugin",
       "plugins/prune/replay/sample/session.jsonl: the replay is CLI tooling; it lives in cli/replay/, not in a plugin",
       "plugins/prune/replay.ts: the replay is CLI tooling; it lives in cli/replay/, not in a plugin",
       "plugins/x/replay-cli.ts: the replay is CLI tooling; it lives in cli/replay/, not in a plugin",
     ]);
-    expect(placementViolations(["plugins/recall/writer.ts", "plugins/recall/spill-replayer.ts", "cli/replay/simulate.ts", "test/unit/plugins/prune/replay/x.test.ts"])).toEqual([]);
+    expect(
+      placementViolations([
+        "plugins/recall/writer.ts",
+        "plugins/recall/spill-replayer.ts",
+        "cli/replay/simulate.ts",
+        "test/unit/plugins/prune/replay/x.test.ts",
+      ]),
+    ).toEqual([]);
   });
 
   it("flags an import of a file that does not exist", () => {
