@@ -1,6 +1,6 @@
 /**
- * `pi-governor <command>`: the command-line entry. Each command lives beside the plugin it belongs
- * to and is loaded only when asked for, so `pi-governor stats` never loads the pruning code.
+ * `pi-governor <command>`: the command-line entry. Each command is loaded only when asked for (stats
+ * and search beside their plugins, replay in replay/), so `pi-governor stats` never loads the pruning code.
  */
 
 import { fileURLToPath } from "node:url";
