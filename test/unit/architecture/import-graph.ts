@@ -188,6 +188,8 @@ export const CORE_ENTRY = "core/index.ts";
  * - plugins import no preset and no cli, and another plugin only through its index.ts;
  * - presets import no cli, and another preset or a plugin only through its index.ts;
  * - code outside a library imports it only through its index.ts (lib/<name>/index.ts);
+ * - the replay (cli/replay/, CLI tooling) reaches a plugin only through its index.ts, the surface the
+ *   plugin chose to export (the prune plugin's: the factory, its step presets and cache pricing);
  * - every relative import names a file that exists (when `exists` is given).
  */
 export function ruleViolations(edges: readonly ImportEdge[], exists?: (file: string) => boolean): string[] {
@@ -209,8 +211,24 @@ export function ruleViolations(edges: readonly ImportEdge[], exists?: (file: str
       out.push(`${where}: a library's internals; import ${to.unit}/index.ts`);
     if (crossUnit && e.to !== `${to.unit}/index.ts`)
       out.push(`${where}: another ${to.layer === "plugins" ? "plugin" : "preset"}'s internals; import ${to.unit}/index.ts (or use a service)`);
+    if (e.from.startsWith(REPLAY_DIR) && to.layer === "plugins" && e.to !== `${to.unit}/index.ts`)
+      out.push(`${where}: the replay reaches a plugin only through its index.ts; import ${to.unit}/index.ts (export what it needs there)`);
   }
   return out;
+}
+
+/** Where the session replay and its session generator live: CLI tooling, above every plugin. */
+export const REPLAY_DIR = "cli/replay/";
+
+/**
+ * Files in the wrong layer, one line each: the replay (a simulator, report and session generator
+ * that only the CLI, the bench and tests run) is CLI tooling, so no plugin holds a `replay` folder
+ * or file; it lives in {@link REPLAY_DIR}.
+ */
+export function placementViolations(files: readonly string[]): string[] {
+  return files
+    .filter((f) => f.startsWith("plugins/") && f.split("/").some((segment) => /^replay(?:$|[-.])/.test(segment)))
+    .map((f) => `${f}: the replay is CLI tooling; it lives in ${REPLAY_DIR}, not in a plugin`);
 }
 
 /** Whether a repo-relative file exists under `root`. */
