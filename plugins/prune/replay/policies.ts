@@ -2,7 +2,8 @@
  * Context policies the replay CLI and the bench compare. The governor's policy is the real prune
  * plugin run through a real pipeline (createGovernor), never a reimplementation.
  */
-import { type ConfigLayer, createGovernor, definePreset, type AgentMessageLike, type GovernorPlugin } from "../../../core/index.ts";
+import { type ConfigLayer, createGovernor } from "../../../core/host-api.ts";
+import { definePreset, type AgentMessageLike, type GovernorPlugin } from "../../../core/sdk.ts";
 import { RESULT_ONLY_PRUNING } from "../config.ts";
 import { prune } from "../index.ts";
 import { messagesChars, tokensOf } from "../size.ts";
