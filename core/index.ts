@@ -1,8 +1,8 @@
 /**
  * pi-governor's full public API (the package's "." export): the plugin SDK (`core/sdk.ts`,
  * `pi-governor/sdk`) and the host entry (`core/host-api.ts`, `pi-governor/host`) together, plus the
- * few names earlier versions exported here that neither entry needs (the constants behind the size,
- * tag and pi MCP helpers, the status view of a tap). Code in this repository imports the narrower
+ * few names earlier versions exported here that neither entry needs (the constants behind the tag
+ * and pi MCP helpers, the status view of a tap). Code in this repository imports the narrower
  * entry it needs; this one keeps every name `pi-governor` exported before, so external plugins and
  * hosts keep compiling.
  */
@@ -10,5 +10,4 @@ export * from "./host-api.ts";
 export * from "./sdk.ts";
 export type { TapRecord } from "./hooks.ts";
 export { PI_MCP_PREFIX } from "./pi-mcp.ts";
-export { CHARS_PER_TOKEN, IMAGE_CHARS } from "./size.ts";
 export { MCP_SERVER_TAG_PREFIX, SERVER_TAG_PREFIX } from "./tags.ts";

@@ -130,7 +130,7 @@ export {
 
 // Content blocks and messages, their one size measure, and the tool tags plugins match on.
 export { type AgentMessageLike, type AssistantBlock, type ContentBlock, contentText, type ImageBlock, type TextBlock, textContent } from "./content.ts";
-export { blockChars, contentBytes, contentChars, estimateTokens, messageChars, messagesChars, utf8Bytes } from "./size.ts";
+export { blockChars, CHARS_PER_TOKEN, contentBytes, contentChars, estimateTokens, IMAGE_CHARS, messageChars, messagesChars, utf8Bytes } from "./size.ts";
 export { hasTag, KOTA_TAG, MCP_TAG, mcpServerTag, REHYDRATION_TAG, STATUS_TAG, serverOfTags, serverTag } from "./tags.ts";
 // pi's own MCP tools (`mcp__<server>__<tool>`), which the host reports in `host_tool_end` events.
 export { piMcpNextStep, piMcpServerOf } from "./pi-mcp.ts";
