@@ -64,7 +64,17 @@ describe("turn lifecycle hooks in a real pi session", () => {
         "end 0: 0 tool results",
       ]);
       // The observer adds nothing to the session (pi 1.x keeps its own system messages too).
-      expect(pi.session.messages.map((m): string => m.role).filter((role) => role !== "system")).toEqual(["user", "assistant", "toolResult", "toolResult", "assistant", "toolResult", "assistant", "user", "assistant"]);
+      expect(pi.session.messages.map((m): string => m.role).filter((role) => role !== "system")).toEqual([
+        "user",
+        "assistant",
+        "toolResult",
+        "toolResult",
+        "assistant",
+        "toolResult",
+        "assistant",
+        "user",
+        "assistant",
+      ]);
     } finally {
       await pi.dispose();
     }

@@ -127,7 +127,15 @@ describe("the packed pi-governor in a team's project", { timeout: 120_000 }, () 
   it("ships the compiled build with declarations and the sources pi loads, and no tests", () => {
     const files = packedFiles;
     expect(files).toEqual(
-      expect.arrayContaining(["dist/core/index.js", "dist/core/index.d.ts", "dist/core/sdk.d.ts", "dist/core/host-api.js", "dist/presets/kota/index.js", "presets/kota/extension.ts", "bin/pi-governor.mjs"]),
+      expect.arrayContaining([
+        "dist/core/index.js",
+        "dist/core/index.d.ts",
+        "dist/core/sdk.d.ts",
+        "dist/core/host-api.js",
+        "dist/presets/kota/index.js",
+        "presets/kota/extension.ts",
+        "bin/pi-governor.mjs",
+      ]),
     );
     expect(files.filter((f) => f.startsWith("test/") || f.startsWith("dist/test/") || f.includes(".test."))).toEqual([]);
   });
