@@ -1,6 +1,6 @@
 /**
  * Pinning: results that are never pruned.
- * - On arrival (`toolResult` tap at STAGE.PIN): tools in `pinTools`, and the `impactTools` when
+ * - On arrival (`toolResult` tap at RESULT_STAGE.PIN): tools in `pinTools`, and the `impactTools` when
  *   `pinImpactSummaries`, get `meta.pinned` (details JSON `pinned: true`) and a visible marker line.
  * - By the user: `/<root> pin` pins the last meaning-bearing result of the current context (the
  *   newest successful tool result that is not a rehydration/status read and not already a
