@@ -6,7 +6,7 @@
  * failure means no briefing, never a broken prompt. Needs the `kota:runtime` service (the kota
  * plugin in the preset; the host applies it first); with the kota plugin off, autoContext is off too.
  */
-import { definePlugin, errorText, INJECT_STAGE, type Injection } from "../../core/index.ts";
+import { definePlugin, errorText, INJECT_STAGE, type Injection } from "../../core/sdk.ts";
 import { KOTA_RUNTIME } from "../kota/index.ts";
 import { gitHead } from "../../lib/git/index.ts";
 import { gatherFacts, renderBriefing } from "./briefing.ts";

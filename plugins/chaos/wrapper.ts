@@ -21,7 +21,7 @@ import {
   type ToolInfo,
   type ToolObservation,
   type ToolWrapper,
-} from "../../core/index.ts";
+} from "../../core/sdk.ts";
 import type { ServerProcess } from "../../lib/mcp/index.ts";
 import type { FaultRule } from "./config.ts";
 import { callTrace, type ChaosController, type InjectedFault, type MatchedRule } from "./controller.ts";

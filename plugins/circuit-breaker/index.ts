@@ -20,7 +20,7 @@ import {
   type ToolInfo,
   type ToolObservation,
   type ToolWrapper,
-} from "../../core/index.ts";
+} from "../../core/sdk.ts";
 import { Admission, Circuit, type CircuitSettings } from "./circuit.ts";
 import { breakerDefaults, type BreakerOptions, breakerSchema } from "./config.ts";
 import { circuitOpenObservation } from "./open-error.ts";

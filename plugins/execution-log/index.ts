@@ -8,7 +8,7 @@
  * degrades to one warning, never a failed call. `pi-governor stats` reads it (stats-cli.ts). Storage
  * goes through lib/sqlite (node:sqlite where this Node has it, else better-sqlite3).
  */
-import { definePlugin, EVENT_STAGE, LIFECYCLE_STAGE, TOOL_STAGE, type Clock, type HostToolCall, type ToolWrapper } from "../../core/index.ts";
+import { definePlugin, EVENT_STAGE, LIFECYCLE_STAGE, TOOL_STAGE, type Clock, type HostToolCall, type ToolWrapper } from "../../core/sdk.ts";
 import { loadDriver } from "../../lib/sqlite/index.ts";
 import { defaultDbPath, executionLogDefaults, executionLogSchema } from "./config.ts";
 import { ExecutionLogWriter, type PendingExecution } from "./writer.ts";

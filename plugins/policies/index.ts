@@ -9,7 +9,7 @@
  * answered from the first result.
  */
 import { join } from "node:path";
-import { CONFIG_FILE, definePlugin, GATE_STAGE, TOOL_STAGE, type ToolGateDecision, type ToolGateInfo } from "../../core/index.ts";
+import { CONFIG_FILE, definePlugin, GATE_STAGE, TOOL_STAGE, type ToolGateDecision, type ToolGateInfo } from "../../core/sdk.ts";
 import { decideAccess, describeRule, effectiveHints } from "./access.ts";
 import { policiesDefaults, policiesSchema, type PoliciesOptions } from "./config.ts";
 import { CallLimits } from "./limits.ts";

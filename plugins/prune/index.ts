@@ -12,7 +12,7 @@
  * Commands: `/<root> pin` pins the last meaning-bearing result; `/<root> pruning` shows settings and
  * recent steps. `<root>` is `services.commandRoot` (`kota` in the kota preset, else `governor`).
  */
-import { CONTEXT_STAGE, definePlugin, RESULT_STAGE } from "../../core/index.ts";
+import { CONTEXT_STAGE, definePlugin, RESULT_STAGE } from "../../core/sdk.ts";
 import { BLOB_STORE } from "../blobs/index.ts";
 import { REDACTOR } from "../redact/index.ts";
 import { ArgumentBlobWriter } from "./argument-blobs.ts";

@@ -21,7 +21,7 @@ import {
   withResultMeta,
   type AgentMessageLike,
   type ContentBlock,
-} from "../../core/index.ts";
+} from "../../core/sdk.ts";
 import { isBlobId, resolveBlobDir, RetentionSchedule } from "../../lib/blobs/index.ts";
 import { BLOB_STORE } from "../blobs/index.ts";
 import { formatCall } from "../prune/index.ts";

@@ -16,7 +16,7 @@ import {
   type ToolObservation,
   type ToolResultValue,
   type ToolWrapper,
-} from "../../core/index.ts";
+} from "../../core/sdk.ts";
 import { Redactor, redactValue } from "../../lib/redact/index.ts";
 import { redactDefaults, redactSchema } from "./config.ts";
 

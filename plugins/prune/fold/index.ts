@@ -8,7 +8,7 @@
  * records, ranges, pins and the blob of originals come from what the session holds, not from the
  * placeholders pruning put in; the replacement is applied to the pruned list (same indexes).
  */
-import { type GovernorServices, type Pipeline, CONTEXT_STAGE, type AgentMessageLike } from "../../../core/index.ts";
+import { type GovernorServices, type Pipeline, CONTEXT_STAGE, type AgentMessageLike } from "../../../core/sdk.ts";
 import { BLOB_STORE } from "../../blobs/index.ts";
 import { REDACTOR } from "../../redact/index.ts";
 import type { PruneOptions } from "../config.ts";
