@@ -1,13 +1,13 @@
 /**
  * Binds pruning-as-context-edits (see context-edits.ts) to the pipeline: a tap before every other
  * context stage gives the messages this plugin edited their raw content back, two taps around
- * STAGE.PRUNE keep the pruner's input and output of the request, and the `contextEdits` boundary
+ * CONTEXT_STAGE.PRUNE keep the pruner's input and output of the request, and the `contextEdits` boundary
  * turns that pair into `context_edit` drafts plus one record. The pruner is a black box here.
  *
  * On pi lines without context edits (before 0.87) pi gives the context event no session entries and
  * never runs the boundary: the taps return at once and the context path is the only path.
  */
-import { type AgentMessageLike, type GovernorServices, type Pipeline, STAGE } from "../../core/index.ts";
+import { type AgentMessageLike, type GovernorServices, type Pipeline, CONTEXT_STAGE } from "../../core/sdk.ts";
 import { EDITS_KIND, editsFrom, loadEditRecords, remember, restoreRaw } from "./context-edits.ts";
 
 /** Stage of the restoring tap: before every other context tap (the blobs plugin reads at 0). */
@@ -64,11 +64,11 @@ export function registerContextEdits(pipeline: Pipeline, owner: string, services
     return out;
   });
   if (!write) return state;
-  pipeline.hooks.context.tap({ name: owner, stage: STAGE.PRUNE - 1 }, (messages, info) => {
+  pipeline.hooks.context.tap({ name: owner, stage: CONTEXT_STAGE.PRUNE - 1 }, (messages, info) => {
     if (info.sessionEntries) session(info.sessionId).pendingIn = messages;
     return undefined;
   });
-  pipeline.hooks.context.tap({ name: owner, stage: STAGE.PRUNE + 1 }, (messages, info) => {
+  pipeline.hooks.context.tap({ name: owner, stage: CONTEXT_STAGE.PRUNE + 1 }, (messages, info) => {
     if (!info.sessionEntries) return undefined;
     const s = session(info.sessionId);
     s.lastIn = s.pendingIn;
@@ -77,7 +77,7 @@ export function registerContextEdits(pipeline: Pipeline, owner: string, services
     return undefined;
   });
 
-  pipeline.hooks.contextEdits.tap({ name: owner, stage: STAGE.PRUNE }, (drafts, info) => {
+  pipeline.hooks.contextEdits.tap({ name: owner, stage: CONTEXT_STAGE.PRUNE }, (drafts, info) => {
     state.boundarySeen = true;
     const s = session(info.sessionId);
     if (!s.lastIn || !s.lastOut || s.lastIn === s.lastOut) return drafts;

@@ -12,7 +12,7 @@
  * another replacement, an omission) is left as pi applies it.
  */
 import { createHash } from "node:crypto";
-import { type AgentMessageLike, type ContextEditDraft, messageIdentity, type SessionMessageEntry, type SessionStore } from "../../core/index.ts";
+import { type AgentMessageLike, type ContextEditDraft, messageIdentity, type SessionMessageEntry, type SessionStore } from "../../core/sdk.ts";
 
 /** Record kind of the edits this plugin wrote (one record per boundary). */
 export const EDITS_KIND = "governor:prune-edits";

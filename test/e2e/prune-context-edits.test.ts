@@ -16,8 +16,8 @@ import { describe, expect, it } from "vitest";
 import { type AgentMessageLike, createExtension, definePreset } from "../../core/index.ts";
 import { prune } from "../../plugins/prune/index.ts";
 import { EDITS_KIND } from "../../plugins/prune/context-edits.ts";
-import { noPruning } from "../../plugins/prune/replay/policies.ts";
-import { simulate } from "../../plugins/prune/replay/simulate.ts";
+import { noPruning } from "../../cli/replay/policies.ts";
+import { simulate } from "../../cli/replay/simulate.ts";
 import { piHasBuiltinMcp } from "../helpers/pi-host.ts";
 import { type PiTestSession, piTestScope } from "../helpers/pi-session.ts";
 

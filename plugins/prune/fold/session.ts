@@ -4,7 +4,7 @@
  * invalid folds were already logged. Everything else is derived from the messages and the session
  * records on each call.
  */
-import type { AgentMessageLike, Logger, SessionStore } from "../../../core/index.ts";
+import type { AgentMessageLike, Logger, SessionStore } from "../../../core/sdk.ts";
 import type { PruneOptions } from "../config.ts";
 import { protectedPathMatcher } from "../paths.ts";
 import { loadPins } from "../records.ts";
@@ -122,6 +122,7 @@ export class FoldSession {
       foldNudgePercent: this.env.options.foldNudgePercent,
       keepRecentTurns: this.env.options.keepRecentTurns,
       keyOf: this.index.keyOf,
+      turnOf: this.index.turnOf,
     });
     if (nudge) {
       store.append(NUDGE_KIND, { ...nudge });
