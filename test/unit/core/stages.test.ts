@@ -31,7 +31,20 @@ const KOTA_TAP_ORDER = {
   ],
   toolGate: ["governor:policies", "governor:breaker"],
   toolResult: ["governor:redact", "governor:budget", "governor:blobs", "governor:recall", "governor:prune", "governor:telemetry"],
-  context: ["governor:blobs", "governor:telemetry", "governor:prune", "governor:prune", "governor:prune", "governor:recall", "governor:telemetry"],
+  // prune: restoring its context edits (pi 0.87+) first, fold capture, around pruning, pruning, folding.
+  context: [
+    "governor:prune",
+    "governor:blobs",
+    "governor:telemetry",
+    "governor:prune",
+    "governor:prune",
+    "governor:prune",
+    "governor:prune",
+    "governor:prune",
+    "governor:recall",
+    "governor:telemetry",
+  ],
+  contextEdits: ["governor:prune"],
   beforeAgentStart: ["governor:auto-context"],
   sessionStart: ["governor:telemetry", "governor:kota", "governor:blobs", "governor:recall", "governor:chaos"],
   sessionShutdown: [
