@@ -1,0 +1,94 @@
+/**
+ * The pi adapter's `turn_end` boundary binding (the rest of the adapter is proven in real pi
+ * sessions, test/e2e): context edits run only on a pi whose `turn_end` takes entries, the entries
+ * proposed so far are kept, and nothing is returned when no tap adds anything.
+ */
+import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { bindGovernor, createGovernor, definePlugin, definePreset } from "../../../../core/index.ts";
+
+type Handler = (event: unknown, ctx: unknown) => Promise<unknown>;
+
+async function bound(draft: boolean) {
+  const seen: unknown[] = [];
+  const plugin = definePlugin({
+    name: "test:edits",
+    configKey: "testEdits",
+    description: "",
+    schema: z.object({}),
+    defaults: {},
+    apply(pipeline) {
+      pipeline.hooks.contextEdits.tap({ name: "test:edits" }, (drafts, info) => {
+        seen.push(info.entries());
+        return draft ? [...drafts, { type: "context_edit", targetId: "m1", replacement: { content: [{ type: "text", text: "short" }] } }] : drafts;
+      });
+    },
+  });
+  const preset = definePreset({ name: "t", description: "", plugins: () => [plugin()] });
+  const governor = await createGovernor({ preset, cwd: "/tmp", agentDir: "/tmp", env: {}, layers: [] });
+  const handlers = new Map<string, Handler[]>();
+  const pi = {
+    on: (name: string, h: Handler) => void (handlers.get(name) ?? handlers.set(name, []).get(name)!).push(h),
+    registerTool: () => {},
+    registerCommand: () => {},
+    appendEntry: () => {},
+    getActiveTools: () => [],
+    setActiveTools: () => {},
+    getAllTools: () => [],
+  } as unknown as ExtensionAPI;
+  bindGovernor(pi, governor, { cwd: "/tmp" });
+  const branch = [{ type: "message", id: "m1", message: { role: "toolResult", toolCallId: "c1", content: [{ type: "text", text: "long" }], timestamp: 1 } }];
+  const ctx = (projection: boolean) => ({
+    cwd: "/tmp",
+    hasUI: false,
+    ui: { notify: () => {}, setStatus: () => {}, confirm: async () => false },
+    sessionManager: {
+      getSessionId: () => "s1",
+      getEntries: () => branch,
+      getBranch: () => branch,
+      ...(projection ? { buildSessionProjection: () => ({}) } : {}),
+    },
+  });
+  /** Every turn_end handler's answer, as pi chains them. */
+  const turnEnd = async (event: Record<string, unknown>, projection = true) => {
+    const answers: unknown[] = [];
+    for (const h of handlers.get("turn_end") ?? []) answers.push(await h({ type: "turn_end", turnIndex: 0, toolResults: [], ...event }, ctx(projection)));
+    return answers.filter((a) => a !== undefined);
+  };
+  return { turnEnd, seen };
+}
+
+const proposed = [{ type: "custom", customType: "other-extension", data: {} }];
+const boundary = { entries: proposed, continue: false, context: { contextEntries: [] }, outcome: "completed" };
+
+describe("turn_end as the context-edit boundary", () => {
+  it("appends the drafts after the entries proposed so far, with the session's entries and the pending edits", async () => {
+    const { turnEnd, seen } = await bound(true);
+    const answers = await turnEnd({ ...boundary, entries: [...proposed, { type: "context_edit", targetId: "m1", replacement: null }] });
+    expect(answers).toEqual([
+      {
+        entries: [
+          ...proposed,
+          { type: "context_edit", targetId: "m1", replacement: null },
+          { type: "context_edit", targetId: "m1", replacement: { content: [{ type: "text", text: "short" }] } },
+        ],
+      },
+    ]);
+    // The edit another handler proposed is the latest edit the taps see.
+    expect(seen[0]).toEqual([{ entryId: "m1", raw: expect.objectContaining({ toolCallId: "c1" }), edit: null }]);
+  });
+
+  it("returns nothing when no tap adds a draft (pi keeps its proposal)", async () => {
+    const { turnEnd } = await bound(false);
+    expect(await turnEnd(boundary)).toEqual([]);
+  });
+
+  it("runs nothing on a pi whose turn_end takes no entries, or whose session manager builds no projection, or after a failed turn", async () => {
+    const { turnEnd, seen } = await bound(true);
+    expect(await turnEnd({ message: {} })).toEqual([]); // pi 0.73: no entries, no context
+    expect(await turnEnd(boundary, false)).toEqual([]);
+    expect(await turnEnd({ ...boundary, outcome: "error" })).toEqual([]);
+    expect(seen).toEqual([]);
+  });
+});
