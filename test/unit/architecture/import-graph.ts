@@ -205,11 +205,7 @@ export function ruleViolations(edges: readonly ImportEdge[], exists?: (file: str
     if (from.layer === "core" && to.layer !== "core") out.push(`${where}: core imports only core (the kernel depends on nothing above it)`);
     if (from.layer === "lib" && (to.layer === "plugins" || to.layer === "presets" || to.layer === "cli"))
       out.push(`${where}: lib imports only lib and ${SDK_ENTRY}`);
-    if (
-      (from.layer === "lib" || from.layer === "plugins") &&
-      to.layer === "core" &&
-      e.to !== SDK_ENTRY
-    )
+    if ((from.layer === "lib" || from.layer === "plugins") && to.layer === "core" && e.to !== SDK_ENTRY)
       out.push(`${where}: a plugin or library imports the kernel only from ${SDK_ENTRY} (the plugin SDK)`);
     if (from.layer === "presets" && to.layer === "core" && e.to !== SDK_ENTRY && e.to !== HOST_ENTRY)
       out.push(`${where}: a preset imports the kernel from ${SDK_ENTRY} or, to run it (extension.ts), ${HOST_ENTRY}`);
