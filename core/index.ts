@@ -40,6 +40,7 @@ export type { RenamedKey, RenamedKeys } from "./config/renamed.ts";
 export { loadConfigLayers, agentDirFrom, CONFIG_FILE, CONFIG_MAX_BYTES } from "./config/layers.ts";
 export { currentUid, readBoundedFileSync, SAFE_READ_FLAGS, UnsafeFileError, type BoundedReadOptions } from "./safe-file.ts";
 export type { CliCommand, CliIO } from "./cli-command.ts";
+export type { DoctorCheckContext, DoctorCheckResult, DoctorChecks, DoctorCheckStatus } from "./doctor-check.ts";
 export { parseCommandArgs, USAGE_EXIT } from "./cli-args.ts";
 export { createGovernor, governorOf, type Governor, type GovernorOptions } from "./host.ts";
 export { createExtension, bindGovernor, type ExtensionOptions } from "./pi/extension.ts";

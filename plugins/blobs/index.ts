@@ -8,6 +8,7 @@ import { definePlugin, defineService, errorText, messageMeta, STAGE } from "../.
 import { REDACTOR } from "../redact/index.ts";
 import { listBlobsCommand, purgeBlobsCommand } from "./commands.ts";
 import { blobsDefaults, blobsRenamedKeys, blobsSchema } from "./config.ts";
+import { blobsDoctorChecks } from "./doctor-checks.ts";
 import { blobReadTool } from "./read-tool.ts";
 import { createShaper } from "./shape.ts";
 
@@ -41,6 +42,7 @@ export const blobs = definePlugin({
   trustedKeys: ["dir", "maxBytes", "maxAgeDays"],
   provides: [BLOB_STORE],
   optional: [REDACTOR],
+  doctorChecks: blobsDoctorChecks,
   apply(pipeline, config, services) {
     const store = new BlobStore({
       dir: resolveBlobDir(config.dir, { cwd: services.cwd, agentDir: services.agentDir }),

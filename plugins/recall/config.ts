@@ -8,7 +8,7 @@
 import { join } from "node:path";
 import { z } from "zod";
 import { pathSchema, toolListSchema } from "../../core/index.ts";
-import { cacheRoot } from "../../lib/blobs/index.ts";
+import { cacheRoot, resolveBlobDir } from "../../lib/blobs/index.ts";
 
 /** The schema of the `recall` section (without `enabled`, which definePlugin adds). */
 export const recallSchema = z.object({
@@ -95,4 +95,12 @@ export const recallDefaults: RecallOptions = {
  */
 export function defaultIndexPath(options: { agentDir?: string; home?: string } = {}): string {
   return join(cacheRoot(options), "recall", "index.db");
+}
+
+/**
+ * The index file a session opens for `dbPath`: a relative path from the project folder `cwd`, a
+ * leading ~ the home directory, "" the default beside the blob cache ({@link defaultIndexPath}).
+ */
+export function indexPathFor(dbPath: string, where: { cwd: string; agentDir: string }): string {
+  return dbPath ? resolveBlobDir(dbPath, { cwd: where.cwd }) : defaultIndexPath({ agentDir: where.agentDir });
 }

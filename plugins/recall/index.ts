@@ -21,13 +21,14 @@ import {
   type AgentMessageLike,
   type ContentBlock,
 } from "../../core/index.ts";
-import { isBlobId, resolveBlobDir, RetentionSchedule } from "../../lib/blobs/index.ts";
+import { isBlobId, RetentionSchedule } from "../../lib/blobs/index.ts";
 import { BLOB_STORE } from "../blobs/index.ts";
 import { formatCall } from "../prune/index.ts";
 import { redactValue } from "../../lib/redact/index.ts";
 import { REDACTOR } from "../redact/index.ts";
 import { purgeIndexCommand, recallStatusCommand, searchCommand } from "./commands.ts";
-import { defaultIndexPath, recallDefaults, recallSchema } from "./config.ts";
+import { indexPathFor, recallDefaults, recallSchema } from "./config.ts";
+import { recallDoctorChecks } from "./doctor-checks.ts";
 import { SavingsTracker, statusText } from "./savings.ts";
 import { contextSearchTool, CONTEXT_SEARCH_TOOL } from "./search-tool.ts";
 import { RecallWriter } from "./writer.ts";
@@ -78,6 +79,7 @@ export const recall = definePlugin({
   // One blob store for every plugin: blob_read reads where recall writes, and both follow the agent dir.
   requires: [BLOB_STORE],
   optional: [REDACTOR],
+  doctorChecks: recallDoctorChecks,
   apply(pipeline, config, services) {
     // What the index and the blob cache keep is redacted here too (the call's arguments never pass
     // the redact stage, and a result that skipped it must not be stored with its secrets).
@@ -86,7 +88,7 @@ export const recall = definePlugin({
     const store = services.need(BLOB_STORE);
     const writer = new RecallWriter(
       {
-        path: config.dbPath ? resolveBlobDir(config.dbPath, { cwd: services.cwd }) : defaultIndexPath({ agentDir: services.agentDir }),
+        path: indexPathFor(config.dbPath, services),
         chunk: { maxLines: config.chunkLines, maxBytes: config.chunkBytes },
         batchSize: config.batchSize,
         flushIntervalMs: config.flushIntervalMs,
