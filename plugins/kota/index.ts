@@ -77,5 +77,4 @@ export type { KotaOptions } from "./config.ts";
 export { budgetCaps, capSchema, clampArg } from "./caps.ts";
 export type { KotaLaunch } from "./connection.ts";
 export { kotaLaunch } from "./runtime.ts";
-export { checkKota, startKotaOnce, type KotaDoctorEnvironment, type KotaStartReport } from "./doctor-checks.ts";
 export { commandExists, globalConfigFile, kotaStartHint, missingCommandText, type KotaStartFailure } from "./runtime-check.ts";
