@@ -26,7 +26,7 @@ import { pruningStatus } from "./status.ts";
 
 export { pruneDefaults, pruneSchema, type PruneOptions } from "./config.ts";
 export { PIN_MARKER, USER_PIN_MARKER } from "./pin-marker.ts";
-export { formatCall, PRUNED_PREFIX, type PlaceholderInput, placeholderText } from "./placeholder.ts";
+export { PRUNED_PREFIX, type PlaceholderInput, placeholderText } from "./placeholder.ts";
 export { SessionPruner } from "./pruner.ts";
 
 /** Plugin name, as taps and errors show it. */

@@ -23,8 +23,8 @@ import {
 } from "../../core/index.ts";
 import { isBlobId, RetentionSchedule } from "../../lib/blobs/index.ts";
 import { BLOB_STORE } from "../blobs/index.ts";
-import { formatCall } from "../prune/index.ts";
 import { redactValue } from "../../lib/redact/index.ts";
+import { formatCall } from "../../lib/tool-call/index.ts";
 import { REDACTOR } from "../redact/index.ts";
 import { purgeIndexCommand, recallStatusCommand, searchCommand } from "./commands.ts";
 import { indexPathFor, recallDefaults, recallSchema } from "./config.ts";

@@ -29,7 +29,7 @@ import { KOTA_BUDGET_TOOLS } from "./budget-policy.ts";
 import { kotaPrune } from "./prune-policy.ts";
 
 export { KOTA_BUDGET_TOOLS } from "./budget-policy.ts";
-export { KOTA_PRUNE_TOOLS, kotaPlaceholderText, kotaPrune, kotaPruneDefaults, kotaPruneOverrides } from "./prune-policy.ts";
+export { KOTA_PRUNE_TOOLS, kotaPrune, kotaPruneDefaults, kotaPruneOverrides } from "./prune-policy.ts";
 
 /** Attempt limit of kota_index, in milliseconds (first indexing of a large repo is slow). Default 600000. */
 export const KOTA_INDEX_TIMEOUT_MS = 600_000;
