@@ -12,7 +12,7 @@ import { blobsDoctorChecks } from "./doctor-checks.ts";
 import { blobReadTool } from "./read-tool.ts";
 import { createShaper } from "./shape.ts";
 
-export { blobsDefaults, blobsSchema, type BlobsOptions } from "./config.ts";
+export { BUILTIN_BLOB_TOOLS, blobsDefaults, blobsSchema, type BlobsOptions } from "./config.ts";
 export { BLOB_MARKER_PATTERN, BLOB_READ_TOOL, blobMarker, blobReadCall } from "./marker.ts";
 export { buildExcerpt, type Excerpt, type ExcerptOptions } from "./excerpt.ts";
 export { jsonOutline } from "./json-outline.ts";
