@@ -35,4 +35,3 @@ export const kotaPruneDefaults: PruneOptions = deepMerge(pruneDefaults, kotaPrun
 export function kotaPrune(overrides?: Parameters<typeof prune>[0]): ReturnType<typeof prune> {
   return prune(deepMerge(kotaPruneOverrides as Parameters<typeof prune>[0], overrides));
 }
-

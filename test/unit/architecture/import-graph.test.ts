@@ -154,11 +154,9 @@ describe("the checker itself", () => {
   });
 
   it("a plugin takes from another only its service keys, their types and its tools' names", () => {
-    expect(serviceNames("x.ts", 'export const K = defineService<A<B>>("a:b", { providedBy: "x" });\nconst L = defineService<C>("c:d", {});\nexport const M = 1;')).toEqual([
-      "K",
-      "A",
-      "B",
-    ]);
+    expect(
+      serviceNames("x.ts", 'export const K = defineService<A<B>>("a:b", { providedBy: "x" });\nconst L = defineService<C>("c:d", {});\nexport const M = 1;'),
+    ).toEqual(["K", "A", "B"]);
     expect(surface("plugins/kota")).toEqual(new Set(["KOTA_RUNTIME", "KotaRuntime"]));
     expect(
       ruleViolations(

@@ -233,7 +233,8 @@ export function serviceNames(fileName: string, text: string): string[] {
     if (!ts.isVariableStatement(statement) || !statement.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) continue;
     for (const d of statement.declarationList.declarations) {
       const init = d.initializer;
-      if (!ts.isIdentifier(d.name) || !init || !ts.isCallExpression(init) || !ts.isIdentifier(init.expression) || init.expression.text !== "defineService") continue;
+      if (!ts.isIdentifier(d.name) || !init || !ts.isCallExpression(init) || !ts.isIdentifier(init.expression) || init.expression.text !== "defineService")
+        continue;
       out.push(d.name.text);
       const typeNames = (node: ts.Node): void => {
         if (ts.isTypeReferenceNode(node) && ts.isIdentifier(node.typeName)) out.push(node.typeName.text);

@@ -3,7 +3,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { createGovernor, type DoctorCheckContext, definePlugin, definePreset, defineService, type Governor, type GovernorPlugin } from "../../../../core/index.ts";
+import {
+  createGovernor,
+  type DoctorCheckContext,
+  definePlugin,
+  definePreset,
+  defineService,
+  type Governor,
+  type GovernorPlugin,
+} from "../../../../core/index.ts";
 import {
   checkConfig,
   checkNode,

@@ -16,7 +16,14 @@ function environment(over: Partial<KotaDoctorEnvironment> = {}): KotaDoctorEnvir
     agentDir: work,
     env: { PATH: "/usr/bin" },
     commandExists: () => true,
-    kotaLaunch: async (config) => ({ command: config.command, args: config.args, cwd: "/", env: { PATH: "/usr/bin" }, connectTimeoutMs: 10_000, installHint: "Bun" }),
+    kotaLaunch: async (config) => ({
+      command: config.command,
+      args: config.args,
+      cwd: "/",
+      env: { PATH: "/usr/bin" },
+      connectTimeoutMs: 10_000,
+      installHint: "Bun",
+    }),
     startKota: async () => ({ tools: 7 }),
     deadlineMs: 1_000,
     ...over,
@@ -32,7 +39,11 @@ describe("the kota plugin's doctor checks", () => {
     const results = await checkKota(kotaDefaults, environment({ startKota: async () => ({ tools: 7, serverVersion: "kotadb 2.0.0" }) }));
     expect(results).toEqual([
       { name: "bun", status: "ok", detail: "`bun` found on PATH" },
-      { name: "kotadb", status: "ok", detail: expect.stringMatching(/^started \(`bun x kotadb@next --stdio --toolset core`\), 7 tools, version kotadb 2\.0\.0; stopped again$/) },
+      {
+        name: "kotadb",
+        status: "ok",
+        detail: expect.stringMatching(/^started \(`bun x kotadb@next --stdio --toolset core`\), 7 tools, version kotadb 2\.0\.0; stopped again$/),
+      },
     ]);
   });
 
