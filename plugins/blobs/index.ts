@@ -23,9 +23,10 @@ export { REHYDRATION_TAG } from "../../core/index.ts";
 export const BLOBS_PLUGIN = "governor:blobs";
 
 /**
- * The session's blob store, for plugins that keep a way back to text they take out of the context
- * (prune's argument cuts and folds). Optional for them: list it in `optional` and read it with
- * `services.maybe(BLOB_STORE)`; without the blobs plugin they name another way back.
+ * The session's blob store, for plugins that keep a way back to text they take out of the context.
+ * Recall requires it (its `blob_read` way back is the store; one folder for every plugin). Budget and
+ * prune (argument cuts, folds) list it in `optional` and read it with `services.maybe(BLOB_STORE)`;
+ * without the blobs plugin they name another way back.
  */
 export const BLOB_STORE = defineService<BlobStore>("blobs:store", { providedBy: `${BLOBS_PLUGIN} (blobs() from pi-governor/plugins/blobs/index.ts)` });
 
