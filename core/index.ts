@@ -36,7 +36,7 @@ export {
 export * from "./services.ts";
 export { deepMerge, type DeepPartial } from "./config/merge.ts";
 export { resolveConfig, formatProblems, ALLOW_PROJECT_LINE, type ConfigLayer, type ConfigProblem, type ResolvedConfig } from "./config/resolve.ts";
-export type { RenamedKey, RenamedKeys } from "./config/renamed.ts";
+export type { RemovedKey, RenamedKey, RenamedKeys } from "./config/renamed.ts";
 export { loadConfigLayers, agentDirFrom, CONFIG_FILE, CONFIG_MAX_BYTES } from "./config/layers.ts";
 export { currentUid, readBoundedFileSync, SAFE_READ_FLAGS, UnsafeFileError, type BoundedReadOptions } from "./safe-file.ts";
 export type { CliCommand, CliIO } from "./cli-command.ts";

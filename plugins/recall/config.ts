@@ -66,6 +66,11 @@ export const recallSchema = z.object({
   status: z.boolean().describe("Footer entry with the tokens kept out of the context. Default true."),
 });
 
+/** Keys older releases read, still accepted in config files (with a note). */
+export const recallRenamedKeys = {
+  blobDir: { removed: "recall keeps outputs in the blobs plugin's cache, where blob_read reads; set blobs.dir to move it" },
+} as const;
+
 /** The `recall` options (without `enabled`). */
 export type RecallOptions = z.infer<typeof recallSchema>;
 

@@ -27,7 +27,7 @@ import { redactValue } from "../../lib/redact/index.ts";
 import { formatCall } from "../../lib/tool-call/index.ts";
 import { REDACTOR } from "../redact/index.ts";
 import { purgeIndexCommand, recallStatusCommand, searchCommand } from "./commands.ts";
-import { indexPathFor, recallDefaults, recallSchema } from "./config.ts";
+import { indexPathFor, recallDefaults, recallRenamedKeys, recallSchema } from "./config.ts";
 import { recallDoctorChecks } from "./doctor-checks.ts";
 import { SavingsTracker, statusText } from "./savings.ts";
 import { contextSearchTool, CONTEXT_SEARCH_TOOL } from "./search-tool.ts";
@@ -73,6 +73,7 @@ export const recall = definePlugin({
   description: "Indexes every tool output (FTS5, BM25) so anything pruned or cut can be found with context_search and read back byte-exact with blob_read.",
   schema: recallSchema,
   defaults: recallDefaults,
+  renamedKeys: recallRenamedKeys,
   // Where files are written, how many rows the index every project shares keeps, and whether the
   // model may read what other projects printed, is the user's choice.
   trustedKeys: ["dbPath", "maxOutputs", "searchAllProjects"],
