@@ -28,6 +28,12 @@ export { pruneDefaults, pruneSchema, type PruneOptions } from "./config.ts";
 export { PIN_MARKER, USER_PIN_MARKER } from "./pin-marker.ts";
 export { PRUNED_PREFIX, type PlaceholderInput, placeholderText } from "./placeholder.ts";
 export { SessionPruner } from "./pruner.ts";
+// What the session replay (cli/replay/) simulates the plugin with, and its only way into it:
+// the reference step settings it compares against, the prompt-cache pricing, recognising a
+// placeholder, and a fold the pruner must step for.
+export { CACHE_PRICING, PREVIOUS_STEP_DEFAULTS, RESULT_ONLY_PRUNING } from "./config.ts";
+export { isPlaceholder } from "./placeholder.ts";
+export { hasNewFold } from "./pruner.ts";
 
 /** Plugin name, as taps and errors show it. */
 export const PRUNE_PLUGIN = "governor:prune";

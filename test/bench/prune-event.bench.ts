@@ -7,9 +7,9 @@
  * are shown beside them.
  */
 import type { AgentMessageLike } from "../../core/index.ts";
-import { governorPolicy } from "../../plugins/prune/replay/policies.ts";
-import { generateSession } from "../../plugins/prune/replay/sample/generate.ts";
-import { parseSession } from "../../plugins/prune/replay/session-file.ts";
+import { governorPolicy } from "../../cli/replay/policies.ts";
+import { generateSession } from "../../cli/replay/sample/generate.ts";
+import { parseSession } from "../../cli/replay/session-file.ts";
 import { kotaPrune } from "../../presets/kota/prune-policy.ts";
 import { formatNs, type BenchSuite } from "./harness.ts";
 

@@ -122,6 +122,7 @@ export class FoldSession {
       foldNudgePercent: this.env.options.foldNudgePercent,
       keepRecentTurns: this.env.options.keepRecentTurns,
       keyOf: this.index.keyOf,
+      turnOf: this.index.turnOf,
     });
     if (nudge) {
       store.append(NUDGE_KIND, { ...nudge });

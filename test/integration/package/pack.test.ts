@@ -126,7 +126,16 @@ describe("the packed pi-governor in a team's project", { timeout: 120_000 }, () 
   it("ships the compiled build with declarations and the sources pi loads, and no tests", () => {
     const files = packedFiles;
     expect(files).toEqual(
-      expect.arrayContaining(["dist/core/index.js", "dist/core/index.d.ts", "dist/presets/kota/index.js", "presets/kota/extension.ts", "bin/pi-governor.mjs"]),
+      expect.arrayContaining([
+        "dist/core/index.js",
+        "dist/core/index.d.ts",
+        "dist/presets/kota/index.js",
+        "presets/kota/extension.ts",
+        "bin/pi-governor.mjs",
+        // The CLI runs from its sources (jiti): the replay and the sample it replays without sessions.
+        "cli/replay/command.ts",
+        "cli/replay/sample/session.jsonl",
+      ]),
     );
     expect(files.filter((f) => f.startsWith("test/") || f.startsWith("dist/test/") || f.includes(".test."))).toEqual([]);
   });

@@ -1,11 +1,15 @@
 import { describe, expect, it } from "vitest";
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
 import {
   fileExistsUnder,
   findCycles,
   type ImportEdge,
   listSourceFiles,
   parseImports,
+  placementViolations,
   pluginSurfaceUnder,
+  REPLAY_DIR,
   REPO_ROOT,
   ruleViolations,
   scanImports,
@@ -37,6 +41,19 @@ describe("the import graph of core, lib, cli, plugins, presets and bin", () => {
 
   it("reads the names each import takes, so the rules between plugins see them", () => {
     expect(edges).toContainEqual(expect.objectContaining({ from: "plugins/recall/index.ts", to: "plugins/blobs/index.ts", names: ["BLOB_STORE"] }));
+  });
+
+  it("keeps the replay CLI tooling: under cli/replay/ with its sample, reaching prune through plugins/prune/index.ts, in no plugin", () => {
+    // Every file under plugins/, whatever its kind (a sample session is .jsonl).
+    const pluginFiles = (readdirSync(join(REPO_ROOT, "plugins"), { recursive: true }) as string[]).map((f) => `plugins/${f.split("\\").join("/")}`);
+    expect(placementViolations(pluginFiles)).toEqual([]);
+    for (const file of ["command.ts", "simulate.ts", "sample/generate.ts", "sample/session.jsonl"])
+      expect(existsSync(join(REPO_ROOT, REPLAY_DIR, file))).toBe(true);
+    expect(edges).toContainEqual(expect.objectContaining({ from: "cli/main.ts", to: `${REPLAY_DIR}command.ts`, kind: "dynamic" }));
+    const toPrune = edges.filter((e) => e.from.startsWith(REPLAY_DIR) && e.to.startsWith("plugins/prune/"));
+    expect(toPrune.length).toBeGreaterThan(0);
+    expect(new Set(toPrune.map((e) => e.to))).toEqual(new Set(["plugins/prune/index.ts"]));
+    expect(edges.filter((e) => !e.from.startsWith("cli/") && !e.from.startsWith("bin/") && e.to.startsWith("cli/"))).toEqual([]);
   });
 });
 
@@ -126,9 +143,53 @@ describe("the checker itself", () => {
         edge("presets/index.ts", "presets/kota/index.ts"),
         edge("presets/kota/extension.ts", "presets/index.ts"),
         edge("presets/lean/index.ts", "plugins/blobs/index.ts"),
-        edge("cli/main.ts", "cli/replay.ts"),
+        edge("cli/main.ts", "cli/replay/command.ts"),
+        edge("cli/replay/policies.ts", "plugins/prune/index.ts"),
+        edge("cli/replay/command.ts", "presets/index.ts"),
+        edge("cli/doctor.ts", "plugins/doctor/checks.ts"),
         edge("cli/write-schema.ts", "core/config/json-schema.ts"),
         edge("bin/pi-governor.mjs", "cli/main.ts"),
+      ]),
+    ).toEqual([]);
+  });
+
+  it("keeps the replay out of the plugins and the layers below cli, and off prune's internals", () => {
+    expect(
+      ruleViolations([
+        edge("plugins/prune/pruner.ts", "cli/replay/simulate.ts"),
+        edge("presets/kota/prune-policy.ts", "cli/replay/policies.ts"),
+        edge("lib/pi/find.ts", "cli/replay/session-file.ts"),
+        edge("core/size.ts", "cli/replay/cache-model.ts"),
+        edge("cli/replay/hindsight.ts", "plugins/prune/pruner.ts"),
+        edge("cli/replay/sample/generate.ts", "plugins/prune/fold/index.ts"),
+      ]),
+    ).toEqual([
+      "plugins/prune/pruner.ts:1 imports cli/replay/simulate.ts: a plugin imports no preset and no cli",
+      "presets/kota/prune-policy.ts:1 imports cli/replay/policies.ts: a preset imports no cli",
+      "lib/pi/find.ts:1 imports cli/replay/session-file.ts: lib imports only lib and core/index.ts",
+      "core/size.ts:1 imports cli/replay/cache-model.ts: core imports only core (the kernel depends on nothing above it)",
+      "cli/replay/hindsight.ts:1 imports plugins/prune/pruner.ts: the replay reaches a plugin only through its index.ts; import plugins/prune/index.ts (export what it needs there)",
+      "cli/replay/sample/generate.ts:1 imports plugins/prune/fold/index.ts: the replay reaches a plugin only through its index.ts; import plugins/prune/index.ts (export what it needs there)",
+    ]);
+    expect(
+      placementViolations([
+        "plugins/prune/replay/simulate.ts",
+        "plugins/prune/replay/sample/session.jsonl",
+        "plugins/prune/replay.ts",
+        "plugins/x/replay-cli.ts",
+      ]),
+    ).toEqual([
+      "plugins/prune/replay/simulate.ts: the replay is CLI tooling; it lives in cli/replay/, not in a plugin",
+      "plugins/prune/replay/sample/session.jsonl: the replay is CLI tooling; it lives in cli/replay/, not in a plugin",
+      "plugins/prune/replay.ts: the replay is CLI tooling; it lives in cli/replay/, not in a plugin",
+      "plugins/x/replay-cli.ts: the replay is CLI tooling; it lives in cli/replay/, not in a plugin",
+    ]);
+    expect(
+      placementViolations([
+        "plugins/recall/writer.ts",
+        "plugins/recall/spill-replayer.ts",
+        "cli/replay/simulate.ts",
+        "test/unit/plugins/prune/replay/x.test.ts",
       ]),
     ).toEqual([]);
   });

@@ -276,6 +276,8 @@ function presetImportAllowed(e: ImportEdge, to: { unit: string }): boolean {
  *   extension.ts imports that list (values every preset uses live beside their plugin);
  * - presets take a plugin only through its index.ts;
  * - code outside a library imports it only through its index.ts (lib/<name>/index.ts);
+ * - the replay (cli/replay/, CLI tooling) reaches a plugin only through its index.ts, the surface the
+ *   plugin chose to export (the prune plugin's: the factory, its step presets and cache pricing);
  * - every relative import names a file that exists (when `exists` is given).
  */
 export function ruleViolations(edges: readonly ImportEdge[], exists?: (file: string) => boolean, surface?: (unit: string) => ReadonlySet<string>): string[] {
@@ -306,8 +308,24 @@ export function ruleViolations(edges: readonly ImportEdge[], exists?: (file: str
     }
     if (from.layer === "presets" && to.layer === "presets" && from.unit !== to.unit && !presetImportAllowed(e, to))
       out.push(`${where}: a preset imports no other preset; share a value beside its plugin (plugins/<name>/index.ts) or in lib/`);
+    if (e.from.startsWith(REPLAY_DIR) && to.layer === "plugins" && e.to !== `${to.unit}/index.ts`)
+      out.push(`${where}: the replay reaches a plugin only through its index.ts; import ${to.unit}/index.ts (export what it needs there)`);
   }
   return out;
+}
+
+/** Where the session replay and its session generator live: CLI tooling, above every plugin. */
+export const REPLAY_DIR = "cli/replay/";
+
+/**
+ * Files in the wrong layer, one line each: the replay (a simulator, report and session generator
+ * that only the CLI, the bench and tests run) is CLI tooling, so no plugin holds a `replay` folder
+ * or file; it lives in {@link REPLAY_DIR}.
+ */
+export function placementViolations(files: readonly string[]): string[] {
+  return files
+    .filter((f) => f.startsWith("plugins/") && f.split("/").some((segment) => /^replay(?:$|[-.])/.test(segment)))
+    .map((f) => `${f}: the replay is CLI tooling; it lives in ${REPLAY_DIR}, not in a plugin`);
 }
 
 /** Whether a repo-relative file exists under `root`. */
