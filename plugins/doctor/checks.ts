@@ -8,7 +8,7 @@
  */
 import { lstatSync } from "node:fs";
 import { join } from "node:path";
-import { CONFIG_FILE, type DoctorCheckContext, type DoctorCheckResult, type DoctorCheckStatus, type Governor, visible } from "../../core/index.ts";
+import { CONFIG_FILE, type DoctorCheckContext, type DoctorCheckResult, type DoctorCheckStatus, type Governor, visible } from "../../core/sdk.ts";
 import type { PiInstall } from "../../lib/pi/index.ts";
 import type { SqliteProbe } from "../../lib/sqlite/index.ts";
 

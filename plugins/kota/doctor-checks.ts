@@ -5,7 +5,7 @@
  * check touches comes in through {@link KotaDoctorEnvironment}, so it is tested with a planted one
  * (no Bun, a KotaDB that exits or never answers).
  */
-import type { DoctorCheckContext, DoctorCheckResult } from "../../core/index.ts";
+import type { DoctorCheckContext, DoctorCheckResult } from "../../core/sdk.ts";
 import { gitRoot } from "../../lib/git/index.ts";
 import { ManagedMcpServer } from "../../lib/mcp/index.ts";
 import type { KotaOptions } from "./config.ts";

@@ -3,7 +3,7 @@
  * unit and default; `/governor pruning` prints the effective values.
  */
 import { z } from "zod";
-import { boundedRecord, toolListSchema, toolNameSchema } from "../../core/index.ts";
+import { boundedRecord, toolListSchema, toolNameSchema } from "../../core/sdk.ts";
 import { MAX_PATTERN_TOTAL_CHARS } from "./paths.ts";
 
 const toolList = toolListSchema();

@@ -4,7 +4,7 @@
  * (a placeholder, a relation placeholder, cut call arguments, or keep). Pure given its inputs; the
  * per-message caches live in the pruner's facts, so a decision is computed once per message.
  */
-import type { AgentMessageLike } from "../../core/index.ts";
+import type { AgentMessageLike } from "../../core/sdk.ts";
 import type { ArgumentBlobWriter } from "./argument-blobs.ts";
 import { type ArgumentCutReason, cutToolCallArguments } from "./arguments.ts";
 import { type BoundaryView, boundaryView } from "./boundary-view.ts";

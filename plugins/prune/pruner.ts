@@ -10,7 +10,7 @@
  * `forceStepPercent` of the window. Steps are persisted, so the
  * boundary survives `/reload` and is never recomputed from scratch.
  */
-import type { AgentMessageLike, ContextInfo, Logger, SessionStore } from "../../core/index.ts";
+import type { AgentMessageLike, ContextInfo, Logger, SessionStore } from "../../core/sdk.ts";
 import { type ModeRules, type PruneMode, type PruneOptions, rulesFor } from "./config.ts";
 import type { ArgumentBlobWriter } from "./argument-blobs.ts";
 import { type CallInfo, isPinnedInMessage } from "./decide.ts";
@@ -428,7 +428,14 @@ export class SessionPruner {
       if (frozen.sites?.some((site) => site.isError)) into.turnDependent.push(i);
       const d = this.judge.decide(f, m, resolved[s]!.mode, frozen, turns);
       if (!d.replacement) return;
-      add({ index: i, message: d.replacement, summary: d.summary, saved: d.savedChars, kind: m.role === "toolResult" ? "result" : "arguments", blobs: d.blobs });
+      add({
+        index: i,
+        message: d.replacement,
+        summary: d.summary,
+        saved: d.savedChars,
+        kind: m.role === "toolResult" ? "result" : "arguments",
+        blobs: d.blobs,
+      });
     };
     const add = (r: ReplacedMessage) => {
       into.replaced.push(r);

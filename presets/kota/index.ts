@@ -10,7 +10,7 @@
  * the global config enables it), doctor. autoContext needs kota's
  * `kota:runtime` service; the host applies kota first wherever it stands.
  */
-import { definePreset } from "../../core/index.ts";
+import { definePreset } from "../../core/sdk.ts";
 import { autoContext } from "../../plugins/auto-context/index.ts";
 import { BUILTIN_BLOB_TOOLS, blobs } from "../../plugins/blobs/index.ts";
 import { budget } from "../../plugins/budget/index.ts";

@@ -3,7 +3,7 @@
  * `read`/`bash` output goes to the blob cache (excerpt + `blob_read`), and old tool output is pruned.
  * Pick it with `{ "preset": "lean" }` in ~/.pi/agent/pi-governor.json (or PI_GOVERNOR_PRESET=lean).
  */
-import { definePreset } from "../../core/index.ts";
+import { definePreset } from "../../core/sdk.ts";
 import { BUILTIN_BLOB_TOOLS, blobs } from "../../plugins/blobs/index.ts";
 import { chaos } from "../../plugins/chaos/index.ts";
 import { doctor } from "../../plugins/doctor/index.ts";

@@ -4,11 +4,11 @@
  * {@link FOLD_STAGE}), the fold nudge, and `/<root> unfold`. See the "Folding" section of the prune
  * README.
  *
- * The tap works on the history before pruning (captured read-only just before STAGE.PRUNE): fold
+ * The tap works on the history before pruning (captured read-only just before CONTEXT_STAGE.PRUNE): fold
  * records, ranges, pins and the blob of originals come from what the session holds, not from the
  * placeholders pruning put in; the replacement is applied to the pruned list (same indexes).
  */
-import { type GovernorServices, type Pipeline, STAGE, type AgentMessageLike } from "../../../core/index.ts";
+import { type GovernorServices, type Pipeline, CONTEXT_STAGE, type AgentMessageLike } from "../../../core/sdk.ts";
 import { BLOB_STORE } from "../../blobs/index.ts";
 import { REDACTOR } from "../../redact/index.ts";
 import type { PruneOptions } from "../config.ts";
@@ -23,9 +23,9 @@ export { NUDGE_PREFIX } from "./nudge.ts";
 export { SUMMARY_MAX_CHARS, SUMMARY_MIN_CHARS } from "./tool.ts";
 
 /** Stage of the folding tap: after pruning, so pruning's boundary and decisions never see a fold. */
-export const FOLD_STAGE = STAGE.PRUNE + 50;
+export const FOLD_STAGE = CONTEXT_STAGE.PRUNE + 50;
 /** Stage of the read-only tap that keeps the history before pruning for the folding tap. */
-const CAPTURE_STAGE = STAGE.PRUNE - 10;
+const CAPTURE_STAGE = CONTEXT_STAGE.PRUNE - 10;
 /** Sessions whose folding state is kept in memory at once. */
 const MAX_SESSIONS = 8;
 const OWNER = "governor:prune";

@@ -3,7 +3,7 @@
  * model). The folds themselves are not records: a `context_fold` call whose result is not an error
  * IS the fold (see folds.ts), so a replayed recorded session folds the same way.
  */
-import type { SessionStore } from "../../../core/index.ts";
+import type { SessionStore } from "../../../core/sdk.ts";
 
 /** Record kind of one `/<root> unfold <id>`: the fold with that id is no longer applied. */
 export const UNFOLD_KIND = "governor:prune-unfold";

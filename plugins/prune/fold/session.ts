@@ -4,7 +4,7 @@
  * invalid folds were already logged. Everything else is derived from the messages and the session
  * records on each call.
  */
-import type { AgentMessageLike, Logger, SessionStore } from "../../../core/index.ts";
+import type { AgentMessageLike, Logger, SessionStore } from "../../../core/sdk.ts";
 import type { PruneOptions } from "../config.ts";
 import { protectedPathMatcher } from "../paths.ts";
 import { loadPins } from "../records.ts";

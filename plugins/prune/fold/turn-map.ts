@@ -4,7 +4,7 @@
  * whole turns never splits a toolCall/toolResult pair), and what must never be folded (pinned
  * results, calls on protected paths).
  */
-import { messageMeta, type AgentMessageLike } from "../../../core/index.ts";
+import { messageMeta, type AgentMessageLike } from "../../../core/sdk.ts";
 import { callPath } from "../paths.ts";
 import { startsTurn } from "../turns.ts";
 

@@ -35,7 +35,7 @@ describe("the import graph of core, lib, cli, plugins, presets and bin", () => {
     expect(findCycles(edges).map((cycle) => cycle.join(" -> "))).toEqual([]);
   });
 
-  it("keeps the layering rules (core is the kernel; lib, plugins and presets use core/index.ts; no plugin's internals from outside it)", () => {
+  it("keeps the layering rules (core is the kernel; lib and plugins use core/sdk.ts, presets also core/host-api.ts; no plugin's internals from outside it)", () => {
     expect(ruleViolations(edges, fileExistsUnder(REPO_ROOT), surface)).toEqual([]);
   });
 
@@ -118,16 +118,24 @@ describe("the checker itself", () => {
       edge("presets/lean/index.ts", "presets/kota/extension.ts"),
       edge("presets/kota/extension.ts", "core/pi/extension.ts"),
       edge("plugins/blobs/excerpt.ts", "lib/blobs/read-lines.ts"),
+      edge("plugins/retry/index.ts", "core/index.ts"),
+      edge("plugins/doctor/index.ts", "core/host-api.ts"),
+      edge("lib/mcp/x.ts", "core/host-api.ts"),
+      edge("presets/kota/index.ts", "core/index.ts"),
     ]);
     expect(broken).toEqual([
       "core/host.ts:1 imports lib/mcp/index.ts: core imports only core (the kernel depends on nothing above it)",
-      "lib/blobs/store.ts:1 imports core/errors.ts: outside core, import the kernel from core/index.ts",
-      "lib/mcp/x.ts:1 imports plugins/retry/index.ts: lib imports only lib and core/index.ts",
+      "lib/blobs/store.ts:1 imports core/errors.ts: a plugin or library imports the kernel only from core/sdk.ts (the plugin SDK)",
+      "lib/mcp/x.ts:1 imports plugins/retry/index.ts: lib imports only lib and core/sdk.ts",
       "plugins/auto-context/index.ts:1 imports plugins/kota/git.ts: another plugin's internals; import plugins/kota/index.ts (or use a service)",
       "plugins/execution-log/stats-cli.ts:1 imports cli/main.ts: a plugin imports no preset and no cli",
       "presets/lean/index.ts:1 imports presets/kota/extension.ts: a preset imports no other preset; share a value beside its plugin (plugins/<name>/index.ts) or in lib/",
-      "presets/kota/extension.ts:1 imports core/pi/extension.ts: outside core, import the kernel from core/index.ts",
+      "presets/kota/extension.ts:1 imports core/pi/extension.ts: a preset imports the kernel from core/sdk.ts or, to run it (extension.ts), core/host-api.ts",
       "plugins/blobs/excerpt.ts:1 imports lib/blobs/read-lines.ts: a library's internals; import lib/blobs/index.ts",
+      "plugins/retry/index.ts:1 imports core/index.ts: a plugin or library imports the kernel only from core/sdk.ts (the plugin SDK)",
+      "plugins/doctor/index.ts:1 imports core/host-api.ts: a plugin or library imports the kernel only from core/sdk.ts (the plugin SDK)",
+      "lib/mcp/x.ts:1 imports core/host-api.ts: a plugin or library imports the kernel only from core/sdk.ts (the plugin SDK)",
+      "presets/kota/index.ts:1 imports core/index.ts: a preset imports the kernel from core/sdk.ts or, to run it (extension.ts), core/host-api.ts",
     ]);
   });
 
@@ -135,7 +143,11 @@ describe("the checker itself", () => {
     expect(
       ruleViolations([
         edge("core/pi/extension.ts", "core/host.ts"),
-        edge("lib/mcp/managed-server.ts", "core/index.ts"),
+        edge("lib/mcp/managed-server.ts", "core/sdk.ts"),
+        edge("plugins/retry/index.ts", "core/sdk.ts"),
+        edge("presets/kota/index.ts", "core/sdk.ts"),
+        edge("presets/kota/extension.ts", "core/host-api.ts"),
+        edge("cli/doctor.ts", "core/index.ts"),
         edge("lib/mcp/managed-server.ts", "lib/mcp/errors.ts"),
         edge("plugins/mcp-servers/index.ts", "lib/mcp/index.ts"),
         edge("plugins/auto-context/index.ts", "plugins/kota/index.ts"),
@@ -166,7 +178,7 @@ describe("the checker itself", () => {
     ).toEqual([
       "plugins/prune/pruner.ts:1 imports cli/replay/simulate.ts: a plugin imports no preset and no cli",
       "presets/kota/prune-policy.ts:1 imports cli/replay/policies.ts: a preset imports no cli",
-      "lib/pi/find.ts:1 imports cli/replay/session-file.ts: lib imports only lib and core/index.ts",
+      "lib/pi/find.ts:1 imports cli/replay/session-file.ts: lib imports only lib and core/sdk.ts",
       "core/size.ts:1 imports cli/replay/cache-model.ts: core imports only core (the kernel depends on nothing above it)",
       "cli/replay/hindsight.ts:1 imports plugins/prune/pruner.ts: the replay reaches a plugin only through its index.ts; import plugins/prune/index.ts (export what it needs there)",
       "cli/replay/sample/generate.ts:1 imports plugins/prune/fold/index.ts: the replay reaches a plugin only through its index.ts; import plugins/prune/index.ts (export what it needs there)",

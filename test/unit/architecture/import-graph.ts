@@ -209,8 +209,10 @@ export function layerOf(file: string): { layer: string; unit: string } {
   return { layer: top, unit: top };
 }
 
-/** The public entry of core: the only core file code outside core imports. */
-export const CORE_ENTRY = "core/index.ts";
+/** The plugin SDK: the one core file plugins and libraries import. */
+export const SDK_ENTRY = "core/sdk.ts";
+/** The host entry: what runs plugins (createGovernor, createExtension, config loading). */
+export const HOST_ENTRY = "core/host-api.ts";
 
 /**
  * What plugins take from each other besides services: the names of a plugin's tools and the text
@@ -268,7 +270,8 @@ function presetImportAllowed(e: ImportEdge, to: { unit: string }): boolean {
  * Layering rules broken by `edges`, one line each (`file:line imports target: why`):
  * - core imports only core;
  * - lib imports neither plugins, presets nor cli;
- * - lib, plugins and presets reach core only through core/index.ts;
+ * - lib and plugins reach core only through core/sdk.ts; presets through core/sdk.ts or
+ *   core/host-api.ts; cli and bin through any of them (core/index.ts is both);
  * - plugins import no preset and no cli, and another plugin only through its index.ts, and (when
  *   `surface` is given) take from it only its service keys, their value types and its
  *   {@link PLUGIN_VOCABULARY}: the rest of what plugins share is a service or lives in lib/;
@@ -289,9 +292,11 @@ export function ruleViolations(edges: readonly ImportEdge[], exists?: (file: str
     if (exists && !exists(e.to)) out.push(`${where}: no such file`);
     if (from.layer === "core" && to.layer !== "core") out.push(`${where}: core imports only core (the kernel depends on nothing above it)`);
     if (from.layer === "lib" && (to.layer === "plugins" || to.layer === "presets" || to.layer === "cli"))
-      out.push(`${where}: lib imports only lib and core/index.ts`);
-    if ((from.layer === "lib" || from.layer === "plugins" || from.layer === "presets") && to.layer === "core" && e.to !== CORE_ENTRY)
-      out.push(`${where}: outside core, import the kernel from ${CORE_ENTRY}`);
+      out.push(`${where}: lib imports only lib and ${SDK_ENTRY}`);
+    if ((from.layer === "lib" || from.layer === "plugins") && to.layer === "core" && e.to !== SDK_ENTRY)
+      out.push(`${where}: a plugin or library imports the kernel only from ${SDK_ENTRY} (the plugin SDK)`);
+    if (from.layer === "presets" && to.layer === "core" && e.to !== SDK_ENTRY && e.to !== HOST_ENTRY)
+      out.push(`${where}: a preset imports the kernel from ${SDK_ENTRY} or, to run it (extension.ts), ${HOST_ENTRY}`);
     if (from.layer === "plugins" && (to.layer === "presets" || to.layer === "cli")) out.push(`${where}: a plugin imports no preset and no cli`);
     if (from.layer === "presets" && to.layer === "cli") out.push(`${where}: a preset imports no cli`);
     if (to.layer === "lib" && from.unit !== to.unit && e.to !== `${to.unit}/index.ts` && from.layer !== "cli" && from.layer !== "bin")
