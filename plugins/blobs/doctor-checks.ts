@@ -8,7 +8,7 @@ import { type BlobDirState, checkBlobDir, resolveBlobDir } from "../../lib/blobs
 import type { BlobsOptions } from "./config.ts";
 
 /** The blob cache line for `dir`; `inspect` looks at the folder and throws a BlobDirError naming the fix. */
-export async function checkCacheDir(dir: string, inspect: (dir: string) => Promise<BlobDirState>): Promise<DoctorCheckResult> {
+async function checkCacheDir(dir: string, inspect: (dir: string) => Promise<BlobDirState>): Promise<DoctorCheckResult> {
   try {
     const state = await inspect(dir);
     return {

@@ -39,7 +39,7 @@ export interface KotaDoctorEnvironment {
  * Starts KotaDB with `launch`, waits at most `deadlineMs` for initialize and tools/list, and stops it
  * again (SIGTERM, then SIGKILL): no child outlives the check. Rejects with the start error.
  */
-export async function startKotaOnce(launch: KotaLaunch, deadlineMs: number): Promise<KotaStartReport> {
+async function startKotaOnce(launch: KotaLaunch, deadlineMs: number): Promise<KotaStartReport> {
   const server = new ManagedMcpServer({
     name: "kota",
     command: launch.command,
@@ -119,7 +119,7 @@ function kotaStartFailed(error: unknown, launch: KotaLaunch, env: KotaDoctorEnvi
 }
 
 /** The real environment for the doctor's `context`: this machine's PATH and a real, bounded KotaDB start. */
-export function kotaDoctorEnvironment(context: DoctorCheckContext): KotaDoctorEnvironment {
+function kotaDoctorEnvironment(context: DoctorCheckContext): KotaDoctorEnvironment {
   return {
     agentDir: context.agentDir,
     env: context.env,

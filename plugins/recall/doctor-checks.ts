@@ -10,7 +10,7 @@ import { indexPathFor, type RecallOptions } from "./config.ts";
 import { checkIndexFiles } from "./index-file.ts";
 
 /** The recall index line for `path`; `inspect` looks at its folder and files and throws a message naming the fix. */
-export async function checkRecallIndex(path: string, inspect: (path: string) => Promise<BlobDirState>): Promise<DoctorCheckResult> {
+async function checkRecallIndex(path: string, inspect: (path: string) => Promise<BlobDirState>): Promise<DoctorCheckResult> {
   try {
     const state = await inspect(path);
     const where = "outputs are kept in the blob cache, where blob_read reads them";

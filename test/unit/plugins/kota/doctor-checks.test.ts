@@ -1,9 +1,9 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { kotaDefaults } from "../../../../plugins/kota/config.ts";
-import { checkKota, type KotaDoctorEnvironment, startKotaOnce } from "../../../../plugins/kota/doctor-checks.ts";
+import { checkKota, type KotaDoctorEnvironment } from "../../../../plugins/kota/doctor-checks.ts";
 import { kota } from "../../../../plugins/kota/index.ts";
 import { standinKotaConfig } from "../../../helpers/kota-standin.ts";
 
@@ -108,8 +108,30 @@ describe("the kota plugin's doctor checks", () => {
     expect(results[1]!.detail).toMatch(/^started .*, \d+ tools, version .*; stopped again$/);
   }, 60_000);
 
-  it("startKotaOnce: a command that exits at once rejects, and leaves no child", async () => {
-    const launch = { command: process.execPath, args: ["-e", "process.exit(3)"], cwd: work, env: {}, connectTimeoutMs: 5_000, installHint: "node" };
-    await expect(startKotaOnce(launch, 5_000)).rejects.toThrow(/exited with code 3/);
+  it("through the plugin, in the real environment: a KotaDB command that exits at once is reported with its code and stderr", async () => {
+    const config = {
+      ...kotaDefaults,
+      command: process.execPath,
+      args: ["-e", "console.error('error: package kotadb@nope not found'); process.exit(3)"],
+      enabled: true,
+    };
+    const results = await kota().doctorChecks!(config, { cwd: work, agentDir: join(work, "agent"), env: process.env, startTimeoutMs: 20_000 });
+    expect(results[0]).toMatchObject({ name: `kota.command (${process.execPath})`, status: "ok" });
+    expect(results[1]).toMatchObject({ name: "kotadb", status: "fail" });
+    expect(results[1]!.detail).toMatch(/exited with code 3.*stderr: error: package kotadb@nope not found/);
+    expect(results[1]!.detail).not.toMatch(/within/);
   }, 30_000);
+
+  it("through the plugin, in the real environment: no bun on the session's PATH fails with the Bun fix and starts nothing", async () => {
+    const empty = join(work, "empty-bin");
+    mkdirSync(empty, { recursive: true });
+    const results = await kota().doctorChecks!(
+      { ...kotaDefaults, enabled: true },
+      { cwd: work, agentDir: join(work, "agent"), env: { PATH: empty }, startTimeoutMs: 1_000 },
+    );
+    expect(results).toEqual([
+      { name: "bun", status: "fail", detail: "`bun` is not on PATH", fix: expect.stringMatching(/^KotaDB needs Bun/) },
+      { name: "kotadb", status: "skip", detail: "not started: its command is missing" },
+    ]);
+  });
 });
