@@ -7,13 +7,14 @@ import { agentDirFrom, createGovernor } from "../core/index.ts";
 import type { CliCommand } from "../core/index.ts";
 import { parseCommandArgs } from "../core/index.ts";
 import { formatDoctorReport, runDoctor } from "../plugins/doctor/checks.ts";
-import { DEFAULT_KOTA_DEADLINE_MS, defaultDoctorEnvironment } from "../plugins/doctor/environment.ts";
+import { DEFAULT_START_TIMEOUT_MS, defaultDoctorEnvironment } from "../plugins/doctor/environment.ts";
 
 const USAGE = `usage: pi-governor doctor [--cwd dir] [--json]
 
-Checks Node and pi, Bun and a real KotaDB start (at most doctor.kotaStartTimeoutMs, default 15 s),
-SQLite, the blob cache directory, the config files pi-governor reads for --cwd and their problems,
-and which preset and stages are active. Prints the fix for each failed check.
+Checks Node and pi, SQLite, the config files pi-governor reads for --cwd and their problems, which
+preset and stages are active, and what each stage needs (the kota preset: Bun and a real KotaDB
+start, at most doctor.startTimeoutMs, default 15 s; the blob cache and recall index folders).
+Prints the fix for each failed check.
 
   --cwd dir   the project to check (default: the current directory)
   --json      print the results as JSON
@@ -28,8 +29,8 @@ export const run: CliCommand = async (argv, io) => {
   const agentDir = agentDirFrom(env);
   const { presets } = await import("../presets/index.ts");
   const governor = await createGovernor({ preset: presets[0]!, presets: presets.slice(1), cwd, agentDir, env });
-  const deadline = Number(governor.config.values.get("doctor")?.kotaStartTimeoutMs ?? DEFAULT_KOTA_DEADLINE_MS);
-  const results = await runDoctor(defaultDoctorEnvironment({ governor, cwd, agentDir, env, kotaDeadlineMs: deadline, host: "shell" }));
+  const startTimeoutMs = Number(governor.config.values.get("doctor")?.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS);
+  const results = await runDoctor(defaultDoctorEnvironment({ governor, cwd, agentDir, env, startTimeoutMs, host: "shell" }));
   io.out(parsed.values.json ? `${JSON.stringify({ results }, null, 2)}\n` : formatDoctorReport(results));
   return results.some((r) => r.status === "fail") ? 1 : 0;
 };

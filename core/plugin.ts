@@ -3,6 +3,7 @@ import type { Pipeline } from "./pipeline.ts";
 import type { GovernorServices, ServiceKey } from "./services.ts";
 import { deepMerge, type DeepPartial } from "./config/merge.ts";
 import type { RenamedKeys } from "./config/renamed.ts";
+import type { DoctorCheckContext, DoctorChecks } from "./doctor-check.ts";
 
 /** Every plugin's config has an `enabled` switch, added by {@link definePlugin}. */
 export type WithEnabled<C> = C & { enabled: boolean };
@@ -56,6 +57,12 @@ export interface PluginSpec<S extends z.ZodObject> {
   requires?: ReadonlyArray<ServiceKey<any>>;
   /** Services this plugin uses when present (`services.maybe(key)`); their providers are applied first. */
   optional?: ReadonlyArray<ServiceKey<any>>;
+  /**
+   * What the doctor checks for this plugin (a program on PATH that really starts, a private folder),
+   * from its resolved section: each line with the fix when it fails. Runs outside a session too
+   * (`pi-governor doctor`), so it reads only the config and the context. Default none.
+   */
+  doctorChecks?: DoctorChecks<WithEnabled<z.infer<S>>>;
   /** Taps hooks and registers tools and commands. Runs once, before the pipeline is sealed. */
   apply(pipeline: Pipeline, config: WithEnabled<z.infer<S>>, services: GovernorServices): void | Promise<void>;
 }
@@ -87,6 +94,8 @@ export interface GovernorPlugin<C = Record<string, unknown>> {
   readonly provides: ReadonlyArray<ServiceKey<any>>;
   readonly requires: ReadonlyArray<ServiceKey<any>>;
   readonly optional: ReadonlyArray<ServiceKey<any>>;
+  /** The doctor's checks for this plugin ({@link PluginSpec.doctorChecks}); absent when the spec has none. */
+  doctorChecks?(config: WithEnabled<C>, context: DoctorCheckContext): ReturnType<DoctorChecks<WithEnabled<C>>>;
   apply(pipeline: Pipeline, config: WithEnabled<C>, services: GovernorServices): void | Promise<void>;
 }
 
@@ -133,6 +142,7 @@ export function definePlugin<S extends z.ZodObject>(spec: PluginSpec<S>): Plugin
       provides: Object.freeze([...(spec.provides ?? [])]),
       requires: Object.freeze([...(spec.requires ?? [])]),
       optional: Object.freeze([...(spec.optional ?? [])]),
+      ...(spec.doctorChecks ? { doctorChecks: spec.doctorChecks as DoctorChecks<WithEnabled<C>> } : {}),
       apply: spec.apply as GovernorPlugin<C>["apply"],
     });
   };

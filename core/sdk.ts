@@ -10,7 +10,7 @@
 // The plugin contract: a plugin is a `{ name, apply }` object built by a factory beside its zod
 // schema; a preset is a list of plugins. Presets merge their overrides into a plugin's defaults.
 export { deepMerge, type DeepPartial } from "./config/merge.ts";
-export type { RenamedKey, RenamedKeys } from "./config/renamed.ts";
+export type { RemovedKey, RenamedKey, RenamedKeys } from "./config/renamed.ts";
 export {
   type CrossFieldProblem,
   definePlugin,
@@ -164,6 +164,7 @@ export { ALLOW_PROJECT_LINE } from "./config/resolve.ts";
 // Reading a file a repository or another user may have planted: bounded, no links followed.
 export { type BoundedReadOptions, currentUid, readBoundedFileSync, SAFE_READ_FLAGS, UnsafeFileError } from "./safe-file.ts";
 
-// A command a plugin ships for the `pi-governor` command line.
+// A command a plugin ships for the `pi-governor` command line, and the checks it adds to the doctor.
 export type { CliCommand, CliIO } from "./cli-command.ts";
+export type { DoctorCheckContext, DoctorCheckResult, DoctorChecks, DoctorCheckStatus } from "./doctor-check.ts";
 export { parseCommandArgs, USAGE_EXIT } from "./cli-args.ts";

@@ -1,7 +1,8 @@
 /**
  * Renamed config keys: a user's file written for an older release keeps working. The old key's value
  * moves to the new key (converted when its shape changed) and the user is told the new spelling; a
- * value under the new spelling in the same file wins over the converted old one.
+ * value under the new spelling in the same file wins over the converted old one. A key that was
+ * removed is dropped with a note saying what took its place, instead of "unknown key".
  */
 import { deepMerge, isPlainObject } from "./merge.ts";
 
@@ -16,8 +17,14 @@ export interface RenamedKey {
   readonly convert?: (old: unknown) => unknown;
 }
 
-/** Old key -> where it went, per plugin section. */
-export type RenamedKeys = Readonly<Record<string, RenamedKey>>;
+/** An old top-level key that no longer has a place: its value is ignored, and the note says why. */
+export interface RemovedKey {
+  /** What replaced it, e.g. "recall writes through the blobs plugin's store; set blobs.dir". */
+  readonly removed: string;
+}
+
+/** Old key -> where it went (or why it is gone), per plugin section. */
+export type RenamedKeys = Readonly<Record<string, RenamedKey | RemovedKey>>;
 
 /** What {@link upgradeRenamedKeys} did: the section in current spelling, and one note per old key. */
 export interface UpgradedSection {
@@ -43,6 +50,11 @@ export function upgradeRenamedKeys(sectionKey: string, section: unknown, renamed
   const renamed: UpgradedSection["renamed"] = [];
   for (const key of oldKeys) {
     const rule = renamedKeys[key]!;
+    if ("removed" in rule) {
+      delete out[key];
+      renamed.push({ key, message: `removed and ignored: ${rule.removed}` });
+      continue;
+    }
     const value = rule.convert ? rule.convert(out[key]) : out[key];
     delete out[key];
     // The new spelling in the same file wins; objects merge key by key.

@@ -63,6 +63,14 @@ export const blobsSchema = z.object({
     .describe("JSON answers up to this size are parsed to say which keys and array lengths were left out. Default 8388608 (8 MiB)"),
 });
 
+/**
+ * pi's built-in tools whose large output every shipped preset sends to the blob cache
+ * (`blobs({ builtinTools: [...BUILTIN_BLOB_TOOLS] })`): `read` and `bash`, the two whose output can be
+ * any size. The plugin's own default is none (governed tools only), for compositions that cut pi's
+ * output elsewhere.
+ */
+export const BUILTIN_BLOB_TOOLS: readonly string[] = Object.freeze(["read", "bash"]);
+
 /** The blobs plugin's options. */
 export type BlobsOptions = z.infer<typeof blobsSchema>;
 

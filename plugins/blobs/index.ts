@@ -8,10 +8,11 @@ import { definePlugin, defineService, errorText, messageMeta, RESULT_STAGE } fro
 import { REDACTOR } from "../redact/index.ts";
 import { listBlobsCommand, purgeBlobsCommand } from "./commands.ts";
 import { blobsDefaults, blobsRenamedKeys, blobsSchema } from "./config.ts";
+import { blobsDoctorChecks } from "./doctor-checks.ts";
 import { blobReadTool } from "./read-tool.ts";
 import { createShaper } from "./shape.ts";
 
-export { blobsDefaults, blobsSchema, type BlobsOptions } from "./config.ts";
+export { BUILTIN_BLOB_TOOLS, blobsDefaults, blobsSchema, type BlobsOptions } from "./config.ts";
 export { BLOB_MARKER_PATTERN, BLOB_READ_TOOL, blobMarker, blobReadCall } from "./marker.ts";
 export { buildExcerpt, type Excerpt, type ExcerptOptions } from "./excerpt.ts";
 export { jsonOutline } from "./json-outline.ts";
@@ -22,9 +23,10 @@ export { REHYDRATION_TAG } from "../../core/sdk.ts";
 export const BLOBS_PLUGIN = "governor:blobs";
 
 /**
- * The session's blob store, for plugins that keep a way back to text they take out of the context
- * (prune's argument cuts and folds). Optional for them: list it in `optional` and read it with
- * `services.maybe(BLOB_STORE)`; without the blobs plugin they name another way back.
+ * The session's blob store, for plugins that keep a way back to text they take out of the context.
+ * Recall requires it (its `blob_read` way back is the store; one folder for every plugin). Budget and
+ * prune (argument cuts, folds) list it in `optional` and read it with `services.maybe(BLOB_STORE)`;
+ * without the blobs plugin they name another way back.
  */
 export const BLOB_STORE = defineService<BlobStore>("blobs:store", { providedBy: `${BLOBS_PLUGIN} (blobs() from pi-governor/plugins/blobs/index.ts)` });
 
@@ -41,6 +43,7 @@ export const blobs = definePlugin({
   trustedKeys: ["dir", "maxBytes", "maxAgeDays"],
   provides: [BLOB_STORE],
   optional: [REDACTOR],
+  doctorChecks: blobsDoctorChecks,
   apply(pipeline, config, services) {
     const store = new BlobStore({
       dir: resolveBlobDir(config.dir, { cwd: services.cwd, agentDir: services.agentDir }),

@@ -1,67 +1,35 @@
 /**
- * The doctor's checks: each looks at one thing a session needs (Node, pi, Bun and KotaDB, SQLite,
- * the blob cache, the config files, the preset) and, when it fails, says how to fix it. Everything
- * they touch comes in through {@link DoctorEnvironment}, so each check is tested with a planted
- * environment (no Bun, a broken config, an unsafe cache directory).
+ * The doctor's own checks: Node, pi, SQLite, the config files and the preset. What a plugin needs
+ * (a program that starts, a private folder) the plugin checks itself: each plugin of the preset may
+ * contribute `doctorChecks` (core/doctor-check.ts), and {@link runDoctor} runs them in preset order
+ * without knowing any plugin by name. Everything the checks touch comes in through
+ * {@link DoctorEnvironment}, so each is tested with a planted environment (an old Node, a broken
+ * config, a plugin whose check throws).
  */
 import { lstatSync } from "node:fs";
 import { join } from "node:path";
-import { CONFIG_FILE, type Governor, visible } from "../../core/sdk.ts";
-import type { BlobDirState } from "../../lib/blobs/index.ts";
-import type { SqliteProbe } from "../../lib/sqlite/index.ts";
-import type { KotaLaunch } from "../kota/index.ts";
-import type { KotaOptions } from "../kota/index.ts";
-import { globalConfigFile, missingCommandText, kotaStartHint } from "../kota/index.ts";
+import { CONFIG_FILE, type DoctorCheckContext, type DoctorCheckResult, type DoctorCheckStatus, type Governor, visible } from "../../core/sdk.ts";
 import type { PiInstall } from "../../lib/pi/index.ts";
+import type { SqliteProbe } from "../../lib/sqlite/index.ts";
 
 /** ok: fine; warn: works, but not fully; fail: broken, with the fix; skip: not used by this preset. */
-export type CheckStatus = "ok" | "warn" | "fail" | "skip";
+export type CheckStatus = DoctorCheckStatus;
 
-/** One line of the doctor's report. */
-export interface CheckResult {
-  /** What was checked: `node`, `pi`, `bun`, `kotadb`, `sqlite`, `blob cache`, `config`, `preset`. */
-  name: string;
-  status: CheckStatus;
-  /** What was found. */
-  detail: string;
-  /** What to do, for warn and fail. */
-  fix?: string;
-}
-
-/** What KotaDB answered to a bounded start. */
-export interface KotaStartReport {
-  /** Tools KotaDB listed. */
-  tools: number;
-  serverVersion?: string;
-}
+/** One line of the doctor's report (the contract plugins' checks return too). */
+export type CheckResult = DoctorCheckResult;
 
 /** Everything the checks read or start; {@link defaultDoctorEnvironment} builds the real one. */
-export interface DoctorEnvironment {
+export interface DoctorEnvironment extends DoctorCheckContext {
   /** `process.versions.node`. */
   nodeVersion: string;
   /** The installed pi, if any. */
   findPi(): PiInstall | undefined;
-  cwd: string;
-  agentDir: string;
-  env: Readonly<Record<string, string | undefined>>;
-  /** The governor whose config, preset and stages are reported (the session's, or one built for the cwd). */
+  /** The governor whose config, preset, stages and their checks are reported (the session's, or one built for the cwd). */
   governor: Pick<Governor, "preset" | "config" | "plugins" | "problems" | "degraded">;
-  /** Whether a command resolves to an executable on PATH. */
-  commandExists(command: string, pathVar: string | undefined, cwd: string): boolean;
-  /** The KotaDB start spec for the kota config (as a session builds it). */
-  kotaLaunch(config: KotaOptions): Promise<KotaLaunch>;
-  /** Really starts KotaDB with `launch`, waits at most `deadlineMs` for it to answer, and stops it. */
-  startKota(launch: KotaLaunch, deadlineMs: number): Promise<KotaStartReport>;
-  /** Longest the KotaDB start may take, in milliseconds. */
-  kotaDeadlineMs: number;
   /** What SQLite can do here (driver, version, FTS5). */
   probeSqlite(): SqliteProbe;
   /** Opens a database file in a fresh temporary folder, writes to it, closes and removes it; throws on failure. */
   openSqliteFile(): void;
-  /** The blob cache directory the blobs config resolves to. */
-  blobDir(dirSetting: string): string;
-  /** Checks the cache directory without creating it; throws a BlobDirError naming the fix. */
-  checkBlobDir(dir: string): Promise<BlobDirState>;
 }
 
 /** The lowest Node the package supports (package.json engines). */
@@ -97,66 +65,6 @@ export function checkPi(env: Pick<DoctorEnvironment, "findPi">): CheckResult {
   return { name: "pi", status: "ok", detail: `${pi.scope}/pi-coding-agent ${pi.version} (${pi.dir})${pi.source ? `; ${PI_SOURCE[pi.source]}` : ""}` };
 }
 
-/** Bun and KotaDB: the command is on PATH, and KotaDB really starts and lists its tools in time. */
-export async function checkKota(env: DoctorEnvironment): Promise<CheckResult[]> {
-  const config = env.governor.config.values.get("kota") as (KotaOptions & { enabled: boolean }) | undefined;
-  const inPreset = env.governor.plugins.some((p) => p.plugin.configKey === "kota");
-  if (!config || !inPreset || !config.enabled) {
-    const why = inPreset ? "kota.enabled is false" : `preset "${env.governor.preset.name}" does not use KotaDB`;
-    return [{ name: "kotadb", status: "skip", detail: why }];
-  }
-  const launch = await env.kotaLaunch(config);
-  const results: CheckResult[] = [];
-  const found = env.commandExists(launch.command, launch.env.PATH ?? env.env.PATH, launch.cwd);
-  const commandName = launch.command === "bun" ? "bun" : `kota.command (${launch.command})`;
-  if (!found) {
-    results.push({
-      name: commandName,
-      status: "fail",
-      detail: `\`${launch.command}\` is not on PATH`,
-      fix: missingCommandText(launch.command, globalConfigFile(env.agentDir)),
-    });
-    results.push({ name: "kotadb", status: "skip", detail: "not started: its command is missing" });
-    return results;
-  }
-  results.push({ name: commandName, status: "ok", detail: `\`${launch.command}\` found on PATH` });
-  const line = [launch.command, ...launch.args].join(" ");
-  try {
-    const report = await env.startKota(launch, env.kotaDeadlineMs);
-    results.push({
-      name: "kotadb",
-      status: "ok",
-      detail: `started (\`${line}\`), ${report.tools} tools${report.serverVersion ? `, version ${report.serverVersion}` : ""}; stopped again`,
-    });
-  } catch (error) {
-    results.push(kotaStartFailed(error, launch, env));
-  }
-  return results;
-}
-
-/**
- * The kotadb line for a start that failed: a process that exited says so, with its exit code, its
- * last stderr lines once, and the fix they point to; only a start that ran out of time says "did not
- * start within N s".
- */
-function kotaStartFailed(error: unknown, launch: KotaLaunch, env: DoctorEnvironment): CheckResult {
-  const e = error as Error & { stderrTail?: string; category?: string };
-  // A timeout class says it ran out of time; "exited with code N" / "was killed by" say it ended.
-  const timedOut = e.category === "timeout" ? true : /exited with code|was killed by/.test(e.message) ? false : undefined;
-  const stderr = e.stderrTail?.trim().split("\n").slice(-3).join(" | ");
-  // The start error repeats the stderr tail after "Last stderr:"; it is shown once, below.
-  const what = e.message.split(/\.? Last stderr:/)[0]!;
-  const detail =
-    timedOut === true ? `did not start within ${Math.round(env.kotaDeadlineMs / 1000)} s: ${what}` : timedOut === false ? what : `did not start: ${what}`;
-  const fix = kotaStartHint(launch.command, launch.args, globalConfigFile(env.agentDir), {
-    ...(e.stderrTail ? { stderrTail: e.stderrTail } : {}),
-    ...(timedOut !== undefined ? { timedOut } : {}),
-  });
-  const slow =
-    timedOut !== false && launch.command === "bun" ? " A first `bun x` download can take longer than the doctor waits: run it again once it finished." : "";
-  return { name: "kotadb", status: "fail", detail: `${detail}${stderr ? `; stderr: ${stderr}` : ""}`, fix: `${fix}${slow}` };
-}
-
 /** SQLite: a driver loads, a database file opens, FTS5 is there. */
 export function checkSqlite(env: Pick<DoctorEnvironment, "probeSqlite" | "openSqliteFile" | "agentDir">): CheckResult {
   const probe = env.probeSqlite();
@@ -190,44 +98,6 @@ export function checkSqlite(env: Pick<DoctorEnvironment, "probeSqlite" | "openSq
       fix: "This SQLite has no FTS5: full-text search is off. Use Node 22.5+ (node:sqlite has FTS5) or better-sqlite3.",
     };
   return { name: "sqlite", status: "ok", detail };
-}
-
-/** The blob cache directory: exists (or will be created) and is private to the user. */
-export async function checkCacheDir(env: Pick<DoctorEnvironment, "governor" | "blobDir" | "checkBlobDir">): Promise<CheckResult> {
-  const config = env.governor.config.values.get("blobs");
-  if (!config?.enabled || !env.governor.plugins.some((p) => p.plugin.configKey === "blobs")) {
-    return { name: "blob cache", status: "skip", detail: "the blobs stage is off in this preset" };
-  }
-  const dir = env.blobDir(String(config.dir));
-  try {
-    const state = await env.checkBlobDir(dir);
-    return {
-      name: "blob cache",
-      status: "ok",
-      detail: state === "ready" ? `${dir} (private to you)` : `${dir} (not created yet; made with mode 700 at first use)`,
-    };
-  } catch (error) {
-    return { name: "blob cache", status: "fail", detail: `${dir} cannot be used`, fix: (error as Error).message };
-  }
-}
-
-/** Whether the stage with config key `key` runs in this preset. */
-const stageOn = (governor: DoctorEnvironment["governor"], key: string) => governor.plugins.some((p) => p.plugin.configKey === key && p.enabled);
-
-/**
- * Blob folders: recall keeps its copies of outputs where `blob_read` reads. Recall writes through
- * the blobs plugin's store (it requires it), so the two share one folder; the line says which.
- */
-export function checkBlobFolders(env: Pick<DoctorEnvironment, "governor" | "blobDir">): CheckResult {
-  const { governor } = env;
-  if (!stageOn(governor, "blobs") || !stageOn(governor, "recall"))
-    return { name: "blob folders", status: "skip", detail: "the blobs or the recall stage is off in this preset" };
-  const blobsDir = env.blobDir(String(governor.config.values.get("blobs")?.dir));
-  return {
-    name: "blob folders",
-    status: "ok",
-    detail: `blobs and recall share ${blobsDir} (recall writes through the blobs plugin's store, where blob_read reads)`,
-  };
 }
 
 /** Whether anything (a file, a dangling link, a FIFO) is at `path`. */
@@ -281,25 +151,45 @@ export function checkPreset(env: Pick<DoctorEnvironment, "governor">): CheckResu
   return results;
 }
 
+/** The lines of a check that threw: it failed, and says so, and the other checks run on. */
+async function guarded(name: string, run: () => CheckResult | readonly CheckResult[] | Promise<CheckResult | readonly CheckResult[]>): Promise<CheckResult[]> {
+  try {
+    const r = await run();
+    return Array.isArray(r) ? [...(r as readonly CheckResult[])] : [r as CheckResult];
+  } catch (error) {
+    return [{ name, status: "fail", detail: `the check itself failed: ${(error as Error).message}` }];
+  }
+}
+
+/**
+ * What the preset's plugins check for themselves, in preset order: each plugin's `doctorChecks` with
+ * its resolved config section. A plugin the config turned off, or that is off because a service it
+ * needs is, gets one `skip` line instead (its checks would test what the session does not use).
+ */
+export async function checkPlugins(env: DoctorEnvironment): Promise<CheckResult[]> {
+  const context: DoctorCheckContext = { cwd: env.cwd, agentDir: env.agentDir, env: env.env, startTimeoutMs: env.startTimeoutMs };
+  const results: CheckResult[] = [];
+  for (const entry of env.governor.plugins) {
+    const checks = entry.plugin.doctorChecks;
+    if (!checks) continue;
+    const key = entry.plugin.configKey;
+    const config = env.governor.config.values.get(key);
+    if (!config?.enabled) results.push({ name: key, status: "skip", detail: `${key}.enabled is false` });
+    else if (entry.offBecause) results.push({ name: key, status: "skip", detail: `off: ${entry.offBecause}` });
+    else results.push(...(await guarded(key, () => checks(config, context))));
+  }
+  return results;
+}
+
 /** Runs every check in order (one failing check never stops the others). */
 export async function runDoctor(env: DoctorEnvironment): Promise<CheckResult[]> {
-  const guard = async (name: string, run: () => CheckResult | CheckResult[] | Promise<CheckResult | CheckResult[]>): Promise<CheckResult[]> => {
-    try {
-      const r = await run();
-      return Array.isArray(r) ? r : [r];
-    } catch (error) {
-      return [{ name, status: "fail", detail: `the check itself failed: ${(error as Error).message}` }];
-    }
-  };
   return [
-    ...(await guard("node", () => checkNode(env))),
-    ...(await guard("pi", () => checkPi(env))),
-    ...(await guard("kotadb", () => checkKota(env))),
-    ...(await guard("sqlite", () => checkSqlite(env))),
-    ...(await guard("blob cache", () => checkCacheDir(env))),
-    ...(await guard("blob folders", () => checkBlobFolders(env))),
-    ...(await guard("config", () => checkConfig(env))),
-    ...(await guard("preset", () => checkPreset(env))),
+    ...(await guarded("node", () => checkNode(env))),
+    ...(await guarded("pi", () => checkPi(env))),
+    ...(await guarded("sqlite", () => checkSqlite(env))),
+    ...(await checkPlugins(env)),
+    ...(await guarded("config", () => checkConfig(env))),
+    ...(await guarded("preset", () => checkPreset(env))),
   ];
 }
 

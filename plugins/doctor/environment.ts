@@ -1,56 +1,21 @@
 /**
- * The real {@link DoctorEnvironment}: this machine's Node, pi, PATH, SQLite and file system, and a
- * real, bounded start of KotaDB through lib/mcp's managed server (the same start a session does).
+ * The real {@link DoctorEnvironment}: this machine's Node, pi, PATH, SQLite and file system. What a
+ * plugin's own checks start (a server, bounded by `startTimeoutMs`) they start themselves.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Governor } from "../../core/sdk.ts";
-import { checkBlobDir, resolveBlobDir } from "../../lib/blobs/index.ts";
-import { ManagedMcpServer } from "../../lib/mcp/index.ts";
-import { openDatabase, probeSqlite } from "../../lib/sqlite/index.ts";
-import { gitRoot } from "../../lib/git/index.ts";
-import { commandExists } from "../kota/index.ts";
-import { kotaLaunch } from "../kota/index.ts";
-import type { DoctorEnvironment, KotaStartReport } from "./checks.ts";
-import type { KotaLaunch } from "../kota/index.ts";
-import { findPi } from "../../lib/pi/index.ts";
 import { packageRoot } from "../../lib/package/index.ts";
+import { findPi } from "../../lib/pi/index.ts";
+import { openDatabase, probeSqlite } from "../../lib/sqlite/index.ts";
+import type { DoctorEnvironment } from "./checks.ts";
 
-/** How long the doctor waits for KotaDB to start and list its tools, in milliseconds. Default 15000. */
-export const DEFAULT_KOTA_DEADLINE_MS = 15_000;
+/** How long a check may wait for a program it starts to answer, in milliseconds. Default 15000. */
+export const DEFAULT_START_TIMEOUT_MS = 15_000;
 
 /** This package's root folder (pi may be installed beside it). */
 const PACKAGE_ROOT = packageRoot();
-
-/**
- * Starts KotaDB with `launch`, waits at most `deadlineMs` for initialize and tools/list, and stops it
- * again (SIGTERM, then SIGKILL): no child outlives the check. Rejects with the start error.
- */
-export async function startKotaOnce(launch: KotaLaunch, deadlineMs: number): Promise<KotaStartReport> {
-  const server = new ManagedMcpServer({
-    name: "kota",
-    command: launch.command,
-    args: launch.args,
-    cwd: launch.cwd,
-    env: launch.env,
-    connectTimeoutMs: deadlineMs,
-    installHint: launch.installHint,
-    maxReconnectAttempts: 0,
-    closeGraceMs: 1_000,
-  });
-  try {
-    await server.start();
-    const status = server.status();
-    // The server names itself: shown (visible, in the report) at most 200 characters of each part.
-    return {
-      tools: status.toolCount,
-      ...(status.serverVersion ? { serverVersion: `${status.serverVersion.name.slice(0, 200)} ${status.serverVersion.version.slice(0, 200)}` } : {}),
-    };
-  } finally {
-    await server.close();
-  }
-}
 
 /** The real environment for `governor`, built for `cwd`. */
 export function defaultDoctorEnvironment(options: {
@@ -58,7 +23,8 @@ export function defaultDoctorEnvironment(options: {
   cwd: string;
   agentDir: string;
   env: Readonly<Record<string, string | undefined>>;
-  kotaDeadlineMs?: number;
+  /** Longest a check may wait for a program it starts, in milliseconds. Default {@link DEFAULT_START_TIMEOUT_MS}. */
+  startTimeoutMs?: number;
   /**
    * Where the doctor runs: `pi` (a command in a pi session: the pi is the one running it) or `shell`
    * (`pi-governor doctor`: the pi is the `pi` on PATH, else one installed beside pi-governor). Default `pi`.
@@ -79,10 +45,7 @@ export function defaultDoctorEnvironment(options: {
     agentDir,
     env,
     governor: options.governor,
-    commandExists,
-    kotaLaunch: async (config) => kotaLaunch(config, env, agentDir, (await gitRoot(cwd)) ?? cwd),
-    startKota: startKotaOnce,
-    kotaDeadlineMs: options.kotaDeadlineMs ?? DEFAULT_KOTA_DEADLINE_MS,
+    startTimeoutMs: options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS,
     probeSqlite: () => probeSqlite({ env: env as NodeJS.ProcessEnv }),
     openSqliteFile: () => {
       const dir = mkdtempSync(join(tmpdir(), "pi-governor-doctor-"));
@@ -97,7 +60,5 @@ export function defaultDoctorEnvironment(options: {
         rmSync(dir, { recursive: true, force: true });
       }
     },
-    blobDir: (setting) => resolveBlobDir(setting, { cwd, agentDir }),
-    checkBlobDir: (dir) => checkBlobDir(dir, { create: false }),
   };
 }

@@ -1,22 +1,21 @@
 /**
  * `governor:doctor` (config key `doctor`): `/<root> doctor` and `/governor doctor` check what a
- * session needs (Node and pi versions, Bun and a real KotaDB start, SQLite, the blob cache, config
- * files and their problems, the preset and its stages) and print the fix for each failed check. The
- * same checks run outside pi as `pi-governor doctor` (cli.ts). The report reaches the user in every
- * pi mode: a notification with a UI (interactive, RPC), stderr without one (print mode).
+ * session needs (Node and pi versions, SQLite, config files and their problems, the preset and its
+ * stages) and what each plugin of the preset checks for itself (`doctorChecks` in its spec: a program
+ * that really starts, a private folder), and print the fix for each failed check. The same checks run
+ * outside pi as `pi-governor doctor` (cli/doctor.ts). The report reaches the user in every pi mode: a
+ * notification with a UI (interactive, RPC), stderr without one (print mode).
  */
 import { z } from "zod";
 import { definePlugin, governorOf, type GovernorCommand, type GovernorServices, type Pipeline } from "../../core/sdk.ts";
 import { type CheckResult, formatDoctorReport, runDoctor } from "./checks.ts";
-import { DEFAULT_KOTA_DEADLINE_MS, defaultDoctorEnvironment } from "./environment.ts";
+import { DEFAULT_START_TIMEOUT_MS, defaultDoctorEnvironment } from "./environment.ts";
 
 export {
-  checkBlobFolders,
-  checkCacheDir,
   checkConfig,
-  checkKota,
   checkNode,
   checkPi,
+  checkPlugins,
   checkPreset,
   checkSqlite,
   formatDoctorReport,
@@ -25,7 +24,7 @@ export {
   type CheckStatus,
   type DoctorEnvironment,
 } from "./checks.ts";
-export { defaultDoctorEnvironment, startKotaOnce } from "./environment.ts";
+export { DEFAULT_START_TIMEOUT_MS, defaultDoctorEnvironment } from "./environment.ts";
 export { findPi, type PiInstall } from "../../lib/pi/index.ts";
 
 /** Plugin name. */
@@ -33,13 +32,16 @@ export const DOCTOR_PLUGIN = "governor:doctor";
 
 /** Options of the doctor (config key `doctor`). */
 export const doctorSchema = z.object({
-  kotaStartTimeoutMs: z
+  startTimeoutMs: z
     .number()
     .int()
     .min(1_000)
     .max(120_000)
-    .describe("How long the doctor waits for KotaDB to start and list its tools, in milliseconds. Default 15000."),
+    .describe("How long a check waits for a program it starts (a plugin's server) to start and answer, in milliseconds. Default 15000."),
 });
+
+/** The doctor's options (without `enabled`). */
+export type DoctorOptions = z.infer<typeof doctorSchema>;
 
 /** The worst status of a report, as a notification level. */
 export function reportLevel(results: readonly CheckResult[]): "info" | "warning" | "error" {
@@ -47,15 +49,13 @@ export function reportLevel(results: readonly CheckResult[]): "info" | "warning"
   return results.some((r) => r.status === "warn") ? "warning" : "info";
 }
 
-function doctorCommand(pipeline: Pipeline, services: GovernorServices, deadlineMs: number): GovernorCommand {
+function doctorCommand(pipeline: Pipeline, services: GovernorServices, startTimeoutMs: number): GovernorCommand {
   return {
-    description: "Check Node, pi, Bun and KotaDB, SQLite, the blob cache, config files and the preset; print the fix for each failure",
+    description: "Check Node, pi, SQLite, what each stage of the preset needs, config files and the preset; print the fix for each failure",
     async handler(_args, ctx) {
       const governor = governorOf(pipeline);
       if (!governor) throw new Error("the governor is still loading; run the doctor again in a moment");
-      const results = await runDoctor(
-        defaultDoctorEnvironment({ governor, cwd: ctx.cwd, agentDir: services.agentDir, env: services.env, kotaDeadlineMs: deadlineMs }),
-      );
+      const results = await runDoctor(defaultDoctorEnvironment({ governor, cwd: ctx.cwd, agentDir: services.agentDir, env: services.env, startTimeoutMs }));
       // A command's UI shows the answer in every mode (stderr in print mode).
       ctx.ui.notify(formatDoctorReport(results).trimEnd(), reportLevel(results));
     },
@@ -66,11 +66,13 @@ function doctorCommand(pipeline: Pipeline, services: GovernorServices, deadlineM
 export const doctor = definePlugin({
   name: DOCTOR_PLUGIN,
   configKey: "doctor",
-  description: "The /governor doctor command: checks Node, pi, Bun and KotaDB, SQLite, the blob cache, config and preset, with the fix for each failure",
+  description: "The /governor doctor command: checks Node, pi, SQLite, config and preset, and what each stage needs, with the fix for each failure",
   schema: doctorSchema,
-  defaults: { kotaStartTimeoutMs: DEFAULT_KOTA_DEADLINE_MS },
+  defaults: { startTimeoutMs: DEFAULT_START_TIMEOUT_MS },
+  // The start timeout was named after the one server the doctor started itself.
+  renamedKeys: { kotaStartTimeoutMs: { to: "startTimeoutMs" } },
   apply(pipeline, config, services) {
-    const command = doctorCommand(pipeline, services, config.kotaStartTimeoutMs);
+    const command = doctorCommand(pipeline, services, config.startTimeoutMs);
     pipeline.registerCommand(DOCTOR_PLUGIN, `${services.commandRoot} doctor`, command);
     if (services.commandRoot !== "governor") pipeline.registerCommand(DOCTOR_PLUGIN, "governor doctor", command);
   },

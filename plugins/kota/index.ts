@@ -16,6 +16,7 @@ import { secretArgValues, secretEnvValues } from "../../lib/redact/index.ts";
 import { REDACTOR } from "../redact/index.ts";
 import { kotaDefaults, kotaSchema } from "./config.ts";
 import { kotaStatusReport, registerKotaCommands } from "./commands.ts";
+import { kotaDoctorChecks } from "./doctor-checks.ts";
 import { readIndexRecord, writeIndexRecord } from "./index-record.ts";
 import { managedKotaConnection } from "./managed-connection.ts";
 import { type ConnectionFactory, KotaRuntime } from "./runtime.ts";
@@ -40,6 +41,7 @@ export const kota = definePlugin({
   trustedKeys: ["command", "args", "env", "cwd"],
   provides: [KOTA_RUNTIME],
   optional: [REDACTOR],
+  doctorChecks: kotaDoctorChecks,
   apply(pipeline, config, services) {
     // KotaDB's env may carry tokens: hide those values in its stderr, its errors and every result.
     const redactor = services.maybe(REDACTOR);

@@ -28,7 +28,7 @@ import { pruningStatus } from "./status.ts";
 
 export { pruneDefaults, pruneSchema, type PruneOptions } from "./config.ts";
 export { PIN_MARKER, USER_PIN_MARKER } from "./pin-marker.ts";
-export { formatCall, PRUNED_PREFIX, type PlaceholderInput, placeholderText } from "./placeholder.ts";
+export { PRUNED_PREFIX, type PlaceholderInput, placeholderText } from "./placeholder.ts";
 export { SessionPruner } from "./pruner.ts";
 // What the session replay (cli/replay/) simulates the plugin with, and its only way into it:
 // the reference step settings it compares against, the prompt-cache pricing, recognising a

@@ -11,41 +11,16 @@
  * Which arguments come first and how a tool's result is re-fetched are data (`prune.perTool`): pi's
  * built-in tools have defaults, a preset adds its own tools.
  */
+import { DEFAULT_MAX_ARG_CHARS as MAX_ARG_CHARS, formatCall } from "../../lib/tool-call/index.ts";
 import { blobReadCall } from "../blobs/index.ts";
 import type { PlaceholderHint } from "./config.ts";
 
 /** Prefix every placeholder starts with; also how pruned results are recognised. */
 export const PRUNED_PREFIX = "(Pruned) ";
 
-/** At most this many arguments are shown. */
-const MAX_ARGS = 5;
-/** A string argument longer than this (characters) is cut with an ellipsis. */
-const MAX_ARG_CHARS = 120;
 /** Short style: arguments shown and their length cap. */
 const SHORT_ARGS = 2;
 const SHORT_ARG_CHARS = 60;
-
-function formatValue(value: unknown, max: number): string {
-  if (typeof value === "string") return JSON.stringify(value.length > max ? `${value.slice(0, max - 1)}…` : value);
-  const json = JSON.stringify(value) ?? "null";
-  return json.length > max ? `${json.slice(0, max - 1)}…` : json;
-}
-
-/** `tool(key="value", ...)` with `argOrder` first, then the other arguments in call order; deterministic. */
-export function formatCall(
-  toolName: string,
-  args: Readonly<Record<string, unknown>> | undefined,
-  argOrder: readonly string[] = [],
-  maxArgs = MAX_ARGS,
-  maxChars = MAX_ARG_CHARS,
-): string {
-  const a = args ?? {};
-  const keys = [...argOrder.filter((k) => k in a && a[k] !== undefined), ...Object.keys(a).filter((k) => !argOrder.includes(k) && a[k] !== undefined)];
-  return `${toolName}(${keys
-    .slice(0, maxArgs)
-    .map((k) => `${k}=${formatValue(a[k], maxChars)}`)
-    .join(", ")})`;
-}
 
 /** What a placeholder is built from. */
 export interface PlaceholderInput {

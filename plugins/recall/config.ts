@@ -8,7 +8,7 @@
 import { join } from "node:path";
 import { z } from "zod";
 import { pathSchema, toolListSchema } from "../../core/sdk.ts";
-import { cacheRoot } from "../../lib/blobs/index.ts";
+import { cacheRoot, resolveBlobDir } from "../../lib/blobs/index.ts";
 
 /** The schema of the `recall` section (without `enabled`, which definePlugin adds). */
 export const recallSchema = z.object({
@@ -66,6 +66,11 @@ export const recallSchema = z.object({
   status: z.boolean().describe("Footer entry with the tokens kept out of the context. Default true."),
 });
 
+/** Keys older releases read, still accepted in config files (with a note). */
+export const recallRenamedKeys = {
+  blobDir: { removed: "recall keeps outputs in the blobs plugin's cache, where blob_read reads; set blobs.dir to move it" },
+} as const;
+
 /** The `recall` options (without `enabled`). */
 export type RecallOptions = z.infer<typeof recallSchema>;
 
@@ -95,4 +100,12 @@ export const recallDefaults: RecallOptions = {
  */
 export function defaultIndexPath(options: { agentDir?: string; home?: string } = {}): string {
   return join(cacheRoot(options), "recall", "index.db");
+}
+
+/**
+ * The index file a session opens for `dbPath`: a relative path from the project folder `cwd`, a
+ * leading ~ the home directory, "" the default beside the blob cache ({@link defaultIndexPath}).
+ */
+export function indexPathFor(dbPath: string, where: { cwd: string; agentDir: string }): string {
+  return dbPath ? resolveBlobDir(dbPath, { cwd: where.cwd }) : defaultIndexPath({ agentDir: where.agentDir });
 }

@@ -22,13 +22,14 @@ import {
   type AgentMessageLike,
   type ContentBlock,
 } from "../../core/sdk.ts";
-import { isBlobId, resolveBlobDir, RetentionSchedule } from "../../lib/blobs/index.ts";
+import { isBlobId, RetentionSchedule } from "../../lib/blobs/index.ts";
 import { BLOB_STORE } from "../blobs/index.ts";
-import { formatCall } from "../prune/index.ts";
 import { redactValue } from "../../lib/redact/index.ts";
+import { formatCall } from "../../lib/tool-call/index.ts";
 import { REDACTOR } from "../redact/index.ts";
 import { purgeIndexCommand, recallStatusCommand, searchCommand } from "./commands.ts";
-import { defaultIndexPath, recallDefaults, recallSchema } from "./config.ts";
+import { indexPathFor, recallDefaults, recallRenamedKeys, recallSchema } from "./config.ts";
+import { recallDoctorChecks } from "./doctor-checks.ts";
 import { SavingsTracker, statusText } from "./savings.ts";
 import { contextSearchTool, CONTEXT_SEARCH_TOOL } from "./search-tool.ts";
 import { RecallWriter } from "./writer.ts";
@@ -73,12 +74,14 @@ export const recall = definePlugin({
   description: "Indexes every tool output (FTS5, BM25) so anything pruned or cut can be found with context_search and read back byte-exact with blob_read.",
   schema: recallSchema,
   defaults: recallDefaults,
+  renamedKeys: recallRenamedKeys,
   // Where files are written, how many rows the index every project shares keeps, and whether the
   // model may read what other projects printed, is the user's choice.
   trustedKeys: ["dbPath", "maxOutputs", "searchAllProjects"],
   // One blob store for every plugin: blob_read reads where recall writes, and both follow the agent dir.
   requires: [BLOB_STORE],
   optional: [REDACTOR],
+  doctorChecks: recallDoctorChecks,
   apply(pipeline, config, services) {
     // What the index and the blob cache keep is redacted here too (the call's arguments never pass
     // the redact stage, and a result that skipped it must not be stored with its secrets).
@@ -87,7 +90,7 @@ export const recall = definePlugin({
     const store = services.need(BLOB_STORE);
     const writer = new RecallWriter(
       {
-        path: config.dbPath ? resolveBlobDir(config.dbPath, { cwd: services.cwd }) : defaultIndexPath({ agentDir: services.agentDir }),
+        path: indexPathFor(config.dbPath, services),
         chunk: { maxLines: config.chunkLines, maxBytes: config.chunkBytes },
         batchSize: config.batchSize,
         flushIntervalMs: config.flushIntervalMs,

@@ -12,7 +12,7 @@
  */
 import { definePreset } from "../../core/sdk.ts";
 import { autoContext } from "../../plugins/auto-context/index.ts";
-import { blobs } from "../../plugins/blobs/index.ts";
+import { BUILTIN_BLOB_TOOLS, blobs } from "../../plugins/blobs/index.ts";
 import { budget } from "../../plugins/budget/index.ts";
 import { chaos } from "../../plugins/chaos/index.ts";
 import { breaker } from "../../plugins/circuit-breaker/index.ts";
@@ -29,13 +29,13 @@ import { KOTA_BUDGET_TOOLS } from "./budget-policy.ts";
 import { kotaPrune } from "./prune-policy.ts";
 
 export { KOTA_BUDGET_TOOLS } from "./budget-policy.ts";
-export { KOTA_PRUNE_TOOLS, kotaPlaceholderText, kotaPrune, kotaPruneDefaults, kotaPruneOverrides } from "./prune-policy.ts";
+export { KOTA_PRUNE_TOOLS, kotaPrune, kotaPruneDefaults, kotaPruneOverrides } from "./prune-policy.ts";
 
 /** Attempt limit of kota_index, in milliseconds (first indexing of a large repo is slow). Default 600000. */
 export const KOTA_INDEX_TIMEOUT_MS = 600_000;
 
-/** pi's built-in tools whose large output goes to the blob cache in the kota and lean presets. */
-export const BUILTIN_BLOB_TOOLS: readonly string[] = Object.freeze(["read", "bash"]);
+/** pi's built-in tools whose large output goes to the blob cache; defined beside the blobs plugin, re-exported for older imports. */
+export { BUILTIN_BLOB_TOOLS } from "../../plugins/blobs/index.ts";
 
 /** The default preset. */
 export const kotaPreset = definePreset({

@@ -3,7 +3,7 @@
  * kota_* tools (which answers re-run cheaply, which are pinned, how their placeholders read).
  */
 import { deepMerge, type DeepPartial } from "../../core/sdk.ts";
-import { formatCall, type PlaceholderInput, placeholderText, prune, pruneDefaults, type PruneOptions } from "../../plugins/prune/index.ts";
+import { prune, pruneDefaults, type PruneOptions } from "../../plugins/prune/index.ts";
 
 /**
  * Tools whose results the kota preset prunes in older turns whatever their size: pi's read/bash
@@ -31,17 +31,7 @@ export const kotaPruneOverrides = Object.freeze({
 /** The prune options the kota preset runs with when no config file changes them. */
 export const kotaPruneDefaults: PruneOptions = deepMerge(pruneDefaults, kotaPruneOverrides);
 
-/** A placeholder as the kota preset writes it (its per-tool hints applied). */
-export function kotaPlaceholderText(input: PlaceholderInput): string {
-  return placeholderText({ ...input, hint: input.hint ?? kotaPruneDefaults.perTool[input.toolName] });
-}
-
 /** The prune plugin as the kota preset builds it: `kotaPrune()` or `kotaPrune({ keepRecentTurns: 3 })`. */
 export function kotaPrune(overrides?: Parameters<typeof prune>[0]): ReturnType<typeof prune> {
   return prune(deepMerge(kotaPruneOverrides as Parameters<typeof prune>[0], overrides));
-}
-
-/** `tool(key="value", ...)` with the kota preset's key arguments first (see {@link formatCall}). */
-export function kotaFormatCall(toolName: string, args: Readonly<Record<string, unknown>> | undefined): string {
-  return formatCall(toolName, args, kotaPruneDefaults.perTool[toolName]?.argOrder);
 }

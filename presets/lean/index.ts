@@ -4,7 +4,7 @@
  * Pick it with `{ "preset": "lean" }` in ~/.pi/agent/pi-governor.json (or PI_GOVERNOR_PRESET=lean).
  */
 import { definePreset } from "../../core/sdk.ts";
-import { blobs } from "../../plugins/blobs/index.ts";
+import { BUILTIN_BLOB_TOOLS, blobs } from "../../plugins/blobs/index.ts";
 import { chaos } from "../../plugins/chaos/index.ts";
 import { doctor } from "../../plugins/doctor/index.ts";
 import { prune } from "../../plugins/prune/index.ts";
@@ -12,7 +12,6 @@ import { policies } from "../../plugins/policies/index.ts";
 import { recall } from "../../plugins/recall/index.ts";
 import { redact } from "../../plugins/redact/index.ts";
 import { telemetry } from "../../plugins/telemetry/index.ts";
-import { BUILTIN_BLOB_TOOLS } from "../kota/index.ts";
 
 /** The lean preset. */
 export const leanPreset = definePreset({

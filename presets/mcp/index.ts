@@ -4,7 +4,7 @@
  * Pick it with `{ "preset": "mcp" }`. Server commands are trusted keys: set them in the global config.
  */
 import { definePreset } from "../../core/sdk.ts";
-import { blobs } from "../../plugins/blobs/index.ts";
+import { BUILTIN_BLOB_TOOLS, blobs } from "../../plugins/blobs/index.ts";
 import { chaos } from "../../plugins/chaos/index.ts";
 import { doctor } from "../../plugins/doctor/index.ts";
 import { budget } from "../../plugins/budget/index.ts";
@@ -18,7 +18,6 @@ import { redact } from "../../plugins/redact/index.ts";
 import { telemetry } from "../../plugins/telemetry/index.ts";
 import { retry } from "../../plugins/retry/index.ts";
 import { timeout } from "../../plugins/timeout/index.ts";
-import { BUILTIN_BLOB_TOOLS } from "../kota/index.ts";
 
 /** The mcp preset. */
 export const mcpPreset = definePreset({

@@ -8,13 +8,16 @@ import {
   listSourceFiles,
   parseImports,
   placementViolations,
+  pluginSurfaceUnder,
   REPLAY_DIR,
   REPO_ROOT,
   ruleViolations,
   scanImports,
+  serviceNames,
 } from "./import-graph.ts";
 
-const edge = (from: string, to: string): ImportEdge => ({ from, to, kind: "static", line: 1 });
+const edge = (from: string, to: string, names?: readonly string[]): ImportEdge => ({ from, to, kind: "static", line: 1, ...(names ? { names } : {}) });
+const surface = pluginSurfaceUnder(REPO_ROOT);
 
 describe("the import graph of core, lib, cli, plugins, presets and bin", () => {
   const edges = scanImports(REPO_ROOT);
@@ -33,7 +36,11 @@ describe("the import graph of core, lib, cli, plugins, presets and bin", () => {
   });
 
   it("keeps the layering rules (core is the kernel; lib and plugins use core/sdk.ts, presets also core/host-api.ts; no plugin's internals from outside it)", () => {
-    expect(ruleViolations(edges, fileExistsUnder(REPO_ROOT))).toEqual([]);
+    expect(ruleViolations(edges, fileExistsUnder(REPO_ROOT), surface)).toEqual([]);
+  });
+
+  it("reads the names each import takes, so the rules between plugins see them", () => {
+    expect(edges).toContainEqual(expect.objectContaining({ from: "plugins/recall/index.ts", to: "plugins/blobs/index.ts", names: ["BLOB_STORE"] }));
   });
 
   it("keeps the replay CLI tooling: under cli/replay/ with its sample, reaching prune through plugins/prune/index.ts, in no plugin", () => {
@@ -63,15 +70,23 @@ describe("the checker itself", () => {
       'type G = import("./g.ts").G;',
       '// import { h } from "./h.ts";',
       "const s = \"import('./i.ts')\";",
+      'import * as j from "./j.ts";',
+      'import k, { l as m } from "./k.ts";',
+      'export { n as o, type P } from "./n.ts";',
+      'import "./q.ts";',
     ].join("\n");
     expect(parseImports("x/y.ts", text)).toEqual([
-      { specifier: "./a.ts", kind: "static", line: 1 },
-      { specifier: "../b.ts", kind: "type", line: 2 },
-      { specifier: "./c.ts", kind: "type", line: 3 },
+      { specifier: "./a.ts", kind: "static", line: 1, names: ["a"] },
+      { specifier: "../b.ts", kind: "type", line: 2, names: ["B"] },
+      { specifier: "./c.ts", kind: "type", line: 3, names: ["C"] },
       { specifier: "./d.ts", kind: "static", line: 4 },
       { specifier: "./e.ts", kind: "dynamic", line: 6 },
       { specifier: "../f.ts", kind: "dynamic", line: 7 },
-      { specifier: "./g.ts", kind: "type", line: 8 },
+      { specifier: "./g.ts", kind: "type", line: 8, names: ["G"] },
+      { specifier: "./j.ts", kind: "static", line: 11 },
+      { specifier: "./k.ts", kind: "static", line: 12, names: ["default", "l"] },
+      { specifier: "./n.ts", kind: "static", line: 13, names: ["n", "P"] },
+      { specifier: "./q.ts", kind: "static", line: 14, names: [] },
     ]);
   });
 
@@ -114,7 +129,7 @@ describe("the checker itself", () => {
       "lib/mcp/x.ts:1 imports plugins/retry/index.ts: lib imports only lib and core/sdk.ts",
       "plugins/auto-context/index.ts:1 imports plugins/kota/git.ts: another plugin's internals; import plugins/kota/index.ts (or use a service)",
       "plugins/execution-log/stats-cli.ts:1 imports cli/main.ts: a plugin imports no preset and no cli",
-      "presets/lean/index.ts:1 imports presets/kota/extension.ts: another preset's internals; import presets/kota/index.ts (or use a service)",
+      "presets/lean/index.ts:1 imports presets/kota/extension.ts: a preset imports no other preset; share a value beside its plugin (plugins/<name>/index.ts) or in lib/",
       "presets/kota/extension.ts:1 imports core/pi/extension.ts: a preset imports the kernel from core/sdk.ts or, to run it (extension.ts), core/host-api.ts",
       "plugins/blobs/excerpt.ts:1 imports lib/blobs/read-lines.ts: a library's internals; import lib/blobs/index.ts",
       "plugins/retry/index.ts:1 imports core/index.ts: a plugin or library imports the kernel only from core/sdk.ts (the plugin SDK)",
@@ -137,8 +152,9 @@ describe("the checker itself", () => {
         edge("plugins/mcp-servers/index.ts", "lib/mcp/index.ts"),
         edge("plugins/auto-context/index.ts", "plugins/kota/index.ts"),
         edge("plugins/kota/runtime.ts", "plugins/kota/render/deps.ts"),
-        edge("presets/lean/index.ts", "presets/kota/index.ts"),
         edge("presets/index.ts", "presets/kota/index.ts"),
+        edge("presets/kota/extension.ts", "presets/index.ts"),
+        edge("presets/lean/index.ts", "plugins/blobs/index.ts"),
         edge("cli/main.ts", "cli/replay/command.ts"),
         edge("cli/replay/policies.ts", "plugins/prune/index.ts"),
         edge("cli/replay/command.ts", "presets/index.ts"),
@@ -193,6 +209,54 @@ describe("the checker itself", () => {
   it("flags an import of a file that does not exist", () => {
     expect(ruleViolations([edge("plugins/kota/index.ts", "plugins/kota/gone.ts")], fileExistsUnder(REPO_ROOT))).toEqual([
       "plugins/kota/index.ts:1 imports plugins/kota/gone.ts: no such file",
+    ]);
+  });
+
+  it("a preset imports no other preset: only the list of presets takes them, and a preset's extension takes the list", () => {
+    expect(
+      ruleViolations([
+        edge("presets/lean/index.ts", "presets/kota/index.ts"),
+        edge("presets/mcp/index.ts", "presets/index.ts"),
+        edge("presets/index.ts", "presets/kota/prune-policy.ts"),
+      ]),
+    ).toEqual([
+      "presets/lean/index.ts:1 imports presets/kota/index.ts: a preset imports no other preset; share a value beside its plugin (plugins/<name>/index.ts) or in lib/",
+      "presets/mcp/index.ts:1 imports presets/index.ts: a preset imports no other preset; share a value beside its plugin (plugins/<name>/index.ts) or in lib/",
+      "presets/index.ts:1 imports presets/kota/prune-policy.ts: a preset imports no other preset; share a value beside its plugin (plugins/<name>/index.ts) or in lib/",
+    ]);
+  });
+
+  it("a plugin takes from another only its service keys, their types and its tools' names", () => {
+    expect(
+      serviceNames("x.ts", 'export const K = defineService<A<B>>("a:b", { providedBy: "x" });\nconst L = defineService<C>("c:d", {});\nexport const M = 1;'),
+    ).toEqual(["K", "A", "B"]);
+    expect(surface("plugins/kota")).toEqual(new Set(["KOTA_RUNTIME", "KotaRuntime"]));
+    expect(
+      ruleViolations(
+        [
+          edge("plugins/auto-context/index.ts", "plugins/kota/index.ts", ["KOTA_RUNTIME", "KotaRuntime"]),
+          edge("plugins/prune/placeholder.ts", "plugins/blobs/index.ts", ["blobReadCall"]),
+          edge("plugins/mcp-servers/tool-selection.ts", "plugins/recall/index.ts", ["CONTEXT_SEARCH_TOOL"]),
+          edge("presets/kota/index.ts", "plugins/kota/index.ts", ["kota", "kotaLaunch"]),
+        ],
+        undefined,
+        surface,
+      ),
+    ).toEqual([]);
+    expect(
+      ruleViolations(
+        [
+          edge("plugins/doctor/environment.ts", "plugins/kota/index.ts", ["KOTA_RUNTIME", "kotaLaunch"]),
+          edge("plugins/recall/index.ts", "plugins/prune/index.ts", ["formatCall"]),
+          edge("plugins/budget/index.ts", "plugins/blobs/index.ts"),
+        ],
+        undefined,
+        surface,
+      ),
+    ).toEqual([
+      "plugins/doctor/environment.ts:1 imports plugins/kota/index.ts: takes kotaLaunch; a plugin takes from another only its service keys, their types and its tools' names (KOTA_RUNTIME, KotaRuntime): use a service, or move what both need to lib/",
+      "plugins/recall/index.ts:1 imports plugins/prune/index.ts: takes formatCall; a plugin takes from another only its service keys, their types and its tools' names (none): use a service, or move what both need to lib/",
+      "plugins/budget/index.ts:1 imports plugins/blobs/index.ts: takes * (everything); a plugin takes from another only its service keys, their types and its tools' names (BLOB_STORE, BlobStore, BLOB_READ_TOOL, blobReadCall, blobMarker): use a service, or move what both need to lib/",
     ]);
   });
 });

@@ -23,16 +23,32 @@ export interface ImportEdge {
   kind: "static" | "type" | "dynamic";
   /** 1-based line of the import. */
   line: number;
+  /**
+   * The exported names taken (`default` for a default import); absent when the import takes all of
+   * them (`export *`, `import * as`, `import()`).
+   */
+  names?: readonly string[];
+}
+
+/** One import as {@link parseImports} reads it. */
+export interface ParsedImport {
+  specifier: string;
+  kind: ImportEdge["kind"];
+  line: number;
+  /** See {@link ImportEdge.names}. */
+  names?: readonly string[];
 }
 
 /** The relative module specifiers a file imports, with kind and line. */
-export function parseImports(fileName: string, text: string): Array<{ specifier: string; kind: ImportEdge["kind"]; line: number }> {
+export function parseImports(fileName: string, text: string): ParsedImport[] {
   const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true, fileName.endsWith(".mjs") ? ts.ScriptKind.JS : ts.ScriptKind.TS);
-  const found: Array<{ specifier: string; kind: ImportEdge["kind"]; line: number }> = [];
-  const add = (node: ts.Node, literal: ts.Expression | undefined, kind: ImportEdge["kind"]) => {
+  const found: ParsedImport[] = [];
+  const add = (node: ts.Node, literal: ts.Expression | undefined, kind: ImportEdge["kind"], names?: readonly string[]) => {
     if (!literal || !ts.isStringLiteralLike(literal) || !literal.text.startsWith(".")) return;
-    found.push({ specifier: literal.text, kind, line: source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1 });
+    found.push({ specifier: literal.text, kind, line: source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1, ...(names ? { names } : {}) });
   };
+  // The exported name of each specifier (`{ a as b }` takes `a`).
+  const specified = (elements: ts.NodeArray<ts.ImportSpecifier | ts.ExportSpecifier>) => elements.map((e) => (e.propertyName ?? e.name).text);
   const visit = (node: ts.Node): void => {
     if (ts.isImportDeclaration(node)) {
       const clause = node.importClause;
@@ -44,9 +60,16 @@ export function parseImports(fileName: string, text: string): Array<{ specifier:
             ts.isNamedImports(clause.namedBindings) &&
             clause.namedBindings.elements.length > 0 &&
             clause.namedBindings.elements.every((e) => e.isTypeOnly)));
-      add(node, node.moduleSpecifier, typeOnly ? "type" : "static");
+      const bindings = clause?.namedBindings;
+      const names = !clause
+        ? []
+        : bindings && ts.isNamespaceImport(bindings)
+          ? undefined
+          : [...(clause.name ? ["default"] : []), ...(bindings && ts.isNamedImports(bindings) ? specified(bindings.elements) : [])];
+      add(node, node.moduleSpecifier, typeOnly ? "type" : "static", names);
     } else if (ts.isExportDeclaration(node)) {
-      add(node, node.moduleSpecifier, node.isTypeOnly ? "type" : "static");
+      const names = node.exportClause && ts.isNamedExports(node.exportClause) ? specified(node.exportClause.elements) : undefined;
+      add(node, node.moduleSpecifier, node.isTypeOnly ? "type" : "static", names);
     } else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference)) {
       add(node, node.moduleReference.expression, "static");
     } else if (ts.isCallExpression(node)) {
@@ -55,7 +78,10 @@ export function parseImports(fileName: string, text: string): Array<{ specifier:
       const isLoaderImport = ts.isPropertyAccessExpression(callee) && callee.name.text === "import"; // jiti.import("../cli/main.ts")
       if (isImportCall || isLoaderImport) add(node, node.arguments[0], "dynamic");
     } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) {
-      add(node, node.argument.literal as ts.Expression, "type"); // type X = import("./y.ts").Z
+      // type X = import("./y.ts").Z takes Z (of Z.W, the leftmost name).
+      let q: ts.EntityName | undefined = node.qualifier;
+      while (q && ts.isQualifiedName(q)) q = q.left;
+      add(node, node.argument.literal as ts.Expression, "type", q ? [q.text] : undefined);
     }
     ts.forEachChild(node, visit);
   };
@@ -83,7 +109,13 @@ export function scanImports(root: string): ImportEdge[] {
   const edges: ImportEdge[] = [];
   for (const file of listSourceFiles(root)) {
     for (const imp of parseImports(file, readFileSync(join(root, file), "utf8"))) {
-      edges.push({ from: file, to: posix.normalize(posix.join(posix.dirname(file), imp.specifier)), kind: imp.kind, line: imp.line });
+      edges.push({
+        from: file,
+        to: posix.normalize(posix.join(posix.dirname(file), imp.specifier)),
+        kind: imp.kind,
+        line: imp.line,
+        ...(imp.names ? { names: imp.names } : {}),
+      });
     }
   }
   return edges;
@@ -183,19 +215,75 @@ export const SDK_ENTRY = "core/sdk.ts";
 export const HOST_ENTRY = "core/host-api.ts";
 
 /**
+ * What plugins take from each other besides services: the names of a plugin's tools and the text
+ * that calls them, which other plugins write into what the model reads (a placeholder's way back, a
+ * budget note) or keep out of a tool filter. Anything else one plugin needs of another is a service.
+ */
+export const PLUGIN_VOCABULARY: Readonly<Record<string, readonly string[]>> = {
+  "plugins/blobs": ["BLOB_READ_TOOL", "blobReadCall", "blobMarker"],
+  "plugins/recall": ["CONTEXT_SEARCH_TOOL"],
+};
+
+/**
+ * The service keys a plugin's index.ts declares (`export const KEY = defineService<T>(...)`) and the
+ * value types they carry (each type name in `T`).
+ */
+export function serviceNames(fileName: string, text: string): string[] {
+  const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const out: string[] = [];
+  for (const statement of source.statements) {
+    if (!ts.isVariableStatement(statement) || !statement.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) continue;
+    for (const d of statement.declarationList.declarations) {
+      const init = d.initializer;
+      if (!ts.isIdentifier(d.name) || !init || !ts.isCallExpression(init) || !ts.isIdentifier(init.expression) || init.expression.text !== "defineService")
+        continue;
+      out.push(d.name.text);
+      const typeNames = (node: ts.Node): void => {
+        if (ts.isTypeReferenceNode(node) && ts.isIdentifier(node.typeName)) out.push(node.typeName.text);
+        ts.forEachChild(node, typeNames);
+      };
+      for (const t of init.typeArguments ?? []) typeNames(t);
+    }
+  }
+  return out;
+}
+
+/**
+ * What another plugin may take from the plugin folder `unit` (`plugins/<name>`) read under `root`:
+ * its service keys with their value types, and its {@link PLUGIN_VOCABULARY}.
+ */
+export const pluginSurfaceUnder =
+  (root: string) =>
+  (unit: string): ReadonlySet<string> => {
+    const index = join(root, unit, "index.ts");
+    const services = existsSync(index) ? serviceNames(index, readFileSync(index, "utf8")) : [];
+    return new Set([...services, ...(PLUGIN_VOCABULARY[unit] ?? [])]);
+  };
+
+/** Whether a preset file may import another preset's: only the list of presets takes each preset, and an extension the list. */
+function presetImportAllowed(e: ImportEdge, to: { unit: string }): boolean {
+  if (e.from === "presets/index.ts") return e.to === `${to.unit}/index.ts`;
+  return e.to === "presets/index.ts" && /^presets\/[^/]+\/extension\.ts$/.test(e.from);
+}
+
+/**
  * Layering rules broken by `edges`, one line each (`file:line imports target: why`):
  * - core imports only core;
  * - lib imports neither plugins, presets nor cli;
  * - lib and plugins reach core only through core/sdk.ts; presets through core/sdk.ts or
  *   core/host-api.ts; cli and bin through any of them (core/index.ts is both);
- * - plugins import no preset and no cli, and another plugin only through its index.ts;
- * - presets import no cli, and another preset or a plugin only through its index.ts;
+ * - plugins import no preset and no cli, and another plugin only through its index.ts, and (when
+ *   `surface` is given) take from it only its service keys, their value types and its
+ *   {@link PLUGIN_VOCABULARY}: the rest of what plugins share is a service or lives in lib/;
+ * - presets import no cli and no other preset: presets/index.ts lists the presets, and a preset's
+ *   extension.ts imports that list (values every preset uses live beside their plugin);
+ * - presets take a plugin only through its index.ts;
  * - code outside a library imports it only through its index.ts (lib/<name>/index.ts);
  * - the replay (cli/replay/, CLI tooling) reaches a plugin only through its index.ts, the surface the
  *   plugin chose to export (the prune plugin's: the factory, its step presets and cache pricing);
  * - every relative import names a file that exists (when `exists` is given).
  */
-export function ruleViolations(edges: readonly ImportEdge[], exists?: (file: string) => boolean): string[] {
+export function ruleViolations(edges: readonly ImportEdge[], exists?: (file: string) => boolean, surface?: (unit: string) => ReadonlySet<string>): string[] {
   const out: string[] = [];
   for (const e of edges) {
     const from = layerOf(e.from);
@@ -211,11 +299,20 @@ export function ruleViolations(edges: readonly ImportEdge[], exists?: (file: str
       out.push(`${where}: a preset imports the kernel from ${SDK_ENTRY} or, to run it (extension.ts), ${HOST_ENTRY}`);
     if (from.layer === "plugins" && (to.layer === "presets" || to.layer === "cli")) out.push(`${where}: a plugin imports no preset and no cli`);
     if (from.layer === "presets" && to.layer === "cli") out.push(`${where}: a preset imports no cli`);
-    const crossUnit = (from.layer === "plugins" || from.layer === "presets") && (to.layer === "plugins" || to.layer === "presets") && from.unit !== to.unit;
     if (to.layer === "lib" && from.unit !== to.unit && e.to !== `${to.unit}/index.ts` && from.layer !== "cli" && from.layer !== "bin")
       out.push(`${where}: a library's internals; import ${to.unit}/index.ts`);
-    if (crossUnit && e.to !== `${to.unit}/index.ts`)
-      out.push(`${where}: another ${to.layer === "plugins" ? "plugin" : "preset"}'s internals; import ${to.unit}/index.ts (or use a service)`);
+    const crossPlugin = (from.layer === "plugins" || from.layer === "presets") && to.layer === "plugins" && from.unit !== to.unit;
+    if (crossPlugin && e.to !== `${to.unit}/index.ts`) out.push(`${where}: another plugin's internals; import ${to.unit}/index.ts (or use a service)`);
+    else if (crossPlugin && from.layer === "plugins" && surface) {
+      const offered = surface(to.unit);
+      const taken = e.names ?? ["* (everything)"];
+      for (const name of taken.filter((n) => !offered.has(n)))
+        out.push(
+          `${where}: takes ${name}; a plugin takes from another only its service keys, their types and its tools' names (${[...offered].join(", ") || "none"}): use a service, or move what both need to lib/`,
+        );
+    }
+    if (from.layer === "presets" && to.layer === "presets" && from.unit !== to.unit && !presetImportAllowed(e, to))
+      out.push(`${where}: a preset imports no other preset; share a value beside its plugin (plugins/<name>/index.ts) or in lib/`);
     if (e.from.startsWith(REPLAY_DIR) && to.layer === "plugins" && e.to !== `${to.unit}/index.ts`)
       out.push(`${where}: the replay reaches a plugin only through its index.ts; import ${to.unit}/index.ts (export what it needs there)`);
   }

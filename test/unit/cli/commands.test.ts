@@ -124,9 +124,11 @@ describe("pi-governor subcommands", () => {
       const { results } = JSON.parse(r.out) as { results: Array<{ name: string; status: string; detail: string }> };
       expect(results.find((x) => x.name === "pi")!.detail).toBe(`@earendil-works/pi-coding-agent 9.8.7 (${globalPi}); the \`pi\` on PATH`);
       expect(results.find((x) => x.name === "preset")!.detail).toMatch(/"lean" \(chosen by config\)/);
-      expect(results.find((x) => x.name === "kotadb")!.status).toBe("skip");
-      // The blob cache follows PI_CODING_AGENT_DIR like the config file does.
+      // lean has no kota plugin, so nothing checks Bun or KotaDB.
+      expect(results.filter((x) => x.name === "kotadb" || x.name === "bun")).toEqual([]);
+      // The blob cache and the recall index follow PI_CODING_AGENT_DIR like the config file does.
       expect(results.find((x) => x.name === "blob cache")!.detail).toContain(join(agentDir, "cache", "pi-governor", "blobs"));
+      expect(results.find((x) => x.name === "recall index")!.detail).toContain(join(agentDir, "cache", "pi-governor", "recall", "index.db"));
       expect(
         results
           .filter((x) => x.name === "config")

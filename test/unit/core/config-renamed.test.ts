@@ -26,6 +26,23 @@ describe("renamed config keys", () => {
     expect(formatProblems(r.problems)).toEqual(["/repo/.pi/pi-governor.json: blobs.tools: renamed; use blobs.perTool (the old spelling still works for now)"]);
   });
 
+  it("a removed key (recall.blobDir) is ignored with a note saying what replaced it, not reported as unknown; the rest of the section applies", () => {
+    const r = resolveConfig(shipped, [layer({ recall: { blobDir: "/old/blobs", answerBytes: 4096 } })]);
+    expect(r.values.get("recall")).toMatchObject({ answerBytes: 4096 });
+    expect(r.values.get("recall")).not.toHaveProperty("blobDir");
+    expect(formatProblems(r.problems)).toEqual([
+      "/repo/.pi/pi-governor.json: recall.blobDir: removed and ignored: recall keeps outputs in the blobs plugin's cache, where blob_read reads; set blobs.dir to move it",
+    ]);
+  });
+
+  it("the doctor's start timeout: doctor.kotaStartTimeoutMs still sets doctor.startTimeoutMs", () => {
+    const r = resolveConfig(shipped, [layer({ doctor: { kotaStartTimeoutMs: 3_000 } })]);
+    expect(r.values.get("doctor")).toMatchObject({ startTimeoutMs: 3_000 });
+    expect(formatProblems(r.problems)).toEqual([
+      "/repo/.pi/pi-governor.json: doctor.kotaStartTimeoutMs: renamed; use doctor.startTimeoutMs (the old spelling still works for now)",
+    ]);
+  });
+
   it("the new spelling in the same file wins over the old one; a bad value under the old spelling is named at its new path", () => {
     const r = resolveConfig(shipped, [layer({ budget: { tools: { a: { maxBytes: 500 }, b: { maxBytes: 1 } }, perTool: { a: { maxBytes: 900 } } } })]);
     expect((r.values.get("budget") as unknown as { perTool: Record<string, unknown> }).perTool.a).toEqual({ maxBytes: 900 });

@@ -1,24 +1,30 @@
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { createGovernor, type Governor } from "../../../../core/index.ts";
-import { checkBlobDir } from "../../../../lib/blobs/index.ts";
+import { z } from "zod";
 import {
-  checkBlobFolders,
-  checkCacheDir,
+  createGovernor,
+  type DoctorCheckContext,
+  definePlugin,
+  definePreset,
+  defineService,
+  type Governor,
+  type GovernorPlugin,
+} from "../../../../core/index.ts";
+import {
   checkConfig,
-  checkKota,
   checkNode,
   checkPi,
+  checkPlugins,
   checkPreset,
   checkSqlite,
   type DoctorEnvironment,
   formatDoctorReport,
   runDoctor,
 } from "../../../../plugins/doctor/index.ts";
-import { kotaDefaults } from "../../../../plugins/kota/config.ts";
 import { presets } from "../../../../presets/index.ts";
+import { REPO_ROOT } from "../../architecture/import-graph.ts";
 
 const work = mkdtempSync(join(tmpdir(), "gov-doctor-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -45,21 +51,9 @@ function environment(governor: Governor, over: Partial<DoctorEnvironment> = {}):
     agentDir: work,
     env: { PATH: "/usr/bin" },
     governor,
-    commandExists: () => true,
-    kotaLaunch: async (config) => ({
-      command: config.command,
-      args: config.args,
-      cwd: "/",
-      env: { PATH: "/usr/bin" },
-      connectTimeoutMs: 10_000,
-      installHint: "Bun",
-    }),
-    startKota: async () => ({ tools: 7 }),
-    kotaDeadlineMs: 1_000,
+    startTimeoutMs: 1_000,
     probeSqlite: () => ({ driver: "node", sqliteVersion: "3.50.0", fts5: true, trigram: true, unavailable: {} }),
     openSqliteFile: () => {},
-    blobDir: (d) => d,
-    checkBlobDir: async () => "ready",
     ...over,
   };
 }
@@ -79,70 +73,6 @@ describe("doctor checks", () => {
     expect(missing.fix).toMatch(/npm install -g @earendil-works\/pi-coding-agent/);
   });
 
-  it("bun missing: fails with the install fix and does not try to start KotaDB", async () => {
-    const { governor } = await governorWith();
-    let started = false;
-    const results = await checkKota(environment(governor, { commandExists: () => false, startKota: async () => ((started = true), { tools: 0 }) }));
-    expect(results[0]).toMatchObject({ name: "bun", status: "fail" });
-    expect(results[0]!.fix).toMatch(/Install Bun/);
-    expect(results[1]).toMatchObject({ name: "kotadb", status: "skip" });
-    expect(started).toBe(false);
-  });
-
-  it("KotaDB that does not start: fails with its error, stderr and the start hint", async () => {
-    const { governor } = await governorWith();
-    const failing = Object.assign(new Error("MCP server kota did not answer initialize within 1 s"), { stderrTail: "error: could not download kotadb@next" });
-    const results = await checkKota(environment(governor, { startKota: async () => Promise.reject(failing) }));
-    const kota = results.find((r) => r.name === "kotadb")!;
-    expect(kota.status).toBe("fail");
-    expect(kota.detail).toMatch(/did not answer initialize.*could not download/);
-    expect(kota.fix).toMatch(/bun x downloads KotaDB/);
-  });
-
-  it("bun missing: the fix names the no-Bun choice (the lean preset) and the real global config file", async () => {
-    const { governor } = await governorWith();
-    const agentDir = join(work, "custom-agent-dir");
-    const results = await checkKota(environment(governor, { agentDir, commandExists: () => false }));
-    expect(results[0]!.fix).toContain(`"preset": "lean" in ${join(agentDir, "pi-governor.json")}`);
-    expect(results[0]!.fix).not.toContain("~/.pi/agent");
-  });
-
-  it("KotaDB that exits at once (a registry 404): says it exited with its code, shows stderr once, and the fix for a missing package", async () => {
-    const { governor } = await governorWith();
-    const agentDir = join(work, "custom-agent-dir");
-    const tail = 'error: GET https://registry.npmjs.org/kotadb - 404\nerror: package "kotadb@nope" not found';
-    const exited = Object.assign(new Error(`MCP server "kota" exited with code 1 during start ('bun x kotadb@nope --stdio'). Last stderr: ${tail}`), {
-      category: "spawn",
-      stderrTail: tail,
-    });
-    const [, kota] = await checkKota(environment(governor, { agentDir, startKota: async () => Promise.reject(exited) }));
-    expect(kota!.status).toBe("fail");
-    expect(kota!.detail).toMatch(/^MCP server "kota" exited with code 1 during start/);
-    expect(kota!.detail).not.toMatch(/within/);
-    expect(kota!.detail.split("registry.npmjs.org/kotadb - 404").length - 1).toBe(1);
-    expect(kota!.fix).toMatch(/The npm registry has no such package or version/);
-    expect(kota!.fix).toContain(join(agentDir, "pi-governor.json"));
-    expect(kota!.fix).not.toMatch(/network|download can take longer/);
-  });
-
-  it("KotaDB that runs out of time says so, with the network and first-download hints", async () => {
-    const { governor } = await governorWith();
-    const slow = Object.assign(new Error("kota failed to start within 1 s."), { category: "timeout" });
-    const [, kota] = await checkKota(environment(governor, { startKota: async () => Promise.reject(slow) }));
-    expect(kota!.detail).toMatch(/^did not start within 1 s: kota failed to start/);
-    expect(kota!.fix).toMatch(/check network access.*download can take longer than the doctor waits/);
-  });
-
-  it("blob folders: recall and blobs share one folder, and the report names it", async () => {
-    const same = await governorWith(JSON.stringify({ blobs: { dir: join(work, "my-blobs") } }));
-    expect(checkBlobFolders(environment(same.governor, { agentDir: same.agentDir }))).toMatchObject({
-      status: "ok",
-      detail: expect.stringContaining(`blobs and recall share ${join(work, "my-blobs")}`),
-    });
-    const off = await governorWith(JSON.stringify({ recall: { enabled: false } }));
-    expect(checkBlobFolders(environment(off.governor)).status).toBe("skip");
-  });
-
   it("pi: says where the pi was found", () => {
     expect(checkPi({ findPi: () => ({ scope: "@earendil-works", version: "0.87.1", dir: "/g", source: "path" }) }).detail).toBe(
       "@earendil-works/pi-coding-agent 0.87.1 (/g); the `pi` on PATH",
@@ -150,13 +80,6 @@ describe("doctor checks", () => {
     expect(checkPi({ findPi: () => ({ scope: "@earendil-works", version: "1.5.2", dir: "/h", source: "running" }) }).detail).toMatch(
       /; the pi running this session$/,
     );
-  });
-
-  it("KotaDB is skipped in a preset without it (lean)", async () => {
-    const { governor } = await governorWith(JSON.stringify({ preset: "lean" }));
-    expect(governor.preset.name).toBe("lean");
-    expect((await checkKota(environment(governor)))[0]).toMatchObject({ name: "kotadb", status: "skip" });
-    expect(kotaDefaults.command).toBe("bun");
   });
 
   it("sqlite: no driver fails with the fix; no FTS5 warns", () => {
@@ -190,22 +113,6 @@ describe("doctor checks", () => {
     expect(noFile).toMatchObject({ status: "fail" });
   });
 
-  it("blob cache: a group-writable directory and a symbolic link fail with the fix (real directories)", async () => {
-    const { governor } = await governorWith();
-    const open = join(work, "open-cache");
-    mkdirSync(open, { mode: 0o700 });
-    chmodSync(open, 0o777);
-    const link = join(work, "link-cache");
-    symlinkSync(open, link);
-    const env = (dir: string) => environment(governor, { blobDir: () => dir, checkBlobDir: (d) => checkBlobDir(d, { create: false }) });
-    const unsafe = await checkCacheDir(env(open));
-    expect(unsafe.status).toBe("fail");
-    expect(unsafe.fix).toMatch(/chmod 700/);
-    const linked = await checkCacheDir(env(link));
-    expect(linked.fix).toMatch(/symbolic link/);
-    expect((await checkCacheDir(env(join(work, "not-yet")))).detail).toMatch(/not created yet/);
-  });
-
   it("config: broken JSON and an unknown key are listed with their file", async () => {
     const { governor, cwd, agentDir } = await governorWith('{ "prune": { "enabled": tru }', JSON.stringify({ prune: { keepRecentTurnz: 3 } }));
     const results = checkConfig(environment(governor, { cwd, agentDir }));
@@ -225,17 +132,18 @@ describe("doctor checks", () => {
     expect(line!.detail).toMatch(/"lean" \(chosen by config\); on: redact, policies, blobs, recall, doctor; off: prune, telemetry, chaos/);
   });
 
-  it("runDoctor: one check throwing does not stop the others; the report shows each fix", async () => {
+  it("runDoctor: its own checks around the plugins' ones; one check throwing does not stop the others", async () => {
     const { governor } = await governorWith();
     const results = await runDoctor(
       environment(governor, {
         probeSqlite: () => {
           throw new Error("boom");
         },
-        commandExists: () => false,
+        env: { PATH: join(work, "no-bin") },
       }),
     );
-    expect(results.map((r) => r.name)).toEqual(["node", "pi", "bun", "kotadb", "sqlite", "blob cache", "blob folders", "config", "preset"]);
+    // The kota preset's plugins check Bun and KotaDB (kota), the blob cache (blobs) and the index (recall).
+    expect(results.map((r) => r.name)).toEqual(["node", "pi", "sqlite", "bun", "kotadb", "blob cache", "recall index", "config", "preset"]);
     const text = formatDoctorReport(results);
     expect(text).toMatch(/FAIL {2}sqlite: the check itself failed: boom/);
     expect(text).toMatch(/fix: KotaDB needs Bun/);
@@ -248,5 +156,103 @@ describe("doctor checks", () => {
     expect(text).not.toContain("\u001b");
     expect(text).toContain("FAIL  n\\u001b]52;c;aGVsbG8=\\u0007: kotadb version \\u001b]52;c;aGVsbG8=\\u0007\\nFAKE ok");
     expect(text).toContain("fix: f\\u001b]52");
+  });
+});
+
+describe("checks the preset's plugins contribute", () => {
+  const SOURCE = defineService<string>("acme:source", { providedBy: "acme:provider" });
+  const seen: Array<{ config: Record<string, unknown>; context: DoctorCheckContext }> = [];
+  const probe = definePlugin({
+    name: "acme:probe",
+    configKey: "probe",
+    description: "A plugin with its own doctor checks.",
+    schema: z.object({ port: z.number().int() }),
+    defaults: { port: 7 },
+    doctorChecks: (config, context) => {
+      seen.push({ config, context });
+      return [
+        { name: "probe port", status: "ok", detail: `port ${config.port}` },
+        { name: "probe server", status: "warn", detail: "slow", fix: "wait" },
+      ];
+    },
+    apply() {},
+  });
+  const broken = definePlugin({
+    name: "acme:broken",
+    configKey: "broken",
+    description: "A plugin whose check throws.",
+    schema: z.object({}),
+    defaults: {},
+    doctorChecks: () => {
+      throw new Error("probe exploded");
+    },
+    apply() {},
+  });
+  const provider = definePlugin({
+    name: "acme:provider",
+    configKey: "provider",
+    description: "Provides acme:source.",
+    schema: z.object({}),
+    defaults: {},
+    provides: [SOURCE],
+    apply: (_p, _c, services) => services.provide(SOURCE, "x"),
+  });
+  const user = definePlugin({
+    name: "acme:user",
+    configKey: "user",
+    description: "Needs acme:source.",
+    schema: z.object({}),
+    defaults: {},
+    requires: [SOURCE],
+    doctorChecks: () => [{ name: "user", status: "ok", detail: "never run while its provider is off" }],
+    apply() {},
+  });
+  const quiet = definePlugin({ name: "acme:quiet", configKey: "quiet", description: "No checks.", schema: z.object({}), defaults: {}, apply() {} });
+
+  async function governorOf(plugins: () => GovernorPlugin<any>[], global?: unknown): Promise<Governor> {
+    const agentDir = join(work, `plugins-${n++}`);
+    mkdirSync(agentDir, { recursive: true });
+    if (global !== undefined) writeFileSync(join(agentDir, "pi-governor.json"), JSON.stringify(global));
+    return createGovernor({ preset: definePreset({ name: "acme", description: "test", plugins }), cwd: work, agentDir, env: {} });
+  }
+
+  it("runs each plugin's checks in preset order with its config and the doctor's context; a throwing check is one failed line", async () => {
+    seen.length = 0;
+    const governor = await governorOf(() => [quiet(), probe(), broken()], { probe: { port: 9 }, doctor: { startTimeoutMs: 4_000 } });
+    const results = await checkPlugins(environment(governor, { startTimeoutMs: 4_000, agentDir: join(work, "a"), cwd: join(work, "c") }));
+    expect(results).toEqual([
+      { name: "probe port", status: "ok", detail: "port 9" },
+      { name: "probe server", status: "warn", detail: "slow", fix: "wait" },
+      { name: "broken", status: "fail", detail: "the check itself failed: probe exploded" },
+    ]);
+    expect(seen).toEqual([
+      { config: { port: 9, enabled: true }, context: { cwd: join(work, "c"), agentDir: join(work, "a"), env: { PATH: "/usr/bin" }, startTimeoutMs: 4_000 } },
+    ]);
+  });
+
+  it("a plugin the config turned off, or one whose provider is off, gets one skip line and its checks do not run", async () => {
+    seen.length = 0;
+    const governor = await governorOf(() => [probe(), provider(), user()], { probe: { enabled: false }, provider: { enabled: false } });
+    expect(await checkPlugins(environment(governor))).toEqual([
+      { name: "probe", status: "skip", detail: "probe.enabled is false" },
+      { name: "user", status: "skip", detail: expect.stringMatching(/^off: .*"acme:source".*acme:provider/) },
+    ]);
+    expect(seen).toEqual([]);
+  });
+
+  it("the start timeout is doctor.startTimeoutMs; the old doctor.kotaStartTimeoutMs still sets it, with a note", async () => {
+    const { governor: kotaGovernor } = await governorWith(JSON.stringify({ doctor: { kotaStartTimeoutMs: 2_000 } }));
+    expect(kotaGovernor.config.values.get("doctor")).toMatchObject({ startTimeoutMs: 2_000 });
+    expect(kotaGovernor.problems().join("\n")).toMatch(/doctor\.kotaStartTimeoutMs: renamed; use doctor\.startTimeoutMs/);
+  });
+});
+
+describe("the doctor plugin knows no other plugin by name", () => {
+  it("mentions no plugin's own words (kota, KotaDB, Bun, blob, recall) outside the renamed key it still reads", () => {
+    const dir = join(REPO_ROOT, "plugins", "doctor");
+    for (const file of readdirSync(dir)) {
+      const text = readFileSync(join(dir, file), "utf8").replace("kotaStartTimeoutMs: { to:", "");
+      expect({ file, words: text.match(/kota|\bbun\b|blob|recall/gi) ?? [] }).toEqual({ file, words: [] });
+    }
   });
 });
