@@ -4,12 +4,12 @@
  */
 
 import { fileURLToPath } from "node:url";
-import type { CliCommand, CliIO } from "../core/index.ts";
+import type { CliCommand, CliContext, CliIO } from "../core/index.ts";
 // Not through core/index.ts: that loads the pipeline (tapable), and a missing dependency must be
 // reported below, not crash this module's import.
 import { visibleLines } from "../core/visible.ts";
 
-export type { CliCommand, CliIO };
+export type { CliCommand, CliContext, CliIO };
 
 const commands: Record<string, { summary: string; load: () => Promise<{ run: CliCommand }> }> = {
   replay: {
@@ -58,11 +58,33 @@ export async function main(argv: string[], raw: CliIO = stdio): Promise<number> 
   }
   try {
     const mod = await command.load();
-    return await mod.run(rest, io);
+    return await mod.run(rest, io, { trustedConfig: once(() => trustedConfigOf(process.env)) });
   } catch (error) {
     io.err(`pi-governor ${name}: ${missingModuleMessage(error) ?? (error as Error).message}\n`);
     return 1;
   }
+}
+
+/**
+ * The global config file and PI_GOVERNOR_CONFIG merged (see CliContext.trustedConfig); `{}` when
+ * neither is set or readable. Loaded on first use, so commands that need no config never read it.
+ */
+async function trustedConfigOf(env: NodeJS.ProcessEnv): Promise<Readonly<Record<string, unknown>>> {
+  try {
+    const { agentDirFrom, loadConfigLayers } = await import("../core/config/layers.ts");
+    const { deepMerge } = await import("../core/config/merge.ts");
+    const { layers } = loadConfigLayers({ agentDir: agentDirFrom(env), cwd: process.cwd(), env });
+    let merged: Record<string, unknown> = {};
+    for (const layer of layers) if (layer.kind === "global" || layer.kind === "env") merged = deepMerge(merged, layer.data);
+    return merged;
+  } catch {
+    return {};
+  }
+}
+
+function once<T>(make: () => T): () => T {
+  let value: { v: T } | undefined;
+  return () => (value ??= { v: make() }).v;
 }
 
 /** Where this package is installed: the folder whose dependencies are missing. */

@@ -165,6 +165,6 @@ export { ALLOW_PROJECT_LINE } from "./config/resolve.ts";
 export { type BoundedReadOptions, currentUid, readBoundedFileSync, SAFE_READ_FLAGS, UnsafeFileError } from "./safe-file.ts";
 
 // A command a plugin ships for the `pi-governor` command line, and the checks it adds to the doctor.
-export type { CliCommand, CliIO } from "./cli-command.ts";
+export { configuredPath, type CliCommand, type CliContext, type CliIO } from "./cli-command.ts";
 export type { DoctorCheckContext, DoctorCheckResult, DoctorChecks, DoctorCheckStatus } from "./doctor-check.ts";
 export { parseCommandArgs, USAGE_EXIT } from "./cli-args.ts";

@@ -3,7 +3,7 @@
  * p50/p95 latency, timeouts, errors and retries from the execution log.
  */
 import { existsSync } from "node:fs";
-import { agentDirFrom, type CliCommand, errorText, parseCommandArgs } from "../../core/sdk.ts";
+import { agentDirFrom, type CliCommand, configuredPath, errorText, parseCommandArgs } from "../../core/sdk.ts";
 import { defaultDbPath } from "./config.ts";
 import { openLogForReading } from "./open-db.ts";
 import { tidyAfterReading } from "../../lib/sqlite/index.ts";
@@ -12,21 +12,22 @@ import { formatStats, parseSince, readStats } from "./stats.ts";
 const USAGE = `usage: pi-governor stats [--db path] [--since 24h|7d|2026-11-01] [--tool name] [--json]
 
 Per-tool counts, p50/p95 latency (ms), timeouts, errors and retries from the execution log.
-  --db path      the log (default <agentDir>/pi-governor/executions.db; agentDir is
-                 PI_CODING_AGENT_DIR or ~/.pi/agent)
+  --db path      the log (default: executionLog.dbPath of the global config, else
+                 <agentDir>/pi-governor/executions.db; agentDir is PI_CODING_AGENT_DIR or ~/.pi/agent)
   --since when   only calls started since a duration ago (90s, 30m, 12h, 7d, 2w) or a date/time
   --tool name    only this tool
   --json         print JSON instead of a table
 `;
 
 /** The `stats` command. Exit codes: 0 ok (also when there is no log yet), 1 unreadable log, 2 bad arguments. */
-export const run: CliCommand = async (argv, io) => {
+export const run: CliCommand = async (argv, io, context) => {
   const parsed = parseCommandArgs(argv, { db: { type: "string" }, since: { type: "string" }, tool: { type: "string" }, json: { type: "boolean" } }, USAGE, io, {
     maxPositionals: 0,
   });
   if (typeof parsed === "number") return parsed;
   const { values } = parsed;
-  const path = values.db ?? defaultDbPath(agentDirFrom(process.env));
+  // The log the plugin writes: executionLog.dbPath as the global config sets it.
+  const path = values.db ?? (await configuredPath(context, "executionLog", "dbPath")) ?? defaultDbPath(agentDirFrom(process.env));
   let since: string | undefined;
   if (values.since !== undefined) {
     since = parseSince(values.since, Date.now());

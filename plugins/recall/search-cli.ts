@@ -6,10 +6,10 @@
  * FIFO, nothing another user can write) before SQLite opens them.
  */
 import { parseArgs } from "node:util";
-import { agentDirFrom, errorText, type CliCommand } from "../../core/sdk.ts";
+import { agentDirFrom, type CliCommand, configuredPath, errorText } from "../../core/sdk.ts";
 import { BlobStore, DEFAULT_BLOB_DIR, resolveBlobDir } from "../../lib/blobs/index.ts";
 import { tidyAfterReading } from "../../lib/sqlite/index.ts";
-import { defaultIndexPath } from "./config.ts";
+import { indexPathFor } from "./config.ts";
 import { formatHits } from "./format.ts";
 import { checkIndexFiles } from "./index-file.ts";
 import { RecallIndex } from "./index-store.ts";
@@ -29,9 +29,10 @@ options:
   --tool <name>    only outputs of this tool, e.g. read, bash, kota_search
   --limit <n>      most hits shown, 1 to 100 (default 10)
   --json           print the hits as JSON instead of text
-  --db <path>      the index file (default ~/.pi/cache/pi-governor/recall/index.db, or
+  --db <path>      the index file (default: recall.dbPath of the global config, else
+                   ~/.pi/cache/pi-governor/recall/index.db, or
                    <PI_CODING_AGENT_DIR>/cache/pi-governor/recall/index.db)
-  --blobs <dir>    the blob folder the outputs are in (default: the blobs plugin's default,
+  --blobs <dir>    the blob folder the outputs are in (default: blobs.dir of the global config, else
                    ~/.pi/cache/pi-governor/blobs, or <PI_CODING_AGENT_DIR>/cache/pi-governor/blobs)
   -h, --help       this text
 `;
@@ -39,7 +40,7 @@ options:
 /** How long the CLI waits for pi's write lock, in ms (nothing else runs on its thread). */
 const READER_BUSY_TIMEOUT_MS = 2_000;
 
-export const run: CliCommand = async (argv, io) => {
+export const run: CliCommand = async (argv, io, context) => {
   let parsed;
   try {
     parsed = parseArgs({
@@ -76,7 +77,11 @@ export const run: CliCommand = async (argv, io) => {
     return 2;
   }
   const agentDir = agentDirFrom(process.env);
-  const path = values.db ? resolveBlobDir(values.db) : defaultIndexPath({ agentDir });
+  // The folders the plugins use: recall.dbPath and blobs.dir as the global config sets them.
+  const path = values.db
+    ? resolveBlobDir(values.db)
+    : indexPathFor((await configuredPath(context, "recall", "dbPath")) ?? "", { cwd: process.cwd(), agentDir });
+  const blobDir = values.blobs ?? (await configuredPath(context, "blobs", "dir"));
   let index: RecallIndex;
   try {
     if ((await checkIndexFiles(path, { create: false })) === "missing") {
@@ -89,7 +94,7 @@ export const run: CliCommand = async (argv, io) => {
     return 2;
   }
   try {
-    const store = new BlobStore({ dir: values.blobs ? resolveBlobDir(values.blobs) : resolveBlobDir(DEFAULT_BLOB_DIR, { agentDir }) });
+    const store = new BlobStore({ dir: blobDir ? resolveBlobDir(blobDir) : resolveBlobDir(DEFAULT_BLOB_DIR, { agentDir }) });
     const filter = {
       ...(values.session ? { sessionId: values.session } : {}),
       ...(values.project ? { project: resolveBlobDir(values.project) } : {}),
