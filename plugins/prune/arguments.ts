@@ -15,7 +15,7 @@
 import { createHash } from "node:crypto";
 import type { AgentMessageLike } from "../../core/index.ts";
 import { blobReadCall } from "../blobs/index.ts";
-import { callPath, PATH_ARGS } from "./paths.ts";
+import { callPath, PATH_ARGS } from "../../lib/context/index.ts";
 import { formatCall } from "./placeholder.ts";
 import { messageChars } from "./size.ts";
 

@@ -3,8 +3,8 @@
  * unit and default; `/governor pruning` prints the effective values.
  */
 import { z } from "zod";
-import { boundedRecord, toolListSchema, toolNameSchema } from "../../core/index.ts";
-import { MAX_PATTERN_TOTAL_CHARS } from "./paths.ts";
+import { boundedRecord, type RenamedKeys, toolListSchema, toolNameSchema } from "../../core/index.ts";
+import { MAX_PATTERN_TOTAL_CHARS } from "../../lib/context/index.ts";
 
 const toolList = toolListSchema();
 
@@ -141,16 +141,6 @@ const pruneBaseSchema = z.object({
     .describe(
       "Past the boundary, the arguments of a call that failed are cut to an excerpt once the call is this many turns old; the error text stays. 0: never. Default 4.",
     ),
-  fold: z
-    .boolean()
-    .describe(
-      "Offer the model the context_fold tool (fold finished turns into its own summary, originals kept) and nudge it when the context nears the adaptive threshold. Default true.",
-    ),
-  foldNudgePercent: z
-    .number()
-    .min(1)
-    .max(1000)
-    .describe("Nudge the model to fold finished work when the context before pruning reaches this percent of the window. Default 20."),
 });
 
 /** The keys a `perModel` entry may override, with the same bounds as the top-level keys. */
@@ -173,8 +163,6 @@ export const PER_MODEL_KEYS = [
   "staleReads",
   "maxArgChars",
   "failedArgsAfterTurns",
-  "fold",
-  "foldNudgePercent",
 ] as const;
 
 /**
@@ -249,21 +237,18 @@ export const pruneDefaults: PruneOptions = {
   maxArgChars: 800,
   argExcerptChars: 160,
   failedArgsAfterTurns: 4,
-  fold: true,
-  foldNudgePercent: 20,
   perModel: {},
 };
 
 /**
  * The settings of today's plugin before the meaning-based strategies: no dedup, no stale reads, no
- * argument cuts, no folding. The replay and the bench compare against it.
+ * argument cuts (and no folding: the fold plugin off). The replay and the bench compare against it.
  */
 export const RESULT_ONLY_PRUNING: Partial<PruneOptions> = Object.freeze({
   dedup: false,
   staleReads: false,
   maxArgChars: 0,
   failedArgsAfterTurns: 0,
-  fold: false,
   stepRule: "carry",
   minStepTokens: 2000,
   forceStepPercent: 25,
@@ -279,6 +264,15 @@ export const PREVIOUS_STEP_DEFAULTS: Partial<PruneOptions> = Object.freeze({
   forceStepFreePercent: 75,
   minStepPercent: 25,
 } as const);
+
+/**
+ * Keys that left the section: folding is the fold plugin now (`fold.enabled`, `fold.nudgePercent`).
+ * A file that still sets `prune.fold` or `prune.foldNudgePercent` keeps working, with a note.
+ */
+export const pruneRenamedKeys: RenamedKeys = Object.freeze({
+  fold: { to: "enabled", section: "fold" },
+  foldNudgePercent: { to: "nudgePercent", section: "fold" },
+});
 
 /** Rules across prune keys: adaptive mode needs a gap between its exit and enter thresholds. */
 export function pruneCrossCheck(options: PruneOptions): Array<{ keys: string[]; message: string }> {

@@ -13,12 +13,12 @@
  * recent steps. `<root>` is `services.commandRoot` (`kota` in the kota preset, else `governor`).
  */
 import { definePlugin, STAGE } from "../../core/index.ts";
+import { FOLDING } from "../../lib/context/index.ts";
 import { BLOB_STORE } from "../blobs/index.ts";
 import { REDACTOR } from "../redact/index.ts";
 import { ArgumentBlobWriter } from "./argument-blobs.ts";
-import { pruneCrossCheck, pruneDefaults, pruneSchema } from "./config.ts";
+import { pruneCrossCheck, pruneDefaults, pruneRenamedKeys, pruneSchema } from "./config.ts";
 import { settingsForModel } from "./per-model.ts";
-import { registerFolding } from "./fold/index.ts";
 import { lastMeaningBearing, pinOnArrival, pinResult } from "./pins.ts";
 import { SessionPruner } from "./pruner.ts";
 import { SessionPruners } from "./session-pruners.ts";
@@ -40,7 +40,8 @@ export const prune = definePlugin({
   schema: pruneSchema,
   defaults: pruneDefaults,
   check: pruneCrossCheck,
-  optional: [BLOB_STORE, REDACTOR],
+  renamedKeys: pruneRenamedKeys,
+  optional: [BLOB_STORE, REDACTOR, FOLDING],
   apply(pipeline, config, services) {
     const logger = services.logger;
     if (config.adaptiveExitPercent >= config.adaptiveEnterPercent) {
@@ -73,8 +74,10 @@ export const prune = definePlugin({
     const pinned = pinOnArrival(config);
     if (pinned.size) pipeline.hooks.toolResult.tap({ name: PRUNE_PLUGIN, stage: STAGE.PIN }, (value) => pinResult(value, pinned));
 
-    // Folding (model-driven) runs around pruning; pruning leaves folded messages out of its sizes.
-    const foldedRanges = config.fold ? registerFolding(pipeline, config, services) : undefined;
+    // Folding (the fold plugin, when it runs) respects prune's protected paths and kept turns;
+    // pruning leaves the messages folds replace out of its sizes.
+    const folding = services.maybe(FOLDING);
+    folding?.respect({ protectedFilePatterns: config.protectedFilePatterns, keepRecentTurns: config.keepRecentTurns, contextWindow: config.contextWindow });
     pipeline.hooks.context.tap({ name: PRUNE_PLUGIN, stage: STAGE.PRUNE }, (messages, info) => {
       const settings = settingsForModel(config, info.model);
       const model = settings.model ? { model: settings.model } : {};
@@ -84,7 +87,7 @@ export const prune = definePlugin({
         return undefined;
       }
       const p = sessions.use(info.sessionId, settings);
-      const out = p.run(messages, info.usage, foldedRanges?.(info.sessionId));
+      const out = p.run(messages, info.usage, folding?.foldedRanges(info.sessionId));
       pipeline.emit({ type: "custom", source: PRUNE_PLUGIN, name: "context_pruned", data: { ...p.lastReport, ...model } });
       return out === messages ? undefined : out;
     });
@@ -113,7 +116,7 @@ export const prune = definePlugin({
       description: "Pruning settings and the last pruning actions (what was pruned, bytes saved)",
       handler: (_args, ctx) => {
         const current = sessions.current(ctx.sessionId);
-        ctx.ui.notify(pruningStatus(config, current.pruner, current.settings), "info");
+        ctx.ui.notify(pruningStatus(config, current.pruner, current.settings, folding !== undefined), "info");
       },
     });
   },

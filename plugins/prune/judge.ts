@@ -10,7 +10,7 @@ import { type ArgumentCutReason, cutToolCallArguments } from "./arguments.ts";
 import { type BoundaryView, boundaryView } from "./boundary-view.ts";
 import type { ModeRules, PruneMode, PruneOptions } from "./config.ts";
 import { type CallInfo, type Decision, decide, isPinnedInMessage, relatedDecision } from "./decide.ts";
-import { callPath, protectedPathMatcher } from "./paths.ts";
+import { callPath, protectedPathMatcher } from "../../lib/context/index.ts";
 import type { PinRecord } from "./records.ts";
 import type { RelationOptions, ResultRelation } from "./relations.ts";
 

@@ -14,15 +14,13 @@ import type { AgentMessageLike, ContextInfo, Logger, SessionStore } from "../../
 import { type ModeRules, type PruneMode, type PruneOptions, rulesFor } from "./config.ts";
 import type { ArgumentBlobWriter } from "./argument-blobs.ts";
 import { type CallInfo, isPinnedInMessage } from "./decide.ts";
-import { fingerprint, fnv1a } from "./fingerprint.ts";
-import { FOLD_TOOL } from "./fold/folds.ts";
-import { MessageIdentities } from "./identity.ts";
+import { hasNewFold, type MessageRanges, MessageIdentities, protectedFrom, startsTurn, turnKey } from "../../lib/context/index.ts";
+import { fingerprint } from "./fingerprint.ts";
 import { type Facts, MessageJudge } from "./judge.ts";
 import { withPinMarker } from "./pin-marker.ts";
 import { loadPins, loadSteps, PIN_KIND, type PinRecord, STEP_KIND, type StepRecord } from "./records.ts";
 import { messageChars, tokensOf } from "./size.ts";
 import { decideStep, rewriteEstimates } from "./step-rule.ts";
-import { protectedFrom, startsTurn } from "./turns.ts";
 
 /** One boundary step, as `/governor pruning` lists it. */
 export interface StepAction {
@@ -57,12 +55,8 @@ const MAX_ACTIONS = 10;
 /** Recent request ends kept for the rewrite estimate: more than the lookback's blocks ever span. */
 const MAX_REQUEST_ENDS = 64;
 
-/** A stable key for a turn-starting user message: its timestamp and a hash of its text. */
-export function turnKey(message: AgentMessageLike): string {
-  const content = (message as { content?: unknown }).content;
-  const text = typeof content === "string" ? content : JSON.stringify(content ?? "");
-  return `u:${String((message as { timestamp?: unknown }).timestamp ?? "")}:${fnv1a(text)}`;
-}
+// Replay (hindsight.ts) imports hasNewFold from here.
+export { hasNewFold };
 
 /** The pruning state and engine of one session. */
 export class SessionPruner {
@@ -152,14 +146,16 @@ export class SessionPruner {
     return true;
   }
 
-  /** Prunes one outgoing context. Returns `messages` itself when nothing changes. */
   /**
-   * @param folded message ranges [start, end) that folds replace in what is sent (ascending): left out
-   *   of the sizes the adaptive mode and the step rule measure, since those messages are not sent.
+   * Prunes one outgoing context. Returns `messages` itself when nothing changes.
+   * @param folded message ranges [start, end) that folds replace in what is sent (ascending, from the
+   *   fold plugin's service): left out of the sizes the adaptive mode and the step rule measure, since
+   *   those messages are not sent. Undefined when no fold plugin runs.
    */
-  run(messages: readonly AgentMessageLike[], usage?: ContextInfo["usage"], folded: ReadonlyArray<readonly [number, number]> = []): AgentMessageLike[] {
+  run(messages: readonly AgentMessageLike[], usage?: ContextInfo["usage"], folded?: MessageRanges): AgentMessageLike[] {
     this.requests++;
-    const foldApplies = this.options.fold && hasNewFold(messages, this.last.length);
+    const foldApplies = folded !== undefined && hasNewFold(messages, this.last.length);
+    folded ??= [];
     this.last = messages;
     const n = messages.length;
     const gathered = this.gatherFacts(messages);
@@ -484,19 +480,6 @@ function savedOutside(prefix: RenderedPrefix, folded: ReadonlyArray<readonly [nu
   }
   prefix.outside = { key, saved };
   return saved;
-}
-
-/**
- * Whether a `context_fold` call completed since the last call (its result is among the messages
- * after `seen`): the fold applies from this request.
- */
-/** Whether messages from index `seen` on hold a fold (a `context_fold` result that is not an error): it applies from this request. */
-export function hasNewFold(messages: readonly AgentMessageLike[], seen: number): boolean {
-  for (let i = Math.min(seen, messages.length); i < messages.length; i++) {
-    const m = messages[i] as { role?: unknown; toolName?: unknown; isError?: unknown };
-    if (m.role === "toolResult" && m.toolName === FOLD_TOOL && m.isError !== true) return true;
-  }
-  return false;
 }
 
 /** Index of the first message whose replacement differs between two prefixes, or -1. */

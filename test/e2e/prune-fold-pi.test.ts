@@ -4,7 +4,7 @@ import { fauxAssistantMessage, fauxText, fauxToolCall, type FauxResponseStep } f
 import { describe, expect, it } from "vitest";
 import { type AgentMessageLike, createExtension, definePreset } from "../../core/index.ts";
 import { blobs } from "../../plugins/blobs/index.ts";
-import { NUDGE_KIND, UNFOLD_KIND } from "../../plugins/prune/fold/index.ts";
+import { NUDGE_KIND, UNFOLD_KIND } from "../../plugins/fold/index.ts";
 import { prune } from "../../plugins/prune/index.ts";
 import { messagesChars } from "../../plugins/prune/size.ts";
 import { piTestScope } from "../helpers/pi-session.ts";

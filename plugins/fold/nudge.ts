@@ -9,8 +9,8 @@
  * that message. At most one nudge per {@link NUDGE_EVERY_TURNS} turns, none while a fold is younger
  * than {@link FOLD_QUIET_TURNS} turns.
  */
-import type { AgentMessageLike, ContentBlock } from "../../../core/index.ts";
-import { turnKey } from "../pruner.ts";
+import type { AgentMessageLike, ContentBlock } from "../../core/index.ts";
+import { turnKey } from "../../lib/context/index.ts";
 import { type ActiveFold, FOLD_TOOL, foldableRuns } from "./folds.ts";
 import type { NudgeRecord } from "./records.ts";
 import { turnLabel, type TurnMap } from "./turn-map.ts";
