@@ -1,5 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { fileExistsUnder, findCycles, type ImportEdge, listSourceFiles, parseImports, REPO_ROOT, ruleViolations, scanImports } from "./import-graph.ts";
+import {
+  fileExistsUnder,
+  findCycles,
+  type ImportEdge,
+  listSourceFiles,
+  parseImports,
+  REPO_ROOT,
+  ruleViolations,
+  scanImports,
+  separationViolations,
+} from "./import-graph.ts";
 
 const edge = (from: string, to: string): ImportEdge => ({ from, to, kind: "static", line: 1 });
 
@@ -21,6 +31,13 @@ describe("the import graph of core, lib, cli, plugins, presets and bin", () => {
 
   it("keeps the layering rules (core is the kernel; lib, plugins and presets use core/index.ts; no plugin's internals from outside it)", () => {
     expect(ruleViolations(edges, fileExistsUnder(REPO_ROOT))).toEqual([]);
+  });
+
+  it("keeps prune and fold apart: they meet only through the fold:ranges service and lib/context", () => {
+    expect(separationViolations(edges)).toEqual([]);
+    // Both really use the meeting point, so the rule is not vacuous.
+    expect(edges).toContainEqual(expect.objectContaining({ from: "plugins/prune/index.ts", to: "lib/context/index.ts" }));
+    expect(edges).toContainEqual(expect.objectContaining({ from: "plugins/fold/index.ts", to: "lib/context/index.ts" }));
   });
 });
 
@@ -106,6 +123,21 @@ describe("the checker itself", () => {
         edge("bin/pi-governor.mjs", "cli/main.ts"),
       ]),
     ).toEqual([]);
+  });
+
+  it("names an import between plugins that must stay apart, either way, but not from an exempt folder", () => {
+    expect(
+      separationViolations([
+        edge("plugins/prune/pruner.ts", "plugins/fold/index.ts"),
+        edge("plugins/fold/nudge.ts", "plugins/prune/pruner.ts"),
+        edge("plugins/prune/replay/policies.ts", "plugins/fold/index.ts"),
+        edge("plugins/prune/index.ts", "lib/context/index.ts"),
+        edge("plugins/fold/index.ts", "plugins/blobs/index.ts"),
+      ]),
+    ).toEqual([
+      "plugins/prune/pruner.ts:1 imports plugins/fold/index.ts: plugins/prune and plugins/fold meet only through their service and a shared lib module",
+      "plugins/fold/nudge.ts:1 imports plugins/prune/pruner.ts: plugins/fold and plugins/prune meet only through their service and a shared lib module",
+    ]);
   });
 
   it("flags an import of a file that does not exist", () => {

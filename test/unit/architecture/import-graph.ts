@@ -213,6 +213,33 @@ export function ruleViolations(edges: readonly ImportEdge[], exists?: (file: str
   return out;
 }
 
+/**
+ * Plugins that meet only through a service and a shared library, never by importing each other:
+ * pairs of plugin folders, with folders inside them that are exempt (a tool on its way out of the
+ * plugin: prune's replay, which runs both plugins as pi would and is moving to cli/).
+ */
+export const SEPARATE_PLUGINS: ReadonlyArray<{ a: string; b: string; exempt?: readonly string[] }> = [
+  { a: "plugins/prune", b: "plugins/fold", exempt: ["plugins/prune/replay/"] },
+];
+
+/** Imports between plugins that must stay apart ({@link SEPARATE_PLUGINS}), one line each. */
+export function separationViolations(edges: readonly ImportEdge[], pairs = SEPARATE_PLUGINS): string[] {
+  const out: string[] = [];
+  for (const e of edges) {
+    for (const { a, b, exempt = [] } of pairs) {
+      if (exempt.some((dir) => e.from.startsWith(dir))) continue;
+      for (const [from, to] of [
+        [a, b],
+        [b, a],
+      ] as const) {
+        if (e.from.startsWith(`${from}/`) && e.to.startsWith(`${to}/`))
+          out.push(`${e.from}:${e.line} imports ${e.to}: ${from} and ${to} meet only through their service and a shared lib module`);
+      }
+    }
+  }
+  return out;
+}
+
 /** Whether a repo-relative file exists under `root`. */
 export const fileExistsUnder = (root: string) => (file: string) => existsSync(join(root, file));
 

@@ -36,13 +36,10 @@ describe("prune plugin", () => {
   it("taps context at STAGE.PRUNE and toolResult at STAGE.PIN, and mounts pin and pruning under the command root", async () => {
     const { g } = await governor();
     const taps = g.pipeline.describe();
-    expect(taps.context).toEqual([
-      { name: "governor:prune", stage: 390 },
-      { name: "governor:prune", stage: 400 },
-      { name: "governor:prune", stage: 450 },
-    ]);
+    // Folding is the fold plugin's (test/unit/plugins/fold/plugin.test.ts): prune alone taps only its stage.
+    expect(taps.context).toEqual([{ name: "governor:prune", stage: 400 }]);
     expect(taps.toolResult).toEqual([{ name: "governor:prune", stage: 300 }]);
-    expect([...g.pipeline.commands.keys()].sort()).toEqual(["kota pin", "kota pruning", "kota unfold"]);
+    expect([...g.pipeline.commands.keys()].sort()).toEqual(["kota pin", "kota pruning"]);
   });
 
   it("pins kota_impact results on arrival with a visible marker, and leaves other tools alone", async () => {
