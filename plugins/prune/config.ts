@@ -274,15 +274,29 @@ export const pruneRenamedKeys: RenamedKeys = Object.freeze({
   foldNudgePercent: { to: "nudgePercent", section: "fold" },
 });
 
+/**
+ * The adaptive mode's gap rule, stated once: exit must be below enter (the gap stops adaptive mode
+ * flip-flopping). Returns what is wrong and how to fix it, or undefined. Checked by
+ * {@link pruneCrossCheck} for the top level and by the plugin for each `perModel` entry.
+ */
+export function adaptiveGapProblem(enter: number, exit: number): string | undefined {
+  if (exit < enter) return undefined;
+  return `adaptiveExitPercent ${exit} must be below adaptiveEnterPercent ${enter} (the gap stops adaptive mode flip-flopping); lower adaptiveExitPercent or raise adaptiveEnterPercent`;
+}
+
+/**
+ * The adaptive thresholds in force (percent of the window): enter as set, exit at most 90% of enter,
+ * so a gap remains whatever a `perModel` entry combined. The one place the pruner reads them from.
+ */
+export function adaptiveThresholds(options: Pick<PruneOptions, "adaptiveEnterPercent" | "adaptiveExitPercent">): { enter: number; exit: number } {
+  const enter = options.adaptiveEnterPercent;
+  return { enter, exit: Math.min(options.adaptiveExitPercent, enter * 0.9) };
+}
+
 /** Rules across prune keys: adaptive mode needs a gap between its exit and enter thresholds. */
 export function pruneCrossCheck(options: PruneOptions): Array<{ keys: string[]; message: string }> {
-  if (options.adaptiveExitPercent < options.adaptiveEnterPercent) return [];
-  return [
-    {
-      keys: ["adaptiveExitPercent", "adaptiveEnterPercent"],
-      message: `adaptiveExitPercent ${options.adaptiveExitPercent} must be below adaptiveEnterPercent ${options.adaptiveEnterPercent} (the gap stops adaptive mode flip-flopping); lower adaptiveExitPercent or raise adaptiveEnterPercent`,
-    },
-  ];
+  const problem = adaptiveGapProblem(options.adaptiveEnterPercent, options.adaptiveExitPercent);
+  return problem ? [{ keys: ["adaptiveExitPercent", "adaptiveEnterPercent"], message: problem }] : [];
 }
 
 /** Cache pricing relative to fresh input, as providers bill it (Anthropic: read 0.1x, write 1.25x). */

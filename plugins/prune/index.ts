@@ -17,7 +17,7 @@ import { FOLDING } from "../../lib/context/index.ts";
 import { BLOB_STORE } from "../blobs/index.ts";
 import { REDACTOR } from "../redact/index.ts";
 import { ArgumentBlobWriter } from "./argument-blobs.ts";
-import { pruneCrossCheck, pruneDefaults, pruneRenamedKeys, pruneSchema } from "./config.ts";
+import { adaptiveGapProblem, pruneCrossCheck, pruneDefaults, pruneRenamedKeys, pruneSchema } from "./config.ts";
 import { settingsForModel } from "./per-model.ts";
 import { lastMeaningBearing, pinOnArrival, pinResult } from "./pins.ts";
 import { SessionPruner } from "./pruner.ts";
@@ -44,18 +44,14 @@ export const prune = definePlugin({
   optional: [BLOB_STORE, REDACTOR, FOLDING],
   apply(pipeline, config, services) {
     const logger = services.logger;
-    if (config.adaptiveExitPercent >= config.adaptiveEnterPercent) {
-      logger.warn("prune.adaptiveExitPercent should be below adaptiveEnterPercent; using 90% of the enter threshold", {
-        enter: config.adaptiveEnterPercent,
-        exit: config.adaptiveExitPercent,
-      });
-    }
+    // The top level passed pruneCrossCheck; a perModel entry combines with it here. Either way the
+    // pruner keeps a gap (adaptiveThresholds).
     for (const [key, entry] of Object.entries(config.perModel)) {
       if (entry.adaptiveEnterPercent === undefined && entry.adaptiveExitPercent === undefined) continue;
       const enter = entry.adaptiveEnterPercent ?? config.adaptiveEnterPercent;
       const exit = entry.adaptiveExitPercent ?? config.adaptiveExitPercent;
-      if (exit >= enter)
-        logger.warn(`prune.perModel["${key}"]: adaptiveExitPercent should be below adaptiveEnterPercent; using 90% of the enter threshold`, { enter, exit });
+      const problem = adaptiveGapProblem(enter, exit);
+      if (problem) logger.warn(`prune.perModel["${key}"]: ${problem}; using 90% of the enter threshold`, { enter, exit });
     }
     // One pruner per session and per distinct effective options (`perModel`).
     // Cut call arguments go to the blob store (when the blobs plugin runs), each id written once.

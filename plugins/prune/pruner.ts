@@ -11,13 +11,12 @@
  * boundary survives `/reload` and is never recomputed from scratch.
  */
 import type { AgentMessageLike, ContextInfo, Logger, SessionStore } from "../../core/index.ts";
-import { type ModeRules, type PruneMode, type PruneOptions, rulesFor } from "./config.ts";
+import { adaptiveThresholds, type ModeRules, type PruneMode, type PruneOptions, rulesFor } from "./config.ts";
 import type { ArgumentBlobWriter } from "./argument-blobs.ts";
-import { type CallInfo, isPinnedInMessage } from "./decide.ts";
+import type { CallInfo } from "./decide.ts";
 import { hasNewFold, type MessageRanges, MessageIdentities, protectedFrom, startsTurn, turnKey } from "../../lib/context/index.ts";
 import { fingerprint } from "./fingerprint.ts";
 import { type Facts, MessageJudge } from "./judge.ts";
-import { withPinMarker } from "./pin-marker.ts";
 import { loadPins, loadSteps, PIN_KIND, type PinRecord, STEP_KIND, type StepRecord } from "./records.ts";
 import { messageChars, tokensOf } from "./size.ts";
 import { decideStep, rewriteEstimates } from "./step-rule.ts";
@@ -334,8 +333,7 @@ export class SessionPruner {
       this.tight = false;
       return;
     }
-    const enter = this.options.adaptiveEnterPercent;
-    const exit = Math.min(this.options.adaptiveExitPercent, enter * 0.9);
+    const { enter, exit } = adaptiveThresholds(this.options);
     if (!this.tight && percent >= enter) this.tight = true;
     else if (this.tight && percent < exit) this.tight = false;
   }
@@ -414,20 +412,17 @@ export class SessionPruner {
     for (let i = 0; i < boundary; i++) {
       while (resolved[s]!.index <= i) s++;
       const stepFrom = s > 0 ? resolved[s - 1]!.index : 0;
-      const m = messages[i]!;
-      if (m.role !== "toolResult" && m.role !== "assistant") continue;
-      const id = m.role === "toolResult" ? String((m as { toolCallId?: unknown }).toolCallId) : "";
-      if (id && this.pins.has(id)) {
-        if (!isPinnedInMessage(m)) into.replaced.push({ index: i, message: (this.facts[i]!.pinView ??= withPinMarker(m, "user")) });
+      const step = { from: stepFrom, upTo: resolved[s]!.index, mode: resolved[s]!.mode };
+      const d = this.judge.decide(this.facts[i]!, messages[i]!, step, messages, turnsBefore, turns);
+      if (!d.replacement) continue;
+      if (d.kind === "pin") {
+        into.replaced.push({ index: i, message: d.replacement });
         continue;
       }
-      const f = this.facts[i]!;
-      const d = this.judge.decide(f, m, resolved[s]!.mode, this.judge.frozenAt(f, m, stepFrom, resolved[s]!.index, messages, turnsBefore), turns);
-      if (!d.replacement) continue;
       into.replaced.push({ index: i, message: d.replacement, summary: d.summary, saved: d.savedChars });
       into.savedChars += d.savedChars;
-      if (m.role === "toolResult") into.placeholders++;
-      else into.arguments = (into.arguments ?? 0) + 1;
+      if (d.kind === "arguments") into.arguments = (into.arguments ?? 0) + 1;
+      else into.placeholders++;
       if (d.blobs?.length) into.blobs.push(...d.blobs);
     }
     this.prefixes = [into, ...this.prefixes].slice(0, 3);
