@@ -208,7 +208,13 @@ export class MessageJudge {
           blobs: this.env.blobWriter !== undefined,
           ...(this.env.redact ? { redact: this.env.redact } : {}),
         });
-        cut = { kind: done.replacement ? "arguments" : "keep", replacement: done.replacement, savedChars: done.savedChars, summary: done.summaries.join("; "), blobs: done.blobs };
+        cut = {
+          kind: done.replacement ? "arguments" : "keep",
+          replacement: done.replacement,
+          savedChars: done.savedChars,
+          summary: done.summaries.join("; "),
+          blobs: done.blobs,
+        };
         f.argCuts.set(key, cut);
       }
     }

@@ -12,12 +12,7 @@ const n = (v: number) => Math.round(v).toLocaleString("en-US");
  * `model`: the settings in force for the model of the session's last call (`perModel` applied);
  * `folding`: whether the fold plugin runs (its own settings are `/<root> unfold`'s and the fold section's).
  */
-export function pruningStatus(
-  config: PruneOptions & { enabled: boolean },
-  pruner: SessionPruner | undefined,
-  model?: ModelSettings,
-  folding = false,
-): string {
+export function pruningStatus(config: PruneOptions & { enabled: boolean }, pruner: SessionPruner | undefined, model?: ModelSettings, folding = false): string {
   const options = model?.options ?? config;
   const on = config.enabled && (model?.enabled ?? true);
   const lines = [

@@ -39,7 +39,10 @@ export function governorPolicy(options: GovernorPolicyOptions = {}): Policy {
   const preset = definePreset({ name: "replay", description: "The fold and prune plugins", plugins: () => [fold(), (options.plugin ?? prune)()] });
   const layers = (options.layers ?? [])
     .filter((l) => l.data.prune !== undefined || l.data.fold !== undefined)
-    .map((l) => ({ ...l, data: { ...(l.data.prune !== undefined ? { prune: l.data.prune } : {}), ...(l.data.fold !== undefined ? { fold: l.data.fold } : {}) } }));
+    .map((l) => ({
+      ...l,
+      data: { ...(l.data.prune !== undefined ? { prune: l.data.prune } : {}), ...(l.data.fold !== undefined ? { fold: l.data.fold } : {}) },
+    }));
   const overrides = { ...(options.prune ? { prune: options.prune } : {}), ...(options.fold ? { fold: options.fold } : {}) };
   return {
     name: options.name ?? "pi-governor prune",

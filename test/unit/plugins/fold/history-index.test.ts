@@ -16,7 +16,14 @@ import { generateSession } from "../../../../plugins/prune/replay/sample/generat
 import { parseSession } from "../../../../plugins/prune/replay/session-file.ts";
 
 const logger = createLogger("test", () => {});
-const sessionOn = (store: SessionStore) => new FoldSession({ options: { protectedFilePatterns: [], keepRecentTurns: 2, contextWindow: 200_000, ...foldDefaults }, cwd: "/repo", root: "governor", store: () => store, logger });
+const sessionOn = (store: SessionStore) =>
+  new FoldSession({
+    options: { protectedFilePatterns: [], keepRecentTurns: 2, contextWindow: 200_000, ...foldDefaults },
+    cwd: "/repo",
+    root: "governor",
+    store: () => store,
+    logger,
+  });
 
 /** What folding derives from a list: turns, call places, folds in force, ranges. */
 function derived(session: FoldSession, messages: readonly AgentMessageLike[]) {

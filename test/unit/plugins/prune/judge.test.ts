@@ -49,7 +49,14 @@ describe("MessageJudge.decide: the one decision entry", () => {
   });
 
   it("gives a large result a placeholder, and keeps a small one of a tool not in pruneTools", () => {
-    const messages = [user("q1"), call("c1", "grep", { pattern: "a" }), result("c1", "grep", BIG), call("c2", "grep", { pattern: "b" }), result("c2", "grep", "small"), user("q2")];
+    const messages = [
+      user("q1"),
+      call("c1", "grep", { pattern: "a" }),
+      result("c1", "grep", BIG),
+      call("c2", "grep", { pattern: "b" }),
+      result("c2", "grep", "small"),
+      user("q2"),
+    ];
     const decide = judgeOf(messages);
     const big = decide(2);
     expect(big.kind).toBe("placeholder");
@@ -69,18 +76,37 @@ describe("MessageJudge.decide: the one decision entry", () => {
   });
 
   it("keeps a result pinned on arrival even in tight mode with every tool prunable", () => {
-    const messages = [user("q1"), call("c1", "kota_impact", {}), result("c1", "kota_impact", `${PIN_MARKER}\n${BIG}`, { details: { pinned: true } }), user("q2")];
+    const messages = [
+      user("q1"),
+      call("c1", "kota_impact", {}),
+      result("c1", "kota_impact", `${PIN_MARKER}\n${BIG}`, { details: { pinned: true } }),
+      user("q2"),
+    ];
     expect(judgeOf(messages)(2, "tight").kind).toBe("keep");
   });
 
   it("keeps a result of a call on a protected path before any other rule", () => {
-    const messages = [user("q1"), call("c1", "read", { path: "deps/yarn.lock" }), result("c1", "read", BIG), call("c2", "read", { path: "deps/yarn.lock" }), result("c2", "read", BIG), user("q2")];
+    const messages = [
+      user("q1"),
+      call("c1", "read", { path: "deps/yarn.lock" }),
+      result("c1", "read", BIG),
+      call("c2", "read", { path: "deps/yarn.lock" }),
+      result("c2", "read", BIG),
+      user("q2"),
+    ];
     expect(judgeOf(messages, { protectedFilePatterns: ["*.lock"] })(2).kind).toBe("keep");
     expect(judgeOf(messages)(2).kind).toBe("duplicate");
   });
 
   it("names the newer identical call for a duplicate, and the changing call for a stale read", () => {
-    const dup = [user("q1"), call("c1", "read", { path: "a.ts" }), result("c1", "read", BIG), call("c2", "read", { path: "a.ts" }), result("c2", "read", BIG), user("q2")];
+    const dup = [
+      user("q1"),
+      call("c1", "read", { path: "a.ts" }),
+      result("c1", "read", BIG),
+      call("c2", "read", { path: "a.ts" }),
+      result("c2", "read", BIG),
+      user("q2"),
+    ];
     const d = judgeOf(dup)(2);
     expect(d.kind).toBe("duplicate");
     expect(d.summary).toContain("c2");
