@@ -1,6 +1,9 @@
 /**
  * The pruning engine for one session: a per-message cache, a boundary that only moves forward, the
  * adaptive mode with hysteresis, and pins. `run` is what the `context` tap calls on every model call.
+ * It orchestrates and decides nothing about a message itself: what each message before the boundary
+ * becomes is the one decision entry's (judge.ts `MessageJudge.decide`); the pruner walks the prefix,
+ * applies the decisions, takes the steps (step-rule.ts says when) and persists steps and pins.
  *
  * Cache-awareness. Providers bill a cached prompt prefix at a tenth of fresh input and a rewritten
  * prefix at 1.25x. Pruning a little on every call rewrites the cache on every call. So everything
