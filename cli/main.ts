@@ -1,6 +1,6 @@
 /**
- * `pi-governor <command>`: the command-line entry. Each command lives beside the plugin it belongs
- * to and is loaded only when asked for, so `pi-governor stats` never loads the pruning code.
+ * `pi-governor <command>`: the command-line entry. Each command is loaded only when asked for (stats
+ * and search beside their plugins, replay in replay/), so `pi-governor stats` never loads the pruning code.
  */
 
 import { fileURLToPath } from "node:url";
@@ -15,7 +15,7 @@ const commands: Record<string, { summary: string; load: () => Promise<{ run: Cli
   replay: {
     summary:
       "replay [session.jsonl | dir ...]  simulate pruning on pi sessions (no argument: your 5 most recent sessions, or a bundled sample when you have none)",
-    load: () => import("./replay.ts"),
+    load: () => import("./replay/command.ts"),
   },
   stats: {
     summary: "stats [--db path]  per-tool counts, latency, timeouts, errors and retries from the execution log",

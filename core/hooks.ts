@@ -1,12 +1,15 @@
 import { AsyncSeriesHook, AsyncSeriesWaterfallHook, SyncHook, SyncWaterfallHook } from "tapable";
 import { PipelineError, PluginError } from "./errors.ts";
-import { STAGE } from "./stages.ts";
+import { DEFAULT_STAGE } from "./stages.ts";
 
 /** How a tap names itself and where it runs. `before` is deliberately absent: order by stage. */
 export interface TapOptions {
   /** Plugin name, namespaced (`governor:retry`, `acme:audit`). Appears in errors and status. */
   name: string;
-  /** Position; see {@link STAGE}. Default `STAGE.DEFAULT`. Equal stages keep tap order. */
+  /**
+   * Position among the hook's taps: the hook's stage constant (`TOOL_STAGE`, `RESULT_STAGE`, ... in
+   * core/stages.ts) plus or minus an offset. Default {@link DEFAULT_STAGE} (500). Equal stages keep tap order.
+   */
   stage?: number;
 }
 
@@ -27,12 +30,15 @@ interface HookHost {
 function normalize(options: TapOptions | string): Required<TapOptions> {
   const o = typeof options === "string" ? { name: options } : options;
   if (!o || typeof o.name !== "string" || o.name.length === 0) {
-    throw new PipelineError("GOV_TAP_NAME", "tap options need a non-empty plugin name, e.g. { name: 'acme:audit', stage: STAGE.OBSERVE }");
+    throw new PipelineError("GOV_TAP_NAME", "tap options need a non-empty plugin name, e.g. { name: 'acme:audit', stage: TOOL_STAGE.OBSERVE }");
   }
   if ("before" in (o as object)) {
-    throw new PipelineError("GOV_TAP_BEFORE", `plugin "${o.name}": 'before' is not supported; order taps with a stage number (see STAGE)`);
+    throw new PipelineError(
+      "GOV_TAP_BEFORE",
+      `plugin "${o.name}": 'before' is not supported; order taps with a stage number (TOOL_STAGE, RESULT_STAGE, ... in core/stages.ts)`,
+    );
   }
-  const stage = o.stage ?? STAGE.DEFAULT;
+  const stage = o.stage ?? DEFAULT_STAGE;
   if (!Number.isFinite(stage)) throw new PipelineError("GOV_TAP_STAGE", `plugin "${o.name}": stage must be a finite number, got ${String(stage)}`);
   return { name: o.name, stage };
 }

@@ -21,6 +21,7 @@ import type {
   ToolResultInfo,
   ToolResultValue,
   RunInfo,
+  TurnEndInfo,
   TurnInfo,
 } from "./tool-types.ts";
 
@@ -74,6 +75,11 @@ export class Pipeline {
     runStart: LifecycleHook<RunInfo>;
     /** A turn (one model request and its tool calls) starts. */
     turnStart: LifecycleHook<TurnInfo>;
+    /**
+     * A turn ended (its tool results are in): per-turn bookkeeping. Observers only: what a tap does
+     * here does not change the session.
+     */
+    turnEnd: LifecycleHook<TurnEndInfo>;
     /** Observers of everything that happens. */
     event: ObserverHook<PipelineEvent>;
   }>;
@@ -97,6 +103,7 @@ export class Pipeline {
       sessionShutdown: new LifecycleHook<SessionInfo>(host, "sessionShutdown"),
       runStart: new LifecycleHook<RunInfo>(host, "runStart"),
       turnStart: new LifecycleHook<TurnInfo>(host, "turnStart"),
+      turnEnd: new LifecycleHook<TurnEndInfo>(host, "turnEnd"),
       event: new ObserverHook<PipelineEvent>(host, "event"),
     });
   }

@@ -52,6 +52,7 @@ export function sleep(clock: Clock, ms: number, signal?: AbortSignal): Promise<v
   });
 }
 
+/** The severity of a log record, lowest first. */
 export type LogLevel = "debug" | "info" | "warn" | "error";
 
 /** One log line, kept in memory for `/governor status` and forwarded as a pipeline event. */

@@ -1,44 +1,121 @@
 /**
- * Named stages order every tap in the pipeline. Gaps of 100 leave room for third-party plugins to slot
- * in between (`STAGE.RETRY + 10`), which is why tapable's `before` is not offered: a stage number is
- * the one ordering mechanism, and a stable sort by it decides the run order.
- *
- * Tool-call wrappers (`hooks.toolCall`): a LOWER stage is OUTER. The outermost wrapper sees the call
- * first and the final observation last; the innermost one sits right above the transport.
- * Outside in: OBSERVE -> BREAKER -> RETRY -> TIMEOUT (per attempt) -> BUDGET -> TRANSPORT.
- *
- * Transforms (`toolResult`, `context`, `beforeAgentStart`): lower stages run first.
+ * Named stages order every tap in the pipeline, one constant per hook. Gaps of 100 leave room for
+ * third-party plugins to slot in between (`TOOL_STAGE.RETRY + 10`), which is why tapable's `before`
+ * is not offered: a stage number is the one ordering mechanism, and a stable sort by it decides the
+ * run order (equal stages keep the order plugins were applied in). A tap without a stage runs at
+ * {@link DEFAULT_STAGE}. Numbers of different hooks are unrelated: each hook sorts only its own taps.
  */
-export const STAGE = Object.freeze({
-  /** Outermost wrapper: logging, metrics, the execution log. */
+
+/**
+ * Stages of the tool-call wrappers (`hooks.toolCall`). A LOWER stage is OUTER: the outermost wrapper
+ * sees the call first and the final observation last; the innermost one sits right above the tool.
+ * Outside in: OBSERVE -> BREAKER -> RETRY -> ATTEMPT (the timeout, per attempt) -> BUDGET -> TRANSPORT.
+ */
+export const TOOL_STAGE = Object.freeze({
+  /** 100. Outermost wrapper: logging, metrics, the execution log. */
   OBSERVE: 100,
-  /** Circuit breaker: fails fast before any retry or attempt is spent. */
+  /** 200. Circuit breaker: fails fast before any retry or attempt is spent. */
   BREAKER: 200,
-  /** Retry: decides whether another attempt runs. */
+  /** 300. Retry: decides whether another attempt runs. */
   RETRY: 300,
-  /** Per-attempt work: the timeout wraps each attempt, not the whole call. */
+  /** 400. Per-attempt work: the timeout wraps each attempt, not the whole call. */
   ATTEMPT: 400,
-  /** Budget downshift: may re-issue a cheaper request inside one attempt. */
+  /** 500. Budget downshift: may re-issue a cheaper request inside one attempt. */
   BUDGET: 500,
   /**
-   * Innermost slot, right above the tool itself: sees every attempt and every budget re-issue. No
-   * built-in plugin sits here; it is for third-party wrappers (argument checks, tracing).
+   * 900. Innermost slot, right above the tool itself: sees every attempt and every budget re-issue
+   * (argument checks, tracing, fault injection).
    */
   TRANSPORT: 900,
+});
 
+/** Stages of `hooks.toolGate` (every call pi is about to run); lower runs first. */
+export const GATE_STAGE = Object.freeze({
+  /** 100. Rules that refuse a call by name, annotation or count (policies). */
+  POLICY: 100,
+  /** 200. The circuit breaker refuses calls to a server that keeps failing. */
+  BREAKER: 200,
+});
+
+/** Stages of `hooks.toolResult` (every finished tool result); lower runs first. */
+export const RESULT_STAGE = Object.freeze({
   /**
-   * toolResult: turn raw output into model-facing text. No built-in plugin sits here; third-party
-   * formatters do (docs/examples/redact-secrets-plugin.ts).
+   * 100. Turn raw output into model-facing text (third-party formatters,
+   * docs/examples/redact-secrets-plugin.ts; the budget plugin's status line).
    */
   FORMAT: 100,
-  /** toolResult: cut oversized output to a bounded excerpt and store the original (blobs). */
+  /** 200. Cut oversized output to a bounded excerpt and store the original (blobs). */
   SHAPE: 200,
-  /** toolResult / context: mark results that must survive pruning. */
+  /** 300. Mark results that must survive pruning (prune's pins). */
   PIN: 300,
-  /** context: replace old payloads with placeholders. */
+  /** 900. See the final result after every transform (telemetry). */
+  OBSERVE: 900,
+});
+
+/** Stages of `hooks.context` (the message list about to go to the model); lower runs first. */
+export const CONTEXT_STAGE = Object.freeze({
+  /** 400. Replace old payloads with placeholders (prune); measure before it below, after it above. */
   PRUNE: 400,
-  /** beforeAgentStart: inject briefings. */
-  INJECT: 100,
-  /** Default for taps that do not say. */
+});
+
+/** Stages of `hooks.beforeAgentStart` (injections in front of a prompt); lower runs first. */
+export const INJECT_STAGE = Object.freeze({
+  /** 100. Add briefings the prompt asks for (autoContext). */
+  BRIEFING: 100,
+});
+
+/**
+ * Stages of the lifecycle hooks (`sessionStart`, `sessionShutdown`, `runStart`, `turnStart`,
+ * `turnEnd`); lower runs first.
+ */
+export const LIFECYCLE_STAGE = Object.freeze({
+  /** 100. Observers: telemetry and the execution log start early and flush before resources close. */
+  OBSERVE: 100,
+  /** 500. Everything else: opening and closing a plugin's own resources. Same as {@link DEFAULT_STAGE}. */
   DEFAULT: 500,
+});
+
+/** Stages of `hooks.event` (observers of everything that happens); lower runs first. */
+export const EVENT_STAGE = Object.freeze({
+  /** 100. Record: the execution log, telemetry. */
+  OBSERVE: 100,
+  /** 200. React: the circuit breaker counts pi's MCP calls. */
+  BREAKER: 200,
+});
+
+/** 500. The stage of a tap that names none, on every hook. */
+export const DEFAULT_STAGE = 500;
+
+/**
+ * All stages in one object, as before they were split per hook.
+ * @deprecated Use the constant of the hook you tap: {@link TOOL_STAGE} (toolCall), {@link GATE_STAGE}
+ * (toolGate), {@link RESULT_STAGE} (toolResult), {@link CONTEXT_STAGE} (context), {@link INJECT_STAGE}
+ * (beforeAgentStart), {@link LIFECYCLE_STAGE} (session, run and turn hooks), {@link EVENT_STAGE}
+ * (event). The numbers are unchanged, so plugins written against it keep their order.
+ */
+export const STAGE = Object.freeze({
+  /** @deprecated {@link TOOL_STAGE}.OBSERVE */
+  OBSERVE: TOOL_STAGE.OBSERVE,
+  /** @deprecated {@link TOOL_STAGE}.BREAKER */
+  BREAKER: TOOL_STAGE.BREAKER,
+  /** @deprecated {@link TOOL_STAGE}.RETRY */
+  RETRY: TOOL_STAGE.RETRY,
+  /** @deprecated {@link TOOL_STAGE}.ATTEMPT */
+  ATTEMPT: TOOL_STAGE.ATTEMPT,
+  /** @deprecated {@link TOOL_STAGE}.BUDGET */
+  BUDGET: TOOL_STAGE.BUDGET,
+  /** @deprecated {@link TOOL_STAGE}.TRANSPORT */
+  TRANSPORT: TOOL_STAGE.TRANSPORT,
+  /** @deprecated {@link RESULT_STAGE}.FORMAT */
+  FORMAT: RESULT_STAGE.FORMAT,
+  /** @deprecated {@link RESULT_STAGE}.SHAPE */
+  SHAPE: RESULT_STAGE.SHAPE,
+  /** @deprecated {@link RESULT_STAGE}.PIN */
+  PIN: RESULT_STAGE.PIN,
+  /** @deprecated {@link CONTEXT_STAGE}.PRUNE */
+  PRUNE: CONTEXT_STAGE.PRUNE,
+  /** @deprecated {@link INJECT_STAGE}.BRIEFING */
+  INJECT: INJECT_STAGE.BRIEFING,
+  /** @deprecated {@link DEFAULT_STAGE} */
+  DEFAULT: DEFAULT_STAGE,
 });

@@ -210,6 +210,18 @@ export interface TurnInfo {
   readonly turnIndex: number;
 }
 
+/**
+ * A turn has ended: the model answered and the tool calls it asked for have finished (pi's
+ * `turn_end`, after their results are in the session).
+ */
+export interface TurnEndInfo {
+  readonly sessionId: string;
+  /** pi's index of the turn within the current run (0-based); the same as the turn's {@link TurnInfo}. */
+  readonly turnIndex: number;
+  /** How many tool results the turn produced (0 when the model answered without a tool call). */
+  readonly toolResults: number;
+}
+
 /** A run (a prompt and every turn it leads to) is starting. */
 export interface RunInfo {
   readonly sessionId: string;

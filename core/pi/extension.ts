@@ -32,8 +32,8 @@ type PiToolResult = { content: never[]; details: Record<string, unknown> };
 
 /**
  * Returns a pi extension factory for `preset`: pi calls it with its ExtensionAPI, and the pipeline
- * is bound to pi's events (`tool_result`, `context`, `before_agent_start`, `session_start`,
- * `session_shutdown`), the plugins' tools and commands are registered, and `/governor status` is added.
+ * is bound to pi's events (`tool_call`, `tool_result`, `context`, `before_agent_start`,
+ * `agent_start`, `turn_start`, `turn_end`, `session_start`, `session_shutdown`), the plugins' tools and commands are registered, and `/governor status` is added.
  *
  * The factory does not know the session's cwd (pi gives it none), so it builds the governor for
  * `governorOptions.cwd`, else `process.cwd()`, to register the tools at load; the first event of a
@@ -200,6 +200,15 @@ export function bindGovernor(pi: ExtensionAPI, governor: Governor, options: Bind
   pi.on("turn_start", async (event, ctx) => {
     const { pipeline } = await attach(ctx);
     await pipeline.hooks.turnStart.run({ sessionId, turnIndex: event.turnIndex });
+  });
+
+  // An observer: pi 1.x lets a turn_end handler propose session entries, and this one proposes none
+  // (it returns nothing), so the turnEnd taps cannot change the session.
+  pi.on("turn_end", async (event, ctx) => {
+    const { pipeline } = await attach(ctx);
+    const toolResults = Array.isArray(event.toolResults) ? event.toolResults.length : 0;
+    await pipeline.hooks.turnEnd.run({ sessionId, turnIndex: event.turnIndex, toolResults });
+    return undefined;
   });
 
   pi.on("tool_result", async (event, ctx) => {

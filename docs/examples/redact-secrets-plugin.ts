@@ -3,7 +3,7 @@
  * blocks tools a team does not want the agent to use. Written only against pi-governor's public API.
  */
 import { z } from "zod";
-import { definePlugin, failure, InvalidInputError, STAGE, type ContentBlock } from "pi-governor";
+import { definePlugin, failure, InvalidInputError, RESULT_STAGE, TOOL_STAGE, type ContentBlock } from "pi-governor/sdk";
 
 const schema = z.object({
   /** Regular expression sources; every match is replaced by `[redacted]`. */
@@ -29,14 +29,14 @@ export const redactSecrets = definePlugin({
     let redactions = 0;
 
     // Wrap: a lower stage is outer. BREAKER-10 refuses before the breaker or any retry spends effort.
-    pipeline.hooks.toolCall.tap({ name: "acme:redact-secrets", stage: STAGE.BREAKER - 10 }, (next, tool) => {
+    pipeline.hooks.toolCall.tap({ name: "acme:redact-secrets", stage: TOOL_STAGE.BREAKER - 10 }, (next, tool) => {
       if (!deny.has(tool.name)) return next; // not in this tool's chain at all: zero per-call cost
       return async () =>
         failure(tool.name, new InvalidInputError(`${tool.name} is disabled by team policy`, { agentMessage: "Use another tool; do not call this one again." }));
     });
 
     // Transform: every finished tool result, governed or pi's own (read, bash, ...).
-    pipeline.hooks.toolResult.tap({ name: "acme:redact-secrets", stage: STAGE.FORMAT }, (result) => {
+    pipeline.hooks.toolResult.tap({ name: "acme:redact-secrets", stage: RESULT_STAGE.FORMAT }, (result) => {
       let changed = false;
       const content = result.content.map((block): ContentBlock => {
         if (block.type !== "text") return block;

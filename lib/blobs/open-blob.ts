@@ -1,5 +1,5 @@
 import { open, type FileHandle } from "node:fs/promises";
-import { currentUid, InvalidInputError, SAFE_READ_FLAGS } from "../../core/index.ts";
+import { currentUid, InvalidInputError, SAFE_READ_FLAGS } from "../../core/sdk.ts";
 
 export { currentUid };
 

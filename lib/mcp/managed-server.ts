@@ -3,7 +3,7 @@
  * backoff, a degraded mode that fails fast, a recovery queue for calls safe to repeat, a state cache
  * diffed after reconnects, and a clean, idempotent shutdown. See {@link ManagedMcpServer}.
  */
-import { classifyError, type Clock, formatSeconds, type GovernorError, isErrorCategory, type Logger, sleep, systemClock } from "../../core/index.ts";
+import { classifyError, type Clock, formatSeconds, type GovernorError, isErrorCategory, type Logger, sleep, systemClock } from "../../core/sdk.ts";
 import { isSafeToRepeat, scheduledBackoffMs } from "../resilience/index.ts";
 import { type ManagedMcpServerConfig, type ResolvedServerConfig, resolveServerConfig } from "./config.ts";
 import type { Connector, ExitInfo, McpTool, McpToolResult, ServerConnection } from "./connection-types.ts";

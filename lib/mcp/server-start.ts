@@ -2,7 +2,7 @@
  * One start of a server: spawn and initialize (the connector), then tools/list and the caller's
  * state probe. A start that fails, or is no longer wanted, leaves no child behind.
  */
-import { type Clock, errorText, formatSeconds, type Logger } from "../../core/index.ts";
+import { type Clock, errorText, formatSeconds, type Logger } from "../../core/sdk.ts";
 import type { ResolvedServerConfig } from "./config.ts";
 import type { Connector, McpTool, ServerConnection } from "./connection-types.ts";
 

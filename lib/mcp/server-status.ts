@@ -1,5 +1,5 @@
 /** What a managed server reports about itself: its state, events for listeners, and a status snapshot. */
-import { type GovernorError, visible } from "../../core/index.ts";
+import { type GovernorError, visible } from "../../core/sdk.ts";
 
 /**
  * Lifecycle of a managed server.

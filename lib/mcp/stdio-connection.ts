@@ -7,7 +7,7 @@ import type { ChildProcess } from "node:child_process";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { classifyError, errorText, formatSeconds, McpError, SpawnError, TimeoutError } from "../../core/index.ts";
+import { classifyError, errorText, formatSeconds, McpError, SpawnError, TimeoutError } from "../../core/sdk.ts";
 import { AnswerLineBuffer, type OversizedLine } from "./answer-line-buffer.ts";
 import { registerChild } from "./child-registry.ts";
 import type { ConnectRequest, ExitInfo, McpTool, ServerConnection } from "./connection-types.ts";

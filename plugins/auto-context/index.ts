@@ -1,12 +1,12 @@
 /**
  * `governor:auto-context` (config key `autoContext`; on/off via `kota.autoContext`):
- * before a prompt runs (`beforeAgentStart`, STAGE.INJECT) it finds 1-3 file paths in the prompt and
+ * before a prompt runs (`beforeAgentStart`, INJECT_STAGE.BRIEFING) it finds 1-3 file paths in the prompt and
  * injects a small KotaDB briefing for them. Cached per path set and git HEAD. When the repository is
  * not indexed it asks to index (the kota plugin's confirmation rules apply). Bounded in time; any
  * failure means no briefing, never a broken prompt. Needs the `kota:runtime` service (the kota
  * plugin in the preset; the host applies it first); with the kota plugin off, autoContext is off too.
  */
-import { definePlugin, errorText, type Injection, STAGE } from "../../core/index.ts";
+import { definePlugin, errorText, INJECT_STAGE, type Injection } from "../../core/sdk.ts";
 import { KOTA_RUNTIME } from "../kota/index.ts";
 import { gitHead } from "../../lib/git/index.ts";
 import { gatherFacts, renderBriefing } from "./briefing.ts";
@@ -31,47 +31,50 @@ export const autoContext = definePlugin({
     const cache = new Map<string, string>();
     const overviewShown = new Set<string>();
 
-    pipeline.hooks.beforeAgentStart.tap({ name: AUTO_CONTEXT_PLUGIN, stage: STAGE.INJECT }, async (injections, info): Promise<Injection[] | undefined> => {
-      const mode = config.mode === "inherit" ? runtime.config.autoContext : config.mode;
-      if (mode === "off") return undefined;
-      try {
-        const root = await runtime.root();
-        const files = mentionedFiles(info.prompt, root);
-        if (files.length > config.maxPaths) {
-          services
-            .ui()
-            .notify(
-              `autoContext: the prompt names ${files.length} files (more than ${config.maxPaths}); no briefing injected. Ask for kota_task_context on the files that matter.`,
-              "info",
-            );
-          return undefined;
-        }
-        if (files.length === 0) {
-          if (mode !== "always") return undefined;
-          return await overview(injections, info.sessionId, root);
-        }
-        const head = (await gitHead(root)) ?? "no-head";
-        const key = `${head}\u0000${[...files].sort().join("\u0000")}`;
-        const cached = cache.get(key);
-        if (cached) return [...injections, { source: AUTO_CONTEXT_PLUGIN, text: cached }];
+    pipeline.hooks.beforeAgentStart.tap(
+      { name: AUTO_CONTEXT_PLUGIN, stage: INJECT_STAGE.BRIEFING },
+      async (injections, info): Promise<Injection[] | undefined> => {
+        const mode = config.mode === "inherit" ? runtime.config.autoContext : config.mode;
+        if (mode === "off") return undefined;
+        try {
+          const root = await runtime.root();
+          const files = mentionedFiles(info.prompt, root);
+          if (files.length > config.maxPaths) {
+            services
+              .ui()
+              .notify(
+                `autoContext: the prompt names ${files.length} files (more than ${config.maxPaths}); no briefing injected. Ask for kota_task_context on the files that matter.`,
+                "info",
+              );
+            return undefined;
+          }
+          if (files.length === 0) {
+            if (mode !== "always") return undefined;
+            return await overview(injections, info.sessionId, root);
+          }
+          const head = (await gitHead(root)) ?? "no-head";
+          const key = `${head}\u0000${[...files].sort().join("\u0000")}`;
+          const cached = cache.get(key);
+          if (cached) return [...injections, { source: AUTO_CONTEXT_PLUGIN, text: cached }];
 
-        if (!(await ensureIndex(info.signal))) return undefined;
-        const facts = await withinDeadline(services.clock, config.timeoutMs, info.signal, (signal) => gatherFacts(runtime, files, signal));
-        if (!facts) {
-          logger.info("autoContext: no briefing (KotaDB did not answer in time or failed)", { files, timeoutMs: config.timeoutMs });
+          if (!(await ensureIndex(info.signal))) return undefined;
+          const facts = await withinDeadline(services.clock, config.timeoutMs, info.signal, (signal) => gatherFacts(runtime, files, signal));
+          if (!facts) {
+            logger.info("autoContext: no briefing (KotaDB did not answer in time or failed)", { files, timeoutMs: config.timeoutMs });
+            return undefined;
+          }
+          const text = renderBriefing(facts, config.maxBytes);
+          if (config.cacheEntries > 0) {
+            cache.set(key, text);
+            if (cache.size > config.cacheEntries) cache.delete(cache.keys().next().value!);
+          }
+          return [...injections, { source: AUTO_CONTEXT_PLUGIN, text }];
+        } catch (error) {
+          logger.warn("autoContext failed; prompt continues without a briefing", { error: errorText(error) });
           return undefined;
         }
-        const text = renderBriefing(facts, config.maxBytes);
-        if (config.cacheEntries > 0) {
-          cache.set(key, text);
-          if (cache.size > config.cacheEntries) cache.delete(cache.keys().next().value!);
-        }
-        return [...injections, { source: AUTO_CONTEXT_PLUGIN, text }];
-      } catch (error) {
-        logger.warn("autoContext failed; prompt continues without a briefing", { error: errorText(error) });
-        return undefined;
-      }
-    });
+      },
+    );
 
     /** Indexed (or stale) now, or after an index run this prompt may wait for. */
     async function ensureIndex(signal: AbortSignal | undefined): Promise<boolean> {

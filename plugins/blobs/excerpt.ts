@@ -1,4 +1,4 @@
-import { utf8Bytes } from "../../core/index.ts";
+import { utf8Bytes } from "../../core/sdk.ts";
 import { cutUtf8 } from "../../lib/blobs/index.ts";
 import { formatBytes } from "./marker.ts";
 

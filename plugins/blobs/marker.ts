@@ -1,10 +1,13 @@
-import { blobIdPrefix, shortId } from "../../lib/blobs/index.ts";
+import { blobIdPrefix } from "../../lib/blobs/index.ts";
 
 /** Name of the rehydration tool the marker points to. */
 export const BLOB_READ_TOOL = "blob_read";
 
-/** Matches a blob marker and captures the full blob id (group 1). Other plugins (pruning) may use it. */
-export const BLOB_MARKER_PATTERN = /\[blob [0-9a-f]{12}…: [\d,]+ bytes stored; blob_read\(\{"blobId":"([0-9a-f]{64})"\}\)/;
+/**
+ * Matches a blob marker and captures the blob id as the marker names it (group 1: the first
+ * 12 hex digits of the id, which `blob_read` accepts).
+ */
+export const BLOB_MARKER_PATTERN = /\[blob: [\d,]+ bytes stored; blob_read\(\{"blobId":"([0-9a-f]{8,64})"\}\)/;
 
 /**
  * `blob_read({"blobId":"<first 12 hex digits>", ...extra})`: the call that reads blob `id` back, as
@@ -21,11 +24,12 @@ export function formatBytes(bytes: number): string {
 }
 
 /**
- * The first line of every excerpt: names the blob and how to read it back. Short (about 130 bytes)
- * so it survives pi's compaction, which keeps roughly the first 2,000 characters of old tool results.
+ * The first line of every excerpt: the stored size and the call that reads the blob back, by its
+ * short id (about 70 bytes: it stays in the context with the excerpt, and survives pi's compaction,
+ * which keeps roughly the first 2,000 characters of old tool results).
  */
 export function blobMarker(id: string, originalBytes: number): string {
-  return `[blob ${shortId(id)}: ${formatBytes(originalBytes)} bytes stored; ${BLOB_READ_TOOL}({"blobId":"${id}"}) for more]`;
+  return `[blob: ${formatBytes(originalBytes)} bytes stored; ${blobReadCall(id)} for more]`;
 }
 
 /** The first line when the full output could not be stored: the excerpt is all there is. */

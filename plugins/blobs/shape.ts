@@ -15,7 +15,7 @@ import {
   type GovernorServices,
   type ToolResultInfo,
   type ToolResultValue,
-} from "../../core/index.ts";
+} from "../../core/sdk.ts";
 import type { BlobsOptions } from "./config.ts";
 import { boundDetails } from "./details.ts";
 import { buildExcerpt } from "./excerpt.ts";

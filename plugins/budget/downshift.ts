@@ -12,7 +12,7 @@ import {
   type ToolInfo,
   type ToolObservation,
   type ToolWrapper,
-} from "../../core/index.ts";
+} from "../../core/sdk.ts";
 import { applyRung, clampArgs, describePatch } from "./args.ts";
 import type { BudgetOptions } from "./config.ts";
 import { largestFittingCount } from "./fit.ts";

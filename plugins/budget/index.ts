@@ -1,8 +1,8 @@
 /**
  * `governor:budget` (config key `budget`): a per-tool output budget with hard argument caps and a
- * measured downshift ladder. Wraps each governed call at `STAGE.BUDGET` (inside one attempt).
+ * measured downshift ladder. Wraps each governed call at `TOOL_STAGE.BUDGET` (inside one attempt).
  */
-import { definePlugin, STAGE } from "../../core/index.ts";
+import { definePlugin, RESULT_STAGE, TOOL_STAGE } from "../../core/sdk.ts";
 import { BLOB_STORE } from "../blobs/index.ts";
 import { budgetDefaults, budgetRenamedKeys, budgetSchema } from "./config.ts";
 import { awaitFullAnswers, budgetWrapper } from "./downshift.ts";
@@ -28,13 +28,13 @@ export const budget = definePlugin({
     const store = services.maybe(BLOB_STORE);
     const pending = new Map<string, Promise<void>>();
     pipeline.hooks.toolCall.tap(
-      { name: BUDGET_PLUGIN, stage: STAGE.BUDGET },
+      { name: BUDGET_PLUGIN, stage: TOOL_STAGE.BUDGET },
       budgetWrapper(config, { ...(store ? { store } : {}), logger: services.logger, pending }),
     );
     // A result that names a stored full answer reaches the model only once it is on disk (writes are
     // few and small: every one in flight is awaited).
     if (store) {
-      pipeline.hooks.toolResult.tap({ name: BUDGET_PLUGIN, stage: STAGE.FORMAT }, async () => {
+      pipeline.hooks.toolResult.tap({ name: BUDGET_PLUGIN, stage: RESULT_STAGE.FORMAT }, async () => {
         await awaitFullAnswers(pending);
         return undefined;
       });

@@ -1,4 +1,4 @@
-import { contentBytes, contentChars, estimateTokens, type ContentBlock } from "../../core/index.ts";
+import { contentBytes, contentChars, estimateTokens, type ContentBlock } from "../../core/sdk.ts";
 
 /** Size of an answer in the core's one size measure (core/size.ts). */
 export interface AnswerSize {

@@ -15,7 +15,7 @@
  * observation as `details.chaos = { injected: true, faults: [...] }` (so the execution log and pi's
  * stored details show it). `/<root> chaos on|off|status` pauses and resumes it in a live session.
  */
-import { definePlugin } from "../../core/index.ts";
+import { definePlugin, LIFECYCLE_STAGE } from "../../core/sdk.ts";
 import { serverProcessFor } from "../../lib/mcp/index.ts";
 import { registerChaosCommand } from "./commands.ts";
 import { CHAOS_TRUSTED_KEYS, chaosDefaults, chaosSchema, checkChaos } from "./config.ts";
@@ -38,7 +38,7 @@ export function chaosControllerOf(pipeline: object): ChaosController | undefined
 }
 
 /** Lifecycle stage of the shutdown tap: before the servers close, so no stopped server waits for SIGCONT. */
-const SHUTDOWN_STAGE = 50;
+const SHUTDOWN_STAGE = LIFECYCLE_STAGE.OBSERVE - 50;
 
 /** The chaos plugin factory: `chaos({ enabled: true, seed: 7, faults: [...] })`. Off by default. */
 export const chaos = definePlugin({

@@ -1,7 +1,7 @@
 /**
  * The two chaos layers of the tool-call onion.
  *
- * - The injector ({@link CHAOS_STAGE}, STAGE.TRANSPORT: innermost, inside retry, the per-attempt
+ * - The injector ({@link CHAOS_STAGE}, TOOL_STAGE.TRANSPORT: innermost, inside retry, the per-attempt
  *   timeout and the budget's re-issues) rolls the dice per attempt and fakes what a broken transport
  *   does: the same raw failures, classified by core's classifyError into the same ERROR observation
  *   the pipeline's terminal makes for a real throw. Retry, timeout, breaker and budget cannot tell.
@@ -13,7 +13,7 @@ import {
   classifyError,
   failure,
   sleep,
-  STAGE,
+  TOOL_STAGE,
   type Clock,
   type GovernorError,
   type ToolCallContext,
@@ -21,7 +21,7 @@ import {
   type ToolInfo,
   type ToolObservation,
   type ToolWrapper,
-} from "../../core/index.ts";
+} from "../../core/sdk.ts";
 import type { ServerProcess } from "../../lib/mcp/index.ts";
 import type { FaultRule } from "./config.ts";
 import { callTrace, type ChaosController, type InjectedFault, type MatchedRule } from "./controller.ts";
@@ -30,9 +30,9 @@ import { between } from "./random.ts";
 import { fillerText, INJECTED_NOTE, isErrorResult, transportError } from "./transport-errors.ts";
 
 /** Where the injector sits: right above the transport. */
-export const CHAOS_STAGE = STAGE.TRANSPORT;
+export const CHAOS_STAGE = TOOL_STAGE.TRANSPORT;
 /** Where the marker sits: inside the execution log (OBSERVE), outside the breaker. */
-export const CHAOS_MARK_STAGE = STAGE.OBSERVE + 50;
+export const CHAOS_MARK_STAGE = TOOL_STAGE.OBSERVE + 50;
 
 /** Hang bound when a hang rule does not set `maxMs`, in milliseconds. */
 export const DEFAULT_HANG_MS = 600_000;

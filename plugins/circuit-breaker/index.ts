@@ -1,5 +1,5 @@
 /**
- * `governor:breaker` (config key `breaker`, STAGE.BREAKER: outside retry, so a retried call counts
+ * `governor:breaker` (config key `breaker`, TOOL_STAGE.BREAKER: outside retry, so a retried call counts
  * once): after `failureThreshold` consecutive failures (or a failure ratio) of a tool or server, calls
  * fail fast with a `circuit_open` error for `cooldownMs`; then one probe call is let through
  * (half-open). Its success closes the circuit, its failure opens it for another cool-down.
@@ -9,7 +9,18 @@
  * neutral. pi's own MCP servers (pi 1.x, `mcp__<server>__<tool>`) get one circuit each, run from pi's
  * events (pi-mcp.ts): an open one blocks their calls at pi's `tool_call`, with the next step.
  */
-import { definePlugin, REHYDRATION_TAG, serverOfTags, STAGE, type Clock, type ToolInfo, type ToolObservation, type ToolWrapper } from "../../core/index.ts";
+import {
+  definePlugin,
+  EVENT_STAGE,
+  GATE_STAGE,
+  REHYDRATION_TAG,
+  serverOfTags,
+  TOOL_STAGE,
+  type Clock,
+  type ToolInfo,
+  type ToolObservation,
+  type ToolWrapper,
+} from "../../core/sdk.ts";
 import { Admission, Circuit, type CircuitSettings } from "./circuit.ts";
 import { breakerDefaults, type BreakerOptions, breakerSchema } from "./config.ts";
 import { circuitOpenObservation } from "./open-error.ts";
@@ -113,11 +124,11 @@ export const breaker = definePlugin({
       pipeline.emit({ type: "custom", source: BREAKER_PLUGIN, name: `circuit_${info.state}`, data: { ...info } });
     };
     const { wrapper } = breakerWrapper(config, { clock: services.clock, onStateChange });
-    pipeline.hooks.toolCall.tap({ name: BREAKER_PLUGIN, stage: STAGE.BREAKER }, wrapper);
+    pipeline.hooks.toolCall.tap({ name: BREAKER_PLUGIN, stage: TOOL_STAGE.BREAKER }, wrapper);
     // pi's own MCP servers: pi runs their calls, so they are admitted at pi's tool_call and judged at their end.
     const piMcp = piMcpCircuits(config, { clock: services.clock, onStateChange });
-    pipeline.hooks.toolGate.tap({ name: BREAKER_PLUGIN, stage: STAGE.BREAKER }, piMcp.gate);
-    pipeline.hooks.event.tap({ name: BREAKER_PLUGIN, stage: STAGE.BREAKER }, (event) => {
+    pipeline.hooks.toolGate.tap({ name: BREAKER_PLUGIN, stage: GATE_STAGE.BREAKER }, piMcp.gate);
+    pipeline.hooks.event.tap({ name: BREAKER_PLUGIN, stage: EVENT_STAGE.BREAKER }, (event) => {
       if (event.type === "host_tool_end") piMcp.observe(event.call);
     });
   },

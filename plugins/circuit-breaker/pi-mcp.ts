@@ -18,7 +18,7 @@ import {
   type HostToolCall,
   type ToolGateDecision,
   type ToolGateInfo,
-} from "../../core/index.ts";
+} from "../../core/sdk.ts";
 import { Admission, Circuit } from "./circuit.ts";
 import type { BreakerOptions } from "./config.ts";
 

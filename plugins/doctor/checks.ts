@@ -6,7 +6,7 @@
  */
 import { lstatSync } from "node:fs";
 import { join } from "node:path";
-import { CONFIG_FILE, type Governor, visible } from "../../core/index.ts";
+import { CONFIG_FILE, type Governor, visible } from "../../core/sdk.ts";
 import type { BlobDirState } from "../../lib/blobs/index.ts";
 import type { SqliteProbe } from "../../lib/sqlite/index.ts";
 import type { KotaLaunch } from "../kota/index.ts";

@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Governor } from "../../core/index.ts";
+import type { Governor } from "../../core/sdk.ts";
 import { checkBlobDir, resolveBlobDir } from "../../lib/blobs/index.ts";
 import { ManagedMcpServer } from "../../lib/mcp/index.ts";
 import { openDatabase, probeSqlite } from "../../lib/sqlite/index.ts";

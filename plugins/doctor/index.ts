@@ -6,7 +6,7 @@
  * pi mode: a notification with a UI (interactive, RPC), stderr without one (print mode).
  */
 import { z } from "zod";
-import { definePlugin, governorOf, type GovernorCommand, type GovernorServices, type Pipeline } from "../../core/index.ts";
+import { definePlugin, governorOf, type GovernorCommand, type GovernorServices, type Pipeline } from "../../core/sdk.ts";
 import { type CheckResult, formatDoctorReport, runDoctor } from "./checks.ts";
 import { DEFAULT_KOTA_DEADLINE_MS, defaultDoctorEnvironment } from "./environment.ts";
 

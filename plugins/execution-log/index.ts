@@ -1,5 +1,5 @@
 /**
- * `governor:execution-log` (config key `executionLog`, STAGE.OBSERVE: the outermost wrapper, so it
+ * `governor:execution-log` (config key `executionLog`, TOOL_STAGE.OBSERVE: the outermost wrapper, so it
  * sees the final observation with retries and the total duration): records every governed call in the
  * SQLite table `tool_execution_log` (the base columns plus session id, error category, retries, bytes
  * in and out, and the parent call of a nested one), and every other call pi runs (its built-ins, its
@@ -8,7 +8,7 @@
  * degrades to one warning, never a failed call. `pi-governor stats` reads it (stats-cli.ts). Storage
  * goes through lib/sqlite (node:sqlite where this Node has it, else better-sqlite3).
  */
-import { definePlugin, STAGE, type Clock, type HostToolCall, type ToolWrapper } from "../../core/index.ts";
+import { definePlugin, EVENT_STAGE, LIFECYCLE_STAGE, TOOL_STAGE, type Clock, type HostToolCall, type ToolWrapper } from "../../core/sdk.ts";
 import { loadDriver } from "../../lib/sqlite/index.ts";
 import { defaultDbPath, executionLogDefaults, executionLogSchema } from "./config.ts";
 import { ExecutionLogWriter, type PendingExecution } from "./writer.ts";
@@ -117,15 +117,15 @@ export const executionLog = definePlugin({
       },
     );
     pipeline.hooks.toolCall.tap(
-      { name: EXECUTION_LOG_PLUGIN, stage: STAGE.OBSERVE },
+      { name: EXECUTION_LOG_PLUGIN, stage: TOOL_STAGE.OBSERVE },
       executionLogWrapper(writer, { exclude: config.exclude, clock: services.clock }),
     );
     const exclude = new Set(config.exclude);
-    pipeline.hooks.event.tap({ name: EXECUTION_LOG_PLUGIN, stage: STAGE.OBSERVE }, (event) => {
+    pipeline.hooks.event.tap({ name: EXECUTION_LOG_PLUGIN, stage: EVENT_STAGE.OBSERVE }, (event) => {
       if (event.type !== "host_tool_end" || exclude.has(event.call.toolName)) return;
       const row = hostCallRow(event.call);
       if (row) writer.add(row);
     });
-    pipeline.hooks.sessionShutdown.tap({ name: EXECUTION_LOG_PLUGIN, stage: STAGE.OBSERVE }, () => writer.close());
+    pipeline.hooks.sessionShutdown.tap({ name: EXECUTION_LOG_PLUGIN, stage: LIFECYCLE_STAGE.OBSERVE }, () => writer.close());
   },
 });

@@ -3,7 +3,7 @@
  * p50/p95 latency, timeouts, errors and retries from the execution log.
  */
 import { existsSync } from "node:fs";
-import { agentDirFrom, type CliCommand, errorText, parseCommandArgs } from "../../core/index.ts";
+import { agentDirFrom, type CliCommand, errorText, parseCommandArgs } from "../../core/sdk.ts";
 import { defaultDbPath } from "./config.ts";
 import { openLogForReading } from "./open-db.ts";
 import { tidyAfterReading } from "../../lib/sqlite/index.ts";

@@ -10,7 +10,7 @@
  * Only a failure that waiting cannot heal (no driver, unwritable path, not a database, a dropped
  * table) disables the log: one warning with the fix, after which rows are discarded.
  */
-import { contentBytes, utf8Bytes, type Clock, type ContentBlock, type Logger } from "../../core/index.ts";
+import { contentBytes, utf8Bytes, type Clock, type ContentBlock, type Logger } from "../../core/sdk.ts";
 import {
   isTransientSqliteError,
   sqliteErrorCode,

@@ -9,11 +9,11 @@
  * current context call, which the prune plugin leaves out of its size measures, and the slot where
  * prune hands over the rules folding respects (protected paths, turns kept, default window).
  *
- * The tap works on the history before pruning (captured read-only just before STAGE.PRUNE): fold
+ * The tap works on the history before pruning (captured read-only just before CONTEXT_STAGE.PRUNE): fold
  * records, ranges, pins and the blob of originals come from what the session holds, not from the
  * placeholders pruning put in; the replacement is applied to the pruned list (same indexes).
  */
-import { type AgentMessageLike, definePlugin, STAGE } from "../../core/index.ts";
+import { type AgentMessageLike, CONTEXT_STAGE, definePlugin } from "../../core/sdk.ts";
 import { FOLDING, type FoldingRules, type MessageRanges } from "../../lib/context/index.ts";
 import { BLOB_STORE } from "../blobs/index.ts";
 import { REDACTOR } from "../redact/index.ts";
@@ -33,9 +33,9 @@ export { FOLDING, type FoldingRules, type FoldingService } from "../../lib/conte
 /** Plugin name, as taps and errors show it. */
 export const FOLD_PLUGIN = "governor:fold";
 /** Stage of the folding tap: after pruning, so pruning's boundary and decisions never see a fold. */
-export const FOLD_STAGE = STAGE.PRUNE + 50;
+export const FOLD_STAGE = CONTEXT_STAGE.PRUNE + 50;
 /** Stage of the read-only tap that keeps the history before pruning for the folding tap. */
-const CAPTURE_STAGE = STAGE.PRUNE - 10;
+const CAPTURE_STAGE = CONTEXT_STAGE.PRUNE - 10;
 /** Sessions whose folding state is kept in memory at once. */
 const MAX_SESSIONS = 8;
 /** The rules when no prune plugin hands its own over: nothing protected, prune's default turns and window. */

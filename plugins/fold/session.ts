@@ -4,7 +4,7 @@
  * invalid folds were already logged. Everything else is derived from the messages and the session
  * records on each call.
  */
-import { type AgentMessageLike, estimateTokens as tokensOf, type Logger, type SessionStore } from "../../core/index.ts";
+import { type AgentMessageLike, estimateTokens as tokensOf, type Logger, type SessionStore } from "../../core/sdk.ts";
 import { type FoldingRules, loadPins, protectedPathMatcher } from "../../lib/context/index.ts";
 import type { ActiveFold } from "./folds.ts";
 import { HistoryIndex } from "./history-index.ts";
@@ -120,6 +120,7 @@ export class FoldSession {
       foldNudgePercent: this.env.options.nudgePercent,
       keepRecentTurns: this.env.options.keepRecentTurns,
       keyOf: this.index.keyOf,
+      turnOf: this.index.turnOf,
     });
     if (nudge) {
       store.append(NUDGE_KIND, { ...nudge });

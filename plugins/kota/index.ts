@@ -10,7 +10,7 @@
  * and the user is told once; every other plugin keeps working. Indexing asks first (`confirmIndex`),
  * and in print mode follows `indexWithoutUi`.
  */
-import { definePlugin, defineService, STAGE } from "../../core/index.ts";
+import { definePlugin, defineService, LIFECYCLE_STAGE } from "../../core/sdk.ts";
 import { announceServerProcess } from "../../lib/mcp/index.ts";
 import { secretArgValues, secretEnvValues } from "../../lib/redact/index.ts";
 import { REDACTOR } from "../redact/index.ts";
@@ -64,8 +64,8 @@ export const kota = definePlugin({
       kotaStatusTool(() => kotaStatusReport(runtime)),
     );
     registerKotaCommands(pipeline, KOTA_PLUGIN, services, runtime, indexer);
-    pipeline.hooks.sessionStart.tap({ name: KOTA_PLUGIN, stage: STAGE.DEFAULT }, () => runtime.updateStatus());
-    pipeline.hooks.sessionShutdown.tap({ name: KOTA_PLUGIN, stage: STAGE.DEFAULT }, () => runtime.close());
+    pipeline.hooks.sessionStart.tap({ name: KOTA_PLUGIN, stage: LIFECYCLE_STAGE.DEFAULT }, () => runtime.updateStatus());
+    pipeline.hooks.sessionShutdown.tap({ name: KOTA_PLUGIN, stage: LIFECYCLE_STAGE.DEFAULT }, () => runtime.close());
   },
 });
 

@@ -5,7 +5,7 @@
  */
 import { accessSync, constants } from "node:fs";
 import { delimiter, isAbsolute, join } from "node:path";
-import { ALLOW_PROJECT_LINE, CONFIG_FILE, type IgnoredTrustedKey } from "../../core/index.ts";
+import { ALLOW_PROJECT_LINE, CONFIG_FILE, type IgnoredTrustedKey } from "../../core/sdk.ts";
 import { redactedCommandLine, type Redactor } from "../../lib/redact/index.ts";
 
 /** The kota keys that decide what program starts KotaDB and how. */

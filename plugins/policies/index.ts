@@ -9,7 +9,7 @@
  * answered from the first result.
  */
 import { join } from "node:path";
-import { CONFIG_FILE, definePlugin, STAGE, type ToolGateDecision, type ToolGateInfo } from "../../core/index.ts";
+import { CONFIG_FILE, definePlugin, GATE_STAGE, TOOL_STAGE, type ToolGateDecision, type ToolGateInfo } from "../../core/sdk.ts";
 import { decideAccess, describeRule, effectiveHints } from "./access.ts";
 import { policiesDefaults, policiesSchema, type PoliciesOptions } from "./config.ts";
 import { CallLimits } from "./limits.ts";
@@ -53,7 +53,7 @@ export const policies = definePlugin({
     pipeline.hooks.turnStart.tap({ name: NAME }, ({ sessionId }) => stateOf(sessionId).limits.startTurn());
     pipeline.hooks.sessionShutdown.tap({ name: NAME }, ({ sessionId }) => void sessions.delete(sessionId));
 
-    pipeline.hooks.toolGate.tap({ name: NAME, stage: STAGE.BREAKER - 10 }, async (decision, call) => {
+    pipeline.hooks.toolGate.tap({ name: NAME, stage: GATE_STAGE.POLICY }, async (decision, call) => {
       if (decision.blockReason) return decision;
       const refused = await judge(call, config, globalFile);
       if (refused) return refused;
@@ -67,7 +67,7 @@ export const policies = definePlugin({
 
     if (config.repeatedCalls.enabled) {
       pipeline.hooks.toolCall.tap(
-        { name: NAME, stage: STAGE.OBSERVE + 50 },
+        { name: NAME, stage: TOOL_STAGE.OBSERVE + 50 },
         repeatedCallWrapper((sessionId) => stateOf(sessionId).results),
       );
     }

@@ -5,7 +5,7 @@
  * a write, bash, any tool not marked read-only). The answer says which call it repeats, so the model
  * notices the loop. Only governed tools can be answered without running (pi runs its own tools).
  */
-import { contentBytes, type ContentBlock, success, type ToolHandler, type ToolInfo, type ToolObservation } from "../../core/index.ts";
+import { contentBytes, type ContentBlock, success, type ToolHandler, type ToolInfo, type ToolObservation } from "../../core/sdk.ts";
 import { canonicalJson } from "../../lib/json/index.ts";
 
 /** Bounds of the per-turn memory. */

@@ -3,7 +3,7 @@
  * unit and default; `/governor pruning` prints the effective values.
  */
 import { z } from "zod";
-import { boundedRecord, type RenamedKeys, toolListSchema, toolNameSchema } from "../../core/index.ts";
+import { boundedRecord, type RenamedKeys, toolListSchema, toolNameSchema } from "../../core/sdk.ts";
 import { MAX_PATTERN_TOTAL_CHARS } from "../../lib/context/index.ts";
 
 const toolList = toolListSchema();

@@ -1,7 +1,7 @@
 /**
  * `governor:prune` (config key `prune`): keeps long sessions lean without losing anything for good.
  *
- * On every model call (`context` hook, STAGE.PRUNE; request-only, the session keeps the full history)
+ * On every model call (`context` hook, CONTEXT_STAGE.PRUNE; request-only, the session keeps the full history)
  * old tool output is replaced by deterministic placeholders that name the tool, its key arguments and
  * the way back (a `blob_read` call when the blobs plugin stored the output, otherwise how to re-run
  * narrower). The last `keepRecentTurns` turns are never touched (see turns.ts for what a turn is),
@@ -12,7 +12,7 @@
  * Commands: `/<root> pin` pins the last meaning-bearing result; `/<root> pruning` shows settings and
  * recent steps. `<root>` is `services.commandRoot` (`kota` in the kota preset, else `governor`).
  */
-import { definePlugin, STAGE } from "../../core/index.ts";
+import { CONTEXT_STAGE, definePlugin, RESULT_STAGE } from "../../core/sdk.ts";
 import { FOLDING } from "../../lib/context/index.ts";
 import { BLOB_STORE } from "../blobs/index.ts";
 import { REDACTOR } from "../redact/index.ts";
@@ -28,6 +28,12 @@ export { pruneDefaults, pruneSchema, type PruneOptions } from "./config.ts";
 export { PIN_MARKER, USER_PIN_MARKER } from "./pin-marker.ts";
 export { formatCall, PRUNED_PREFIX, type PlaceholderInput, placeholderText } from "./placeholder.ts";
 export { SessionPruner } from "./pruner.ts";
+// What the session replay (cli/replay/) simulates the plugin with, and its only way into it:
+// the reference step settings it compares against, the prompt-cache pricing, recognising a
+// placeholder, and a fold the pruner must step for.
+export { CACHE_PRICING, PREVIOUS_STEP_DEFAULTS, RESULT_ONLY_PRUNING } from "./config.ts";
+export { isPlaceholder } from "./placeholder.ts";
+export { hasNewFold } from "./pruner.ts";
 
 /** Plugin name, as taps and errors show it. */
 export const PRUNE_PLUGIN = "governor:prune";
@@ -68,13 +74,13 @@ export const prune = definePlugin({
     pipeline.hooks.sessionShutdown.tap({ name: PRUNE_PLUGIN }, () => blobWriter.flush());
 
     const pinned = pinOnArrival(config);
-    if (pinned.size) pipeline.hooks.toolResult.tap({ name: PRUNE_PLUGIN, stage: STAGE.PIN }, (value) => pinResult(value, pinned));
+    if (pinned.size) pipeline.hooks.toolResult.tap({ name: PRUNE_PLUGIN, stage: RESULT_STAGE.PIN }, (value) => pinResult(value, pinned));
 
     // Folding (the fold plugin, when it runs) respects prune's protected paths and kept turns;
     // pruning leaves the messages folds replace out of its sizes.
     const folding = services.maybe(FOLDING);
     folding?.respect({ protectedFilePatterns: config.protectedFilePatterns, keepRecentTurns: config.keepRecentTurns, contextWindow: config.contextWindow });
-    pipeline.hooks.context.tap({ name: PRUNE_PLUGIN, stage: STAGE.PRUNE }, (messages, info) => {
+    pipeline.hooks.context.tap({ name: PRUNE_PLUGIN, stage: CONTEXT_STAGE.PRUNE }, (messages, info) => {
       const settings = settingsForModel(config, info.model);
       const model = settings.model ? { model: settings.model } : {};
       if (!settings.enabled) {

@@ -1,12 +1,12 @@
 /**
  * Pinning: results that are never pruned.
- * - On arrival (`toolResult` tap at STAGE.PIN): tools in `pinTools`, and the `impactTools` when
+ * - On arrival (`toolResult` tap at RESULT_STAGE.PIN): tools in `pinTools`, and the `impactTools` when
  *   `pinImpactSummaries`, get `meta.pinned` (details JSON `pinned: true`) and a visible marker line.
  * - By the user: `/<root> pin` pins the last meaning-bearing result of the current context (the
  *   newest successful tool result that is not a rehydration/status read and not already a
  *   placeholder) and persists the pin in the session.
  */
-import { resultMeta, withResultMeta, type AgentMessageLike, type ToolResultValue } from "../../core/index.ts";
+import { resultMeta, withResultMeta, type AgentMessageLike, type ToolResultValue } from "../../core/sdk.ts";
 import type { PruneOptions } from "./config.ts";
 import { isPinnedInMessage } from "./decide.ts";
 import { markContent } from "./pin-marker.ts";

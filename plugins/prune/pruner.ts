@@ -13,7 +13,7 @@
  * `forceStepPercent` of the window. Steps are persisted, so the
  * boundary survives `/reload` and is never recomputed from scratch.
  */
-import type { AgentMessageLike, ContextInfo, Logger, SessionStore } from "../../core/index.ts";
+import type { AgentMessageLike, ContextInfo, Logger, SessionStore } from "../../core/sdk.ts";
 import { adaptiveThresholds, type ModeRules, type PruneMode, type PruneOptions, rulesFor } from "./config.ts";
 import type { ArgumentBlobWriter } from "./argument-blobs.ts";
 import type { CallInfo } from "./decide.ts";
@@ -409,27 +409,64 @@ export class SessionPruner {
     const key = `${this.pinsVersion}|${steps}`;
     const hit = this.prefixes.find((p) => p.key === key);
     if (hit) return hit;
-    const into: RenderedPrefix = { boundary, key, replaced: [], placeholders: 0, savedChars: 0, blobs: [] };
+    const into: RenderedPrefix = { boundary, key, replaced: [], placeholders: 0, savedChars: 0, blobs: [], turnDependent: [] };
     const turns = turnsBefore(boundary);
-    let s = 0;
-    for (let i = 0; i < boundary; i++) {
-      while (resolved[s]!.index <= i) s++;
+    const decideAt = (i: number, s: number) => {
       const stepFrom = s > 0 ? resolved[s - 1]!.index : 0;
       const step = { from: stepFrom, upTo: resolved[s]!.index, mode: resolved[s]!.mode };
-      const d = this.judge.decide(this.facts[i]!, messages[i]!, step, messages, turnsBefore, turns);
-      if (!d.replacement) continue;
+      const f = this.facts[i]!;
+      const m = messages[i]!;
+      const d = this.judge.decide(f, m, step, messages, turnsBefore, turns);
+      // An assistant message with a failed call is decided again when the turns before the boundary grow.
+      if (m.role === "assistant" && f.frozen?.sites?.some((site) => site.isError)) into.turnDependent.push(i);
+      if (!d.replacement) return;
       if (d.kind === "pin") {
-        into.replaced.push({ index: i, message: d.replacement });
-        continue;
+        add({ index: i, message: d.replacement, kind: "pin" });
+        return;
       }
-      into.replaced.push({ index: i, message: d.replacement, summary: d.summary, saved: d.savedChars });
-      into.savedChars += d.savedChars;
-      if (d.kind === "arguments") into.arguments = (into.arguments ?? 0) + 1;
-      else into.placeholders++;
-      if (d.blobs?.length) into.blobs.push(...d.blobs);
+      add({ index: i, message: d.replacement, summary: d.summary, saved: d.savedChars, kind: d.kind === "arguments" ? "arguments" : "result", blobs: d.blobs });
+    };
+    const add = (r: ReplacedMessage) => {
+      into.replaced.push(r);
+      into.savedChars += r.saved ?? 0;
+      if (r.kind === "result") into.placeholders++;
+      else if (r.kind === "arguments") into.arguments = (into.arguments ?? 0) + 1;
+      if (r.blobs?.length) into.blobs.push(...r.blobs);
+    };
+    let s = 0;
+    let i = 0;
+    const base = this.baseOf(key, resolved);
+    if (base) {
+      // The same steps minus the new one, the same pins, the same messages before its boundary: its
+      // decisions hold here, except argument cuts of failed calls, which age with the turns before the
+      // boundary and are decided again. A preview then costs the new step's messages, not the history.
+      const again = new Set(base.turnDependent);
+      for (const r of base.replaced) if (!again.has(r.index)) add(r);
+      for (const j of base.turnDependent) {
+        while (resolved[s]!.index <= j) s++;
+        decideAt(j, s);
+      }
+      if (again.size) into.replaced.sort((a, b) => a.index - b.index);
+      i = base.boundary;
+    }
+    for (; i < boundary; i++) {
+      while (resolved[s]!.index <= i) s++;
+      decideAt(i, s);
     }
     this.prefixes = [into, ...this.prefixes].slice(0, 3);
     return into;
+  }
+
+  /**
+   * The cached prefix rendered with `resolved` minus its last step (same pins), whose boundary is
+   * that step's predecessor: the part of a new prefix that is already decided.
+   */
+  private baseOf(key: string, resolved: ReadonlyArray<{ index: number; mode: PruneMode }>): RenderedPrefix | undefined {
+    if (resolved.length < 2) return undefined;
+    const cut = key.lastIndexOf(",");
+    const baseKey = key.slice(0, cut);
+    const base = this.prefixes.find((p) => p.key === baseKey);
+    return base && base.boundary === resolved[resolved.length - 2]!.index ? base : undefined;
   }
 }
 
@@ -439,7 +476,9 @@ interface RenderedPrefix {
   /** Pins version and the resolved steps (`index:mode`) it was rendered with. */
   key: string;
   /** Replaced messages, ascending by index. */
-  replaced: Array<{ index: number; message: AgentMessageLike; summary?: string | undefined; saved?: number }>;
+  replaced: ReplacedMessage[];
+  /** Assistant messages whose argument cuts depend on the turns before the boundary (failed calls). */
+  turnDependent: number[];
   /** Tool results replaced. */
   placeholders: number;
   /** Assistant messages whose call arguments were cut. */
@@ -453,6 +492,18 @@ interface RenderedPrefix {
   sent?: AgentMessageLike[];
   /** For a preview: the first index that differs from the prefix with key `from`. */
   diff?: { from: string; first: number };
+}
+
+/** A message a rendered prefix replaces, and what the replacement counts as. */
+interface ReplacedMessage {
+  index: number;
+  message: AgentMessageLike;
+  summary?: string | undefined;
+  saved?: number;
+  /** A result's placeholder, a cut of call arguments, or a pin marker (counted as neither). */
+  kind: "result" | "arguments" | "pin";
+  /** Full arguments to store for a cut. */
+  blobs?: Array<{ id: string; text: string }> | undefined;
 }
 
 /** The `index:mode` list of a resolved steps array, built once per array (resolved steps are cached). */

@@ -4,4 +4,4 @@
  * from them. Defined once in the core (core/size.ts) and shared with the budget and blobs stages;
  * re-exported here under the names the pruning code has always used.
  */
-export { blockChars, CHARS_PER_TOKEN, contentChars, estimateTokens as tokensOf, IMAGE_CHARS, messageChars, messagesChars } from "../../core/index.ts";
+export { blockChars, CHARS_PER_TOKEN, contentChars, estimateTokens as tokensOf, IMAGE_CHARS, messageChars, messagesChars } from "../../core/sdk.ts";

@@ -1,5 +1,5 @@
 /** The user's recall commands: `/<root> search`, `/<root> purge-index`, `/<root> recall`. */
-import { errorText, type GovernorCommand } from "../../core/index.ts";
+import { errorText, type GovernorCommand } from "../../core/sdk.ts";
 import type { BlobStore } from "../../lib/blobs/index.ts";
 import { formatHits } from "./format.ts";
 import { savingsLines, type SavingsTracker } from "./savings.ts";

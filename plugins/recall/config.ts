@@ -7,7 +7,7 @@
  */
 import { join } from "node:path";
 import { z } from "zod";
-import { pathSchema, toolListSchema } from "../../core/index.ts";
+import { pathSchema, toolListSchema } from "../../core/sdk.ts";
 import { cacheRoot } from "../../lib/blobs/index.ts";
 
 /** The schema of the `recall` section (without `enabled`, which definePlugin adds). */

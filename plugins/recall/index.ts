@@ -16,11 +16,12 @@ import {
   hasTag,
   REHYDRATION_TAG,
   resultMeta,
-  STAGE,
+  CONTEXT_STAGE,
+  RESULT_STAGE,
   withResultMeta,
   type AgentMessageLike,
   type ContentBlock,
-} from "../../core/index.ts";
+} from "../../core/sdk.ts";
 import { isBlobId, resolveBlobDir, RetentionSchedule } from "../../lib/blobs/index.ts";
 import { BLOB_STORE } from "../blobs/index.ts";
 import { formatCall } from "../prune/index.ts";
@@ -40,7 +41,7 @@ export { CONTEXT_SEARCH_TOOL } from "./search-tool.ts";
 /** Plugin name, as taps, logs and errors show it. */
 export const RECALL_PLUGIN = "governor:recall";
 /** toolResult stage: after blobs cut the result (so its blob id is known), before pins. */
-export const RECALL_STAGE = STAGE.SHAPE + 50;
+export const RECALL_STAGE = RESULT_STAGE.SHAPE + 50;
 /** User turns remembered per session for turn numbers (a bound, far above any real session). */
 const MAX_TURNS_TRACKED = 100_000;
 
@@ -137,7 +138,7 @@ export const recall = definePlugin({
       return withResultMeta(value, { blob: { truncated: false, id: blobId } });
     });
 
-    pipeline.hooks.context.tap({ name: RECALL_PLUGIN, stage: STAGE.PRUNE + 50 }, (messages) => {
+    pipeline.hooks.context.tap({ name: RECALL_PLUGIN, stage: CONTEXT_STAGE.PRUNE + 50 }, (messages) => {
       const report = savings.measure(messages);
       // Turns stay monotonic across compaction (which removes old user messages): count each user
       // message once, by its timestamp.

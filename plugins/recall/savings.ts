@@ -4,7 +4,7 @@
  * Measured on the message list of each model call, after pruning; tokens are characters / 4, the
  * scale the prune plugin uses.
  */
-import { estimateTokens, messageMeta, type AgentMessageLike } from "../../core/index.ts";
+import { estimateTokens, messageMeta, type AgentMessageLike } from "../../core/sdk.ts";
 
 /** Sizes remembered per tool call (bounded: the oldest are forgotten first). */
 const MAX_REMEMBERED = 50_000;

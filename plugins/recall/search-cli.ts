@@ -6,7 +6,7 @@
  * FIFO, nothing another user can write) before SQLite opens them.
  */
 import { parseArgs } from "node:util";
-import { agentDirFrom, errorText, type CliCommand } from "../../core/index.ts";
+import { agentDirFrom, errorText, type CliCommand } from "../../core/sdk.ts";
 import { BlobStore, DEFAULT_BLOB_DIR, resolveBlobDir } from "../../lib/blobs/index.ts";
 import { tidyAfterReading } from "../../lib/sqlite/index.ts";
 import { defaultIndexPath } from "./config.ts";

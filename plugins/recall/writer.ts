@@ -16,7 +16,7 @@
  * writer replays before its own rows. When even that fails, one warning says how many were lost.
  */
 import { setTimeout as delay } from "node:timers/promises";
-import { errorText, type Clock, type Logger } from "../../core/index.ts";
+import { errorText, type Clock, type Logger } from "../../core/sdk.ts";
 import type { BlobStore } from "../../lib/blobs/index.ts";
 import { isTransientSqliteError, sqliteFailureAdvice } from "../../lib/sqlite/index.ts";
 import type { ChunkLimits } from "./chunk.ts";

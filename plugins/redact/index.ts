@@ -7,7 +7,16 @@
  * redact stderr tails and command lines with it; blobs and recall redact what they write; telemetry
  * what it exports. Turning it off, or leaving out a built-in rule, is the user's choice (global file).
  */
-import { definePlugin, defineService, STAGE, type ContentBlock, type ToolObservation, type ToolResultValue, type ToolWrapper } from "../../core/index.ts";
+import {
+  definePlugin,
+  defineService,
+  RESULT_STAGE,
+  TOOL_STAGE,
+  type ContentBlock,
+  type ToolObservation,
+  type ToolResultValue,
+  type ToolWrapper,
+} from "../../core/sdk.ts";
 import { Redactor, redactValue } from "../../lib/redact/index.ts";
 import { redactDefaults, redactSchema } from "./config.ts";
 
@@ -16,9 +25,9 @@ export { redactDefaults, redactSchema, type RedactOptions } from "./config.ts";
 /** Plugin name, as taps, logs and errors show it. */
 export const REDACT_PLUGIN = "governor:redact";
 /** toolResult stage: before every formatter (FORMAT), so nothing after it sees a secret. */
-export const REDACT_RESULT_STAGE = STAGE.FORMAT - 90;
+export const REDACT_RESULT_STAGE = RESULT_STAGE.FORMAT - 90;
 /** toolCall stage: just inside the execution log (OBSERVE) and telemetry (OBSERVE - 10), outside everything else. */
-export const REDACT_CALL_STAGE = STAGE.OBSERVE + 1;
+export const REDACT_CALL_STAGE = TOOL_STAGE.OBSERVE + 1;
 
 /** The session's redactor, for plugins that write or show text: list it in `optional`, read it with `services.maybe(REDACTOR)`. */
 export const REDACTOR = defineService<Redactor>("redact:redactor", { providedBy: `${REDACT_PLUGIN} (redact() from pi-governor/plugins/redact/index.ts)` });

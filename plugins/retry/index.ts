@@ -1,5 +1,5 @@
 /**
- * `governor:retry` (config key `retry`, STAGE.RETRY: outside the per-attempt timeout, inside the
+ * `governor:retry` (config key `retry`, TOOL_STAGE.RETRY: outside the per-attempt timeout, inside the
  * breaker): repeats an attempt that failed transiently.
  *
  * - Only transient outcomes: categories in `retryOn` (network, connection_lost, rate_limit by
@@ -11,7 +11,7 @@
  * - A per-tool retry budget (retries <= minRetries + ratio * calls per window) stops retry storms.
  * - The observation's `retries` (and the error's `retried`) say how many retries ran.
  */
-import { definePlugin, sleep, STAGE, type Clock, type ToolObservation, type ToolWrapper } from "../../core/index.ts";
+import { definePlugin, sleep, TOOL_STAGE, type Clock, type ToolObservation, type ToolWrapper } from "../../core/sdk.ts";
 import { jitteredBackoffMs } from "../../lib/resilience/index.ts";
 import { RetryBudget } from "./budget.ts";
 import { retryDefaults, type RetryOptions, retrySchema, settingsFor } from "./config.ts";
@@ -36,7 +36,7 @@ export interface RetryDeps {
   onRetry?: (info: { toolName: string; retry: number; delayMs: number; category: string }) => void;
 }
 
-/** The retry wrapper. Exported for tests and custom stacks; the plugin taps it at STAGE.RETRY. */
+/** The retry wrapper. Exported for tests and custom stacks; the plugin taps it at TOOL_STAGE.RETRY. */
 export function retryWrapper(options: RetryOptions, deps: RetryDeps): ToolWrapper {
   const { clock, onRetry } = deps;
   const random = deps.random ?? Math.random;
@@ -116,6 +116,6 @@ export const retry = definePlugin({
   schema: retrySchema,
   defaults: retryDefaults,
   apply(pipeline, config, services) {
-    pipeline.hooks.toolCall.tap({ name: RETRY_PLUGIN, stage: STAGE.RETRY }, retryWrapper(config, { clock: services.clock }));
+    pipeline.hooks.toolCall.tap({ name: RETRY_PLUGIN, stage: TOOL_STAGE.RETRY }, retryWrapper(config, { clock: services.clock }));
   },
 });

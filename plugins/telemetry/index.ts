@@ -16,7 +16,7 @@
  */
 import { packageVersion } from "../../lib/package/index.ts";
 import { context, metrics, trace, type Attributes, SpanKind } from "@opentelemetry/api";
-import { definePlugin, STAGE, type PipelineEvent } from "../../core/index.ts";
+import { CONTEXT_STAGE, definePlugin, EVENT_STAGE, LIFECYCLE_STAGE, RESULT_STAGE, TOOL_STAGE, type PipelineEvent } from "../../core/sdk.ts";
 import { ATTR, EVENT, GEN_AI, SPAN } from "./attributes.ts";
 import { telemetryDefaults, type TelemetryOptions, telemetrySchema } from "./config.ts";
 import { type RunningExport, startExport } from "./export.ts";
@@ -33,9 +33,9 @@ export { ToolSpans, boundText, errorTypeOf } from "./tool-spans.ts";
 export const TELEMETRY_PLUGIN = "governor:telemetry";
 
 /** Outside every other wrapper (the execution log included), so the span covers the whole call. */
-export const TELEMETRY_CALL_STAGE = STAGE.OBSERVE - 10;
+export const TELEMETRY_CALL_STAGE = TOOL_STAGE.OBSERVE - 10;
 /** Between retry and the per-attempt timeout: sees each attempt and the wait before it. */
-export const TELEMETRY_ATTEMPT_STAGE = STAGE.RETRY + 50;
+export const TELEMETRY_ATTEMPT_STAGE = TOOL_STAGE.RETRY + 50;
 
 /** The telemetry plugin factory: `telemetry()` or `telemetry({ enabled: true, export: true })`. */
 export const telemetry = definePlugin({
@@ -83,10 +83,10 @@ export const telemetry = definePlugin({
     pipeline.hooks.toolCall.tap({ name: TELEMETRY_PLUGIN, stage: TELEMETRY_CALL_STAGE }, spans.callWrapper);
     pipeline.hooks.toolCall.tap({ name: TELEMETRY_PLUGIN, stage: TELEMETRY_ATTEMPT_STAGE }, spans.attemptWrapper);
 
-    pipeline.hooks.event.tap({ name: TELEMETRY_PLUGIN, stage: STAGE.OBSERVE }, (event) => onEvent(event));
+    pipeline.hooks.event.tap({ name: TELEMETRY_PLUGIN, stage: EVENT_STAGE.OBSERVE }, (event) => onEvent(event));
 
     // After blobs cut a result (SHAPE) and pins marked it: one span per result stored out of context.
-    pipeline.hooks.toolResult.tap({ name: TELEMETRY_PLUGIN, stage: STAGE.PRUNE + 500 }, (value) => {
+    pipeline.hooks.toolResult.tap({ name: TELEMETRY_PLUGIN, stage: RESULT_STAGE.OBSERVE }, (value) => {
       const d = value.details as { truncated?: unknown; originalBytes?: unknown; excerptBytes?: unknown; blobId?: unknown } | undefined;
       if (d?.truncated !== true || typeof d.originalBytes !== "number" || typeof d.excerptBytes !== "number") return undefined;
       const toolAttrs = { [GEN_AI.TOOL_NAME]: value.toolName };
@@ -105,12 +105,12 @@ export const telemetry = definePlugin({
     // One span per model request: opened before pruning, closed after it with what pruning reported.
     let contextStart: { at: number; messages: number } | undefined;
     let lastPrune: Record<string, unknown> | undefined;
-    pipeline.hooks.context.tap({ name: TELEMETRY_PLUGIN, stage: STAGE.PRUNE - 50 }, (messages) => {
+    pipeline.hooks.context.tap({ name: TELEMETRY_PLUGIN, stage: CONTEXT_STAGE.PRUNE - 50 }, (messages) => {
       contextStart = { at: Date.now(), messages: messages.length };
       lastPrune = undefined;
       return undefined;
     });
-    pipeline.hooks.context.tap({ name: TELEMETRY_PLUGIN, stage: STAGE.PRUNE + 50 }, (messages, info) => {
+    pipeline.hooks.context.tap({ name: TELEMETRY_PLUGIN, stage: CONTEXT_STAGE.PRUNE + 50 }, (messages, info) => {
       const start = contextStart;
       contextStart = undefined;
       const report = lastPrune;
@@ -132,7 +132,7 @@ export const telemetry = definePlugin({
 
     // Shutdown sends what is buffered (bounded) and stops the exporters' timers: a governor that pi
     // discards (reload, another cwd) leaves nothing running. A session that starts again re-exports.
-    pipeline.hooks.sessionShutdown.tap({ name: TELEMETRY_PLUGIN, stage: STAGE.OBSERVE }, async () => {
+    pipeline.hooks.sessionShutdown.tap({ name: TELEMETRY_PLUGIN, stage: LIFECYCLE_STAGE.OBSERVE }, async () => {
       const stopping = running;
       running = undefined;
       tracer = apiTracer;
@@ -140,7 +140,7 @@ export const telemetry = definePlugin({
       spans.retarget(tracer, instruments);
       await stopping?.shutdown(config.flushTimeoutMs);
     });
-    pipeline.hooks.sessionStart.tap({ name: TELEMETRY_PLUGIN, stage: STAGE.OBSERVE }, () => startExporting());
+    pipeline.hooks.sessionStart.tap({ name: TELEMETRY_PLUGIN, stage: LIFECYCLE_STAGE.OBSERVE }, () => startExporting());
 
     function onEvent(event: PipelineEvent): void {
       if (event.type !== "custom") return;

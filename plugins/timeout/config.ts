@@ -6,7 +6,7 @@
  * ```
  */
 import { z } from "zod";
-import { boundedRecord, toolNameSchema } from "../../core/index.ts";
+import { boundedRecord, toolNameSchema } from "../../core/sdk.ts";
 import { TOOL_TIMEOUT_MS } from "./constants.ts";
 
 const limitMs = z

@@ -1,17 +1,17 @@
 /**
  * `governor:timeout` (config key `timeout`): bounds every attempt of a governed tool call.
  *
- * - Per attempt (STAGE.ATTEMPT, inside retry): `perTool[name] ?? defaultMs` (default
+ * - Per attempt (TOOL_STAGE.ATTEMPT, inside retry): `perTool[name] ?? defaultMs` (default
  *   {@link TOOL_TIMEOUT_MS}, 300 s). On expiry the attempt ends as `TIMEOUT_EXCEEDED` with
  *   "Tool exceeded the 300s timeout limit. Reassess strategy." (the real limit), and the signal the
  *   transport holds is aborted, so an MCP request is cancelled on the server.
- * - Total deadline (optional, `totalMs`): stamped on the call as `call.deadline` at STAGE.RETRY - 50,
+ * - Total deadline (optional, `totalMs`): stamped on the call as `call.deadline` at TOOL_STAGE.RETRY - 50,
  *   just outside retry, so retry never sleeps past it and each attempt's limit is cut to what is left.
  * - The caller's signal (pi's Esc) ends the attempt at once and aborts the transport's signal.
  * - A successful attempt never aborts anything afterwards; timers are cleared on every path; a
  *   long-lived caller signal carries one listener however many calls share it.
  */
-import { definePlugin, STAGE, type Clock, type ToolWrapper } from "../../core/index.ts";
+import { definePlugin, TOOL_STAGE, type Clock, type ToolWrapper } from "../../core/sdk.ts";
 import { type AttemptLimit, runAttempt } from "./attempt.ts";
 import { attemptLimitFor, timeoutDefaults, type TimeoutOptions, timeoutSchema, totalLimitFor } from "./config.ts";
 import { TIMEOUT_PLUGIN } from "./constants.ts";
@@ -21,9 +21,9 @@ export { timeoutDefaults, timeoutSchema, type TimeoutOptions } from "./config.ts
 export { linkedCount } from "../../lib/resilience/index.ts";
 
 /** Where the total-deadline stamp sits: outside retry, inside the breaker. */
-export const DEADLINE_STAGE = STAGE.RETRY - 50;
+export const DEADLINE_STAGE = TOOL_STAGE.RETRY - 50;
 
-/** The per-attempt timeout wrapper. Exported for tests and custom stacks; the plugin taps it at STAGE.ATTEMPT. */
+/** The per-attempt timeout wrapper. Exported for tests and custom stacks; the plugin taps it at TOOL_STAGE.ATTEMPT. */
 export function attemptTimeoutWrapper(options: TimeoutOptions, clock: Clock): ToolWrapper {
   return (next, tool) => {
     const attemptMs = attemptLimitFor(options, tool.name);
@@ -62,6 +62,6 @@ export const timeout = definePlugin({
   defaults: timeoutDefaults,
   apply(pipeline, config, services) {
     pipeline.hooks.toolCall.tap({ name: TIMEOUT_PLUGIN, stage: DEADLINE_STAGE }, totalDeadlineWrapper(config));
-    pipeline.hooks.toolCall.tap({ name: TIMEOUT_PLUGIN, stage: STAGE.ATTEMPT }, attemptTimeoutWrapper(config, services.clock));
+    pipeline.hooks.toolCall.tap({ name: TIMEOUT_PLUGIN, stage: TOOL_STAGE.ATTEMPT }, attemptTimeoutWrapper(config, services.clock));
   },
 });

@@ -2,7 +2,7 @@
  * How the kota preset prunes: the generic prune plugin's defaults, plus what it must know about the
  * kota_* tools (which answers re-run cheaply, which are pinned, how their placeholders read).
  */
-import { deepMerge, type DeepPartial } from "../../core/index.ts";
+import { deepMerge, type DeepPartial } from "../../core/sdk.ts";
 import { formatCall, type PlaceholderInput, placeholderText, prune, pruneDefaults, type PruneOptions } from "../../plugins/prune/index.ts";
 
 /**

@@ -3,10 +3,10 @@
  * built-in tools and the kota tools, on the generated sessions, as they come and with a blob id on
  * every result (the recall plugin stores every output). Target: at most 110 chars at the median.
  */
-import { median, sentPlaceholders, withRecallBlobs } from "../../plugins/prune/replay/placeholder-sizes.ts";
-import { governorPolicy } from "../../plugins/prune/replay/policies.ts";
-import { type GenerateOptions, generateSession } from "../../plugins/prune/replay/sample/generate.ts";
-import { parseSession } from "../../plugins/prune/replay/session-file.ts";
+import { median, sentPlaceholders, withRecallBlobs } from "../../cli/replay/placeholder-sizes.ts";
+import { governorPolicy } from "../../cli/replay/policies.ts";
+import { type GenerateOptions, generateSession } from "../../cli/replay/sample/generate.ts";
+import { parseSession } from "../../cli/replay/session-file.ts";
 import { kotaPrune } from "../../presets/kota/prune-policy.ts";
 import type { BenchSuite } from "./harness.ts";
 

@@ -1,7 +1,7 @@
 /**
  * Pruning bench: per-message cost of the context transform at 100 / 1,000 / 10,000 messages, the
  * incremental cost of one more turn, and on generated 30/100/300-turn sessions the cost of four
- * context policies under both prompt-cache models (shared simulator: plugins/prune/replay/simulate.ts).
+ * context policies under both prompt-cache models (shared simulator: cli/replay/simulate.ts).
  * Target: the prune plugin is the cheapest policy under both models, with no prompt over 200k tokens.
  *
  * Then the step rule on every kind of session (generate.ts: read-mostly; `coding`: writes, edits,
@@ -9,7 +9,7 @@
  * `mix: "navigation"`: kota tools; `mix: "logs"`: long bash output), 30/100/300 turns, two seeds,
  * and the bundled sample session as the replay reads it. Each row: the previous release's default
  * step settings, the defaults, the result-only plugin (RESULT_ONLY_PRUNING) and the cheapest timing
- * of the same steps with hindsight (replay/hindsight.ts, any number of steps), as cost shares of no
+ * of the same steps with hindsight (cli/replay/hindsight.ts, any number of steps), as cost shares of no
  * pruning under both cache models, with their cache breaks (reported, not targeted). Targets, under
  * both models: the defaults never cost more than the result-only plugin; at 100 and 300 turns they
  * cost at most 1.10x the hindsight schedule.
@@ -21,15 +21,15 @@ import type { AgentMessageLike } from "../../core/index.ts";
 import { memorySessionStore } from "../../core/index.ts";
 import { kotaPrune, kotaPruneDefaults as pruneDefaults } from "../../presets/kota/prune-policy.ts";
 import { SessionPruner } from "../../plugins/prune/pruner.ts";
-import { clearOldToolResults, governorPolicy, keepLastTurnsEveryRequest, noPruning, type Policy } from "../../plugins/prune/replay/policies.ts";
-import { type GenerateOptions, generateSession } from "../../plugins/prune/replay/sample/generate.ts";
-import { parseSession } from "../../plugins/prune/replay/session-file.ts";
-import { type SimRequest, simulate, type SimTotals } from "../../plugins/prune/replay/simulate.ts";
-import { compareStepRules, type RelativeCost } from "../../plugins/prune/replay/step-comparison.ts";
+import { clearOldToolResults, governorPolicy, keepLastTurnsEveryRequest, noPruning, type Policy } from "../../cli/replay/policies.ts";
+import { type GenerateOptions, generateSession } from "../../cli/replay/sample/generate.ts";
+import { parseSession } from "../../cli/replay/session-file.ts";
+import { type SimRequest, simulate, type SimTotals } from "../../cli/replay/simulate.ts";
+import { compareStepRules, type RelativeCost } from "../../cli/replay/step-comparison.ts";
 import { formatNs, type BenchSuite } from "./harness.ts";
 
 const WINDOW = 200_000;
-const SAMPLE_SESSION = join(dirname(fileURLToPath(import.meta.url)), "../../plugins/prune/replay/sample/session.jsonl");
+const SAMPLE_SESSION = join(dirname(fileURLToPath(import.meta.url)), "../../cli/replay/sample/session.jsonl");
 const SYSTEM_TOKENS = 4000;
 const usage = { tokens: null, contextWindow: WINDOW, percent: null };
 

@@ -73,7 +73,7 @@ describe("a project config file that is not a plain file", () => {
       expect(doctor.stdout).toContain(`FAIL  config: ${projectFile()}: (file): refused: it is`);
       expect(doctor.stdout).toContain(`project ${projectFile()} not used (see below)`);
 
-      const replay = await governorCli(["replay", join(repoRoot, "plugins/prune/replay/sample/session.jsonl"), "--no-chart", "--no-turns"]);
+      const replay = await governorCli(["replay", join(repoRoot, "cli/replay/sample/session.jsonl"), "--no-chart", "--no-turns"]);
       expect(`${replay.stdout}${replay.stderr}`).toContain(`${projectFile()}: (file): refused: it is`);
     }, 180_000);
   }

@@ -9,8 +9,8 @@ import { type FauxResponseStep, fauxAssistantMessage, fauxText, fauxToolCall } f
 import { afterEach, describe, expect, it } from "vitest";
 import type { AgentMessageLike } from "../../core/index.ts";
 import { isPlaceholder } from "../../plugins/prune/placeholder.ts";
-import { noPruning } from "../../plugins/prune/replay/policies.ts";
-import { type SimTotals, simulate } from "../../plugins/prune/replay/simulate.ts";
+import { noPruning } from "../../cli/replay/policies.ts";
+import { type SimTotals, simulate } from "../../cli/replay/simulate.ts";
 import { assertNoLiveChildren, bigSource, type KotaE2e, startKotaSession, toolResultsIn } from "../helpers/kota-e2e.ts";
 
 let sessions: KotaE2e[] = [];

@@ -5,9 +5,9 @@ import { describe, expect, it } from "vitest";
 import { type AgentMessageLike, createExtension, definePreset } from "../../core/index.ts";
 import { fold } from "../../plugins/fold/index.ts";
 import { prune } from "../../plugins/prune/index.ts";
-import { governorPolicy, noPruning } from "../../plugins/prune/replay/policies.ts";
-import { readSessionFile } from "../../plugins/prune/replay/session-file.ts";
-import { simulate } from "../../plugins/prune/replay/simulate.ts";
+import { governorPolicy, noPruning } from "../../cli/replay/policies.ts";
+import { readSessionFile } from "../../cli/replay/session-file.ts";
+import { simulate } from "../../cli/replay/simulate.ts";
 import { messagesChars } from "../../plugins/prune/size.ts";
 import { type PiTestScope, piTestScope, type PiTestSession } from "../helpers/pi-session.ts";
 

@@ -40,7 +40,7 @@ const TEAM_FILES: Record<string, string> = {
   // The plugin: a tool of its own and a toolResult stage over every tool's result.
   "src/shout.ts": `import { Type } from "typebox";
 import { z } from "zod";
-import { definePlugin, STAGE, type ToolResultValue } from "pi-governor";
+import { definePlugin, RESULT_STAGE, type ToolResultValue } from "pi-governor/sdk";
 
 export const shout = definePlugin({
   name: "acme:shout",
@@ -58,7 +58,7 @@ export const shout = definePlugin({
         return { content: [{ type: "text", text: String(call.args.text).toUpperCase() + config.suffix }] };
       },
     });
-    pipeline.hooks.toolResult.tap({ name: "acme:shout", stage: STAGE.FORMAT }, (result: ToolResultValue) =>
+    pipeline.hooks.toolResult.tap({ name: "acme:shout", stage: RESULT_STAGE.FORMAT }, (result: ToolResultValue) =>
       result.toolName.startsWith("acme_") ? { ...result, content: [...result.content, { type: "text", text: "-- acme" }] } : undefined);
   },
 });
@@ -77,7 +77,8 @@ it("shouts through the governed pipeline", async () => {
 });
 `,
   // The pi extension: the default preset's plugins plus the team's.
-  "extension.ts": `import { createExtension, definePreset } from "pi-governor";
+  "extension.ts": `import { createExtension } from "pi-governor/host";
+import { definePreset } from "pi-governor/sdk";
 import { kotaPreset } from "pi-governor/presets/kota/index.ts";
 import { shout } from "./src/shout.ts";
 
@@ -126,14 +127,27 @@ describe("the packed pi-governor in a team's project", { timeout: 120_000 }, () 
   it("ships the compiled build with declarations and the sources pi loads, and no tests", () => {
     const files = packedFiles;
     expect(files).toEqual(
-      expect.arrayContaining(["dist/core/index.js", "dist/core/index.d.ts", "dist/presets/kota/index.js", "presets/kota/extension.ts", "bin/pi-governor.mjs"]),
+      expect.arrayContaining([
+        "dist/core/index.js",
+        "dist/core/index.d.ts",
+        "dist/core/sdk.d.ts",
+        "dist/core/host-api.js",
+        "dist/presets/kota/index.js",
+        "presets/kota/extension.ts",
+        "bin/pi-governor.mjs",
+        // The CLI runs from its sources (jiti): the replay and the sample it replays without sessions.
+        "cli/replay/command.ts",
+        "cli/replay/sample/session.jsonl",
+      ]),
     );
     expect(files.filter((f) => f.startsWith("test/") || f.startsWith("dist/test/") || f.includes(".test."))).toEqual([]);
   });
 
-  it("imports from plain Node: the package name, a shipped plugin and a preset", async () => {
-    const script = `import * as gov from "pi-governor"; import { kotaPreset } from "pi-governor/presets/kota/index.ts"; import { retry } from "pi-governor/plugins/retry/index.ts";
-console.log(JSON.stringify({ definePlugin: typeof gov.definePlugin, createGovernor: typeof gov.createGovernor, preset: kotaPreset.name, retry: retry().name, from: import.meta.resolve("pi-governor") }));`;
+  it("imports from plain Node: the package name, its SDK and host entries, a shipped plugin and a preset", async () => {
+    const script = `import * as gov from "pi-governor"; import * as sdk from "pi-governor/sdk"; import * as host from "pi-governor/host";
+import { kotaPreset } from "pi-governor/presets/kota/index.ts"; import { retry } from "pi-governor/plugins/retry/index.ts";
+console.log(JSON.stringify({ definePlugin: typeof gov.definePlugin, createGovernor: typeof gov.createGovernor, preset: kotaPreset.name, retry: retry().name, from: import.meta.resolve("pi-governor"),
+  sdk: [typeof sdk.definePlugin, typeof sdk.createGovernor, sdk.definePlugin === gov.definePlugin], host: [typeof host.createExtension, typeof host.definePlugin], sdkFrom: import.meta.resolve("pi-governor/sdk") }));`;
     const node = await run(process.execPath, ["--input-type=module", "-e", script], team);
     expect(node.stderr).toBe("");
     expect(JSON.parse(node.stdout)).toEqual({
@@ -142,6 +156,9 @@ console.log(JSON.stringify({ definePlugin: typeof gov.definePlugin, createGovern
       preset: "kota",
       retry: "governor:retry",
       from: expect.stringMatching(/node_modules\/pi-governor\/dist\/core\/index\.js$/),
+      sdk: ["function", "undefined", true],
+      host: ["function", "undefined"],
+      sdkFrom: expect.stringMatching(/node_modules\/pi-governor\/dist\/core\/sdk\.js$/),
     });
     // Internals stay internal.
     const internal = await run(process.execPath, ["--input-type=module", "-e", `await import("pi-governor/core/host.ts")`], team);

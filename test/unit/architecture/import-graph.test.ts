@@ -1,10 +1,14 @@
 import { describe, expect, it } from "vitest";
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
 import {
   fileExistsUnder,
   findCycles,
   type ImportEdge,
   listSourceFiles,
   parseImports,
+  placementViolations,
+  REPLAY_DIR,
   REPO_ROOT,
   ruleViolations,
   scanImports,
@@ -29,7 +33,7 @@ describe("the import graph of core, lib, cli, plugins, presets and bin", () => {
     expect(findCycles(edges).map((cycle) => cycle.join(" -> "))).toEqual([]);
   });
 
-  it("keeps the layering rules (core is the kernel; lib, plugins and presets use core/index.ts; no plugin's internals from outside it)", () => {
+  it("keeps the layering rules (core is the kernel; lib and plugins use core/sdk.ts, presets also core/host-api.ts; no plugin's internals from outside it)", () => {
     expect(ruleViolations(edges, fileExistsUnder(REPO_ROOT))).toEqual([]);
   });
 
@@ -38,6 +42,19 @@ describe("the import graph of core, lib, cli, plugins, presets and bin", () => {
     // Both really use the meeting point, so the rule is not vacuous.
     expect(edges).toContainEqual(expect.objectContaining({ from: "plugins/prune/index.ts", to: "lib/context/index.ts" }));
     expect(edges).toContainEqual(expect.objectContaining({ from: "plugins/fold/index.ts", to: "lib/context/index.ts" }));
+  });
+
+  it("keeps the replay CLI tooling: under cli/replay/ with its sample, reaching prune through plugins/prune/index.ts, in no plugin", () => {
+    // Every file under plugins/, whatever its kind (a sample session is .jsonl).
+    const pluginFiles = (readdirSync(join(REPO_ROOT, "plugins"), { recursive: true }) as string[]).map((f) => `plugins/${f.split("\\").join("/")}`);
+    expect(placementViolations(pluginFiles)).toEqual([]);
+    for (const file of ["command.ts", "simulate.ts", "sample/generate.ts", "sample/session.jsonl"])
+      expect(existsSync(join(REPO_ROOT, REPLAY_DIR, file))).toBe(true);
+    expect(edges).toContainEqual(expect.objectContaining({ from: "cli/main.ts", to: `${REPLAY_DIR}command.ts`, kind: "dynamic" }));
+    const toPrune = edges.filter((e) => e.from.startsWith(REPLAY_DIR) && e.to.startsWith("plugins/prune/"));
+    expect(toPrune.length).toBeGreaterThan(0);
+    expect(new Set(toPrune.map((e) => e.to))).toEqual(new Set(["plugins/prune/index.ts"]));
+    expect(edges.filter((e) => !e.from.startsWith("cli/") && !e.from.startsWith("bin/") && e.to.startsWith("cli/"))).toEqual([]);
   });
 });
 
@@ -94,16 +111,24 @@ describe("the checker itself", () => {
       edge("presets/lean/index.ts", "presets/kota/extension.ts"),
       edge("presets/kota/extension.ts", "core/pi/extension.ts"),
       edge("plugins/blobs/excerpt.ts", "lib/blobs/read-lines.ts"),
+      edge("plugins/retry/index.ts", "core/index.ts"),
+      edge("plugins/doctor/index.ts", "core/host-api.ts"),
+      edge("lib/mcp/x.ts", "core/host-api.ts"),
+      edge("presets/kota/index.ts", "core/index.ts"),
     ]);
     expect(broken).toEqual([
       "core/host.ts:1 imports lib/mcp/index.ts: core imports only core (the kernel depends on nothing above it)",
-      "lib/blobs/store.ts:1 imports core/errors.ts: outside core, import the kernel from core/index.ts",
-      "lib/mcp/x.ts:1 imports plugins/retry/index.ts: lib imports only lib and core/index.ts",
+      "lib/blobs/store.ts:1 imports core/errors.ts: a plugin or library imports the kernel only from core/sdk.ts (the plugin SDK)",
+      "lib/mcp/x.ts:1 imports plugins/retry/index.ts: lib imports only lib and core/sdk.ts",
       "plugins/auto-context/index.ts:1 imports plugins/kota/git.ts: another plugin's internals; import plugins/kota/index.ts (or use a service)",
       "plugins/execution-log/stats-cli.ts:1 imports cli/main.ts: a plugin imports no preset and no cli",
       "presets/lean/index.ts:1 imports presets/kota/extension.ts: another preset's internals; import presets/kota/index.ts (or use a service)",
-      "presets/kota/extension.ts:1 imports core/pi/extension.ts: outside core, import the kernel from core/index.ts",
+      "presets/kota/extension.ts:1 imports core/pi/extension.ts: a preset imports the kernel from core/sdk.ts or, to run it (extension.ts), core/host-api.ts",
       "plugins/blobs/excerpt.ts:1 imports lib/blobs/read-lines.ts: a library's internals; import lib/blobs/index.ts",
+      "plugins/retry/index.ts:1 imports core/index.ts: a plugin or library imports the kernel only from core/sdk.ts (the plugin SDK)",
+      "plugins/doctor/index.ts:1 imports core/host-api.ts: a plugin or library imports the kernel only from core/sdk.ts (the plugin SDK)",
+      "lib/mcp/x.ts:1 imports core/host-api.ts: a plugin or library imports the kernel only from core/sdk.ts (the plugin SDK)",
+      "presets/kota/index.ts:1 imports core/index.ts: a preset imports the kernel from core/sdk.ts or, to run it (extension.ts), core/host-api.ts",
     ]);
   });
 
@@ -111,26 +136,33 @@ describe("the checker itself", () => {
     expect(
       ruleViolations([
         edge("core/pi/extension.ts", "core/host.ts"),
-        edge("lib/mcp/managed-server.ts", "core/index.ts"),
+        edge("lib/mcp/managed-server.ts", "core/sdk.ts"),
+        edge("plugins/retry/index.ts", "core/sdk.ts"),
+        edge("presets/kota/index.ts", "core/sdk.ts"),
+        edge("presets/kota/extension.ts", "core/host-api.ts"),
+        edge("cli/doctor.ts", "core/index.ts"),
         edge("lib/mcp/managed-server.ts", "lib/mcp/errors.ts"),
         edge("plugins/mcp-servers/index.ts", "lib/mcp/index.ts"),
         edge("plugins/auto-context/index.ts", "plugins/kota/index.ts"),
         edge("plugins/kota/runtime.ts", "plugins/kota/render/deps.ts"),
         edge("presets/lean/index.ts", "presets/kota/index.ts"),
         edge("presets/index.ts", "presets/kota/index.ts"),
-        edge("cli/main.ts", "cli/replay.ts"),
+        edge("cli/main.ts", "cli/replay/command.ts"),
+        edge("cli/replay/policies.ts", "plugins/prune/index.ts"),
+        edge("cli/replay/command.ts", "presets/index.ts"),
+        edge("cli/doctor.ts", "plugins/doctor/checks.ts"),
         edge("cli/write-schema.ts", "core/config/json-schema.ts"),
         edge("bin/pi-governor.mjs", "cli/main.ts"),
       ]),
     ).toEqual([]);
   });
 
-  it("names an import between plugins that must stay apart, either way, but not from an exempt folder", () => {
+  it("names an import between plugins that must stay apart, either way, and only between them", () => {
     expect(
       separationViolations([
         edge("plugins/prune/pruner.ts", "plugins/fold/index.ts"),
         edge("plugins/fold/nudge.ts", "plugins/prune/pruner.ts"),
-        edge("plugins/prune/replay/policies.ts", "plugins/fold/index.ts"),
+        edge("cli/replay/policies.ts", "plugins/fold/index.ts"),
         edge("plugins/prune/index.ts", "lib/context/index.ts"),
         edge("plugins/fold/index.ts", "plugins/blobs/index.ts"),
       ]),
@@ -138,6 +170,47 @@ describe("the checker itself", () => {
       "plugins/prune/pruner.ts:1 imports plugins/fold/index.ts: plugins/prune and plugins/fold meet only through their service and a shared lib module",
       "plugins/fold/nudge.ts:1 imports plugins/prune/pruner.ts: plugins/fold and plugins/prune meet only through their service and a shared lib module",
     ]);
+  });
+
+  it("keeps the replay out of the plugins and the layers below cli, and off prune's internals", () => {
+    expect(
+      ruleViolations([
+        edge("plugins/prune/pruner.ts", "cli/replay/simulate.ts"),
+        edge("presets/kota/prune-policy.ts", "cli/replay/policies.ts"),
+        edge("lib/pi/find.ts", "cli/replay/session-file.ts"),
+        edge("core/size.ts", "cli/replay/cache-model.ts"),
+        edge("cli/replay/hindsight.ts", "plugins/prune/pruner.ts"),
+        edge("cli/replay/sample/generate.ts", "plugins/prune/fold/index.ts"),
+      ]),
+    ).toEqual([
+      "plugins/prune/pruner.ts:1 imports cli/replay/simulate.ts: a plugin imports no preset and no cli",
+      "presets/kota/prune-policy.ts:1 imports cli/replay/policies.ts: a preset imports no cli",
+      "lib/pi/find.ts:1 imports cli/replay/session-file.ts: lib imports only lib and core/sdk.ts",
+      "core/size.ts:1 imports cli/replay/cache-model.ts: core imports only core (the kernel depends on nothing above it)",
+      "cli/replay/hindsight.ts:1 imports plugins/prune/pruner.ts: the replay reaches a plugin only through its index.ts; import plugins/prune/index.ts (export what it needs there)",
+      "cli/replay/sample/generate.ts:1 imports plugins/prune/fold/index.ts: the replay reaches a plugin only through its index.ts; import plugins/prune/index.ts (export what it needs there)",
+    ]);
+    expect(
+      placementViolations([
+        "plugins/prune/replay/simulate.ts",
+        "plugins/prune/replay/sample/session.jsonl",
+        "plugins/prune/replay.ts",
+        "plugins/x/replay-cli.ts",
+      ]),
+    ).toEqual([
+      "plugins/prune/replay/simulate.ts: the replay is CLI tooling; it lives in cli/replay/, not in a plugin",
+      "plugins/prune/replay/sample/session.jsonl: the replay is CLI tooling; it lives in cli/replay/, not in a plugin",
+      "plugins/prune/replay.ts: the replay is CLI tooling; it lives in cli/replay/, not in a plugin",
+      "plugins/x/replay-cli.ts: the replay is CLI tooling; it lives in cli/replay/, not in a plugin",
+    ]);
+    expect(
+      placementViolations([
+        "plugins/recall/writer.ts",
+        "plugins/recall/spill-replayer.ts",
+        "cli/replay/simulate.ts",
+        "test/unit/plugins/prune/replay/x.test.ts",
+      ]),
+    ).toEqual([]);
   });
 
   it("flags an import of a file that does not exist", () => {

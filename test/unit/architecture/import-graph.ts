@@ -177,17 +177,22 @@ export function layerOf(file: string): { layer: string; unit: string } {
   return { layer: top, unit: top };
 }
 
-/** The public entry of core: the only core file code outside core imports. */
-export const CORE_ENTRY = "core/index.ts";
+/** The plugin SDK: the one core file plugins and libraries import. */
+export const SDK_ENTRY = "core/sdk.ts";
+/** The host entry: what runs plugins (createGovernor, createExtension, config loading). */
+export const HOST_ENTRY = "core/host-api.ts";
 
 /**
  * Layering rules broken by `edges`, one line each (`file:line imports target: why`):
  * - core imports only core;
  * - lib imports neither plugins, presets nor cli;
- * - lib, plugins and presets reach core only through core/index.ts;
+ * - lib and plugins reach core only through core/sdk.ts; presets through core/sdk.ts or
+ *   core/host-api.ts; cli and bin through any of them (core/index.ts is both);
  * - plugins import no preset and no cli, and another plugin only through its index.ts;
  * - presets import no cli, and another preset or a plugin only through its index.ts;
  * - code outside a library imports it only through its index.ts (lib/<name>/index.ts);
+ * - the replay (cli/replay/, CLI tooling) reaches a plugin only through its index.ts, the surface the
+ *   plugin chose to export (the prune plugin's: the factory, its step presets and cache pricing);
  * - every relative import names a file that exists (when `exists` is given).
  */
 export function ruleViolations(edges: readonly ImportEdge[], exists?: (file: string) => boolean): string[] {
@@ -199,9 +204,11 @@ export function ruleViolations(edges: readonly ImportEdge[], exists?: (file: str
     if (exists && !exists(e.to)) out.push(`${where}: no such file`);
     if (from.layer === "core" && to.layer !== "core") out.push(`${where}: core imports only core (the kernel depends on nothing above it)`);
     if (from.layer === "lib" && (to.layer === "plugins" || to.layer === "presets" || to.layer === "cli"))
-      out.push(`${where}: lib imports only lib and core/index.ts`);
-    if ((from.layer === "lib" || from.layer === "plugins" || from.layer === "presets") && to.layer === "core" && e.to !== CORE_ENTRY)
-      out.push(`${where}: outside core, import the kernel from ${CORE_ENTRY}`);
+      out.push(`${where}: lib imports only lib and ${SDK_ENTRY}`);
+    if ((from.layer === "lib" || from.layer === "plugins") && to.layer === "core" && e.to !== SDK_ENTRY)
+      out.push(`${where}: a plugin or library imports the kernel only from ${SDK_ENTRY} (the plugin SDK)`);
+    if (from.layer === "presets" && to.layer === "core" && e.to !== SDK_ENTRY && e.to !== HOST_ENTRY)
+      out.push(`${where}: a preset imports the kernel from ${SDK_ENTRY} or, to run it (extension.ts), ${HOST_ENTRY}`);
     if (from.layer === "plugins" && (to.layer === "presets" || to.layer === "cli")) out.push(`${where}: a plugin imports no preset and no cli`);
     if (from.layer === "presets" && to.layer === "cli") out.push(`${where}: a preset imports no cli`);
     const crossUnit = (from.layer === "plugins" || from.layer === "presets") && (to.layer === "plugins" || to.layer === "presets") && from.unit !== to.unit;
@@ -209,18 +216,18 @@ export function ruleViolations(edges: readonly ImportEdge[], exists?: (file: str
       out.push(`${where}: a library's internals; import ${to.unit}/index.ts`);
     if (crossUnit && e.to !== `${to.unit}/index.ts`)
       out.push(`${where}: another ${to.layer === "plugins" ? "plugin" : "preset"}'s internals; import ${to.unit}/index.ts (or use a service)`);
+    if (e.from.startsWith(REPLAY_DIR) && to.layer === "plugins" && e.to !== `${to.unit}/index.ts`)
+      out.push(`${where}: the replay reaches a plugin only through its index.ts; import ${to.unit}/index.ts (export what it needs there)`);
   }
   return out;
 }
 
 /**
  * Plugins that meet only through a service and a shared library, never by importing each other:
- * pairs of plugin folders, with folders inside them that are exempt (a tool on its way out of the
- * plugin: prune's replay, which runs both plugins as pi would and is moving to cli/).
+ * pairs of plugin folders, with folders inside them that are exempt (none today: the replay that runs
+ * both plugins as pi would lives in cli/).
  */
-export const SEPARATE_PLUGINS: ReadonlyArray<{ a: string; b: string; exempt?: readonly string[] }> = [
-  { a: "plugins/prune", b: "plugins/fold", exempt: ["plugins/prune/replay/"] },
-];
+export const SEPARATE_PLUGINS: ReadonlyArray<{ a: string; b: string; exempt?: readonly string[] }> = [{ a: "plugins/prune", b: "plugins/fold" }];
 
 /** Imports between plugins that must stay apart ({@link SEPARATE_PLUGINS}), one line each. */
 export function separationViolations(edges: readonly ImportEdge[], pairs = SEPARATE_PLUGINS): string[] {
@@ -238,6 +245,20 @@ export function separationViolations(edges: readonly ImportEdge[], pairs = SEPAR
     }
   }
   return out;
+}
+
+/** Where the session replay and its session generator live: CLI tooling, above every plugin. */
+export const REPLAY_DIR = "cli/replay/";
+
+/**
+ * Files in the wrong layer, one line each: the replay (a simulator, report and session generator
+ * that only the CLI, the bench and tests run) is CLI tooling, so no plugin holds a `replay` folder
+ * or file; it lives in {@link REPLAY_DIR}.
+ */
+export function placementViolations(files: readonly string[]): string[] {
+  return files
+    .filter((f) => f.startsWith("plugins/") && f.split("/").some((segment) => /^replay(?:$|[-.])/.test(segment)))
+    .map((f) => `${f}: the replay is CLI tooling; it lives in ${REPLAY_DIR}, not in a plugin`);
 }
 
 /** Whether a repo-relative file exists under `root`. */

@@ -17,7 +17,7 @@ async function cli(...argv: string[]) {
 
 describe("pi-governor help texts", () => {
   it("the top-level help and replay --help say the same about what replay reads", async () => {
-    const { RECENT_SESSIONS } = await import("../../../cli/replay.ts");
+    const { RECENT_SESSIONS } = await import("../../../cli/replay/command.ts");
     const top = (await cli("--help")).out.split("\n").find((l) => l.trim().startsWith("replay"))!;
     const own = (await cli("replay", "--help")).out;
     for (const text of [top, own.replace(/\s+/g, " ")]) {

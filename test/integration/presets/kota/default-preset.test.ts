@@ -149,7 +149,7 @@ describe("the default kota preset through the stand-in", () => {
     expect(sent.length).toBeGreaterThan(1); // re-issued cheaper
     // The most snippets that fit 400 bytes with the note and the way back in front of them.
     expect(r.text).toMatch(
-      /^\[budget: kota_search answered [\d,]+ bytes, over its 400-byte budget; shown: limit=\d+, context_lines=1 \([\d,]+ bytes\)\]\n\[blob \w+…: [\d,]+ bytes stored; blob_read/,
+      /^\[budget: kota_search answered [\d,]+ bytes, over its 400-byte budget; shown: limit=\d+, context_lines=1 \([\d,]+ bytes\)\]\n\[blob: [\d,]+ bytes stored; blob_read/,
     );
     const shown = Number(/^Search "export": (\d+) result/m.exec(r.text)![1]);
     expect(shown).toBeGreaterThanOrEqual(1);

@@ -26,9 +26,12 @@ describe("blobs plugin: cutting large results", () => {
     const out = await callAndShape(gov, "emit");
     const text = textOf(out.content);
     expect(Buffer.byteLength(text)).toBeLessThanOrEqual(2_000);
-    expect(text.startsWith("[blob ")).toBe(true);
-    const id = BLOB_MARKER_PATTERN.exec(text)![1]!;
-    expect(out.details).toMatchObject({ truncated: true, blobId: id, originalBytes: Buffer.byteLength(bigText), excerptBytes: Buffer.byteLength(text) });
+    expect(text.startsWith("[blob: ")).toBe(true);
+    const shortId = BLOB_MARKER_PATTERN.exec(text)![1]!;
+    expect(shortId).toHaveLength(12);
+    const id = out.details!.blobId as string;
+    expect(id.startsWith(shortId)).toBe(true);
+    expect(out.details).toMatchObject({ truncated: true, originalBytes: Buffer.byteLength(bigText), excerptBytes: Buffer.byteLength(text) });
     expect(out.details!.blobPath).toBe(join(dir, `${id}.txt`));
     expect(readFileSync(out.details!.blobPath as string, "utf8")).toBe(bigText);
     // Head and tail, cut on lines, and the omitted range named.

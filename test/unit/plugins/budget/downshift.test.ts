@@ -154,17 +154,19 @@ describe("budget plugin", () => {
       const [note, pointer] = out.split("\n");
       expect(note).toBe("[budget: kota_search answered 12,852 bytes, over its 5,000-byte budget; shown: limit=7, context_lines=1 (4,197 bytes)]");
       expect(note!.length).toBeLessThan(150);
-      expect(pointer).toMatch(/^\[blob [0-9a-f]{12}…: 12,852 bytes stored; blob_read\(\{"blobId":"[0-9a-f]{64}"\}\) for more\]$/);
+      expect(pointer).toMatch(/^\[blob: 12,852 bytes stored; blob_read\(\{"blobId":"[0-9a-f]{12}"\}\) for more\]$/);
       expect(Buffer.byteLength(out)).toBeLessThanOrEqual(5_000);
       // The stored blob is the first, full answer; the result names it for the blobs stage and pruning.
-      const id = /"blobId":"([0-9a-f]{64})"/.exec(pointer!)![1]!;
+      const shortId = /"blobId":"([0-9a-f]{12})"/.exec(pointer!)![1]!;
       // The write runs outside the attempt's timeout; the result stage waits for it.
       await gov.pipeline.hooks.toolResult.run(
         { toolName: "kota_search", toolCallId: "c", input: {}, content: obs.content, details: {}, isError: false },
         { tool: gov.pipeline.tools.get("kota_search")!.info, sessionId: "s" },
       );
+      const id = obs.meta.blob!.id ?? "";
+      expect(id.startsWith(shortId)).toBe(true);
       expect(readFileSync(join(dir, `${id}.txt`), "utf8")).toBe("x".repeat(12_852));
-      expect(obs.meta.blob).toMatchObject({ truncated: true, id, originalBytes: 12_852, excerptBytes: 4_197 });
+      expect(obs.meta.blob).toMatchObject({ truncated: true, originalBytes: 12_852, excerptBytes: 4_197 });
       expect(obs.meta.budget).toMatchObject({ fitted: true });
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -58,7 +58,7 @@ describe("downshiftNote", () => {
       const [first, pointer] = note.split("\n");
       expect(first!.length).toBeLessThanOrEqual(NOTE_MAX_CHARS);
       expect(first).toMatch(/\(16,000,000 bytes\)\]$/);
-      expect(pointer).toMatch(/^\[blob aaaaaaaaaaaa…: 999,999,999 bytes stored; blob_read/);
+      expect(pointer).toMatch(/^\[blob: 999,999,999 bytes stored; blob_read\(\{"blobId":"aaaaaaaaaaaa"\}\)/);
     }
   });
 });

@@ -12,8 +12,8 @@ import { UNFOLD_KIND } from "../../../../plugins/fold/index.ts";
 import { FoldSession } from "../../../../plugins/fold/session.ts";
 import { mapTurns } from "../../../../plugins/fold/turn-map.ts";
 import { PIN_KIND } from "../../../../plugins/prune/records.ts";
-import { generateSession } from "../../../../plugins/prune/replay/sample/generate.ts";
-import { parseSession } from "../../../../plugins/prune/replay/session-file.ts";
+import { generateSession } from "../../../../cli/replay/sample/generate.ts";
+import { parseSession } from "../../../../cli/replay/session-file.ts";
 
 const logger = createLogger("test", () => {});
 const sessionOn = (store: SessionStore) =>

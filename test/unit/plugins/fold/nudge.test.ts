@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { AgentMessageLike } from "../../../../core/index.ts";
 import { NUDGE_KIND, NUDGE_PREFIX } from "../../../../plugins/fold/index.ts";
+import { MAX_UNANSWERED_NUDGES } from "../../../../plugins/fold/nudge.ts";
 import { harness, textOf, turn, turns, user } from "../../../helpers/prune-fold.ts";
 
 /** ~2,050 chars per turn: 6 turns are ~31% of a 10,000-token window. */
@@ -59,6 +60,20 @@ describe("the fold nudge", () => {
     for (let t = 7; t <= 18; t++) if (nudgeOf((await h.context(firstRequest(t), WINDOW)).at(-1)!)) nudged.push(t);
     expect(nudged).toEqual([7, 17]);
     expect(h.store.entries(NUDGE_KIND)).toHaveLength(2);
+  });
+
+  it("backs off while the model does not fold: spacing 10, 20 turns, then no nudge until it folds", async () => {
+    const h = await harness();
+    const nudged: number[] = [];
+    for (let t = 7; t <= 80; t++) if (nudgeOf((await h.context(firstRequest(t), WINDOW)).at(-1)!)) nudged.push(t);
+    expect(nudged).toEqual([7, 17, 37]);
+    expect(h.store.entries(NUDGE_KIND)).toHaveLength(MAX_UNANSWERED_NUDGES);
+    // A fold answers them: 10 quiet turns after it, the nudging starts again.
+    const fold = await h.fold("f81", { from: "c1", to: "c70", summary: "Turns 1-70 read f1-f70, nothing to change in them." }, 81);
+    const withFold = (t: number) => [...turns(80), user(81), ...fold.messages, ...turns(t - 82, 82), user(t)];
+    const after: number[] = [];
+    for (let t = 83; t <= 95; t++) if (nudgeOf((await h.context(withFold(t), WINDOW)).at(-1)!)) after.push(t);
+    expect(after).toEqual([91]);
   });
 
   it("waits 10 turns after a fold, then names a range outside it", async () => {

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { type AgentMessageLike, memorySessionStore } from "../../../../core/index.ts";
 import { pruneDefaults } from "../../../../plugins/prune/config.ts";
 import { SessionPruner } from "../../../../plugins/prune/pruner.ts";
-import { generateSession } from "../../../../plugins/prune/replay/sample/generate.ts";
-import { parseSession } from "../../../../plugins/prune/replay/session-file.ts";
+import { generateSession } from "../../../../cli/replay/sample/generate.ts";
+import { parseSession } from "../../../../cli/replay/session-file.ts";
 
 const usage = { tokens: null, contextWindow: 200_000, percent: null };
 const options = { ...pruneDefaults, adaptive: false, minStepTokens: 0, minStepPercent: 0, cacheAware: false };

@@ -4,11 +4,11 @@
  * blob id on every result (the recall plugin stores every output, so every placeholder names one).
  */
 import { describe, expect, it } from "vitest";
-import { median, sentPlaceholders, withRecallBlobs } from "../../../../../plugins/prune/replay/placeholder-sizes.ts";
-import { governorPolicy } from "../../../../../plugins/prune/replay/policies.ts";
-import { generateSession } from "../../../../../plugins/prune/replay/sample/generate.ts";
-import { parseSession } from "../../../../../plugins/prune/replay/session-file.ts";
-import { kotaPrune } from "../../../../../presets/kota/prune-policy.ts";
+import { median, sentPlaceholders, withRecallBlobs } from "../../../../cli/replay/placeholder-sizes.ts";
+import { governorPolicy } from "../../../../cli/replay/policies.ts";
+import { generateSession } from "../../../../cli/replay/sample/generate.ts";
+import { parseSession } from "../../../../cli/replay/session-file.ts";
+import { kotaPrune } from "../../../../presets/kota/prune-policy.ts";
 
 /** Median placeholder length the kota preset may send, in characters. */
 const MEDIAN_BOUND = 110;

@@ -4,8 +4,8 @@
  * repeats; the bench and a unit test hold its median under a bound.
  */
 import { createHash } from "node:crypto";
-import type { AgentMessageLike } from "../../../core/index.ts";
-import { isPlaceholder } from "../placeholder.ts";
+import type { AgentMessageLike } from "../../core/index.ts";
+import { isPlaceholder } from "../../plugins/prune/index.ts";
 import type { Policy } from "./policies.ts";
 import type { SimRequest } from "./simulate.ts";
 

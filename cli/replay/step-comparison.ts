@@ -4,8 +4,8 @@
  * timing of the same steps with hindsight (any number of steps), each under both cache models and as
  * a share of the cost without pruning. Shared by the bench and the tests of the step rule.
  */
-import type { GovernorPlugin } from "../../../core/index.ts";
-import { PREVIOUS_STEP_DEFAULTS } from "../config.ts";
+import type { GovernorPlugin } from "../../core/index.ts";
+import { PREVIOUS_STEP_DEFAULTS } from "../../plugins/prune/index.ts";
 import { hindsightRuns, STEP_EVERY_REQUEST } from "./hindsight.ts";
 import { governorPolicy, noPruning, resultOnlyPolicy } from "./policies.ts";
 import { type SimOptions, type SimRequest, simulate, type SimTotals } from "./simulate.ts";

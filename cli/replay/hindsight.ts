@@ -16,9 +16,8 @@
  * an estimate is never below what the schedule costs. Callers replay the chosen schedule through the
  * real models ({@link schedulePolicy} + simulate) to report what it costs exactly.
  */
-import type { AgentMessageLike } from "../../../core/index.ts";
-import { CACHE_PRICING } from "../config.ts";
-import { hasNewFold } from "../pruner.ts";
+import type { AgentMessageLike } from "../../core/index.ts";
+import { CACHE_PRICING, hasNewFold } from "../../plugins/prune/index.ts";
 import { LOOKBACK_BLOCKS, messageHash, messageTokens } from "./cache-model.ts";
 import type { Policy } from "./policies.ts";
 import { type SimOptions, type SimRequest, simulate, type SimTotals } from "./simulate.ts";

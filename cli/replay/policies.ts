@@ -2,11 +2,17 @@
  * Context policies the replay CLI and the bench compare. The governor's policy is the real fold and
  * prune plugins run through a real pipeline (createGovernor), never a reimplementation.
  */
-import { type ConfigLayer, createGovernor, definePreset, type AgentMessageLike, type GovernorPlugin } from "../../../core/index.ts";
-import { fold } from "../../fold/index.ts";
-import { RESULT_ONLY_PRUNING } from "../config.ts";
-import { prune } from "../index.ts";
-import { messagesChars, tokensOf } from "../size.ts";
+import {
+  type AgentMessageLike,
+  type ConfigLayer,
+  createGovernor,
+  definePreset,
+  estimateTokens as tokensOf,
+  type GovernorPlugin,
+  messagesChars,
+} from "../../core/index.ts";
+import { fold } from "../../plugins/fold/index.ts";
+import { prune, RESULT_ONLY_PRUNING } from "../../plugins/prune/index.ts";
 
 /** One way of turning the history into the context that is sent. */
 export interface Policy {

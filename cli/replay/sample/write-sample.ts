@@ -1,5 +1,5 @@
 /**
- * Regenerates the bundled replay sample: `npx tsx plugins/prune/replay/sample/write-sample.ts`.
+ * Regenerates the bundled replay sample: `npx tsx cli/replay/sample/write-sample.ts`.
  * 34 turns, deterministic (seed 7), kept under 1 MB.
  */
 import { writeFileSync } from "node:fs";

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { kotaPrune } from "../../../../../presets/kota/prune-policy.ts";
-import { generateSession } from "../../../../../plugins/prune/replay/sample/generate.ts";
-import { parseSession } from "../../../../../plugins/prune/replay/session-file.ts";
-import { compareStepRules } from "../../../../../plugins/prune/replay/step-comparison.ts";
+import { kotaPrune } from "../../../../presets/kota/prune-policy.ts";
+import { generateSession } from "../../../../cli/replay/sample/generate.ts";
+import { parseSession } from "../../../../cli/replay/session-file.ts";
+import { compareStepRules } from "../../../../cli/replay/step-comparison.ts";
 
 const requestsOf = (turns: number, seed: number) =>
   parseSession(

@@ -3,7 +3,7 @@
  * tokens per request (chars/4), the largest prompt, prompt-cache breaks and cache-weighted cost under
  * both cache models. Shared by the replay CLI and the bench, so both print the same numbers.
  */
-import type { AgentMessageLike } from "../../../core/index.ts";
+import type { AgentMessageLike } from "../../core/index.ts";
 import { BreakpointCache, type CacheOutcome, PrefixCache, RequestPreparer } from "./cache-model.ts";
 import type { Policy } from "./policies.ts";
 import { failedBeforeModel } from "./session-file.ts";

@@ -6,8 +6,8 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { packageRoot } from "../../../lib/package/index.ts";
-import { findPi, type PiInstall } from "../../../lib/pi/index.ts";
+import { packageRoot } from "../../lib/package/index.ts";
+import { findPi, type PiInstall } from "../../lib/pi/index.ts";
 import type { SessionMigration } from "./session-file.ts";
 
 /** pi's migration and where it came from. */

@@ -11,7 +11,7 @@
  * Malformed lines are reported (with their line number) and skipped; reading goes on.
  */
 import { readFileSync } from "node:fs";
-import type { AgentMessageLike } from "../../../core/index.ts";
+import type { AgentMessageLike } from "../../core/index.ts";
 
 /** One recorded model call. */
 export interface RecordedRequest {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { editNotFound } from "../../../../../plugins/prune/replay/sample/coding-calls.ts";
-import { generateSession, sessionJsonl, type SessionLine } from "../../../../../plugins/prune/replay/sample/generate.ts";
-import { FOLD_TOOL } from "../../../../../plugins/prune/replay/sample/model-folds.ts";
-import { parseSession } from "../../../../../plugins/prune/replay/session-file.ts";
+import { editNotFound } from "../../../../../cli/replay/sample/coding-calls.ts";
+import { generateSession, sessionJsonl, type SessionLine } from "../../../../../cli/replay/sample/generate.ts";
+import { FOLD_TOOL } from "../../../../../cli/replay/sample/model-folds.ts";
+import { parseSession } from "../../../../../cli/replay/session-file.ts";
 
 type Block = { type: string; id?: string; name?: string; arguments?: Record<string, unknown> };
 type Msg = { role: string; content: Block[] | string; toolCallId?: string; toolName?: string; isError?: boolean };
@@ -22,7 +22,7 @@ const textOf = (m: Msg) => (m.content as Block[]).map((b) => (b as { text?: stri
 
 describe("session generator", () => {
   it("keeps the default output: the bundled sample is what seed 7, 34 turns gives", () => {
-    const sample = readFileSync(join(import.meta.dirname, "../../../../../plugins/prune/replay/sample/session.jsonl"), "utf8");
+    const sample = readFileSync(join(import.meta.dirname, "../../../../../cli/replay/sample/session.jsonl"), "utf8");
     expect(sessionJsonl({ turns: 34, seed: 7 })).toBe(sample);
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { AgentMessageLike } from "../../../../../core/index.ts";
-import { BreakpointCache, PrefixCache, RequestPreparer } from "../../../../../plugins/prune/replay/cache-model.ts";
+import type { AgentMessageLike } from "../../../../core/index.ts";
+import { BreakpointCache, PrefixCache, RequestPreparer } from "../../../../cli/replay/cache-model.ts";
 
 const msg = (i: number, chars = 400): AgentMessageLike => ({
   role: i % 2 ? "assistant" : "user",

@@ -5,7 +5,7 @@
  * are reported, and the prune settings are those of the preset the config picks (kota by default,
  * with its own prune defaults), not a bare prune plugin's.
  */
-import { agentDirFrom, CONFIG_MAX_BYTES, type ConfigLayer, createGovernor, readBoundedFileSync } from "../core/index.ts";
+import { agentDirFrom, CONFIG_MAX_BYTES, type ConfigLayer, createGovernor, readBoundedFileSync } from "../../core/index.ts";
 
 /** The pruning replay simulates and where it came from. */
 export interface ReplayConfig {
@@ -42,7 +42,7 @@ function fileLayer(path: string): ConfigLayer {
  * started: the governor is built only to resolve config (its plugins start lazily).
  */
 export async function replayConfig(options: { configFile?: string; cwd: string; env: Readonly<Record<string, string | undefined>> }): Promise<ReplayConfig> {
-  const { presets } = await import("../presets/index.ts");
+  const { presets } = await import("../../presets/index.ts");
   const governor = await createGovernor({
     preset: presets[0]!,
     presets: presets.slice(1),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseSession } from "../../../../../plugins/prune/replay/session-file.ts";
+import { parseSession } from "../../../../cli/replay/session-file.ts";
 
 const line = (o: Record<string, unknown>) => JSON.stringify(o);
 const msg = (id: string, parentId: string | null, message: Record<string, unknown>) =>

@@ -13,9 +13,8 @@
  * A "cache break" is a request that does not reuse the whole previous request as its cached prefix.
  */
 import { createHash } from "node:crypto";
-import type { AgentMessageLike } from "../../../core/index.ts";
-import { CACHE_PRICING } from "../config.ts";
-import { messageChars, tokensOf } from "../size.ts";
+import { type AgentMessageLike, estimateTokens as tokensOf, messageChars } from "../../core/index.ts";
+import { CACHE_PRICING } from "../../plugins/prune/index.ts";
 
 /** Content blocks the provider searches back from a breakpoint for an earlier cache entry. */
 export const LOOKBACK_BLOCKS = CACHE_PRICING.lookbackBlocks;

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { run, SAMPLE_SESSION } from "../../../cli/replay.ts";
+import { run, SAMPLE_SESSION } from "../../../../cli/replay/command.ts";
 
 /** Temporary folders of this file, removed after it (each holds copies of the 572 KB sample). */
 const made: string[] = [];

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { AgentMessageLike } from "../../../../../core/index.ts";
-import { kotaPrune } from "../../../../../presets/kota/prune-policy.ts";
+import type { AgentMessageLike } from "../../../../core/index.ts";
+import { kotaPrune } from "../../../../presets/kota/prune-policy.ts";
 import {
   type CacheModelName,
   MAX_SCHEDULE_REQUESTS,
@@ -9,12 +9,12 @@ import {
   schedulePolicy,
   STEP_EVERY_REQUEST,
   type StepSchedule,
-} from "../../../../../plugins/prune/replay/hindsight.ts";
-import { governorPolicy } from "../../../../../plugins/prune/replay/policies.ts";
-import { generateSession } from "../../../../../plugins/prune/replay/sample/generate.ts";
-import { parseSession } from "../../../../../plugins/prune/replay/session-file.ts";
-import { simulate } from "../../../../../plugins/prune/replay/simulate.ts";
-import { messagesChars, tokensOf } from "../../../../../plugins/prune/size.ts";
+} from "../../../../cli/replay/hindsight.ts";
+import { governorPolicy } from "../../../../cli/replay/policies.ts";
+import { generateSession } from "../../../../cli/replay/sample/generate.ts";
+import { parseSession } from "../../../../cli/replay/session-file.ts";
+import { simulate } from "../../../../cli/replay/simulate.ts";
+import { messagesChars, tokensOf } from "../../../../plugins/prune/size.ts";
 
 const SIM = { systemTokens: 4000, contextWindow: 200_000 };
 const text = (role: string, chars: number, tag: string): AgentMessageLike =>

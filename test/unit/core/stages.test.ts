@@ -1,0 +1,105 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { createGovernor } from "../../../core/host-api.ts";
+import { CONTEXT_STAGE, DEFAULT_STAGE, INJECT_STAGE, RESULT_STAGE, STAGE, TOOL_STAGE } from "../../../core/sdk.ts";
+import { kotaPreset } from "../../../presets/kota/index.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "gov-stages-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/**
+ * The run order of every tap of the default preset, each plugin switched on (telemetry, chaos, the
+ * repeated-call wrapper and pins are off by default). A change of a stage constant that reorders any
+ * plugin fails here; equal stages keep apply order, so names (not numbers) are what is pinned.
+ */
+const KOTA_TAP_ORDER = {
+  toolCall: [
+    "governor:telemetry",
+    "governor:execution-log",
+    "governor:redact",
+    "governor:policies",
+    "governor:chaos",
+    "governor:breaker",
+    "governor:timeout",
+    "governor:retry",
+    "governor:telemetry",
+    "governor:timeout",
+    "governor:budget",
+    "governor:chaos",
+  ],
+  toolGate: ["governor:policies", "governor:breaker"],
+  toolResult: ["governor:redact", "governor:budget", "governor:blobs", "governor:recall", "governor:prune", "governor:telemetry"],
+  context: ["governor:blobs", "governor:telemetry", "governor:prune", "governor:prune", "governor:prune", "governor:recall", "governor:telemetry"],
+  beforeAgentStart: ["governor:auto-context"],
+  sessionStart: ["governor:telemetry", "governor:kota", "governor:blobs", "governor:recall", "governor:chaos"],
+  sessionShutdown: [
+    "governor:chaos",
+    "governor:execution-log",
+    "governor:telemetry",
+    "governor:policies",
+    "governor:kota",
+    "governor:blobs",
+    "governor:prune",
+    "governor:recall",
+  ],
+  runStart: ["governor:policies"],
+  turnStart: ["governor:policies"],
+  turnEnd: [],
+  event: ["governor:host", "governor:execution-log", "governor:telemetry", "governor:breaker"],
+};
+
+describe("the default kota preset's taps per hook", () => {
+  it("run in the pinned order", async () => {
+    const gov = await createGovernor({
+      preset: kotaPreset,
+      cwd: dir,
+      agentDir: dir,
+      env: {},
+      layers: [
+        {
+          kind: "global",
+          source: join(dir, "pi-governor.json"),
+          data: {
+            telemetry: { enabled: true },
+            chaos: { enabled: true },
+            prune: { pinTools: ["kota_search"] },
+            policies: { repeatedCalls: { enabled: true } },
+          },
+        },
+      ],
+    });
+    expect(gov.problems()).toEqual([]);
+    const order = Object.fromEntries(Object.entries(gov.pipeline.describe()).map(([hook, taps]) => [hook, taps.map((t) => t.name)]));
+    expect(order).toEqual(KOTA_TAP_ORDER);
+    await gov.pipeline.hooks.sessionShutdown.run({ sessionId: "s", cwd: dir, reason: "quit" });
+  });
+});
+
+describe("the deprecated STAGE object", () => {
+  it("keeps the numbers plugins written against it were ordered by", () => {
+    expect({ ...STAGE }).toEqual({
+      OBSERVE: 100,
+      BREAKER: 200,
+      RETRY: 300,
+      ATTEMPT: 400,
+      BUDGET: 500,
+      TRANSPORT: 900,
+      FORMAT: 100,
+      SHAPE: 200,
+      PIN: 300,
+      PRUNE: 400,
+      INJECT: 100,
+      DEFAULT: 500,
+    });
+    expect([STAGE.OBSERVE, STAGE.TRANSPORT, STAGE.SHAPE, STAGE.PRUNE, STAGE.INJECT, STAGE.DEFAULT]).toEqual([
+      TOOL_STAGE.OBSERVE,
+      TOOL_STAGE.TRANSPORT,
+      RESULT_STAGE.SHAPE,
+      CONTEXT_STAGE.PRUNE,
+      INJECT_STAGE.BRIEFING,
+      DEFAULT_STAGE,
+    ]);
+  });
+});
