@@ -179,9 +179,9 @@ export const run: CliCommand = async (argv, io) => {
   }
   for (const problem of config.problems) io.err(`pi-governor replay: config ${problem} (using the valid parts)\n`);
   const format = await loadPiSessionFormat(process.cwd(), env.PATH);
-  const policy = governorPolicy({ prune: config.prune, contextWindow: args.window });
+  const policy = governorPolicy({ prune: config.prune, fold: config.fold, contextWindow: args.window });
   const pruning = config.prune.enabled !== false;
-  const everyRequest = governorPolicy({ prune: { ...config.prune, ...STEP_EVERY_REQUEST }, contextWindow: args.window });
+  const everyRequest = governorPolicy({ prune: { ...config.prune, ...STEP_EVERY_REQUEST }, fold: config.fold, contextWindow: args.window });
   // Sums over the sessions a perfectly timed schedule was computed for: without pruning, pruned, perfectly timed.
   const timing = { base: ZERO_TOTALS, pruned: ZERO_TOTALS, costPrefix: 0, costBreakpoint: 0, sessions: 0 };
   const sim = { systemTokens: args.systemTokens, contextWindow: args.window };

@@ -11,6 +11,8 @@ import { agentDirFrom, CONFIG_MAX_BYTES, type ConfigLayer, createGovernor, readB
 export interface ReplayConfig {
   /** The resolved `prune` section (defaults of the preset, then the files), `enabled` included. */
   prune: Record<string, unknown>;
+  /** The resolved `fold` section (folding is its own plugin; `{ enabled: false }` when the preset has none). */
+  fold: Record<string, unknown>;
   /** The preset whose prune settings these are. */
   preset: string;
   /** Config sources that contributed, e.g. `defaults <- /home/u/.pi/agent/pi-governor.json`. */
@@ -52,5 +54,6 @@ export async function replayConfig(options: { configFile?: string; cwd: string; 
     ...(options.configFile ? { layers: [fileLayer(options.configFile)] } : {}),
   });
   const prune = governor.config.values.get("prune") ?? { enabled: false };
-  return { prune: { ...prune }, preset: governor.preset.name, sources: governor.config.sources.join(" <- "), problems: governor.problems() };
+  const fold = governor.config.values.get("fold") ?? { enabled: false };
+  return { prune: { ...prune }, fold: { ...fold }, preset: governor.preset.name, sources: governor.config.sources.join(" <- "), problems: governor.problems() };
 }

@@ -1,6 +1,6 @@
 /**
- * Context policies the replay CLI and the bench compare. The governor's policy is the real prune
- * plugin run through a real pipeline (createGovernor), never a reimplementation.
+ * Context policies the replay CLI and the bench compare. The governor's policy is the real fold and
+ * prune plugins run through a real pipeline (createGovernor), never a reimplementation.
  */
 import {
   type AgentMessageLike,
@@ -11,6 +11,7 @@ import {
   type GovernorPlugin,
   messagesChars,
 } from "../../core/index.ts";
+import { fold } from "../../plugins/fold/index.ts";
 import { prune, RESULT_ONLY_PRUNING } from "../../plugins/prune/index.ts";
 
 /** One way of turning the history into the context that is sent. */
@@ -27,20 +28,28 @@ export const noPruning: Policy = { name: "no pruning", start: async () => async 
 /** Options for {@link governorPolicy}. */
 export interface GovernorPolicyOptions {
   name?: string;
-  /** Config layers (the user's files); only their `prune` section is used. */
+  /** Config layers (the user's files); only their `prune` and `fold` sections are used. */
   layers?: ConfigLayer[];
   /** `prune` options from code, applied last. */
   prune?: Record<string, unknown>;
+  /** `fold` options from code, applied last (`{ enabled: false }`: no folding). */
+  fold?: Record<string, unknown>;
   /** Context window in tokens reported to the pipeline. Default 200000. */
   contextWindow?: number;
   /** The prune plugin with a preset's defaults (the kota preset's: `kotaPrune`). Default `prune()`. */
   plugin?: () => GovernorPlugin<any>;
 }
 
-/** The configured context pipeline with the prune plugin, as pi would run it. */
+/** The configured context pipeline with the fold and prune plugins, as pi would run it. */
 export function governorPolicy(options: GovernorPolicyOptions = {}): Policy {
-  const preset = definePreset({ name: "replay", description: "The prune plugin alone", plugins: () => [(options.plugin ?? prune)()] });
-  const layers = (options.layers ?? []).filter((l) => l.data.prune !== undefined).map((l) => ({ ...l, data: { prune: l.data.prune } }));
+  const preset = definePreset({ name: "replay", description: "The fold and prune plugins", plugins: () => [fold(), (options.plugin ?? prune)()] });
+  const layers = (options.layers ?? [])
+    .filter((l) => l.data.prune !== undefined || l.data.fold !== undefined)
+    .map((l) => ({
+      ...l,
+      data: { ...(l.data.prune !== undefined ? { prune: l.data.prune } : {}), ...(l.data.fold !== undefined ? { fold: l.data.fold } : {}) },
+    }));
+  const overrides = { ...(options.prune ? { prune: options.prune } : {}), ...(options.fold ? { fold: options.fold } : {}) };
   return {
     name: options.name ?? "pi-governor prune",
     async start() {
@@ -50,7 +59,7 @@ export function governorPolicy(options: GovernorPolicyOptions = {}): Policy {
         agentDir: "",
         env: {},
         layers,
-        ...(options.prune ? { overrides: { prune: options.prune } } : {}),
+        ...(Object.keys(overrides).length ? { overrides } : {}),
       });
       const usage = { tokens: null, contextWindow: options.contextWindow ?? 200_000, percent: null };
       return (messages) => governor.pipeline.hooks.context.run(messages, { sessionId: "replay", usage });
@@ -64,7 +73,12 @@ export function governorPolicy(options: GovernorPolicyOptions = {}): Policy {
  * last). The replay and the bench compare the configured plugin against it on the same sessions.
  */
 export function resultOnlyPolicy(options: GovernorPolicyOptions = {}): Policy {
-  return governorPolicy({ ...options, name: options.name ?? "today's plugin", prune: { ...options.prune, ...RESULT_ONLY_PRUNING } });
+  return governorPolicy({
+    ...options,
+    name: options.name ?? "today's plugin",
+    prune: { ...options.prune, ...RESULT_ONLY_PRUNING },
+    fold: { ...options.fold, enabled: false },
+  });
 }
 
 /** Keep the last 2 turns and prune every older prunable result on every request (no boundary, no cache care). */

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { GovernorPlugin } from "../plugin.ts";
 import type { IgnoredTrustedKey } from "../services.ts";
 import { deepMerge, isPlainObject, withoutUnsafeKeys } from "./merge.ts";
-import { upgradeRenamedKeys } from "./renamed.ts";
+import { upgradeLayer } from "./renamed.ts";
 import { parseSalvaging } from "./salvage.ts";
 import { visible } from "../visible.ts";
 
@@ -115,10 +115,15 @@ export function resolveConfig(
   /** Which layer last set each `section.key`, for cross-key reports. */
   const setBy = new Map<string, string>();
 
+  const renamedBySection = new Map(plugins.filter((p) => p.renamedKeys && Object.keys(p.renamedKeys).length).map((p) => [p.configKey, p.renamedKeys!]));
   for (const layer of layers) {
     const accepted: Record<string, unknown> = {};
     let contributed = false;
-    for (const [key, value] of Object.entries(withoutUnsafeKeys(layer.data))) {
+    // Old spellings first, so a file written for an older release still applies (a key may move to
+    // another section: a part of a plugin that became its own plugin).
+    const upgraded = upgradeLayer(withoutUnsafeKeys(layer.data), renamedBySection);
+    for (const r of upgraded.renamed) problems.push({ source: layer.source, path: r.path, message: r.message });
+    for (const [key, value] of Object.entries(upgraded.data)) {
       if ((META_KEYS as readonly string[]).includes(key)) continue;
       const plugin = byKey.get(key);
       if (!plugin && otherSections.has(key)) continue;
@@ -126,11 +131,8 @@ export function resolveConfig(
         problems.push({ source: layer.source, path: key, message: `unknown section; known: ${[...byKey.keys()].join(", ")}` });
         continue;
       }
-      // Old spellings first, so a file written for an older release still applies.
-      const upgraded = upgradeRenamedKeys(key, value, plugin.renamedKeys ?? {});
-      for (const r of upgraded.renamed) problems.push({ source: layer.source, path: `${key}.${r.key}`, message: r.message });
       // A bad value drops only its key (at any depth); the section's other keys still apply.
-      const parsed = parseSalvaging(partials.get(key)!, upgraded.section);
+      const parsed = parseSalvaging(partials.get(key)!, value);
       for (const issue of parsed.issues) problems.push({ source: layer.source, path: [key, issue.path].filter(Boolean).join("."), message: issue.message });
       if (!parsed.data) continue; // not an object at all: earlier layers stay in force
       const section = { ...parsed.data };

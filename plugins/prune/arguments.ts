@@ -15,8 +15,8 @@
 import { createHash } from "node:crypto";
 import type { AgentMessageLike } from "../../core/sdk.ts";
 import { blobReadCall } from "../blobs/index.ts";
-import { callPath, PATH_ARGS } from "./paths.ts";
 import { formatCall } from "../../lib/tool-call/index.ts";
+import { callPath, PATH_ARGS } from "../../lib/context/index.ts";
 import { messageChars } from "./size.ts";
 
 /** Why a call's arguments are cut: "large" (over `maxArgChars`) or "failed" (its result was an error). */

@@ -3,8 +3,8 @@
  * unit and default; `/governor pruning` prints the effective values.
  */
 import { z } from "zod";
-import { boundedRecord, toolListSchema, toolNameSchema } from "../../core/sdk.ts";
-import { MAX_PATTERN_TOTAL_CHARS } from "./paths.ts";
+import { boundedRecord, type RenamedKeys, toolListSchema, toolNameSchema } from "../../core/sdk.ts";
+import { MAX_PATTERN_TOTAL_CHARS } from "../../lib/context/index.ts";
 
 const toolList = toolListSchema();
 
@@ -141,16 +141,6 @@ const pruneBaseSchema = z.object({
     .describe(
       "Past the boundary, the arguments of a call that failed are cut to an excerpt once the call is this many turns old; the error text stays. 0: never. Default 4.",
     ),
-  fold: z
-    .boolean()
-    .describe(
-      "Offer the model the context_fold tool (fold finished turns into its own summary, originals kept) and nudge it when the context nears the adaptive threshold. Default true.",
-    ),
-  foldNudgePercent: z
-    .number()
-    .min(1)
-    .max(1000)
-    .describe("Nudge the model to fold finished work when the context before pruning reaches this percent of the window. Default 20."),
 });
 
 /** The keys a `perModel` entry may override, with the same bounds as the top-level keys. */
@@ -173,8 +163,6 @@ export const PER_MODEL_KEYS = [
   "staleReads",
   "maxArgChars",
   "failedArgsAfterTurns",
-  "fold",
-  "foldNudgePercent",
 ] as const;
 
 /**
@@ -254,22 +242,19 @@ export const pruneDefaults: PruneOptions = {
   maxArgChars: 800,
   argExcerptChars: 160,
   failedArgsAfterTurns: 4,
-  fold: true,
-  foldNudgePercent: 20,
   contextEdits: "auto",
   perModel: {},
 };
 
 /**
  * The settings of today's plugin before the meaning-based strategies: no dedup, no stale reads, no
- * argument cuts, no folding. The replay and the bench compare against it.
+ * argument cuts (and no folding: the fold plugin off). The replay and the bench compare against it.
  */
 export const RESULT_ONLY_PRUNING: Partial<PruneOptions> = Object.freeze({
   dedup: false,
   staleReads: false,
   maxArgChars: 0,
   failedArgsAfterTurns: 0,
-  fold: false,
   stepRule: "carry",
   minStepTokens: 2000,
   forceStepPercent: 25,
@@ -286,15 +271,38 @@ export const PREVIOUS_STEP_DEFAULTS: Partial<PruneOptions> = Object.freeze({
   minStepPercent: 25,
 } as const);
 
+/**
+ * Keys that left the section: folding is the fold plugin now (`fold.enabled`, `fold.nudgePercent`).
+ * A file that still sets `prune.fold` or `prune.foldNudgePercent` keeps working, with a note.
+ */
+export const pruneRenamedKeys: RenamedKeys = Object.freeze({
+  fold: { to: "enabled", section: "fold" },
+  foldNudgePercent: { to: "nudgePercent", section: "fold" },
+});
+
+/**
+ * The adaptive mode's gap rule, stated once: exit must be below enter (the gap stops adaptive mode
+ * flip-flopping). Returns what is wrong and how to fix it, or undefined. Checked by
+ * {@link pruneCrossCheck} for the top level and by the plugin for each `perModel` entry.
+ */
+export function adaptiveGapProblem(enter: number, exit: number): string | undefined {
+  if (exit < enter) return undefined;
+  return `adaptiveExitPercent ${exit} must be below adaptiveEnterPercent ${enter} (the gap stops adaptive mode flip-flopping); lower adaptiveExitPercent or raise adaptiveEnterPercent`;
+}
+
+/**
+ * The adaptive thresholds in force (percent of the window): enter as set, exit at most 90% of enter,
+ * so a gap remains whatever a `perModel` entry combined. The one place the pruner reads them from.
+ */
+export function adaptiveThresholds(options: Pick<PruneOptions, "adaptiveEnterPercent" | "adaptiveExitPercent">): { enter: number; exit: number } {
+  const enter = options.adaptiveEnterPercent;
+  return { enter, exit: Math.min(options.adaptiveExitPercent, enter * 0.9) };
+}
+
 /** Rules across prune keys: adaptive mode needs a gap between its exit and enter thresholds. */
 export function pruneCrossCheck(options: PruneOptions): Array<{ keys: string[]; message: string }> {
-  if (options.adaptiveExitPercent < options.adaptiveEnterPercent) return [];
-  return [
-    {
-      keys: ["adaptiveExitPercent", "adaptiveEnterPercent"],
-      message: `adaptiveExitPercent ${options.adaptiveExitPercent} must be below adaptiveEnterPercent ${options.adaptiveEnterPercent} (the gap stops adaptive mode flip-flopping); lower adaptiveExitPercent or raise adaptiveEnterPercent`,
-    },
-  ];
+  const problem = adaptiveGapProblem(options.adaptiveEnterPercent, options.adaptiveExitPercent);
+  return problem ? [{ keys: ["adaptiveExitPercent", "adaptiveEnterPercent"], message: problem }] : [];
 }
 
 /** Cache pricing relative to fresh input, as providers bill it (Anthropic: read 0.1x, write 1.25x). */

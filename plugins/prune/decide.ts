@@ -1,6 +1,8 @@
 /**
- * Per-message pruning decision: given one message of an old turn and the rules of a mode, keep it or
- * replace it with a placeholder. Pure and deterministic; the session state caches the answer.
+ * The placeholder rules for one tool result of an old turn under the rules of a mode: keep it, or
+ * replace it with a placeholder (by size, by tool, as a snippet; or, given a relation, as a duplicate
+ * or a stale read). Pure and deterministic. The pruner never calls this directly: judge.ts
+ * (`MessageJudge.decide`) is the one entry that orders every check for a message and calls these.
  *
  * Deliberate choices:
  * - Only `toolResult` messages are ever replaced. User messages carry intent; assistant messages
@@ -25,8 +27,16 @@ export interface CallInfo {
   args: Readonly<Record<string, unknown>>;
 }
 
+/**
+ * What was decided for one message: keep it; send the user-pin marker view (`pin`); a placeholder
+ * by the mode's rules (`placeholder`); a placeholder naming a later identical call (`duplicate`) or
+ * the call that changed the file (`stale`); cut call arguments (`arguments`).
+ */
+export type DecisionKind = "keep" | "pin" | "placeholder" | "duplicate" | "stale" | "arguments";
+
 /** The outcome for one message. */
 export interface Decision {
+  kind: DecisionKind;
   /** The message to send instead, or undefined to keep the original. */
   replacement: AgentMessageLike | undefined;
   /** Characters saved by the replacement (0 when kept). */
@@ -36,7 +46,7 @@ export interface Decision {
 }
 
 /** Keep the original. */
-export const KEEP: Decision = Object.freeze({ replacement: undefined, savedChars: 0 });
+export const KEEP: Decision = Object.freeze({ kind: "keep", replacement: undefined, savedChars: 0 });
 
 type ToolResultLike = { role: "toolResult"; toolCallId: string; toolName: string; content: unknown; details?: unknown; isError?: boolean };
 
@@ -59,7 +69,7 @@ export function prunableReason(message: ToolResultLike, chars: number, rules: Mo
 /** Decides one message under `rules`. Pins are checked by the caller, before this. */
 export function decide(message: AgentMessageLike, rules: ModeRules, calls: ReadonlyMap<string, CallInfo>): Decision {
   const call = message.role === "toolResult" ? calls.get((message as ToolResultLike).toolCallId) : undefined;
-  return replaceWith(message, rules, call, (input, m) => (prunableReason(m, input.chars, rules, call) ? placeholderText(input) : undefined));
+  return replaceWith("placeholder", message, rules, call, (input, m) => (prunableReason(m, input.chars, rules, call) ? placeholderText(input) : undefined));
 }
 
 /**
@@ -67,7 +77,7 @@ export function decide(message: AgentMessageLike, rules: ModeRules, calls: Reado
  * read). Pins and protected paths are checked by the caller; kept when the placeholder is not shorter.
  */
 export function relatedDecision(message: AgentMessageLike, relation: ResultRelation, rules: ModeRules, call: CallInfo | undefined): Decision {
-  return replaceWith(message, rules, call, (input) => relationPlaceholder(input, relation));
+  return replaceWith(relation.kind, message, rules, call, (input) => relationPlaceholder(input, relation));
 }
 
 /**
@@ -75,6 +85,7 @@ export function relatedDecision(message: AgentMessageLike, relation: ResultRelat
  * Kept: other roles, results pinned on arrival, placeholders already, and any text not shorter.
  */
 function replaceWith(
+  kind: "placeholder" | "duplicate" | "stale",
   message: AgentMessageLike,
   rules: ModeRules,
   call: CallInfo | undefined,
@@ -99,5 +110,5 @@ function replaceWith(
     m,
   );
   if (text === undefined || text.length >= chars) return KEEP;
-  return { replacement: markPruned({ ...m, content: [{ type: "text", text }] }), savedChars: chars - text.length, summary: text };
+  return { kind, replacement: markPruned({ ...m, content: [{ type: "text", text }] }), savedChars: chars - text.length, summary: text };
 }

@@ -1,24 +1,15 @@
 /**
- * The full identity of a message, for the cases pi's own identity (plugins/prune/identity.ts: role,
+ * The full identity of a message, for the cases pi's own identity (lib/context/identity.ts: role,
  * timestamp, tool call id) does not settle: a message never seen at its index, or one without a
  * timestamp. A fingerprint (ids, timestamps, every block's kind and length, a sample from both ends
  * of each text, pin and blob marks), hashed. It never reads whole texts; the real work (sizes,
  * decisions, placeholders) is done once per new message and cached.
  */
 import { messageMeta, type AgentMessageLike } from "../../core/sdk.ts";
+import { fnv1a } from "../../lib/context/index.ts";
 
 /** Characters sampled from each end of a text for the fingerprint. */
 const SAMPLE = 24;
-
-/** FNV-1a over a string, 32-bit, as 8 hex chars. Deterministic across processes. */
-export function fnv1a(text: string, seed = 0x811c9dc5): string {
-  let h = seed >>> 0;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h.toString(16).padStart(8, "0");
-}
 
 function textSample(text: string): string {
   return text.length <= SAMPLE * 2 ? text : `${text.slice(0, SAMPLE)}${text.slice(-SAMPLE)}`;

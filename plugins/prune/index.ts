@@ -14,13 +14,13 @@
  * recent steps. `<root>` is `services.commandRoot` (`kota` in the kota preset, else `governor`).
  */
 import { CONTEXT_STAGE, definePlugin, RESULT_STAGE } from "../../core/sdk.ts";
+import { FOLDING } from "../../lib/context/index.ts";
 import { BLOB_STORE } from "../blobs/index.ts";
 import { REDACTOR } from "../redact/index.ts";
 import { ArgumentBlobWriter } from "./argument-blobs.ts";
 import { contextEditsStatus, registerContextEdits } from "./context-edits-taps.ts";
-import { pruneCrossCheck, pruneDefaults, pruneSchema } from "./config.ts";
+import { adaptiveGapProblem, pruneCrossCheck, pruneDefaults, pruneRenamedKeys, pruneSchema } from "./config.ts";
 import { settingsForModel } from "./per-model.ts";
-import { registerFolding } from "./fold/index.ts";
 import { lastMeaningBearing, pinOnArrival, pinResult } from "./pins.ts";
 import { SessionPruner } from "./pruner.ts";
 import { SessionPruners } from "./session-pruners.ts";
@@ -48,21 +48,18 @@ export const prune = definePlugin({
   schema: pruneSchema,
   defaults: pruneDefaults,
   check: pruneCrossCheck,
-  optional: [BLOB_STORE, REDACTOR],
+  renamedKeys: pruneRenamedKeys,
+  optional: [BLOB_STORE, REDACTOR, FOLDING],
   apply(pipeline, config, services) {
     const logger = services.logger;
-    if (config.adaptiveExitPercent >= config.adaptiveEnterPercent) {
-      logger.warn("prune.adaptiveExitPercent should be below adaptiveEnterPercent; using 90% of the enter threshold", {
-        enter: config.adaptiveEnterPercent,
-        exit: config.adaptiveExitPercent,
-      });
-    }
+    // The top level passed pruneCrossCheck; a perModel entry combines with it here. Either way the
+    // pruner keeps a gap (adaptiveThresholds).
     for (const [key, entry] of Object.entries(config.perModel)) {
       if (entry.adaptiveEnterPercent === undefined && entry.adaptiveExitPercent === undefined) continue;
       const enter = entry.adaptiveEnterPercent ?? config.adaptiveEnterPercent;
       const exit = entry.adaptiveExitPercent ?? config.adaptiveExitPercent;
-      if (exit >= enter)
-        logger.warn(`prune.perModel["${key}"]: adaptiveExitPercent should be below adaptiveEnterPercent; using 90% of the enter threshold`, { enter, exit });
+      const problem = adaptiveGapProblem(enter, exit);
+      if (problem) logger.warn(`prune.perModel["${key}"]: ${problem}; using 90% of the enter threshold`, { enter, exit });
     }
     // One pruner per session and per distinct effective options (`perModel`).
     // Cut call arguments go to the blob store (when the blobs plugin runs), each id written once.
@@ -81,8 +78,10 @@ export const prune = definePlugin({
     const pinned = pinOnArrival(config);
     if (pinned.size) pipeline.hooks.toolResult.tap({ name: PRUNE_PLUGIN, stage: RESULT_STAGE.PIN }, (value) => pinResult(value, pinned));
 
-    // Folding (model-driven) runs around pruning; pruning leaves folded messages out of its sizes.
-    const foldedRanges = config.fold ? registerFolding(pipeline, config, services) : undefined;
+    // Folding (the fold plugin, when it runs) respects prune's protected paths and kept turns;
+    // pruning leaves the messages folds replace out of its sizes.
+    const folding = services.maybe(FOLDING);
+    folding?.respect({ protectedFilePatterns: config.protectedFilePatterns, keepRecentTurns: config.keepRecentTurns, contextWindow: config.contextWindow });
     pipeline.hooks.context.tap({ name: PRUNE_PLUGIN, stage: CONTEXT_STAGE.PRUNE }, (messages, info) => {
       const settings = settingsForModel(config, info.model);
       const model = settings.model ? { model: settings.model } : {};
@@ -92,7 +91,7 @@ export const prune = definePlugin({
         return undefined;
       }
       const p = sessions.use(info.sessionId, settings);
-      const out = p.run(messages, info.usage, foldedRanges?.(info.sessionId));
+      const out = p.run(messages, info.usage, folding?.foldedRanges(info.sessionId));
       pipeline.emit({ type: "custom", source: PRUNE_PLUGIN, name: "context_pruned", data: { ...p.lastReport, ...model } });
       return out === messages ? undefined : out;
     });
@@ -125,7 +124,7 @@ export const prune = definePlugin({
       description: "Pruning settings and the last pruning actions (what was pruned, bytes saved)",
       handler: (_args, ctx) => {
         const current = sessions.current(ctx.sessionId);
-        ctx.ui.notify(pruningStatus(config, current.pruner, current.settings), "info");
+        ctx.ui.notify(pruningStatus(config, current.pruner, current.settings, folding !== undefined), "info");
       },
     });
   },

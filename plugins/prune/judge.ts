@@ -1,16 +1,25 @@
 /**
- * How the pruner judges one message before the boundary: what the step that covered it knew (its
- * relation, or its calls' sites), frozen then, and the decision that follows under the step's mode
- * (a placeholder, a relation placeholder, cut call arguments, or keep). Pure given its inputs; the
- * per-message caches live in the pruner's facts, so a decision is computed once per message.
+ * The one decision entry of pruning: `MessageJudge.decide` takes a message before the boundary, its
+ * facts and the step that covers it, and returns one decision (decide.ts `DecisionKind`). The checks,
+ * in order, and nowhere else:
+ * 1. only tool results and assistant messages are ever changed (user messages carry intent);
+ * 2. a user-pinned result: its marker view (`pin`), or kept when it carries the marker already;
+ * 3. what the step that covered the message knew (its relation, or its calls' sites), frozen then;
+ * 4. a result: a call on a protected path is kept; a duplicate/stale relation gives its placeholder
+ *    when shorter; else the mode's rules (decide.ts: pinned on arrival, already pruned, size, tool,
+ *    snippet; only when shorter) give a `placeholder`;
+ * 5. an assistant message: long or old failed call arguments are cut (`arguments`, arguments.ts).
+ * Pure given its inputs; the per-message caches live in the facts, so a decision is computed once
+ * per message. The pruner only walks the prefix and applies what comes back.
  */
 import type { AgentMessageLike } from "../../core/sdk.ts";
 import type { ArgumentBlobWriter } from "./argument-blobs.ts";
 import { type ArgumentCutReason, cutToolCallArguments } from "./arguments.ts";
 import { type BoundaryView, boundaryView } from "./boundary-view.ts";
 import type { ModeRules, PruneMode, PruneOptions } from "./config.ts";
-import { type CallInfo, type Decision, decide, isPinnedInMessage, relatedDecision } from "./decide.ts";
-import { callPath, protectedPathMatcher } from "./paths.ts";
+import { type CallInfo, type Decision, decide, isPinnedInMessage, KEEP, relatedDecision } from "./decide.ts";
+import { callPath, protectedPathMatcher } from "../../lib/context/index.ts";
+import { withPinMarker } from "./pin-marker.ts";
 import type { PinRecord } from "./records.ts";
 import type { RelationOptions, ResultRelation } from "./relations.ts";
 
@@ -55,6 +64,13 @@ export interface Frozen {
 
 /** A decision that may carry blobs to store (argument cuts). */
 export type PrefixDecision = Decision & { blobs?: Array<{ id: string; text: string }> };
+
+/** The step covering a message: it starts at `from`, its boundary is `upTo`, under `mode`. */
+export interface CoveringStep {
+  from: number;
+  upTo: number;
+  mode: PruneMode;
+}
 
 /** Judges messages for one session's pruner (see the module comment). */
 export class MessageJudge {
@@ -119,11 +135,26 @@ export class MessageJudge {
     return frozen;
   }
 
-  /** The decision for a message under `mode`; user pins applied by the caller. `turns`: turns before the current boundary. */
-  decide(f: Facts, m: AgentMessageLike, mode: PruneMode, frozen: Frozen, turns: number): PrefixDecision {
-    if (m.role === "toolResult") return this.decideResult(f, m, mode, frozen.relation);
-    if (m.role === "assistant" && frozen.sites) return this.decideArguments(f, m, frozen.sites, turns);
-    return NO_CHANGE;
+  /**
+   * The decision for message `m` (facts `f`) before the boundary, covered by `step` (see the module
+   * comment for the order of the checks). `turns`: turns before the current boundary;
+   * `turnsBefore(i)`: turns that start before index i.
+   */
+  decide(
+    f: Facts,
+    m: AgentMessageLike,
+    step: CoveringStep,
+    messages: readonly AgentMessageLike[],
+    turnsBefore: (index: number) => number,
+    turns: number,
+  ): PrefixDecision {
+    if (m.role !== "toolResult" && m.role !== "assistant") return KEEP;
+    if (m.role === "toolResult" && this.pins.has(String((m as { toolCallId?: unknown }).toolCallId)))
+      return isPinnedInMessage(m) ? KEEP : { kind: "pin", replacement: (f.pinView ??= withPinMarker(m, "user")), savedChars: 0 };
+    const frozen = this.frozenAt(f, m, step.from, step.upTo, messages, turnsBefore);
+    if (m.role === "toolResult") return this.decideResult(f, m, step.mode, frozen.relation);
+    if (frozen.sites) return this.decideArguments(f, m, frozen.sites, turns);
+    return KEEP;
   }
 
   private decideResult(f: Facts, m: AgentMessageLike, mode: PruneMode, relation: ResultRelation | undefined): Decision {
@@ -177,7 +208,13 @@ export class MessageJudge {
           blobs: this.env.blobWriter !== undefined,
           ...(this.env.redact ? { redact: this.env.redact } : {}),
         });
-        cut = { replacement: done.replacement, savedChars: done.savedChars, summary: done.summaries.join("; "), blobs: done.blobs };
+        cut = {
+          kind: done.replacement ? "arguments" : "keep",
+          replacement: done.replacement,
+          savedChars: done.savedChars,
+          summary: done.summaries.join("; "),
+          blobs: done.blobs,
+        };
         f.argCuts.set(key, cut);
       }
     }
@@ -202,4 +239,4 @@ export class MessageJudge {
   }
 }
 
-const NO_CHANGE: Decision = Object.freeze({ replacement: undefined, savedChars: 0 });
+const NO_CHANGE: Decision = KEEP;

@@ -1,6 +1,9 @@
 /**
  * The pruning engine for one session: a per-message cache, a boundary that only moves forward, the
  * adaptive mode with hysteresis, and pins. `run` is what the `context` tap calls on every model call.
+ * It orchestrates and decides nothing about a message itself: what each message before the boundary
+ * becomes is the one decision entry's (judge.ts `MessageJudge.decide`); the pruner walks the prefix,
+ * applies the decisions, takes the steps (step-rule.ts says when) and persists steps and pins.
  *
  * Cache-awareness. Providers bill a cached prompt prefix at a tenth of fresh input and a rewritten
  * prefix at 1.25x. Pruning a little on every call rewrites the cache on every call. So everything
@@ -11,18 +14,15 @@
  * boundary survives `/reload` and is never recomputed from scratch.
  */
 import type { AgentMessageLike, ContextInfo, Logger, SessionStore } from "../../core/sdk.ts";
-import { type ModeRules, type PruneMode, type PruneOptions, rulesFor } from "./config.ts";
+import { adaptiveThresholds, type ModeRules, type PruneMode, type PruneOptions, rulesFor } from "./config.ts";
 import type { ArgumentBlobWriter } from "./argument-blobs.ts";
-import { type CallInfo, isPinnedInMessage } from "./decide.ts";
-import { fingerprint, fnv1a } from "./fingerprint.ts";
-import { FOLD_TOOL } from "./fold/folds.ts";
-import { MessageIdentities } from "./identity.ts";
+import type { CallInfo } from "./decide.ts";
+import { hasNewFold, type MessageRanges, MessageIdentities, protectedFrom, startsTurn, turnKey } from "../../lib/context/index.ts";
+import { fingerprint } from "./fingerprint.ts";
 import { type Facts, MessageJudge } from "./judge.ts";
-import { withPinMarker } from "./pin-marker.ts";
 import { loadPins, loadSteps, PIN_KIND, type PinRecord, STEP_KIND, type StepRecord } from "./records.ts";
 import { messageChars, tokensOf } from "./size.ts";
 import { decideStep, rewriteEstimates } from "./step-rule.ts";
-import { protectedFrom, startsTurn } from "./turns.ts";
 
 /** One boundary step, as `/governor pruning` lists it. */
 export interface StepAction {
@@ -57,12 +57,8 @@ const MAX_ACTIONS = 10;
 /** Recent request ends kept for the rewrite estimate: more than the lookback's blocks ever span. */
 const MAX_REQUEST_ENDS = 64;
 
-/** A stable key for a turn-starting user message: its timestamp and a hash of its text. */
-export function turnKey(message: AgentMessageLike): string {
-  const content = (message as { content?: unknown }).content;
-  const text = typeof content === "string" ? content : JSON.stringify(content ?? "");
-  return `u:${String((message as { timestamp?: unknown }).timestamp ?? "")}:${fnv1a(text)}`;
-}
+// Replay (hindsight.ts) imports hasNewFold from here.
+export { hasNewFold };
 
 /** The pruning state and engine of one session. */
 export class SessionPruner {
@@ -152,14 +148,16 @@ export class SessionPruner {
     return true;
   }
 
-  /** Prunes one outgoing context. Returns `messages` itself when nothing changes. */
   /**
-   * @param folded message ranges [start, end) that folds replace in what is sent (ascending): left out
-   *   of the sizes the adaptive mode and the step rule measure, since those messages are not sent.
+   * Prunes one outgoing context. Returns `messages` itself when nothing changes.
+   * @param folded message ranges [start, end) that folds replace in what is sent (ascending, from the
+   *   fold plugin's service): left out of the sizes the adaptive mode and the step rule measure, since
+   *   those messages are not sent. Undefined when no fold plugin runs.
    */
-  run(messages: readonly AgentMessageLike[], usage?: ContextInfo["usage"], folded: ReadonlyArray<readonly [number, number]> = []): AgentMessageLike[] {
+  run(messages: readonly AgentMessageLike[], usage?: ContextInfo["usage"], folded?: MessageRanges): AgentMessageLike[] {
     this.requests++;
-    const foldApplies = this.options.fold && hasNewFold(messages, this.last.length);
+    const foldApplies = folded !== undefined && hasNewFold(messages, this.last.length);
+    folded ??= [];
     this.last = messages;
     const n = messages.length;
     const gathered = this.gatherFacts(messages);
@@ -338,8 +336,7 @@ export class SessionPruner {
       this.tight = false;
       return;
     }
-    const enter = this.options.adaptiveEnterPercent;
-    const exit = Math.min(this.options.adaptiveExitPercent, enter * 0.9);
+    const { enter, exit } = adaptiveThresholds(this.options);
     if (!this.tight && percent >= enter) this.tight = true;
     else if (this.tight && percent < exit) this.tight = false;
   }
@@ -416,26 +413,18 @@ export class SessionPruner {
     const turns = turnsBefore(boundary);
     const decideAt = (i: number, s: number) => {
       const stepFrom = s > 0 ? resolved[s - 1]!.index : 0;
+      const step = { from: stepFrom, upTo: resolved[s]!.index, mode: resolved[s]!.mode };
+      const f = this.facts[i]!;
       const m = messages[i]!;
-      if (m.role !== "toolResult" && m.role !== "assistant") return;
-      const id = m.role === "toolResult" ? String((m as { toolCallId?: unknown }).toolCallId) : "";
-      if (id && this.pins.has(id)) {
-        if (!isPinnedInMessage(m)) add({ index: i, message: (this.facts[i]!.pinView ??= withPinMarker(m, "user")), kind: "pin" });
+      const d = this.judge.decide(f, m, step, messages, turnsBefore, turns);
+      // An assistant message with a failed call is decided again when the turns before the boundary grow.
+      if (m.role === "assistant" && f.frozen?.sites?.some((site) => site.isError)) into.turnDependent.push(i);
+      if (!d.replacement) return;
+      if (d.kind === "pin") {
+        add({ index: i, message: d.replacement, kind: "pin" });
         return;
       }
-      const f = this.facts[i]!;
-      const frozen = this.judge.frozenAt(f, m, stepFrom, resolved[s]!.index, messages, turnsBefore);
-      if (frozen.sites?.some((site) => site.isError)) into.turnDependent.push(i);
-      const d = this.judge.decide(f, m, resolved[s]!.mode, frozen, turns);
-      if (!d.replacement) return;
-      add({
-        index: i,
-        message: d.replacement,
-        summary: d.summary,
-        saved: d.savedChars,
-        kind: m.role === "toolResult" ? "result" : "arguments",
-        blobs: d.blobs,
-      });
+      add({ index: i, message: d.replacement, summary: d.summary, saved: d.savedChars, kind: d.kind === "arguments" ? "arguments" : "result", blobs: d.blobs });
     };
     const add = (r: ReplacedMessage) => {
       into.replaced.push(r);
@@ -540,19 +529,6 @@ function savedOutside(prefix: RenderedPrefix, folded: ReadonlyArray<readonly [nu
   }
   prefix.outside = { key, saved };
   return saved;
-}
-
-/**
- * Whether a `context_fold` call completed since the last call (its result is among the messages
- * after `seen`): the fold applies from this request.
- */
-/** Whether messages from index `seen` on hold a fold (a `context_fold` result that is not an error): it applies from this request. */
-export function hasNewFold(messages: readonly AgentMessageLike[], seen: number): boolean {
-  for (let i = Math.min(seen, messages.length); i < messages.length; i++) {
-    const m = messages[i] as { role?: unknown; toolName?: unknown; isError?: unknown };
-    if (m.role === "toolResult" && m.toolName === FOLD_TOOL && m.isError !== true) return true;
-  }
-  return false;
 }
 
 /** Index of the first message whose replacement differs between two prefixes, or -1. */

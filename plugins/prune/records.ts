@@ -5,10 +5,11 @@
 import type { SessionStore } from "../../core/sdk.ts";
 import type { PruneMode } from "./config.ts";
 
+// User pins are read by folding too: their records live in lib/context (pins.ts).
+export { loadPins, PIN_KIND, type PinRecord } from "../../lib/context/index.ts";
+
 /** Record kind of one boundary step. */
 export const STEP_KIND = "governor:prune-step";
-/** Record kind of one user pin. */
-export const PIN_KIND = "governor:prune-pin";
 
 /**
  * One forward move of the pruning boundary: every turn before the turn whose first (user) message
@@ -24,12 +25,6 @@ export interface StepRecord {
   freedTokens: number;
 }
 
-/** A result the user pinned with the pin command. */
-export interface PinRecord {
-  toolCallId: string;
-  toolName: string;
-}
-
 function isMode(v: unknown): v is PruneMode {
   return v === "normal" || v === "tight";
 }
@@ -40,13 +35,4 @@ export function loadSteps(store: SessionStore): StepRecord[] {
     .entries(STEP_KIND)
     .filter((r) => typeof r.key === "string" && isMode(r.mode))
     .map((r) => ({ key: r.key as string, mode: r.mode as PruneMode, turn: Number(r.turn) || 0, freedTokens: Number(r.freedTokens) || 0 }));
-}
-
-/** Pins from the store, by tool call id. */
-export function loadPins(store: SessionStore): Map<string, PinRecord> {
-  const pins = new Map<string, PinRecord>();
-  for (const r of store.entries(PIN_KIND)) {
-    if (typeof r.toolCallId === "string") pins.set(r.toolCallId, { toolCallId: r.toolCallId, toolName: String(r.toolName ?? "") });
-  }
-  return pins;
 }

@@ -19,7 +19,7 @@
 import { messageMeta, type AgentMessageLike } from "../../core/sdk.ts";
 import { canonicalJson } from "../../lib/json/index.ts";
 import { bashChangedPaths } from "./bash-paths.ts";
-import { callPath, normalizePath } from "./paths.ts";
+import { callPath, normalizePath } from "../../lib/context/index.ts";
 import type { ResultRelation } from "./placeholder.ts";
 import { isPrunedMessage } from "./pruned-mark.ts";
 

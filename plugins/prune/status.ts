@@ -9,9 +9,10 @@ const n = (v: number) => Math.round(v).toLocaleString("en-US");
 
 /**
  * Multi-line status for one session's pruner (or settings only when no context was seen yet).
- * `model`: the settings in force for the model of the session's last call (`perModel` applied).
+ * `model`: the settings in force for the model of the session's last call (`perModel` applied);
+ * `folding`: whether the fold plugin runs (its own settings are `/<root> unfold`'s and the fold section's).
  */
-export function pruningStatus(config: PruneOptions & { enabled: boolean }, pruner: SessionPruner | undefined, model?: ModelSettings): string {
+export function pruningStatus(config: PruneOptions & { enabled: boolean }, pruner: SessionPruner | undefined, model?: ModelSettings, folding = false): string {
   const options = model?.options ?? config;
   const on = config.enabled && (model?.enabled ?? true);
   const lines = [
@@ -22,7 +23,7 @@ export function pruningStatus(config: PruneOptions & { enabled: boolean }, prune
     options.adaptive
       ? `  adaptive: at ${options.adaptiveEnterPercent}% of the window keep ${options.adaptiveKeepRecentTurns} turn(s), cut at ${n(options.adaptiveMaxToolChars)} chars, also prune ${options.adaptivePruneTools.join(", ")}; back below ${options.adaptiveExitPercent}%`
       : "  adaptive: off",
-    `  by meaning: repeated calls ${options.dedup ? "on" : "off"}; stale reads ${options.staleReads ? `on (${options.readTools.join(", ") || "-"} after ${options.writeTools.join(", ") || "-"} or bash)` : "off"}; call arguments over ${options.maxArgChars ? `${n(options.maxArgChars)} chars cut` : "never cut"}; failed calls' arguments ${options.failedArgsAfterTurns ? `cut after ${options.failedArgsAfterTurns} turn(s)` : "kept"}; folding ${options.fold ? `on (nudge at ${options.foldNudgePercent}% of the window)` : "off"}${options.protectedFilePatterns.length ? `; protected: ${options.protectedFilePatterns.join(", ")}` : ""}`,
+    `  by meaning: repeated calls ${options.dedup ? "on" : "off"}; stale reads ${options.staleReads ? `on (${options.readTools.join(", ") || "-"} after ${options.writeTools.join(", ") || "-"} or bash)` : "off"}; call arguments over ${options.maxArgChars ? `${n(options.maxArgChars)} chars cut` : "never cut"}; failed calls' arguments ${options.failedArgsAfterTurns ? `cut after ${options.failedArgsAfterTurns} turn(s)` : "kept"}; folding ${folding ? "on (the fold plugin)" : "off"}${options.protectedFilePatterns.length ? `; protected: ${options.protectedFilePatterns.join(", ")}` : ""}`,
     `  boundary steps: at least ${n(options.minStepTokens)} tokens${options.minStepPercent ? ` and ${options.minStepPercent}% of the prompt` : ""} freed${options.cacheAware ? (options.stepRule === "carry" ? ", and only once carrying the output has cost more than one cache rewrite" : ", and only when the step repays its cache rewrite within the session's expected rest") : ""}; forced at ${options.forceStepPercent}% of the window${options.forceStepFreePercent ? ` when the step frees ${options.forceStepFreePercent}% of the prompt (less nearer the window)` : ""}`,
   ];
   if (model && !model.enabled) {

@@ -2,13 +2,14 @@
  * The default preset, `kota`: pi + KotaDB. Six bounded kota_* tools behind the full resilience stack,
  * output budgets with downshift, blobs (kota results and pi's read/bash), pruning with the impact
  * summary pinned, and autoContext (off until `kota.autoContext` says otherwise). Commands hang under
- * `/kota`: status, index, restart (kota), pruning, pin (prune), blobs, purge-blobs (blobs), doctor
+ * `/kota`: status, index, restart (kota), unfold (fold), pruning, pin (prune), blobs, purge-blobs (blobs), doctor
  * (doctor, also as `/governor doctor`).
  *
  * Plugin order (apply order; run order comes from stages): redact, execution-log, policies, breaker, retry, timeout,
- * budget, kota, auto-context, blobs, prune, telemetry (off by default), chaos (off unless
+ * budget, kota, auto-context, blobs, fold, prune, telemetry (off by default), chaos (off unless
  * the global config enables it), doctor. autoContext needs kota's
- * `kota:runtime` service; the host applies kota first wherever it stands.
+ * `kota:runtime` service; the host applies kota first wherever it stands. Prune uses fold's
+ * `fold:ranges` service when fold runs (fold stands before prune, as folding did inside prune).
  */
 import { definePreset } from "../../core/sdk.ts";
 import { autoContext } from "../../plugins/auto-context/index.ts";
@@ -18,6 +19,7 @@ import { chaos } from "../../plugins/chaos/index.ts";
 import { breaker } from "../../plugins/circuit-breaker/index.ts";
 import { doctor } from "../../plugins/doctor/index.ts";
 import { executionLog } from "../../plugins/execution-log/index.ts";
+import { fold } from "../../plugins/fold/index.ts";
 import { kota } from "../../plugins/kota/index.ts";
 import { policies } from "../../plugins/policies/index.ts";
 import { recall } from "../../plugins/recall/index.ts";
@@ -53,6 +55,7 @@ export const kotaPreset = definePreset({
     kota(),
     autoContext(),
     blobs({ builtinTools: [...BUILTIN_BLOB_TOOLS] }),
+    fold(),
     kotaPrune(),
     recall(),
     telemetry(),

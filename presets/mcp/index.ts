@@ -10,6 +10,7 @@ import { doctor } from "../../plugins/doctor/index.ts";
 import { budget } from "../../plugins/budget/index.ts";
 import { breaker } from "../../plugins/circuit-breaker/index.ts";
 import { executionLog } from "../../plugins/execution-log/index.ts";
+import { fold } from "../../plugins/fold/index.ts";
 import { mcpServers } from "../../plugins/mcp-servers/index.ts";
 import { prune } from "../../plugins/prune/index.ts";
 import { policies } from "../../plugins/policies/index.ts";
@@ -33,6 +34,7 @@ export const mcpPreset = definePreset({
     budget(),
     mcpServers(),
     blobs({ builtinTools: [...BUILTIN_BLOB_TOOLS] }),
+    fold(),
     prune(),
     recall(),
     telemetry(),

@@ -3,7 +3,7 @@
  * pruning, dedup, stale reads, argument cuts, folding and the fold nudge), on stamped messages
  * growing by one per call: the cost must follow the new messages, not the history. Target: 10,000
  * messages within 2x of 1,000, with fresh deep copies as pi hands them and with the same objects.
- * The 1k and 10k sessions run in alternating blocks of calls, so a busy machine slows both alike; `fold: false` and the floor of reading one field of each copy
+ * The 1k and 10k sessions run in alternating blocks of calls, so a busy machine slows both alike; `fold.enabled: false` and the floor of reading one field of each copy
  * are shown beside them.
  */
 import type { AgentMessageLike } from "../../core/index.ts";
@@ -33,7 +33,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
  */
 async function perEvent(sizes: readonly number[], copies: boolean, fold: boolean): Promise<number[]> {
   const histories = sizes.map((n) => historyOf(n + CALLS));
-  const runs = await Promise.all(sizes.map(() => governorPolicy({ plugin: () => kotaPrune(), prune: { fold } }).start()));
+  const runs = await Promise.all(sizes.map(() => governorPolicy({ plugin: () => kotaPrune(), fold: { enabled: fold } }).start()));
   for (let s = 0; s < sizes.length; s++) await runs[s]!(structuredClone(histories[s]!.slice(0, sizes[s]!)));
   const times = sizes.map(() => [] as number[]);
   const block = CALLS;

@@ -6,7 +6,7 @@
  * accepts (2,000 pattern characters) against a 4,096-character path on first sight, and that path on
  * a later request (remembered). Target: a later request costs under 1% of the baseline.
  */
-import { pathGlobMatches, protectedPathMatcher } from "../../plugins/prune/paths.ts";
+import { pathGlobMatches, protectedPathMatcher } from "../../lib/context/index.ts";
 import { formatNs, type BenchSuite } from "./harness.ts";
 
 function timeNs(fn: () => void): number {

@@ -4,7 +4,7 @@ import { fauxAssistantMessage, fauxText, fauxToolCall, type FauxResponseStep } f
 import { describe, expect, it } from "vitest";
 import { type AgentMessageLike, createExtension, definePreset } from "../../core/index.ts";
 import { blobs } from "../../plugins/blobs/index.ts";
-import { NUDGE_KIND, UNFOLD_KIND } from "../../plugins/prune/fold/index.ts";
+import { fold, NUDGE_KIND, UNFOLD_KIND } from "../../plugins/fold/index.ts";
 import { prune } from "../../plugins/prune/index.ts";
 import { messagesChars } from "../../plugins/prune/size.ts";
 import { piTestScope } from "../helpers/pi-session.ts";
@@ -53,11 +53,11 @@ describe("folding with the real pi SDK", () => {
     steps.push(fauxAssistantMessage([fauxText("Folded the finished reads.")]));
     steps.push(fauxAssistantMessage([fauxText("Working with everything in view again.")]));
 
-    const preset = definePreset({ name: "e2e-fold", description: "", plugins: () => [blobs(), prune()] });
+    const preset = definePreset({ name: "e2e-fold", description: "", plugins: () => [blobs(), fold(), prune()] });
     // Adaptive mode off: the reads stay in the context (no boundary step pays yet), which is what a fold is for.
     // 35%: the first request of turn 6 is the first one above it (each read adds ~7.6% of the 20,000-token window).
     const layers = [
-      { kind: "global" as const, source: "test", data: { blobs: { dir: join(root, "blobs") }, prune: { foldNudgePercent: 35, adaptive: false } } },
+      { kind: "global" as const, source: "test", data: { blobs: { dir: join(root, "blobs") }, fold: { nudgePercent: 35 }, prune: { adaptive: false } } },
     ];
     const pi = await scope.start({
       extensions: [createExtension(preset, { governorOptions: { layers, cwd } })],

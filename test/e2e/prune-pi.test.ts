@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { fauxAssistantMessage, fauxText, fauxToolCall, type FauxResponseStep } from "@mariozechner/pi-ai";
 import { describe, expect, it } from "vitest";
 import { type AgentMessageLike, createExtension, definePreset } from "../../core/index.ts";
+import { fold } from "../../plugins/fold/index.ts";
 import { prune } from "../../plugins/prune/index.ts";
 import { governorPolicy, noPruning } from "../../cli/replay/policies.ts";
 import { readSessionFile } from "../../cli/replay/session-file.ts";
@@ -35,7 +36,8 @@ function script(): FauxResponseStep[] {
 
 /** Characters of every context the model was sent, one per model call. */
 async function promptSizes(scope: PiTestScope, withPruning: boolean, cwd: string): Promise<{ sizes: number[]; pi: PiTestSession }> {
-  const preset = definePreset({ name: "e2e-prune", description: "", plugins: () => [prune()] });
+  // The fold plugin too: the replay below runs both, as the presets do.
+  const preset = definePreset({ name: "e2e-prune", description: "", plugins: () => [fold(), prune()] });
   const extensions = withPruning ? [createExtension(preset, { governorOptions: { layers: [] } })] : [];
   const pi = await scope.start({ extensions, responses: script(), cwd, tools: ["read"], persist: true });
   for (let t = 1; t <= TURNS; t++) await pi.session.prompt(`What does module${t}.ts do?`);

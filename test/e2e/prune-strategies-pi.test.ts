@@ -64,7 +64,7 @@ describe("context round 2 strategies with the real pi SDK", () => {
       description: "",
       plugins: () => [
         blobs({ dir: blobDir! }),
-        prune({ keepRecentTurns: 1, cacheAware: false, minStepTokens: 8000, forceStepPercent: 1000, adaptive: false, failedArgsAfterTurns: 1, fold: false }),
+        prune({ keepRecentTurns: 1, cacheAware: false, minStepTokens: 8000, forceStepPercent: 1000, adaptive: false, failedArgsAfterTurns: 1 }),
       ],
     });
     const pi = await scope.start({

@@ -1,5 +1,5 @@
 /**
- * A real governor with the prune plugin (and optionally blobs) on a memory session store, plus
+ * A real governor with the fold and prune plugins (and optionally blobs) on a memory session store, plus
  * builders for pi-shaped message lists and a helper that makes a real `context_fold` call the way pi
  * does (the tool result message is built from the tool's own observation).
  */
@@ -14,6 +14,7 @@ import {
   type UiBridge,
 } from "../../core/index.ts";
 import { blobs } from "../../plugins/blobs/index.ts";
+import { fold } from "../../plugins/fold/index.ts";
 import { prune } from "../../plugins/prune/index.ts";
 
 export const SESSION = "s1";
@@ -73,16 +74,19 @@ export interface Harness {
   toolNames(): string[];
 }
 
-/** Builds a governor; `prune` options from code, `blobsDir` adds the blobs plugin with that dir. */
+/**
+ * Builds a governor; `prune` options from code, `fold` the fold section (`{ enabled: false }`: prune
+ * alone; `withoutFold`: no fold plugin in the preset at all), `blobsDir` adds the blobs plugin with that dir.
+ */
 export async function harness(
   pruneOptions: Record<string, unknown> = {},
-  options: { blobsDir?: string; store?: SessionStore; cwd?: string; commandRoot?: string } = {},
+  options: { blobsDir?: string; store?: SessionStore; cwd?: string; commandRoot?: string; fold?: Record<string, unknown>; withoutFold?: boolean } = {},
 ): Promise<Harness> {
   const preset = definePreset({
     name: "fold-test",
     description: "",
     ...(options.commandRoot ? { commandRoot: options.commandRoot } : {}),
-    plugins: () => [...(options.blobsDir ? [blobs()] : []), prune()],
+    plugins: () => [...(options.blobsDir ? [blobs()] : []), ...(options.withoutFold ? [] : [fold()]), prune()],
   });
   const layers = [
     {
@@ -90,6 +94,7 @@ export async function harness(
       source: "test",
       data: {
         prune: { adaptive: false, cacheAware: false, minStepTokens: 0, minStepPercent: 0, ...pruneOptions },
+        ...(options.fold ? { fold: options.fold } : {}),
         ...(options.blobsDir ? { blobs: { dir: options.blobsDir } } : {}),
       },
     },

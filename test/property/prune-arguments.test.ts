@@ -10,7 +10,7 @@ import {
   cutToolCallArguments,
   type ToolCallBlock,
 } from "../../plugins/prune/arguments.ts";
-import { callPath, protectedPathMatcher } from "../../plugins/prune/paths.ts";
+import { callPath, protectedPathMatcher } from "../../lib/context/index.ts";
 import { messageChars } from "../../plugins/prune/size.ts";
 
 /** Strings from empty to tens of KB, any characters (surrogates, quotes, control characters, markers). */

@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type AgentMessageLike, messageMeta } from "../../core/index.ts";
-import { FOLD_MESSAGE_TYPE, FOLD_TOOL, UNFOLD_KIND } from "../../plugins/prune/fold/index.ts";
-import { callPath, protectedPathMatcher } from "../../plugins/prune/paths.ts";
+import { FOLD_MESSAGE_TYPE, FOLD_TOOL, UNFOLD_KIND } from "../../plugins/fold/index.ts";
+import { callPath, protectedPathMatcher } from "../../lib/context/index.ts";
 import { PIN_KIND } from "../../plugins/prune/records.ts";
 import { harness, pairsValid } from "../helpers/prune-fold.ts";
 import { buildHistory, turnsArb } from "../helpers/prune-sessions.ts";
@@ -46,10 +46,11 @@ function session(
 const settingsArb = fc.record({ keepRecentTurns: fc.integer({ min: 1, max: 3 }), userPin: fc.nat() });
 
 /** Options shared by the folding and the prune-only runs; the nudge is off so the two differ only by folds. */
-const options = (keepRecentTurns: number) => ({ keepRecentTurns, protectedFilePatterns: PROTECTED, foldNudgePercent: 1000 });
+const options = (keepRecentTurns: number) => ({ keepRecentTurns, protectedFilePatterns: PROTECTED });
+const NO_NUDGE = { nudgePercent: 1000 };
 
 async function run(history: AgentMessageLike[], keepRecentTurns: number, userPin: string | undefined, fold = true) {
-  const h = await harness({ ...options(keepRecentTurns), fold });
+  const h = await harness(options(keepRecentTurns), { fold: { ...NO_NUDGE, enabled: fold } });
   if (userPin) h.store.append(PIN_KIND, { toolCallId: userPin, toolName: "read" });
   return { h, out: await h.context(structuredClone(history)) };
 }
@@ -96,7 +97,7 @@ describe("folding (property)", () => {
         }
         // Deterministic: the same session again, and a fresh governor on the same records, send the same bytes.
         expect(JSON.stringify(await h.context(structuredClone(history)))).toBe(JSON.stringify(out));
-        const again = await harness({ ...options(s.keepRecentTurns) }, { store: h.store });
+        const again = await harness(options(s.keepRecentTurns), { store: h.store, fold: NO_NUDGE });
         expect(JSON.stringify(await again.context(structuredClone(history)))).toBe(JSON.stringify(out));
       }),
       { numRuns: 60 },
@@ -120,7 +121,7 @@ describe("folding (property)", () => {
   it("a valid fold of finished turns is applied: its turns are replaced by one message", async () => {
     await fc.assert(
       fc.asyncProperty(turnsArb(8), async (turns) => {
-        const h = await harness({ keepRecentTurns: 1, foldNudgePercent: 1000 });
+        const h = await harness({ keepRecentTurns: 1 }, { fold: NO_NUDGE });
         const history = [...buildHistory(turns), { role: "user", content: [{ type: "text", text: "now" }], timestamp: 1 } as AgentMessageLike];
         await h.context(history);
         const ids = callIds(history);

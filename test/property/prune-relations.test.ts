@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type AgentMessageLike, messageMeta } from "../../core/index.ts";
 import { bashChangedPaths } from "../../plugins/prune/bash-paths.ts";
-import { callPath, normalizePath, protectedPathMatcher } from "../../plugins/prune/paths.ts";
+import { callPath, normalizePath, protectedPathMatcher } from "../../lib/context/index.ts";
 import { isPrunedMessage, markPruned } from "../../plugins/prune/pruned-mark.ts";
 import { canonicalJson, type RelationOptions, resultRelations } from "../../plugins/prune/relations.ts";
 

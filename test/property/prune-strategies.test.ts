@@ -13,14 +13,14 @@ import { blobIdPrefix } from "../../lib/blobs/index.ts";
 import { ARGUMENT_MARKER_OPEN, argumentsBlobText, blobIdOf, isCutString } from "../../plugins/prune/arguments.ts";
 import { bashChangedPaths } from "../../plugins/prune/bash-paths.ts";
 import { pruneDefaults, type PruneOptions } from "../../plugins/prune/config.ts";
-import { callPath, normalizePath, protectedPathMatcher } from "../../plugins/prune/paths.ts";
+import { callPath, normalizePath, protectedPathMatcher } from "../../lib/context/index.ts";
 import { USER_PIN_MARKER } from "../../plugins/prune/pin-marker.ts";
 import { isPlaceholder } from "../../plugins/prune/placeholder.ts";
 import { SessionPruner } from "../../plugins/prune/pruner.ts";
 import { PIN_KIND, STEP_KIND } from "../../plugins/prune/records.ts";
 import { canonicalJson } from "../../plugins/prune/relations.ts";
 import { messageChars } from "../../plugins/prune/size.ts";
-import { turnStarts } from "../../plugins/prune/turns.ts";
+import { turnStarts } from "../../lib/context/index.ts";
 import { type BuiltSession, buildSession, CWD, driveSession, PROTECTED_PATTERNS, sessionArb, usageOf } from "../helpers/prune-strategy-sessions.ts";
 
 interface Run {

@@ -7,7 +7,7 @@ import { isPlaceholder } from "../../plugins/prune/placeholder.ts";
 import { SessionPruner } from "../../plugins/prune/pruner.ts";
 import { PIN_KIND, STEP_KIND } from "../../plugins/prune/records.ts";
 import { messagesChars } from "../../plugins/prune/size.ts";
-import { protectedFrom, turnStarts } from "../../plugins/prune/turns.ts";
+import { protectedFrom, turnStarts } from "../../lib/context/index.ts";
 import { buildHistory, requestPoints, turnsArb } from "../helpers/prune-sessions.ts";
 
 /** Options that prune on the first call (no cache economics), so every property sees pruning. */

@@ -13,6 +13,7 @@ import {
   REPO_ROOT,
   ruleViolations,
   scanImports,
+  separationViolations,
   serviceNames,
 } from "./import-graph.ts";
 
@@ -41,6 +42,13 @@ describe("the import graph of core, lib, cli, plugins, presets and bin", () => {
 
   it("reads the names each import takes, so the rules between plugins see them", () => {
     expect(edges).toContainEqual(expect.objectContaining({ from: "plugins/recall/index.ts", to: "plugins/blobs/index.ts", names: ["BLOB_STORE"] }));
+  });
+
+  it("keeps prune and fold apart: they meet only through the fold:ranges service and lib/context", () => {
+    expect(separationViolations(edges)).toEqual([]);
+    // Both really use the meeting point, so the rule is not vacuous.
+    expect(edges).toContainEqual(expect.objectContaining({ from: "plugins/prune/index.ts", to: "lib/context/index.ts" }));
+    expect(edges).toContainEqual(expect.objectContaining({ from: "plugins/fold/index.ts", to: "lib/context/index.ts" }));
   });
 
   it("keeps the replay CLI tooling: under cli/replay/ with its sample, reaching prune through plugins/prune/index.ts, in no plugin", () => {
@@ -163,6 +171,21 @@ describe("the checker itself", () => {
         edge("bin/pi-governor.mjs", "cli/main.ts"),
       ]),
     ).toEqual([]);
+  });
+
+  it("names an import between plugins that must stay apart, either way, and only between them", () => {
+    expect(
+      separationViolations([
+        edge("plugins/prune/pruner.ts", "plugins/fold/index.ts"),
+        edge("plugins/fold/nudge.ts", "plugins/prune/pruner.ts"),
+        edge("cli/replay/policies.ts", "plugins/fold/index.ts"),
+        edge("plugins/prune/index.ts", "lib/context/index.ts"),
+        edge("plugins/fold/index.ts", "plugins/blobs/index.ts"),
+      ]),
+    ).toEqual([
+      "plugins/prune/pruner.ts:1 imports plugins/fold/index.ts: plugins/prune and plugins/fold meet only through their service and a shared lib module",
+      "plugins/fold/nudge.ts:1 imports plugins/prune/pruner.ts: plugins/fold and plugins/prune meet only through their service and a shared lib module",
+    ]);
   });
 
   it("keeps the replay out of the plugins and the layers below cli, and off prune's internals", () => {

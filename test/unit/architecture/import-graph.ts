@@ -319,6 +319,31 @@ export function ruleViolations(edges: readonly ImportEdge[], exists?: (file: str
   return out;
 }
 
+/**
+ * Plugins that meet only through a service and a shared library, never by importing each other:
+ * pairs of plugin folders, with folders inside them that are exempt (none today: the replay that runs
+ * both plugins as pi would lives in cli/).
+ */
+export const SEPARATE_PLUGINS: ReadonlyArray<{ a: string; b: string; exempt?: readonly string[] }> = [{ a: "plugins/prune", b: "plugins/fold" }];
+
+/** Imports between plugins that must stay apart ({@link SEPARATE_PLUGINS}), one line each. */
+export function separationViolations(edges: readonly ImportEdge[], pairs = SEPARATE_PLUGINS): string[] {
+  const out: string[] = [];
+  for (const e of edges) {
+    for (const { a, b, exempt = [] } of pairs) {
+      if (exempt.some((dir) => e.from.startsWith(dir))) continue;
+      for (const [from, to] of [
+        [a, b],
+        [b, a],
+      ] as const) {
+        if (e.from.startsWith(`${from}/`) && e.to.startsWith(`${to}/`))
+          out.push(`${e.from}:${e.line} imports ${e.to}: ${from} and ${to} meet only through their service and a shared lib module`);
+      }
+    }
+  }
+  return out;
+}
+
 /** Where the session replay and its session generator live: CLI tooling, above every plugin. */
 export const REPLAY_DIR = "cli/replay/";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { definePlugin, formatProblems, resolveConfig } from "../../../core/index.ts";
-import { upgradeRenamedKeys } from "../../../core/config/renamed.ts";
+import { upgradeLayer, upgradeRenamedKeys } from "../../../core/config/renamed.ts";
 import { kotaPreset } from "../../../presets/kota/index.ts";
 
 /** The default preset's plugins, with its defaults. */
@@ -67,5 +67,20 @@ describe("renamed config keys", () => {
     const same = { list: ["y"] };
     expect(upgradeRenamedKeys("r", same, renamed)).toEqual({ section: same, renamed: [] });
     expect(upgradeRenamedKeys("r", "not an object", renamed)).toEqual({ section: "not an object", renamed: [] });
+  });
+
+  it("moves a key to another plugin's section (created when the file has none); the new spelling there wins", () => {
+    const rules = new Map([["old", { flag: { to: "enabled", section: "new" }, pct: { to: "percent", section: "new" }, same: { to: "kept" } }]]);
+    expect(upgradeLayer({ old: { flag: false, pct: 30, same: 1, other: 2 } }, rules)).toEqual({
+      data: { old: { kept: 1, other: 2 }, new: { enabled: false, percent: 30 } },
+      renamed: [
+        { path: "old.same", message: "renamed; use old.kept (the old spelling still works for now)" },
+        { path: "old.flag", message: "renamed; use new.enabled (the old spelling still works for now)" },
+        { path: "old.pct", message: "renamed; use new.percent (the old spelling still works for now)" },
+      ],
+    });
+    expect(upgradeLayer({ old: { pct: 30 }, new: { percent: 60 } }, rules).data).toEqual({ old: {}, new: { percent: 60 } });
+    // Within-section renames alone never move a key out of its section.
+    expect(upgradeRenamedKeys("old", { flag: true }, rules.get("old")!)).toEqual({ section: { flag: true }, renamed: [] });
   });
 });

@@ -31,16 +31,17 @@ const KOTA_TAP_ORDER = {
   ],
   toolGate: ["governor:policies", "governor:breaker"],
   toolResult: ["governor:redact", "governor:budget", "governor:blobs", "governor:recall", "governor:prune", "governor:telemetry"],
-  // prune: restoring its context edits (pi 0.87+) first, fold capture, around pruning, pruning, folding.
+  // prune restores its context edits (pi 0.87+) first; fold captures the raw list, prune keeps its
+  // input, prunes and keeps its output, fold folds and nudges.
   context: [
     "governor:prune",
     "governor:blobs",
     "governor:telemetry",
+    "governor:fold",
     "governor:prune",
     "governor:prune",
     "governor:prune",
-    "governor:prune",
-    "governor:prune",
+    "governor:fold",
     "governor:recall",
     "governor:telemetry",
   ],

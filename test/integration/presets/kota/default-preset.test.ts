@@ -73,6 +73,7 @@ describe("the default kota preset through the stand-in", () => {
       ["governor:kota", true],
       ["governor:auto-context", true],
       ["governor:blobs", true],
+      ["governor:fold", true],
       ["governor:prune", true],
       ["governor:recall", true],
       ["governor:telemetry", false],

@@ -131,10 +131,11 @@ describe("pi-governor replay", () => {
     expect(bad.err).toContain("Option '--window <value>' argument missing");
   });
 
-  it("uses the prune section of --config", async () => {
+  it("uses the prune and fold sections of --config", async () => {
     const dir = tempDir();
     const config = join(dir, "pi-governor.json");
-    writeFileSync(config, JSON.stringify({ prune: { enabled: false } }));
+    // Folding is its own plugin: with prune off it still folds and nudges, so both are turned off.
+    writeFileSync(config, JSON.stringify({ prune: { enabled: false }, fold: { enabled: false } }));
     const { out } = await replay(["--config", config, "--no-chart", "--no-turns"]);
     expect(out).toContain(`prune off (config: defaults <- ${config})`);
     expect(numberIn(out, "tokens sent", 1)).toBe(numberIn(out, "tokens sent", 0));

@@ -127,9 +127,9 @@ describe("doctor checks", () => {
   });
 
   it("preset: names the preset and its stages, off stages included", async () => {
-    const { governor } = await governorWith(JSON.stringify({ preset: "lean", prune: { enabled: false } }));
+    const { governor } = await governorWith(JSON.stringify({ preset: "lean", prune: { enabled: false }, fold: { enabled: false } }));
     const [line] = checkPreset(environment(governor));
-    expect(line!.detail).toMatch(/"lean" \(chosen by config\); on: redact, policies, blobs, recall, doctor; off: prune, telemetry, chaos/);
+    expect(line!.detail).toMatch(/"lean" \(chosen by config\); on: redact, policies, blobs, recall, doctor; off: fold, prune, telemetry, chaos/);
   });
 
   it("runDoctor: its own checks around the plugins' ones; one check throwing does not stop the others", async () => {

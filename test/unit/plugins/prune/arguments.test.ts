@@ -13,7 +13,7 @@ import {
   isCutString,
   type ToolCallBlock,
 } from "../../../../plugins/prune/arguments.ts";
-import { protectedPathMatcher } from "../../../../plugins/prune/paths.ts";
+import { protectedPathMatcher } from "../../../../lib/context/index.ts";
 import { messageChars } from "../../../../plugins/prune/size.ts";
 
 const options: ArgumentCutOptions = { maxArgChars: 2000, argExcerptChars: 240, isProtected: () => false, blobs: true };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { AgentMessageLike } from "../../../../core/index.ts";
-import { fingerprint, fnv1a } from "../../../../plugins/prune/fingerprint.ts";
+import { fnv1a } from "../../../../lib/context/index.ts";
+import { fingerprint } from "../../../../plugins/prune/fingerprint.ts";
 
 const result = (text: string, timestamp?: number): AgentMessageLike => ({
   role: "toolResult",

@@ -109,7 +109,7 @@ describe("perModel config", () => {
     expect(perModelEntrySchema.safeParse({ keepRecentTurns: 101 }).success).toBe(false);
     expect(perModelEntrySchema.safeParse({ adaptiveEnterPercent: 1001 }).success).toBe(false);
     expect(perModelEntrySchema.safeParse({ perTool: {} }).success).toBe(false);
-    expect(perModelEntrySchema.safeParse({ enabled: false, keepRecentTurns: 1, fold: false, contextWindow: 1_000_000 }).success).toBe(true);
+    expect(perModelEntrySchema.safeParse({ enabled: false, keepRecentTurns: 1, staleReads: false, contextWindow: 1_000_000 }).success).toBe(true);
   });
 
   describe("from a project file", () => {

@@ -36,21 +36,21 @@ describe("prune plugin", () => {
   it("taps context at STAGE.PRUNE and toolResult at STAGE.PIN, and mounts pin and pruning under the command root", async () => {
     const { g } = await governor();
     const taps = g.pipeline.describe();
+    // Folding is the fold plugin's (test/unit/plugins/fold/plugin.test.ts): prune alone taps the
+    // restore of its own context edits, its input, its stage and its output.
     expect(taps.context).toEqual([
       { name: "governor:prune", stage: -100 },
-      { name: "governor:prune", stage: 390 },
       { name: "governor:prune", stage: 399 },
       { name: "governor:prune", stage: 400 },
       { name: "governor:prune", stage: 401 },
-      { name: "governor:prune", stage: 450 },
     ]);
     expect(taps.contextEdits).toEqual([{ name: "governor:prune", stage: 400 }]);
     expect(taps.toolResult).toEqual([{ name: "governor:prune", stage: 300 }]);
     // contextEdits "off": nothing at the boundary; only the restoring tap (for edits written before).
     const off = (await governor({ contextEdits: "off" })).g.pipeline.describe();
-    expect(off.context!.map((t) => t.stage)).toEqual([-100, 390, 400, 450]);
+    expect(off.context!.map((t) => t.stage)).toEqual([-100, 400]);
     expect(off.contextEdits).toEqual([]);
-    expect([...g.pipeline.commands.keys()].sort()).toEqual(["kota pin", "kota pruning", "kota unfold"]);
+    expect([...g.pipeline.commands.keys()].sort()).toEqual(["kota pin", "kota pruning"]);
   });
 
   it("pins kota_impact results on arrival with a visible marker, and leaves other tools alone", async () => {

@@ -81,11 +81,16 @@ describe("SessionPruner", () => {
       },
       { role: "toolResult", toolCallId: "f1", toolName: "context_fold", content: [{ type: "text", text: "Folded turn 1." }], isError: false, timestamp: 2001 },
     ];
+    // `[]`: the fold plugin runs (its service answered), no fold is in force yet.
     const p = new SessionPruner(options, memorySessionStore);
-    expect(p.run(structuredClone(h), usage(null, 1_000_000)) && p.lastReport!.stepped).toBe(false);
-    p.run([...structuredClone(h), ...fold], usage(null, 1_000_000));
+    expect(p.run(structuredClone(h), usage(null, 1_000_000), []) && p.lastReport!.stepped).toBe(false);
+    p.run([...structuredClone(h), ...fold], usage(null, 1_000_000), []);
     expect(p.lastReport!.stepped).toBe(true);
-    // Without the fold the cache-cost rule still waits.
+    // Without the fold plugin a fold result changes nothing; without the fold the cache-cost rule still waits.
+    const r = new SessionPruner(options, memorySessionStore);
+    r.run(structuredClone(h), usage(null, 1_000_000));
+    r.run([...structuredClone(h), ...fold], usage(null, 1_000_000));
+    expect(r.lastReport!.stepped).toBe(false);
     const q = new SessionPruner(options, memorySessionStore);
     q.run(structuredClone(h), usage(null, 1_000_000));
     q.run(structuredClone(h), usage(null, 1_000_000));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { AgentMessageLike } from "../../../../core/index.ts";
-import { protectedPathMatcher } from "../../../../plugins/prune/paths.ts";
+import { protectedPathMatcher } from "../../../../lib/context/index.ts";
 import { markPruned } from "../../../../plugins/prune/pruned-mark.ts";
 import { canonicalJson, type RelationOptions, resultRelations } from "../../../../plugins/prune/relations.ts";
 

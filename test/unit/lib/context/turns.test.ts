@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { AgentMessageLike } from "../../../../core/index.ts";
-import { protectedFrom, turnStarts } from "../../../../plugins/prune/turns.ts";
+import { protectedFrom, turnStarts } from "../../../../lib/context/index.ts";
 
 const m = (role: string): AgentMessageLike => ({ role, content: [] });
 

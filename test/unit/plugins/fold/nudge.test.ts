@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { AgentMessageLike } from "../../../../../core/index.ts";
-import { NUDGE_KIND, NUDGE_PREFIX } from "../../../../../plugins/prune/fold/index.ts";
-import { MAX_UNANSWERED_NUDGES } from "../../../../../plugins/prune/fold/nudge.ts";
-import { harness, textOf, turn, turns, user } from "../../../../helpers/prune-fold.ts";
+import type { AgentMessageLike } from "../../../../core/index.ts";
+import { NUDGE_KIND, NUDGE_PREFIX } from "../../../../plugins/fold/index.ts";
+import { MAX_UNANSWERED_NUDGES } from "../../../../plugins/fold/nudge.ts";
+import { harness, textOf, turn, turns, user } from "../../../helpers/prune-fold.ts";
 
 /** ~2,050 chars per turn: 6 turns are ~31% of a 10,000-token window. */
 const WINDOW = 10_000;
@@ -43,7 +43,7 @@ describe("the fold nudge", () => {
 
   it("is not added below foldNudgePercent, after the first request of a turn, or with fewer than 2 finished turns to fold", async () => {
     expect(nudgeOf((await (await harness()).context(firstRequest(7), 200_000)).at(-1)!)).toBeUndefined();
-    expect(nudgeOf((await (await harness({ foldNudgePercent: 50 })).context(firstRequest(7), WINDOW)).at(-1)!)).toBeUndefined();
+    expect(nudgeOf((await (await harness({}, { fold: { nudgePercent: 50 } })).context(firstRequest(7), WINDOW)).at(-1)!)).toBeUndefined();
     const midTurn = [...firstRequest(7), ...turn(7).slice(1, 3)];
     const h = await harness();
     const out = await h.context(midTurn, WINDOW);

@@ -7,10 +7,8 @@
  * is read again: the turn holding the first changed message and everything after it. The cost of a
  * call is the new messages and a logarithm of the history.
  */
-import type { AgentMessageLike } from "../../../core/sdk.ts";
-import { MessageIdentities } from "../identity.ts";
-import { turnKey } from "../pruner.ts";
-import { messageChars } from "../size.ts";
+import { type AgentMessageLike, messageChars } from "../../core/sdk.ts";
+import { MessageIdentities, turnKey } from "../../lib/context/index.ts";
 import { activeFolds, type ActiveFold, foldCallsOf } from "./folds.ts";
 import { type FoldGuards, type TurnMap, TurnMapBuilder } from "./turn-map.ts";
 
@@ -26,7 +24,7 @@ export class HistoryIndex {
   private readonly builder = new TurnMapBuilder();
   /** `sums[i]`: characters of messages [0, i). */
   private readonly sums: number[] = [0];
-  /** Key of each turn's user message (pruner.ts turnKey), and the first turn with each key. */
+  /** Key of each turn's user message (lib/context turnKey), and the first turn with each key. */
   private readonly keys: string[] = [];
   private readonly turnByKey = new Map<string, number>();
   private pins = "";

@@ -1,12 +1,11 @@
 /**
- * The facts folding needs about a message list, by turn (turns.ts: a turn starts at a user message):
+ * The facts folding needs about a message list, by turn (lib/context turns.ts: a turn starts at a user message):
  * where each tool call is, whether every call of a turn has its result in the same turn (so folding
  * whole turns never splits a toolCall/toolResult pair), and what must never be folded (pinned
  * results, calls on protected paths).
  */
-import { messageMeta, type AgentMessageLike } from "../../../core/sdk.ts";
-import { callPath } from "../paths.ts";
-import { startsTurn } from "../turns.ts";
+import { messageMeta, type AgentMessageLike } from "../../core/sdk.ts";
+import { callPath, FOLD_TOOL, startsTurn } from "../../lib/context/index.ts";
 
 /** One turn of the list. */
 export interface TurnFacts {
@@ -139,7 +138,7 @@ export class TurnMapBuilder {
   /** Enters the calls of `m` (an assistant message) and fold results; returns the call ids. */
   private record(m: AgentMessageLike, index: number, turn: number): string[] {
     if (m.role === "toolResult") {
-      if ((m as { toolName?: unknown }).toolName === FOLD_TOOL_NAME) {
+      if ((m as { toolName?: unknown }).toolName === FOLD_TOOL) {
         const id = String((m as { toolCallId?: unknown }).toolCallId);
         this.foldResults.set(id, index);
         this.resultOrder.push({ id, message: index });
@@ -155,15 +154,12 @@ export class TurnMapBuilder {
         this.map.calls.set(b.id, { turn, message: index, block });
         this.entered.push({ id: b.id, message: index });
       }
-      if (b.name === FOLD_TOOL_NAME) this.foldSites.push({ id: b.id, message: index, arguments: b.arguments });
+      if (b.name === FOLD_TOOL) this.foldSites.push({ id: b.id, message: index, arguments: b.arguments });
       ids.push(b.id);
     });
     return ids;
   }
 }
-
-/** The model's fold tool name (re-exported by folds.ts as `FOLD_TOOL`). */
-export const FOLD_TOOL_NAME = "context_fold";
 
 function blocksOf(m: AgentMessageLike): Block[] {
   return Array.isArray(m.content) ? (m.content as Block[]) : [];

@@ -2,10 +2,10 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { AgentMessageLike } from "../../../../../core/index.ts";
-import { FOLD_TOOL, foldCalls } from "../../../../../plugins/prune/fold/index.ts";
-import { PIN_KIND } from "../../../../../plugins/prune/records.ts";
-import { harness, turn, turns, user } from "../../../../helpers/prune-fold.ts";
+import type { AgentMessageLike } from "../../../../core/index.ts";
+import { FOLD_TOOL, foldCalls } from "../../../../plugins/fold/index.ts";
+import { PIN_KIND } from "../../../../plugins/prune/records.ts";
+import { harness, turn, turns, user } from "../../../helpers/prune-fold.ts";
 
 const SUMMARY = "Read f1-f4: they export the config loader and its tests.";
 
@@ -15,9 +15,10 @@ describe("context_fold: the tool", () => {
     for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
   });
 
-  it("is registered with the prune plugin when prune.fold is on, and not when it is off", async () => {
+  it("is registered by the fold plugin when it is on, and not when fold.enabled is false or the preset has no fold plugin", async () => {
     expect((await harness()).toolNames()).toContain(FOLD_TOOL);
-    expect((await harness({ fold: false })).toolNames()).not.toContain(FOLD_TOOL);
+    expect((await harness({}, { fold: { enabled: false } })).toolNames()).not.toContain(FOLD_TOOL);
+    expect((await harness({}, { withoutFold: true })).toolNames()).not.toContain(FOLD_TOOL);
   });
 
   it("folds whole finished turns, stores the originals byte-exact in a blob and says how to get them back", async () => {

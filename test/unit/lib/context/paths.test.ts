@@ -7,7 +7,7 @@ import {
   normalizePath,
   pathGlobMatches,
   protectedPathMatcher,
-} from "../../../../plugins/prune/paths.ts";
+} from "../../../../lib/context/index.ts";
 
 describe("callPath", () => {
   it("reads path, file_path or filePath, in that order, and ignores empty or non-string values", () => {

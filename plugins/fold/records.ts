@@ -1,9 +1,10 @@
 /**
  * What folding persists in the session (pi custom entries via services.store(), never sent to the
  * model). The folds themselves are not records: a `context_fold` call whose result is not an error
- * IS the fold (see folds.ts), so a replayed recorded session folds the same way.
+ * IS the fold (see folds.ts), so a replayed recorded session folds the same way. The kinds keep the
+ * names they had when folding was a part of the prune plugin, so existing sessions read the same.
  */
-import type { SessionStore } from "../../../core/sdk.ts";
+import type { SessionStore } from "../../core/sdk.ts";
 
 /** Record kind of one `/<root> unfold <id>`: the fold with that id is no longer applied. */
 export const UNFOLD_KIND = "governor:prune-unfold";
@@ -12,7 +13,7 @@ export const NUDGE_KIND = "governor:prune-nudge";
 
 /** A nudge: the text block appended to the user message whose turnKey is `key`. */
 export interface NudgeRecord {
-  /** turnKey (pruner.ts) of the user message that carries the nudge. */
+  /** turnKey (lib/context) of the user message that carries the nudge. */
   key: string;
   /** The text block, byte for byte as every later request renders it. */
   text: string;

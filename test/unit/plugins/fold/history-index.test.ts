@@ -6,17 +6,24 @@
  * rewritten tail (branch switch), or a message without a timestamp.
  */
 import { describe, expect, it } from "vitest";
-import { type AgentMessageLike, createLogger, memorySessionStore, type SessionStore } from "../../../../../core/index.ts";
-import { pruneDefaults } from "../../../../../plugins/prune/config.ts";
-import { UNFOLD_KIND } from "../../../../../plugins/prune/fold/index.ts";
-import { FoldSession } from "../../../../../plugins/prune/fold/session.ts";
-import { mapTurns } from "../../../../../plugins/prune/fold/turn-map.ts";
-import { PIN_KIND } from "../../../../../plugins/prune/records.ts";
-import { generateSession } from "../../../../../cli/replay/sample/generate.ts";
-import { parseSession } from "../../../../../cli/replay/session-file.ts";
+import { type AgentMessageLike, createLogger, memorySessionStore, type SessionStore } from "../../../../core/index.ts";
+import { foldDefaults } from "../../../../plugins/fold/config.ts";
+import { UNFOLD_KIND } from "../../../../plugins/fold/index.ts";
+import { FoldSession } from "../../../../plugins/fold/session.ts";
+import { mapTurns } from "../../../../plugins/fold/turn-map.ts";
+import { PIN_KIND } from "../../../../plugins/prune/records.ts";
+import { generateSession } from "../../../../cli/replay/sample/generate.ts";
+import { parseSession } from "../../../../cli/replay/session-file.ts";
 
 const logger = createLogger("test", () => {});
-const sessionOn = (store: SessionStore) => new FoldSession({ options: pruneDefaults, cwd: "/repo", root: "governor", store: () => store, logger });
+const sessionOn = (store: SessionStore) =>
+  new FoldSession({
+    options: { protectedFilePatterns: [], keepRecentTurns: 2, contextWindow: 200_000, ...foldDefaults },
+    cwd: "/repo",
+    root: "governor",
+    store: () => store,
+    logger,
+  });
 
 /** What folding derives from a list: turns, call places, folds in force, ranges. */
 function derived(session: FoldSession, messages: readonly AgentMessageLike[]) {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { AgentMessageLike } from "../../../../../core/index.ts";
-import { FOLD_MESSAGE_TYPE, UNFOLD_KIND } from "../../../../../plugins/prune/fold/index.ts";
-import { PIN_KIND } from "../../../../../plugins/prune/records.ts";
-import { harness, pairsValid, textOf, turn, turns, user } from "../../../../helpers/prune-fold.ts";
+import type { AgentMessageLike } from "../../../../core/index.ts";
+import { FOLD_MESSAGE_TYPE, UNFOLD_KIND } from "../../../../plugins/fold/index.ts";
+import { PIN_KIND } from "../../../../plugins/prune/records.ts";
+import { harness, pairsValid, textOf, turn, turns, user } from "../../../helpers/prune-fold.ts";
 
 const SUMMARY = "Turns 2-4 read f2-f4: config loader, its schema and tests; nothing to change.";
 
@@ -18,7 +18,7 @@ async function folded(options: Record<string, unknown> = {}) {
 
 /** What the prune plugin alone sends for `history`. */
 async function pruneAlone(history: AgentMessageLike[]): Promise<AgentMessageLike[]> {
-  return (await harness({ fold: false })).context(history);
+  return (await harness({}, { fold: { enabled: false } })).context(history);
 }
 
 describe("folding: what the model is sent", () => {

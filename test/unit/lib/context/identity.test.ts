@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { AgentMessageLike } from "../../../../core/index.ts";
-import { MessageIdentities } from "../../../../plugins/prune/identity.ts";
+import { MessageIdentities } from "../../../../lib/context/index.ts";
 
 const result = (text: string, timestamp?: number): AgentMessageLike => ({
   role: "toolResult",

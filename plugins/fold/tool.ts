@@ -5,9 +5,9 @@
  * blob when the blobs plugin runs) and says what the fold will do.
  */
 import { Type } from "typebox";
-import { InvalidInputError, messagesChars, textContent, type GovernedToolDefinition, type ToolExecuteResult } from "../../../core/sdk.ts";
-import type { BlobStore } from "../../../lib/blobs/index.ts";
-import { blobReadCall } from "../../blobs/index.ts";
+import { InvalidInputError, messagesChars, textContent, type GovernedToolDefinition, type ToolExecuteResult } from "../../core/sdk.ts";
+import type { BlobStore } from "../../lib/blobs/index.ts";
+import { blobReadCall } from "../blobs/index.ts";
 import { checkRange, FOLD_TOOL, isProblem } from "./folds.ts";
 import type { FoldSession } from "./session.ts";
 import { turnLabel } from "./turn-map.ts";

@@ -4,11 +4,8 @@
  * invalid folds were already logged. Everything else is derived from the messages and the session
  * records on each call.
  */
-import type { AgentMessageLike, Logger, SessionStore } from "../../../core/sdk.ts";
-import type { PruneOptions } from "../config.ts";
-import { protectedPathMatcher } from "../paths.ts";
-import { loadPins } from "../records.ts";
-import { tokensOf } from "../size.ts";
+import { type AgentMessageLike, estimateTokens as tokensOf, type Logger, type SessionStore } from "../../core/sdk.ts";
+import { type FoldingRules, loadPins, protectedPathMatcher } from "../../lib/context/index.ts";
 import type { ActiveFold } from "./folds.ts";
 import { HistoryIndex } from "./history-index.ts";
 import { loadNudges, loadUnfolded, NUDGE_KIND } from "./records.ts";
@@ -18,7 +15,8 @@ import type { TurnMap } from "./turn-map.ts";
 
 /** What folding needs from the plugin around it. */
 export interface FoldEnv {
-  options: Pick<PruneOptions, "protectedFilePatterns" | "foldNudgePercent" | "keepRecentTurns" | "contextWindow">;
+  /** `nudgePercent` from the fold config; the rest is what prune hands over (FoldingRules). */
+  options: FoldingRules & { nudgePercent: number };
   cwd: string;
   root: string;
   store: () => SessionStore;
@@ -109,7 +107,7 @@ export class FoldSession {
     this.sync(base);
     const rawChars = this.index.chars;
     // The common case: no fold, no nudge, and below the nudge threshold.
-    if (!nudges.length && (tokensOf(rawChars) / window) * 100 < this.env.options.foldNudgePercent && !this.index.hasFoldResult) return pruned;
+    if (!nudges.length && (tokensOf(rawChars) / window) * 100 < this.env.options.nudgePercent && !this.index.hasFoldResult) return pruned;
     const v = this.foldsOf(base);
     const foldedChars = v.active.reduce((sum, f) => sum + f.chars, 0);
     const percent = (tokensOf(rawChars - foldedChars) / window) * 100;
@@ -119,7 +117,7 @@ export class FoldSession {
       active: v.active,
       nudges,
       percent,
-      foldNudgePercent: this.env.options.foldNudgePercent,
+      foldNudgePercent: this.env.options.nudgePercent,
       keepRecentTurns: this.env.options.keepRecentTurns,
       keyOf: this.index.keyOf,
       turnOf: this.index.turnOf,

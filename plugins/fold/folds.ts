@@ -9,11 +9,12 @@
  * the turn of `to`, every turn complete, older than a given turn, no pinned result, no protected
  * path, no overlap with an active fold.
  */
-import { messageMeta, type AgentMessageLike } from "../../../core/sdk.ts";
-import { FOLD_TOOL_NAME, isAfter, turnLabel, type TurnFacts, type TurnMap, TurnMapBuilder } from "./turn-map.ts";
+import { messageMeta, type AgentMessageLike } from "../../core/sdk.ts";
+import { FOLD_TOOL } from "../../lib/context/index.ts";
+import { isAfter, turnLabel, type TurnFacts, type TurnMap, TurnMapBuilder } from "./turn-map.ts";
 
-/** The model's fold tool name. */
-export const FOLD_TOOL = FOLD_TOOL_NAME;
+/** The model's fold tool name (defined in lib/context, where pruning reads it too). */
+export { FOLD_TOOL };
 
 /** A `context_fold` call whose result is not an error. */
 export interface FoldCall {
