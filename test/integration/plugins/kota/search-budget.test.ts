@@ -118,7 +118,7 @@ describe("kota_search keeps the largest answer that fits", () => {
     expect(Buffer.byteLength(snippet.text)).toBeLessThanOrEqual(5_000);
 
     // The way back: the first, full answer, whole.
-    const blobId = /"blobId":"([0-9a-f]{64})"/.exec(pointer!)![1]!;
+    const blobId = /"blobId":"([0-9a-f]{12})"/.exec(pointer!)![1]!;
     const full = await piCall(governor, "blob_read", { blobId, unit: "bytes", limit: 12_000 });
     expect(full.text).toMatch(/Search "config": \d+ result\(s\)/);
     expect(Number(/Search "config": (\d+) result/.exec(full.text)![1])).toBeGreaterThan(shownLimit);
