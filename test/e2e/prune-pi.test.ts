@@ -9,7 +9,7 @@ import { governorPolicy, noPruning } from "../../cli/replay/policies.ts";
 import { readSessionFile } from "../../cli/replay/session-file.ts";
 import { simulate } from "../../cli/replay/simulate.ts";
 import { messagesChars } from "../../plugins/prune/size.ts";
-import { type PiTestScope, piTestScope, type PiTestSession } from "../helpers/pi-session.ts";
+import { type PiTestScope, piTestScope, type PiTestSession, storedMessages } from "../helpers/pi-session.ts";
 
 const TURNS = 32;
 const FILE_CHARS = 12_000;
@@ -67,7 +67,7 @@ describe("prune with the real pi SDK", () => {
     expect(plainLast / pruned.sizes.at(-1)!).toBeGreaterThan(4);
 
     // The session itself keeps the full history: pruning is request-only.
-    const stored = pruned.pi.session.messages.filter((m) => m.role === "toolResult");
+    const stored = storedMessages(pruned.pi.session).filter((m) => m.role === "toolResult");
     expect(stored).toHaveLength(TURNS);
     for (const r of stored) expect(JSON.stringify(r.content)).not.toContain("(Pruned)");
     // What the model saw last: old reads are placeholders that say how to read them again.

@@ -10,7 +10,7 @@ import { describe, expect, it, vi } from "vitest";
 import { type AgentMessageLike, createExtension, definePreset } from "../../core/index.ts";
 import { blobs } from "../../plugins/blobs/index.ts";
 import { prune } from "../../plugins/prune/index.ts";
-import { piTestScope } from "../helpers/pi-session.ts";
+import { piTestScope, storedMessages } from "../helpers/pi-session.ts";
 
 const code = (name: string, chars: number) => {
   const lines: string[] = [];
@@ -79,7 +79,7 @@ describe("context round 2 strategies with the real pi SDK", () => {
     // The tools really ran.
     expect(readFileSync(join(cwd, "c.ts"), "utf8")).toBe(written);
     expect(readFileSync(join(cwd, "b.ts"), "utf8")).toContain("compute(100)");
-    const stored = pi.session.messages as unknown as AgentMessageLike[];
+    const stored = storedMessages(pi.session) as unknown as AgentMessageLike[];
     expect((resultOf(stored, "edit_fail") as { isError?: boolean }).isError).toBe(true);
 
     // One boundary step covers turns 1-5 once they free 8,000 tokens (each message is judged when the

@@ -15,7 +15,7 @@ import { probeSqlite } from "../../lib/sqlite/index.ts";
 import { blobs } from "../../plugins/blobs/index.ts";
 import { prune } from "../../plugins/prune/index.ts";
 import { recall } from "../../plugins/recall/index.ts";
-import { startPiSession, type PiTestSession } from "../helpers/pi-session.ts";
+import { startPiSession, type PiTestSession, storedMessages } from "../helpers/pi-session.ts";
 
 /** Turns before the early read (so it is turn 3) and after it (a 30+ turn session in all). */
 const WARMUP_TURNS = 2;
@@ -106,7 +106,7 @@ describe.skipIf(!probeSqlite().fts5)("recall with the real pi SDK", () => {
     expect(seen.read).toContain("export function flamingoLedgerChecksum(entries: number[])");
 
     // Byte-exact: the blob is the result pi keeps in the session, and names the same id.
-    const stored = (pi.session.messages as unknown as Msg[]).find((m) => m.role === "toolResult" && m.toolName === "read")!;
+    const stored = (storedMessages(pi.session) as unknown as Msg[]).find((m) => m.role === "toolResult" && m.toolName === "read")!;
     const blobId = stored.details!.blobId!;
     expect(seen.placeholder).toContain(blobId.slice(0, 12));
     const file = await new BlobStore({ dir: blobDir }).locate(blobId);

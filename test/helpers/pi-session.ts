@@ -94,6 +94,16 @@ function recordingUiContext(ui: RecordingUi, confirmAnswer: boolean): object {
 }
 
 /**
+ * The messages pi keeps in the session (its entries on the current branch), raw. On pi 0.87+ with
+ * context edits, `session.messages` is the model-visible projection (placeholders in); the entries
+ * keep what the tools returned.
+ */
+export function storedMessages(session: { sessionManager: { getBranch(): unknown[] } }): AgentSession["messages"] {
+  type Message = AgentSession["messages"][number];
+  return (session.sessionManager.getBranch() as Array<{ type: string; message?: Message }>).filter((e) => e.type === "message").map((e) => e.message!);
+}
+
+/**
  * Starts pi in-process: real AgentSession, real extension runtime, faux model. The agent dir is a
  * throwaway temp folder so the user's ~/.pi is never read or written.
  */
