@@ -14,6 +14,13 @@ export interface RenamedKey {
   /** The section the key moved to, when it left its plugin's section (default: the same section). */
   readonly section?: string;
   /**
+   * The key stays where it is, and a value for which this returns true is also set at
+   * `section`.`to` (unless the same file sets that), without a note: a setting that used to cover
+   * a part that became a plugin of its own keeps covering it (`prune.enabled: false` turns folding
+   * off too). Needs `section`.
+   */
+  readonly alsoWhen?: (value: unknown) => boolean;
+  /**
    * The old value in the new key's shape, when the shape changed too (default: the value as is).
    * Gets the old value only; it is merged under whatever the file already sets at `to`.
    */
@@ -94,6 +101,10 @@ export function upgradeLayer(data: Record<string, unknown>, renamedBySection: Re
     for (const old of Object.keys(section)) {
       const rule = Object.hasOwn(rules, old) ? rules[old]! : undefined;
       if (!rule || "removed" in rule || !rule.section) continue;
+      if (rule.alsoWhen) {
+        if (rule.alsoWhen(section[old])) moved.push({ section: rule.section, to: rule.to, value: section[old] });
+        continue;
+      }
       moved.push({ section: rule.section, to: rule.to, value: rule.convert ? rule.convert(section[old]) : section[old] });
       delete section[old];
       renamed.push({ path: `${key}.${old}`, message: renamedMessage(key, rule) });

@@ -273,11 +273,14 @@ export const PREVIOUS_STEP_DEFAULTS: Partial<PruneOptions> = Object.freeze({
 
 /**
  * Keys that left the section: folding is the fold plugin now (`fold.enabled`, `fold.nudgePercent`).
- * A file that still sets `prune.fold` or `prune.foldNudgePercent` keeps working, with a note.
+ * A file that still sets `prune.fold` or `prune.foldNudgePercent` keeps working, with a note. Folding
+ * was a part of pruning, so a file that turns pruning off turns folding off too, unless it sets
+ * `fold.enabled` itself.
  */
 export const pruneRenamedKeys: RenamedKeys = Object.freeze({
   fold: { to: "enabled", section: "fold" },
   foldNudgePercent: { to: "nudgePercent", section: "fold" },
+  enabled: { to: "enabled", section: "fold", alsoWhen: (value: unknown) => value === false },
 });
 
 /**

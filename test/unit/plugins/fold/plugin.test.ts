@@ -76,4 +76,19 @@ describe("the fold plugin", () => {
     const both = resolveConfig(plugins, [project({ prune: { foldNudgePercent: 35 }, fold: { nudgePercent: 60 } })]);
     expect(both.values.get("fold")).toMatchObject({ enabled: true, nudgePercent: 60 });
   });
+
+  it("is off with prune when a file turns prune off, unless that file sets fold.enabled (folding was a part of prune)", () => {
+    const plugins = kotaPreset.plugins();
+    const global = (data: Record<string, unknown>) => ({ kind: "global" as const, source: "~/.pi/agent/pi-governor.json", data });
+    const off = resolveConfig(plugins, [global({ prune: { enabled: false } })]);
+    expect(off.values.get("prune")).toMatchObject({ enabled: false });
+    expect(off.values.get("fold")).toMatchObject({ enabled: false });
+    expect(off.problems).toEqual([]);
+    // Said in the same file, fold.enabled wins; a later file may turn folding back on.
+    expect(resolveConfig(plugins, [global({ prune: { enabled: false }, fold: { enabled: true } })]).values.get("fold")).toMatchObject({ enabled: true });
+    expect(resolveConfig(plugins, [global({ prune: { enabled: false } }), project({ fold: { enabled: true } })]).values.get("fold")).toMatchObject({ enabled: true });
+    // prune on, or a value that is not false: folding untouched.
+    expect(resolveConfig(plugins, [global({ prune: { enabled: true } })]).values.get("fold")).toMatchObject({ enabled: true });
+    expect(resolveConfig(plugins, [global({ prune: { keepRecentTurns: 3 } })]).values.get("fold")).toMatchObject({ enabled: true });
+  });
 });
