@@ -86,7 +86,9 @@ describe("the fold plugin", () => {
     expect(off.problems).toEqual([]);
     // Said in the same file, fold.enabled wins; a later file may turn folding back on.
     expect(resolveConfig(plugins, [global({ prune: { enabled: false }, fold: { enabled: true } })]).values.get("fold")).toMatchObject({ enabled: true });
-    expect(resolveConfig(plugins, [global({ prune: { enabled: false } }), project({ fold: { enabled: true } })]).values.get("fold")).toMatchObject({ enabled: true });
+    expect(resolveConfig(plugins, [global({ prune: { enabled: false } }), project({ fold: { enabled: true } })]).values.get("fold")).toMatchObject({
+      enabled: true,
+    });
     // prune on, or a value that is not false: folding untouched.
     expect(resolveConfig(plugins, [global({ prune: { enabled: true } })]).values.get("fold")).toMatchObject({ enabled: true });
     expect(resolveConfig(plugins, [global({ prune: { keepRecentTurns: 3 } })]).values.get("fold")).toMatchObject({ enabled: true });
