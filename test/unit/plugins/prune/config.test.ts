@@ -64,7 +64,7 @@ describe("perModel keys and entries", () => {
   it("a bad model key in a config file is reported, the entry is not applied", () => {
     const { values, problems } = resolvePrune({ prune: { perModel: { "no-slash": { keepRecentTurns: 3 } } } });
     expect(problems.join("\n")).toContain("prune.perModel");
-    expect((values.get("prune") as { perModel: Record<string, unknown> }).perModel).not.toHaveProperty("no-slash");
+    expect((values.get("prune") as unknown as { perModel: Record<string, unknown> }).perModel).not.toHaveProperty("no-slash");
   });
 });
 
