@@ -62,7 +62,15 @@ describe("governed error classes", () => {
   it("toJSON has the fields for logs, and the optional ones only when set", () => {
     expect(new NetworkError("reset", o).toJSON()).toEqual({ code: "GOV_NETWORK", category: "network", message: "reset", recoverable: true, retried: 0 });
     const e = new RateLimitError("slow down", { ...o, retried: 2, stderrTail: "429", retryAfterMs: 0 });
-    expect(e.toJSON()).toEqual({ code: "GOV_RATE_LIMIT", category: "rate_limit", message: "slow down", recoverable: true, retried: 2, stderrTail: "429", retryAfterMs: 0 });
+    expect(e.toJSON()).toEqual({
+      code: "GOV_RATE_LIMIT",
+      category: "rate_limit",
+      message: "slow down",
+      recoverable: true,
+      retried: 2,
+      stderrTail: "429",
+      retryAfterMs: 0,
+    });
     e.retried = 3;
     expect(e.toJSON().retried).toBe(3);
   });

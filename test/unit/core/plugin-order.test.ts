@@ -26,7 +26,13 @@ describe("planApplyOrder", () => {
 
   it("moves a provider before a user of a required or an optional service, and only as far as needed", () => {
     const plan = planApplyOrder(
-      on(plugin("first"), plugin("user", { requires: [INDEX] }), plugin("soft", { optional: [CACHE] }), plugin("indexer", { provides: [INDEX] }), plugin("cacher", { provides: [CACHE] })),
+      on(
+        plugin("first"),
+        plugin("user", { requires: [INDEX] }),
+        plugin("soft", { optional: [CACHE] }),
+        plugin("indexer", { provides: [INDEX] }),
+        plugin("cacher", { provides: [CACHE] }),
+      ),
       "p",
     );
     expect(names(plan.order)).toEqual(["t:first", "t:indexer", "t:user", "t:cacher", "t:soft"]);
@@ -43,7 +49,9 @@ describe("planApplyOrder", () => {
     const second = plugin("second", { provides: [INDEX] });
     const plan = planApplyOrder(on(plugin("first", { provides: [INDEX] }), second), "kota");
     expect(names(plan.order)).toEqual(["t:first"]);
-    expect(plan.failed.get(second)).toBe('it provides service "t:index", which t:first (earlier in preset "kota") provides already; remove one of them from the preset or turn one off');
+    expect(plan.failed.get(second)).toBe(
+      'it provides service "t:index", which t:first (earlier in preset "kota") provides already; remove one of them from the preset or turn one off',
+    );
   });
 
   it("a disabled plugin is never ordered, and does not count as a second provider", () => {
@@ -57,7 +65,9 @@ describe("planApplyOrder", () => {
     const b = plugin("b", { requires: [EXTRA] });
     const plan = planApplyOrder(on(a, b), "p");
     expect(plan.order).toEqual([]);
-    expect(plan.failed.get(a)).toBe('it needs service "t:index", which no plugin in preset "p" provides; add t:indexer to the preset or set "a": { "enabled": false }');
+    expect(plan.failed.get(a)).toBe(
+      'it needs service "t:index", which no plugin in preset "p" provides; add t:indexer to the preset or set "a": { "enabled": false }',
+    );
     expect(plan.failed.get(b)).toContain("add a plugin that provides it to the preset");
   });
 
@@ -88,7 +98,9 @@ describe("planApplyOrder", () => {
     const c = plugin("c", { requires: [INDEX] });
     const plan = planApplyOrder(on(a, b, c, plugin("free")), "p");
     expect(names(plan.order)).toEqual(["t:free"]);
-    expect(plan.failed.get(a)).toBe('its services form a cycle: t:a needs "t:cache" from t:b, which needs "t:index" from t:a; remove one of these dependencies or one of the plugins');
+    expect(plan.failed.get(a)).toBe(
+      'its services form a cycle: t:a needs "t:cache" from t:b, which needs "t:index" from t:a; remove one of these dependencies or one of the plugins',
+    );
     expect(plan.failed.get(c)).toMatch(/^it waits for plugins whose services form a cycle: t:a needs "t:cache" from t:b/);
   });
 

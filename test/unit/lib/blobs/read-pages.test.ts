@@ -71,7 +71,14 @@ describe("grepBlob", () => {
   it("finds matching lines with their numbers, case-insensitive, a bad regex taken literally", async () => {
     const path = file("alpha\nERROR one\nbeta\nerror two\n(unclosed\n");
     const r = await grepBlob(path, "error");
-    expect(r).toEqual({ matches: [{ line: 2, text: "ERROR one" }, { line: 4, text: "error two" }], nextLine: undefined, scanned: 6 });
+    expect(r).toEqual({
+      matches: [
+        { line: 2, text: "ERROR one" },
+        { line: 4, text: "error two" },
+      ],
+      nextLine: undefined,
+      scanned: 6,
+    });
     expect((await grepBlob(path, "(unclosed")).matches).toEqual([{ line: 5, text: "(unclosed" }]);
     expect((await grepBlob(path, "^b.t")).matches).toEqual([{ line: 3, text: "beta" }]);
   });

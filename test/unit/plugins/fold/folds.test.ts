@@ -70,22 +70,39 @@ describe("turnBlocker and checkRange", () => {
 
   it("refuses pinned results, protected paths, incomplete turns and overlaps, each with its reason", () => {
     const guards: FoldGuards = { userPins: new Map([["c1", {}]]), isProtected: (p) => p === "f2.ts" };
-    const messages = [...turns(2), user(3), { role: "assistant", content: [{ type: "toolCall", id: "open", name: "read", arguments: {} }] } as AgentMessageLike, ...turn(4)];
+    const messages = [
+      ...turns(2),
+      user(3),
+      { role: "assistant", content: [{ type: "toolCall", id: "open", name: "read", arguments: {} }] } as AgentMessageLike,
+      ...turn(4),
+    ];
     const map = mapTurns(messages, guards);
     expect(turnBlocker(map, 0, rules(4))).toBe("turn 1 holds the pinned result of c1");
     expect(turnBlocker(map, 1, rules(4))).toBe("turn 2 has a call on the protected path f2.ts (c2)");
     expect(turnBlocker(map, 2, rules(4))).toBe("turn 3 has a tool call without its result (or a result without its call)");
     const free = mapTurns(turns(3), none);
-    const folded = { call: { id: "f9", from: "c1", to: "c2", summary: "s", callMessage: 99, blobId: undefined }, first: 0, last: 1, start: 0, end: 8, chars: 0 };
+    const folded = {
+      call: { id: "f9", from: "c1", to: "c2", summary: "s", callMessage: 99, blobId: undefined },
+      first: 0,
+      last: 1,
+      start: 0,
+      end: 8,
+      chars: 0,
+    };
     expect(turnBlocker(free, 1, { before: 3, folded: [folded] })).toBe("turn 2 is already folded by f9");
     expect(turnBlocker(free, 2, { before: 3, folded: [folded] })).toBeUndefined();
   });
 
   it("refuses unknown ids, ids before the first turn and a reversed range, echoing the model's ids cut to a bound", () => {
-    const map = mapTurns([{ role: "assistant", content: [{ type: "toolCall", id: "pre", name: "read", arguments: {} }] } as AgentMessageLike, ...turns(3)], none);
+    const map = mapTurns(
+      [{ role: "assistant", content: [{ type: "toolCall", id: "pre", name: "read", arguments: {} }] } as AgentMessageLike, ...turns(3)],
+      none,
+    );
     const long = "z".repeat(10_000);
     const unknown = checkRange(map, long, "c2", rules(3));
-    expect(isProblem(unknown) && unknown.problem).toBe(`from "${"z".repeat(MAX_ECHO_CHARS)}…" (10,000 characters) is not the id of a tool call in this session's context`);
+    expect(isProblem(unknown) && unknown.problem).toBe(
+      `from "${"z".repeat(MAX_ECHO_CHARS)}…" (10,000 characters) is not the id of a tool call in this session's context`,
+    );
     expect(isProblem(unknown) && unknown.fix).toContain("Foldable now: turns 1-3");
     const pre = checkRange(map, "pre", "c2", rules(3));
     expect(isProblem(pre) && pre.problem).toBe('from "pre" comes before the first user message and belongs to no turn');
@@ -97,7 +114,13 @@ describe("turnBlocker and checkRange", () => {
 describe("foldableRuns and describeRuns", () => {
   it("finds maximal runs between blockers, trimmed to turns with calls, longest first then oldest", () => {
     const guards: FoldGuards = { userPins: new Map([["c3", {}]]), isProtected: () => false };
-    const messages = [...turns(2), ...turns(3, 3), user(6), { role: "assistant", content: [{ type: "text", text: "no call" }] } as AgentMessageLike, ...turn(7)];
+    const messages = [
+      ...turns(2),
+      ...turns(3, 3),
+      user(6),
+      { role: "assistant", content: [{ type: "text", text: "no call" }] } as AgentMessageLike,
+      ...turn(7),
+    ];
     const map = mapTurns(messages, guards);
     const runs = foldableRuns(map, 0, 6, rules(7));
     expect(runs.map((r) => [r.first.ordinal, r.last.ordinal, r.from, r.to])).toEqual([
@@ -114,7 +137,16 @@ describe("foldableRuns and describeRuns", () => {
 
 describe("activeFolds", () => {
   it("keeps valid folds in call order, skips unfolded ones, and reports an overlapping later fold", () => {
-    const messages = [...turns(4), user(5), foldCall("f1", { from: "c1", to: "c2", summary: "a" }), foldResult("f1"), foldCall("f2", { from: "c2", to: "c3", summary: "b" }), foldResult("f2"), foldCall("f3", { from: "c3", to: "c4", summary: "c" }), foldResult("f3")];
+    const messages = [
+      ...turns(4),
+      user(5),
+      foldCall("f1", { from: "c1", to: "c2", summary: "a" }),
+      foldResult("f1"),
+      foldCall("f2", { from: "c2", to: "c3", summary: "b" }),
+      foldResult("f2"),
+      foldCall("f3", { from: "c3", to: "c4", summary: "c" }),
+      foldResult("f3"),
+    ];
     const map = mapTurns(messages, none);
     const calls = foldCalls(messages);
     const { active, invalid } = activeFolds(calls, map, new Set(), (s, e) => e - s);

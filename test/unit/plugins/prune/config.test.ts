@@ -31,7 +31,15 @@ describe("the prune schema", () => {
   });
 
   it("bounds every number: out-of-range and fractional turn counts are refused", () => {
-    for (const bad of [{ keepRecentTurns: 0 }, { keepRecentTurns: 101 }, { keepRecentTurns: 1.5 }, { maxToolChars: -1 }, { maxToolChars: 10_000_001 }, { argExcerptChars: 19 }, { minStepPercent: 51 }]) {
+    for (const bad of [
+      { keepRecentTurns: 0 },
+      { keepRecentTurns: 101 },
+      { keepRecentTurns: 1.5 },
+      { maxToolChars: -1 },
+      { maxToolChars: 10_000_001 },
+      { argExcerptChars: 19 },
+      { minStepPercent: 51 },
+    ]) {
       expect(pruneSchema.safeParse({ ...pruneDefaults, ...bad }).success, JSON.stringify(bad)).toBe(false);
     }
   });
