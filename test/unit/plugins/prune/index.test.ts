@@ -36,7 +36,7 @@ describe("prune plugin", () => {
   it("taps context at STAGE.PRUNE and toolResult at STAGE.PIN, and mounts pin and pruning under the command root", async () => {
     const { g } = await governor();
     const taps = g.pipeline.describe();
-    // Folding is the fold plugin's (test/unit/plugins/fold/plugin.test.ts): prune alone taps the
+    // Folding is the fold plugin's (test/unit/plugins/fold/index.test.ts): prune alone taps the
     // restore of its own context edits, its input, its stage and its output.
     expect(taps.context).toEqual([
       { name: "governor:prune", stage: -100 },

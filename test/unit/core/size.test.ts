@@ -1,17 +1,7 @@
+/** One size measure for content: UTF-8 bytes, characters and the token estimate, shared by budget and prune. */
 import { describe, expect, it } from "vitest";
-import {
-  contentBytes,
-  contentChars,
-  estimateTokens,
-  IMAGE_CHARS,
-  mcpServerTag,
-  messageChars,
-  serverOfTags,
-  serverTag,
-  textContent,
-  utf8Bytes,
-  type ContentBlock,
-} from "../../../core/index.ts";
+import { textContent, type ContentBlock } from "../../../core/content.ts";
+import { contentBytes, contentChars, estimateTokens, IMAGE_CHARS, messageChars, utf8Bytes } from "../../../core/size.ts";
 import { measure } from "../../../plugins/budget/measure.ts";
 import { messageChars as pruneMessageChars, tokensOf } from "../../../plugins/prune/size.ts";
 
@@ -35,14 +25,5 @@ describe("one size measure", () => {
     expect(measure(content)).toEqual({ bytes: contentBytes(content), tokens: estimateTokens(contentChars(content)) });
     expect(tokensOf(pruneMessageChars(m))).toBe(measure(content).tokens);
     expect(pruneMessageChars(m)).toBe(messageChars(m));
-  });
-});
-
-describe("shared tags", () => {
-  it("names a tool's server by its first server:<name> or mcp:<name> tag", () => {
-    expect(serverOfTags(["kota", "mcp", serverTag("kota")])).toBe("kota");
-    expect(serverOfTags(["mcp", mcpServerTag("everything")])).toBe("everything");
-    expect(serverOfTags([mcpServerTag("a"), serverTag("b")])).toBe("a");
-    expect(serverOfTags(["mcp", "server:", "mcp:"])).toBeUndefined();
   });
 });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { definePlugin, formatProblems, resolveConfig } from "../../../core/index.ts";
-import { upgradeLayer, upgradeRenamedKeys } from "../../../core/config/renamed.ts";
-import { kotaPreset } from "../../../presets/kota/index.ts";
+import { definePlugin, formatProblems, resolveConfig } from "../../../../core/index.ts";
+import { upgradeLayer, upgradeRenamedKeys } from "../../../../core/config/renamed.ts";
+import { kotaPreset } from "../../../../presets/kota/index.ts";
 
 /** The default preset's plugins, with its defaults. */
 const shipped = kotaPreset.plugins();
