@@ -201,7 +201,8 @@ export function errorText(value: unknown): string {
   if (value instanceof Error) return value.message;
   if (typeof value === "string") return value;
   try {
-    return JSON.stringify(value);
+    // undefined, a function or a symbol have no JSON: their String() is the text.
+    return JSON.stringify(value) ?? String(value);
   } catch {
     return String(value);
   }

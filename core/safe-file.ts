@@ -97,6 +97,8 @@ export function readBoundedFileSync(path: string, options: BoundedReadOptions): 
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT") return null;
     if (code === "ELOOP") throw new UnsafeFileError(path, "it is a symbolic link");
+    // Linux refuses to open a socket (ENXIO) before any fstat could name it.
+    if (code === "ENXIO") throw new UnsafeFileError(path, "it is not a regular file (a socket or a device without a reader)");
     throw error;
   }
   try {

@@ -129,5 +129,8 @@ describe("PipelineError and errorText", () => {
     cyclic.self = cyclic;
     expect(errorText(cyclic)).toBe("[object Object]");
     expect(errorText(10n)).toBe("10");
+    // Values without JSON still give a string (a thrown undefined, a symbol).
+    expect(errorText(undefined)).toBe("undefined");
+    expect(errorText(Symbol("s"))).toBe("Symbol(s)");
   });
 });

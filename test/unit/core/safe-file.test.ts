@@ -83,8 +83,10 @@ describe("readBoundedFileSync: things that are not plain files", () => {
     const server: Server = createServer();
     await new Promise<void>((resolve) => server.listen(sock, resolve));
     try {
-      // Linux refuses to open a socket file (ENXIO) before any fstat; elsewhere fstat names it.
-      expect(() => readBoundedFileSync(sock, { maxBytes: CAP })).toThrow(/ENXIO|it is not a regular file \(a socket\)/);
+      // Linux refuses to open a socket file (ENXIO) before any fstat; elsewhere fstat names it. Either way
+      // the reason is an UnsafeFileError, not a raw system error.
+      expect(() => readBoundedFileSync(sock, { maxBytes: CAP })).toThrow(UnsafeFileError);
+      expect(() => readBoundedFileSync(sock, { maxBytes: CAP })).toThrow(/it is not a regular file \(a socket/);
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }
