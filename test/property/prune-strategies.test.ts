@@ -347,62 +347,64 @@ describe("pruning strategies over growing sessions (property)", () => {
   // Break seen failing: markDuplicates keyed by the tool name alone (any later call of the tool superseded).
   it("6. names, for a duplicate, a later call with the same name and canonical arguments, and marks stale only a read of a file a later call changed, within the step's own range", () => {
     const seen = { duplicate: 0, stale: 0, cuts: 0, failedCuts: 0 };
-    fc.assert(
-      fc.property(sessionArb(), runArb, (spec, run) => {
-        const { session, driven } = simulate(spec, run);
-        const { history } = session;
-        const calls = indexCalls(history);
-        // Boundaries the session stepped to, ascending: the step covering message i is the first above it.
-        const boundaries = [...new Set(driven.requests.map((r) => boundaryIndex(r.sent, r.report.boundaryTurn)))].filter((b) => b > 0);
-        for (const { sent } of driven.requests) {
-          sent.forEach((m, i) => {
-            const o = history[i]!;
-            if (m.role === "assistant" && j(m) !== j(o)) {
-              seen.cuts++;
-              if (blocksOf(m).some((b, k) => b.type === "toolCall" && calls.get(b.id!)!.isError && j(b) !== j(blocksOf(o)[k]))) seen.failedCuts++;
+    const property = fc.property(sessionArb(), runArb, (spec, run) => {
+      const { session, driven } = simulate(spec, run);
+      const { history } = session;
+      const calls = indexCalls(history);
+      // Boundaries the session stepped to, ascending: the step covering message i is the first above it.
+      const boundaries = [...new Set(driven.requests.map((r) => boundaryIndex(r.sent, r.report.boundaryTurn)))].filter((b) => b > 0);
+      for (const { sent } of driven.requests) {
+        sent.forEach((m, i) => {
+          const o = history[i]!;
+          if (m.role === "assistant" && j(m) !== j(o)) {
+            seen.cuts++;
+            if (blocksOf(m).some((b, k) => b.type === "toolCall" && calls.get(b.id!)!.isError && j(b) !== j(blocksOf(o)[k]))) seen.failedCuts++;
+          }
+          if (m.role !== "toolResult" || j(m) === j(o)) return;
+          const text = textOf(m);
+          const older = calls.get(String(o.toolCallId))!;
+          const k = boundaries.findIndex((b) => b > i);
+          expect(k, `message ${i} replaced before any step covered it`).toBeGreaterThanOrEqual(0);
+          const [from, upTo] = [k > 0 ? boundaries[k - 1]! : 0, boundaries[k]!];
+          const dup = DUPLICATE.exec(text);
+          if (dup) {
+            seen.duplicate++;
+            const newer = calls.get(dup[1]!)!;
+            expect(newer.name).toBe(older.name);
+            expect(canonicalJson(newer.args)).toBe(canonicalJson(older.args));
+            expect(newer.pos).toBeGreaterThan(older.pos);
+            expect(newer.resultAt).toBeLessThan(upTo);
+            expect(newer.at).toBeGreaterThanOrEqual(from);
+          }
+          const stale = STALE_FULL.exec(text) ?? STALE_SHORT.exec(text);
+          if (/stale/i.test(text) || /read (it )?again/.test(text)) {
+            expect(stale, text).not.toBeNull();
+            seen.stale++;
+            const changedBy = stale!.length === 4 ? stale![3]! : stale![2]!;
+            const changer = calls.get(changedBy)!;
+            expect(run.options.readTools).toContain(older.name);
+            const path = normalizePath(callPath(older.args)!, CWD);
+            if (stale!.length === 4) expect(stale![1]).toBe(path);
+            expect(changer.pos).toBeGreaterThan(older.pos);
+            expect(changer.resultAt).toBeLessThan(upTo);
+            expect(changer.at).toBeGreaterThanOrEqual(from);
+            if (changer.name === "bash") expect(bashChangedPaths(String(changer.args.command)).map((p) => normalizePath(p, CWD))).toContain(path);
+            else {
+              expect(run.options.writeTools).toContain(changer.name);
+              expect(changer.isError).toBe(false);
+              expect(normalizePath(callPath(changer.args)!, CWD)).toBe(path);
             }
-            if (m.role !== "toolResult" || j(m) === j(o)) return;
-            const text = textOf(m);
-            const older = calls.get(String(o.toolCallId))!;
-            const k = boundaries.findIndex((b) => b > i);
-            expect(k, `message ${i} replaced before any step covered it`).toBeGreaterThanOrEqual(0);
-            const [from, upTo] = [k > 0 ? boundaries[k - 1]! : 0, boundaries[k]!];
-            const dup = DUPLICATE.exec(text);
-            if (dup) {
-              seen.duplicate++;
-              const newer = calls.get(dup[1]!)!;
-              expect(newer.name).toBe(older.name);
-              expect(canonicalJson(newer.args)).toBe(canonicalJson(older.args));
-              expect(newer.pos).toBeGreaterThan(older.pos);
-              expect(newer.resultAt).toBeLessThan(upTo);
-              expect(newer.at).toBeGreaterThanOrEqual(from);
-            }
-            const stale = STALE_FULL.exec(text) ?? STALE_SHORT.exec(text);
-            if (/stale/i.test(text) || /read (it )?again/.test(text)) {
-              expect(stale, text).not.toBeNull();
-              seen.stale++;
-              const changedBy = stale!.length === 4 ? stale![3]! : stale![2]!;
-              const changer = calls.get(changedBy)!;
-              expect(run.options.readTools).toContain(older.name);
-              const path = normalizePath(callPath(older.args)!, CWD);
-              if (stale!.length === 4) expect(stale![1]).toBe(path);
-              expect(changer.pos).toBeGreaterThan(older.pos);
-              expect(changer.resultAt).toBeLessThan(upTo);
-              expect(changer.at).toBeGreaterThanOrEqual(from);
-              if (changer.name === "bash") expect(bashChangedPaths(String(changer.args.command)).map((p) => normalizePath(p, CWD))).toContain(path);
-              else {
-                expect(run.options.writeTools).toContain(changer.name);
-                expect(changer.isError).toBe(false);
-                expect(normalizePath(callPath(changer.args)!, CWD)).toBe(path);
-              }
-            }
-          });
-        }
-      }),
-      NUM_RUNS,
-    );
+          }
+        });
+      }
+    });
+    fc.assert(property, NUM_RUNS);
     // The generator reaches every strategy, so the checks above are never vacuous (typical counts per
-    // 40 runs: 10-100 duplicates, 20-50 stale reads, hundreds of cuts, 5-70 failed-call cuts).
+    // 40 runs: 10-100 duplicates, 20-50 stale reads, hundreds of cuts, 5-70 failed-call cuts). A random
+    // seed can fall short (2 stale reads in 40 runs was seen): a fixed seed then tops the counts up, so
+    // the guard is deterministic and the random runs still explore.
+    const enough = () => seen.duplicate > 3 && seen.stale > 3 && seen.cuts > 10 && seen.failedCuts > 0;
+    if (!enough() && !process.env.PRUNE_PROPERTY_SEED) fc.assert(property, { numRuns: 40, seed: 20261127 });
     expect(seen.duplicate).toBeGreaterThan(3);
     expect(seen.stale).toBeGreaterThan(3);
     expect(seen.cuts).toBeGreaterThan(10);
