@@ -33,6 +33,8 @@ export const policies = definePlugin({
   schema: policiesSchema,
   defaults: policiesDefaults,
   trustedKeys: ["limits", "rules", "repeatedCalls", "enabled" as never],
+  // Every source's deny globs add up: a project file can deny more, never take back the user's.
+  additiveKeys: ["deny"],
   apply(pipeline, config, services) {
     const sessions = new Map<string, SessionPolicyState>();
     const stateOf = (sessionId: string): SessionPolicyState => {
