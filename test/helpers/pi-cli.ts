@@ -11,7 +11,7 @@ const scriptedProvider = join(repoRoot, "test/fixtures/scripted-provider.ts");
 
 /** One scripted model step (see test/fixtures/scripted-provider.ts). */
 export type ScriptCall = { name: string; arguments: Record<string, unknown> };
-export type ScriptStep = { text: string } | { toolCall: ScriptCall } | { toolCalls: ScriptCall[] };
+export type ScriptStep = { text: string } | { toolCall: ScriptCall } | { toolCalls: ScriptCall[] } | { error: string };
 
 export interface PiCliRun {
   code: number | null;
