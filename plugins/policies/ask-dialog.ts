@@ -10,15 +10,30 @@
  */
 import { type UiBridge, visible, visibleLines } from "../../core/sdk.ts";
 
-/** Most characters (after escaping) a call may have to be shown whole in the confirm dialog. */
-export const WHOLE_CALL_MAX_CHARS = 1_500;
-/** Most lines a call may have to be shown whole in the confirm dialog (a terminal shows about 40). */
-export const WHOLE_CALL_MAX_LINES = 30;
+/**
+ * Most terminal rows a call may take to be shown whole in the confirm dialog, lines wrapped at
+ * {@link DIALOG_COLUMNS}: with pi's title, options and borders it then fits a 24-row terminal, so no
+ * part of it scrolls out of sight while the user decides.
+ */
+export const WHOLE_CALL_MAX_ROWS = 16;
+/** Columns a dialog line has in an 80-column terminal (pi's borders and padding take the rest). */
+export const DIALOG_COLUMNS = 76;
 /** What the dialog shows of a longer call: its first characters and lines, and its last ones. */
-const HEAD_CHARS = 500;
-const HEAD_LINES = 10;
-const TAIL_CHARS = 300;
-const TAIL_LINES = 6;
+const HEAD_CHARS = 300;
+const HEAD_LINES = 6;
+const TAIL_CHARS = 200;
+const TAIL_LINES = 4;
+
+/** Terminal rows `text` takes at {@link DIALOG_COLUMNS} columns (a wide character, CJK or emoji, counts two). */
+export function dialogRows(text: string): number {
+  let rows = 0;
+  for (const line of text.split("\n")) {
+    let columns = 0;
+    for (const ch of line) columns += ch.codePointAt(0)! >= 0x1100 ? 2 : 1;
+    rows += Math.max(1, Math.ceil(columns / DIALOG_COLUMNS));
+  }
+  return rows;
+}
 
 const TITLE = "Allow tool call?";
 
@@ -75,7 +90,7 @@ export async function askUser(ui: UiBridge, toolName: string, input: Readonly<Re
   const tool = visible(toolName);
   const shown = withBlankRunsCounted(text);
   const lines = shown.split("\n").length;
-  if (shown.length <= WHOLE_CALL_MAX_CHARS && lines <= WHOLE_CALL_MAX_LINES) {
+  if (dialogRows(`${tool}\n${shown}`) <= WHOLE_CALL_MAX_ROWS) {
     return (await ui.confirm(TITLE, `${tool}\n${shown}\n(${rule})`)) ? { allowed: true } : { allowed: false, reason: "declined" };
   }
   const chars = text.length;

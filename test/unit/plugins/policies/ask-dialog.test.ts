@@ -102,10 +102,21 @@ describe("the ask dialog shows the whole call", () => {
     expect(shown[0]!.text).toContain('"command": "npm run lint[5000 spaces]; touch HIDDEN"');
   });
 
-  it("a thousand short lines count as too long to show as well", async () => {
-    const { ui, shown } = recordingUi({ select: () => undefined });
-    await gate(Array.from({ length: 1000 }, (_, i) => `echo ${i}`).join("\n"), ui);
-    expect(shown.map((s) => s.kind)).toEqual(["select"]);
+  it("many short lines, or wide characters, count as too long to show as well (the dialog must fit a 24-row terminal)", async () => {
+    const lines = recordingUi({ select: () => undefined });
+    await gate(Array.from({ length: 1000 }, (_, i) => `echo ${i}`).join("\n"), lines.ui);
+    expect(lines.shown.map((s) => s.kind)).toEqual(["select"]);
+    const wide = recordingUi({ select: () => undefined });
+    await gate(`echo ${"日本語".repeat(250)}; touch HIDDEN`, wide.ui);
+    expect(wide.shown.map((s) => s.kind)).toEqual(["select"]);
+  });
+
+  it("dialogRows counts wrapped lines at 76 columns, wide characters as two", async () => {
+    const { dialogRows } = await import("../../../../plugins/policies/ask-dialog.ts");
+    expect(dialogRows("a")).toBe(1);
+    expect(dialogRows("a".repeat(77))).toBe(2);
+    expect(dialogRows("日".repeat(39))).toBe(2);
+    expect(dialogRows("a\n\nb")).toBe(3);
   });
 
   it("invisible and look-alike characters are shown as escapes, never raw", async () => {
