@@ -3,13 +3,11 @@
  * agent-session code) for a prompt, pi's retries and continues, and a run an extension starts.
  * The real pi lines run the same orders in test/e2e/policies-retries-pi.test.ts.
  */
-import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { bindGovernor, createGovernor, definePlugin, definePreset } from "../../../../core/index.ts";
 import { RunBoundary } from "../../../../core/pi/run-boundary.ts";
-
-type Handler = (event: unknown, ctx: unknown) => Promise<unknown> | unknown;
+import { fakePi } from "../../../helpers/fake-pi.ts";
 
 /** A governor bound to a fake pi that records each runStart; `emit` fires pi's events in order. */
 async function bound() {
@@ -27,16 +25,7 @@ async function bound() {
   });
   const preset = definePreset({ name: "t", description: "", plugins: () => [plugin()] });
   const governor = await createGovernor({ preset, cwd: "/tmp", agentDir: "/tmp", env: {}, layers: [] });
-  const handlers = new Map<string, Handler[]>();
-  const pi = {
-    on: (name: string, h: Handler) => void (handlers.get(name) ?? handlers.set(name, []).get(name)!).push(h),
-    registerTool: () => {},
-    registerCommand: () => {},
-    appendEntry: () => {},
-    getActiveTools: () => [],
-    setActiveTools: () => {},
-    getAllTools: () => [],
-  } as unknown as ExtensionAPI;
+  const { pi, handlers } = fakePi();
   bindGovernor(pi, governor, { cwd: "/tmp" });
   const ctx = {
     cwd: "/tmp",
