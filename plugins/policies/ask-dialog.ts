@@ -60,10 +60,12 @@ export function withBlankRunsCounted(text: string): string {
 
 /** A long text as its head and tail, with what lies between them counted. */
 export function headAndTail(text: string): { head: string; tail: string; hiddenChars: number; hiddenLines: number } {
-  let head = text.slice(0, HEAD_CHARS);
+  // Never cut between the two halves of a surrogate pair (an emoji would show as two lone halves).
+  const atBoundary = (at: number) => (/[\udc00-\udfff]/.test(text[at] ?? "") ? at + 1 : at);
+  let head = text.slice(0, atBoundary(HEAD_CHARS));
   const headBreak = nthIndexOf(head, "\n", HEAD_LINES);
   if (headBreak >= 0) head = head.slice(0, headBreak);
-  let tail = text.slice(Math.max(head.length, text.length - TAIL_CHARS));
+  let tail = text.slice(atBoundary(Math.max(head.length, text.length - TAIL_CHARS)));
   const tailLines = tail.split("\n");
   if (tailLines.length > TAIL_LINES) tail = tailLines.slice(-TAIL_LINES).join("\n");
   const hidden = text.slice(head.length, text.length - tail.length);

@@ -111,6 +111,13 @@ describe("the ask dialog shows the whole call", () => {
     expect(wide.shown.map((s) => s.kind)).toEqual(["select"]);
   });
 
+  it("head and tail never cut an emoji in half", async () => {
+    const { headAndTail } = await import("../../../../plugins/policies/ask-dialog.ts");
+    const { head, tail } = headAndTail(`x${"🚀".repeat(2_000)}`);
+    expect(head).not.toMatch(/^[\udc00-\udfff]|[\ud800-\udbff]$/);
+    expect(tail).not.toMatch(/^[\udc00-\udfff]|[\ud800-\udbff]$/);
+  });
+
   it("dialogRows counts wrapped lines at 76 columns, wide characters as two", async () => {
     const { dialogRows } = await import("../../../../plugins/policies/ask-dialog.ts");
     expect(dialogRows("a")).toBe(1);
