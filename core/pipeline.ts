@@ -79,7 +79,10 @@ export class Pipeline {
     beforeAgentStart: TransformHook<Injection[], PromptInfo>;
     sessionStart: LifecycleHook<SessionInfo>;
     sessionShutdown: LifecycleHook<SessionInfo>;
-    /** A run (a prompt and the turns it leads to) starts. */
+    /**
+     * A run (a prompt and the turns it leads to) starts: once per prompt, not again when pi retries a
+     * provider error, compacts and retries, or continues with queued messages inside the run.
+     */
     runStart: LifecycleHook<RunInfo>;
     /** A turn (one model request and its tool calls) starts. */
     turnStart: LifecycleHook<TurnInfo>;

@@ -38,6 +38,14 @@ export interface PluginSpec<S extends z.ZodObject> {
    */
   trustedKeysWhen?(trusted: Readonly<Record<string, unknown>>): ReadonlyArray<string>;
   /**
+   * Top-level list keys that protect the user (tools denied, outputs kept off the disk, secrets
+   * hidden, files never pruned). Layers add up instead of replacing: the list in force is the
+   * default until the global file or the environment sets it, plus every entry any config source
+   * adds (a project file's entries last), so a project file can add entries but never remove one.
+   * Each must be a list (its default an array) and not a trusted key. See core/config/additive.ts.
+   */
+  additiveKeys?: ReadonlyArray<keyof z.infer<S> & string>;
+  /**
    * Rules across keys that one key's schema cannot state (e.g. exit below enter). Each broken rule
    * names the keys involved (top-level keys of the section) and what to do; the resolver reports it
    * against the file that set them and puts those keys back to their defaults. The defaults must pass.
@@ -86,6 +94,8 @@ export interface GovernorPlugin<C = Record<string, unknown>> {
   readonly trustedKeys: readonly string[];
   /** Keys trusted given the trusted sources' values ({@link PluginSpec.trustedKeysWhen}); none when the spec has none. */
   trustedKeysWhen?(trusted: Readonly<Record<string, unknown>>): ReadonlyArray<string>;
+  /** Lists whose entries add up across config sources ({@link PluginSpec.additiveKeys}); empty when none. */
+  readonly additiveKeys: readonly string[];
   /** Old key spellings config files may still use ({@link PluginSpec.renamedKeys}). */
   readonly renamedKeys?: RenamedKeys;
   /** Cross-key rules ({@link PluginSpec.check}); none when the spec has none. */
@@ -123,6 +133,10 @@ export function definePlugin<S extends z.ZodObject>(spec: PluginSpec<S>): Plugin
   const check = (config: Record<string, unknown>): ReadonlyArray<CrossFieldProblem> => spec.check?.(config as z.infer<S>) ?? [];
   const broken = check(checked.data);
   if (broken.length) throw new Error(`plugin "${spec.name}": defaults break its own rule: ${broken[0]!.message}`);
+  for (const key of spec.additiveKeys ?? []) {
+    if ((spec.trustedKeys ?? []).includes(key)) throw new Error(`plugin "${spec.name}": "${key}" is both trusted and additive; choose one`);
+    if (!Array.isArray((baseDefaults as Record<string, unknown>)[key])) throw new Error(`plugin "${spec.name}": additive key "${key}" must be a list`);
+  }
 
   type C = z.infer<S>;
   const factory = (overrides?: DeepPartial<WithEnabled<C>>): GovernorPlugin<C> => {
@@ -137,6 +151,7 @@ export function definePlugin<S extends z.ZodObject>(spec: PluginSpec<S>): Plugin
       defaults: parsed.data as WithEnabled<C>,
       trustedKeys: Object.freeze([...(spec.trustedKeys ?? [])]),
       trustedKeysWhen: (trusted: Readonly<Record<string, unknown>>) => spec.trustedKeysWhen?.(trusted) ?? [],
+      additiveKeys: Object.freeze([...(spec.additiveKeys ?? [])]),
       renamedKeys: spec.renamedKeys ?? {},
       check,
       provides: Object.freeze([...(spec.provides ?? [])]),

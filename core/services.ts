@@ -98,6 +98,17 @@ export interface UiBridge {
   setStatus(key: string, text: string | undefined): void;
   /** Asks yes/no; resolves false without a UI. */
   confirm(title: string, message: string): Promise<boolean>;
+  /**
+   * Asks to pick one of `options` (pi's select dialog; in RPC mode a `select` request); resolves the
+   * option, or undefined when cancelled or without a UI. Absent on UIs that cannot ask it.
+   */
+  select?(title: string, options: string[]): Promise<string | undefined>;
+  /**
+   * Shows `text` in pi's multi-line editor dialog (scrollable; in RPC mode an `editor` request with
+   * `prefill`) and resolves what the user submitted, or undefined when cancelled or without a UI.
+   * Absent on UIs that cannot show it.
+   */
+  editor?(title: string, text: string): Promise<string | undefined>;
 }
 
 /** A UI that shows nothing: used before the session starts and in tests. */

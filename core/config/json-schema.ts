@@ -24,6 +24,7 @@ export function configJsonSchema(plugins: readonly GovernorPlugin<any>[], preset
     delete section.$schema;
     addDefaults(section, plugin.defaults);
     markTrusted(section, plugin.trustedKeys);
+    markAdditive(section, plugin.additiveKeys ?? []);
     properties[plugin.configKey] = { ...section, description: `${plugin.name}: ${plugin.description}` };
   }
   return {
@@ -39,11 +40,23 @@ export function configJsonSchema(plugins: readonly GovernorPlugin<any>[], preset
 /** Prefix of a trusted key's description, so the reference shows which keys a project file cannot set. */
 export const TRUSTED_NOTE = "Trusted: global file or PI_GOVERNOR_CONFIG only (a project file needs allowProjectSpawnConfig).";
 
+/** Prefix of an additive list's description: what a project file can and cannot do with it. */
+export const ADDITIVE_NOTE =
+  "Adds up: the entries of every config file and PI_GOVERNOR_CONFIG are all in force; a project file can add entries, never remove one.";
+
 function markTrusted(schema: Record<string, unknown>, trustedKeys: readonly string[]): void {
+  prefixDescriptions(schema, trustedKeys, TRUSTED_NOTE);
+}
+
+function markAdditive(schema: Record<string, unknown>, additiveKeys: readonly string[]): void {
+  prefixDescriptions(schema, additiveKeys, ADDITIVE_NOTE);
+}
+
+function prefixDescriptions(schema: Record<string, unknown>, keys: readonly string[], note: string): void {
   const props = schema.properties as Record<string, Record<string, unknown>> | undefined;
-  for (const key of trustedKeys) {
+  for (const key of keys) {
     const prop = props?.[key];
-    if (prop) prop.description = prop.description ? `${TRUSTED_NOTE} ${String(prop.description)}` : TRUSTED_NOTE;
+    if (prop) prop.description = prop.description ? `${note} ${String(prop.description)}` : note;
   }
 }
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { GovernorPlugin } from "../plugin.ts";
 import type { IgnoredTrustedKey } from "../services.ts";
+import { additiveList, droppedMessage, type ListContribution } from "./additive.ts";
 import { deepMerge, isPlainObject, withoutUnsafeKeys } from "./merge.ts";
 import { upgradeLayer } from "./renamed.ts";
 import { parseSalvaging } from "./salvage.ts";
@@ -85,8 +86,9 @@ function problemsOf(source: string, prefix: string, error: z.ZodError): ConfigPr
 /**
  * Validates each layer against the plugins' schemas and drops each invalid key only (naming file, key
  * path, value and what is allowed); ignores trusted keys in project files unless the global config
- * allows them (listing them in `ignoredTrustedKeys`); merges defaults <- global <- project <- env; then
- * runs each plugin's cross-key rules. Never throws for bad config.
+ * allows them (listing them in `ignoredTrustedKeys`); merges defaults <- global <- project <- env,
+ * except the plugins' additive lists, whose entries add up (a project can only add: see
+ * additive.ts); then runs each plugin's cross-key rules. Never throws for bad config.
  */
 export function resolveConfig(
   plugins: readonly GovernorPlugin<any>[],
@@ -114,6 +116,8 @@ export function resolveConfig(
   const ignoredTrustedKeys: IgnoredTrustedKey[] = [];
   /** Which layer last set each `section.key`, for cross-key reports. */
   const setBy = new Map<string, string>();
+  /** What each source set of each additive list, by `section.key`. */
+  const listsBy = new Map<string, ListContribution[]>();
 
   const renamedBySection = new Map(plugins.filter((p) => p.renamedKeys && Object.keys(p.renamedKeys).length).map((p) => [p.configKey, p.renamedKeys!]));
   for (const layer of layers) {
@@ -150,6 +154,11 @@ export function resolveConfig(
         }
       }
       accepted[key] = section;
+      for (const k of plugin.additiveKeys ?? []) {
+        if (!Array.isArray(section[k])) continue;
+        const id = `${key}.${k}`;
+        listsBy.set(id, [...(listsBy.get(id) ?? []), { fromProject: layer.kind === "project", source: layer.source, entries: section[k] as unknown[] }]);
+      }
       for (const k of Object.keys(section)) setBy.set(`${key}.${k}`, layer.source);
       contributed = true;
     }
@@ -168,6 +177,21 @@ export function resolveConfig(
     if (contributed) sources.push(layer.source);
   }
 
+  // Additive lists: the union of every source's entries instead of the last source's list.
+  /** Each additive list as the user's own sources set it, for keys a broken cross-key rule puts back. */
+  const trustedLists = new Map<string, unknown[]>();
+  for (const plugin of plugins) {
+    for (const k of plugin.additiveKeys ?? []) {
+      const contributions = listsBy.get(`${plugin.configKey}.${k}`);
+      const schema = plugin.schema.shape[k] as z.ZodType | undefined;
+      if (!contributions || !schema) continue;
+      const list = additiveList(schema, (plugin.defaults as Record<string, unknown[]>)[k] ?? [], contributions);
+      merged[plugin.configKey] = { ...(merged[plugin.configKey] as Record<string, unknown>), [k]: list.value };
+      trustedLists.set(`${plugin.configKey}.${k}`, list.trusted);
+      for (const d of list.dropped) problems.push({ source: d.source, path: `${plugin.configKey}.${k}`, message: droppedMessage(d.count) });
+    }
+  }
+
   const values = new Map<string, Record<string, unknown> & { enabled: boolean }>();
   for (const plugin of plugins) {
     const full = deepMerge(plugin.defaults, merged[plugin.configKey]);
@@ -183,7 +207,8 @@ export function resolveConfig(
           path: `${plugin.configKey}.${broken.keys[0]}`,
           message: `${broken.message}; using the defaults for ${broken.keys.join(" and ")}`,
         });
-        for (const k of broken.keys) value[k] = (plugin.defaults as Record<string, unknown>)[k];
+        // An additive list goes back to the user's own entries, never below them.
+        for (const k of broken.keys) value[k] = trustedLists.get(`${plugin.configKey}.${k}`) ?? (plugin.defaults as Record<string, unknown>)[k];
       }
       values.set(plugin.configKey, value);
     } else {

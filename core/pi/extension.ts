@@ -10,6 +10,7 @@ import type { Preset } from "../plugin.ts";
 import type { ToolResultValue } from "../tool-types.ts";
 import type { UiBridge } from "../services.ts";
 import { type MountedCommands, mountCommands } from "./commands.ts";
+import { RunBoundary } from "./run-boundary.ts";
 import { SessionGovernors } from "./session-governors.ts";
 import { appliesContextEdits, sessionMessageEntries } from "./session-entries.ts";
 import { commandUiBridgeFrom, sessionStoreFrom, uiBridgeFrom } from "./ui-bridge.ts";
@@ -34,7 +35,8 @@ type PiToolResult = { content: never[]; details: Record<string, unknown> };
 /**
  * Returns a pi extension factory for `preset`: pi calls it with its ExtensionAPI, and the pipeline
  * is bound to pi's events (`tool_call`, `tool_result`, `context`, `before_agent_start`,
- * `agent_start`, `turn_start`, `turn_end` (an observer, and on pi 0.87+ the boundary that takes context edits), `session_start`, `session_shutdown`), the plugins' tools and commands are registered, and `/governor status` is added.
+ * `agent_start` (a run's start only when a prompt, not pi's own retry or continue, led to it: see
+ * run-boundary.ts), `agent_settled`, `turn_start`, `turn_end` (an observer, and on pi 0.87+ the boundary that takes context edits), `session_start`, `session_shutdown`), the plugins' tools and commands are registered, and `/governor status` is added.
  *
  * The factory does not know the session's cwd (pi gives it none), so it builds the governor for
  * `governorOptions.cwd`, else `process.cwd()`, to register the tools at load; the first event of a
@@ -192,11 +194,16 @@ export function bindGovernor(pi: ExtensionAPI, governor: Governor, options: Bind
     await governors.governor.pipeline.hooks.sessionShutdown.run({ sessionId: ctx.sessionManager.getSessionId(), cwd: ctx.cwd, reason: event.reason });
   });
 
+  // A run is what a prompt starts; pi's own retries and continues inside it are not new runs.
+  const runs = new RunBoundary();
   pi.on("agent_start", async (_event, ctx) => {
-    abortBeforeNextRequest = false;
     const { pipeline } = await attach(ctx);
+    if (!runs.agentStarted()) return;
+    abortBeforeNextRequest = false;
     await pipeline.hooks.runStart.run({ sessionId });
   });
+  // pi 0.87+: pi will not continue by itself; what starts next is a new run.
+  (pi.on as (event: string, handler: () => void) => void)("agent_settled", () => runs.expectNewRun());
 
   pi.on("turn_start", async (event, ctx) => {
     const { pipeline } = await attach(ctx);
@@ -276,6 +283,7 @@ export function bindGovernor(pi: ExtensionAPI, governor: Governor, options: Bind
   });
 
   pi.on("before_agent_start", async (event, ctx) => {
+    runs.expectNewRun();
     const { pipeline } = await attach(ctx);
     // pi 1.x also starts runs from custom messages (`sendMessage(..., { triggerTurn })`): no user prompt then.
     const prompt = "prompt" in event && typeof event.prompt === "string" ? event.prompt : "";

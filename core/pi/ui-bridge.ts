@@ -11,7 +11,7 @@ const OWN_PREFIX = /^pi-governor:\s*/;
 /**
  * Wraps pi's ctx.ui. With a UI (interactive, and RPC mode, where pi forwards `notify`/`setStatus`
  * to the client as `extension_ui_request` lines) everything goes to ctx.ui. Without one (print mode,
- * an SDK session without a UI context) confirmations resolve false, and warnings and errors go to
+ * an SDK session without a UI context) confirmations resolve false (select and editor undefined), and warnings and errors go to
  * stderr once each as `pi-governor <level>: <text>` (pi shows nothing otherwise, and a missing Bun
  * or a bad config must never be silent). Every text is shown with its control characters made
  * visible ({@link visibleLines}): notices quote config keys, server names and tool output, and an
@@ -31,6 +31,8 @@ export function uiBridgeFrom(ctx: Pick<ExtensionContext, "ui" | "hasUI">, stderr
     },
     setStatus: (key, text) => ui.setStatus(key, text === undefined ? undefined : visible(text)),
     confirm: (title, message) => (ctx.hasUI ? ui.confirm(visible(title), visibleLines(message)) : Promise.resolve(false)),
+    select: (title, options) => (ctx.hasUI ? ui.select(visibleLines(title), options.map(visible)) : Promise.resolve(undefined)),
+    editor: (title, text) => (ctx.hasUI ? ui.editor(visible(title), visibleLines(text)) : Promise.resolve(undefined)),
   };
 }
 

@@ -22,6 +22,9 @@ export const budget = definePlugin({
   schema: budgetSchema,
   defaults: budgetDefaults,
   renamedKeys: budgetRenamedKeys,
+  // A ladder re-issues a call with arguments the config chooses (strings as given) after the gate let
+  // the first request through, and caps bound what the model may ask for: the user's choice alone.
+  trustedKeys: ["perTool"],
   // The first, full answer of a downshifted call is kept in the blob cache when the blobs plugin runs.
   optional: [BLOB_STORE],
   apply(pipeline, config, services) {

@@ -92,6 +92,8 @@ export const executionLog = definePlugin({
   defaults: executionLogDefaults,
   // Where a database file is created is the user's choice, not a cloned repository's.
   trustedKeys: ["dbPath"],
+  // Tools the user keeps out of the shared database: a project may add more, never log what the user left out.
+  additiveKeys: ["exclude"],
   apply(pipeline, config, services) {
     // Load the SQLite driver now, while pi starts (better-sqlite3's native module takes ~100 ms to load,
     // node:sqlite ~1 ms), not inside the first write in the middle of a session. A driver that cannot

@@ -2,7 +2,7 @@
  * The `policies` config section: limits on how many calls a turn or a run may make, and which calls
  * run, which are refused and which the user is asked about. Everything that loosens a policy
  * (`limits`, `rules`, switching the plugin off) is trusted: only the global file sets it. A project
- * file may only add `deny` globs, which tighten.
+ * file may only add `deny` globs, which tighten: every source's globs are in force together.
  *
  * ```json
  * { "policies": {
@@ -56,7 +56,12 @@ export const policiesSchema = z.object({
     .array(ruleSchema)
     .max(100)
     .describe("Allow / deny / ask by tool glob and behaviour hints; the first rule that matches a call decides, and a call no rule matches runs. Default []."),
-  deny: z.array(toolGlob).max(100).describe("Tools refused outright, by name glob. The one key a project file may set (it only tightens). Default []."),
+  deny: z
+    .array(toolGlob)
+    .max(100)
+    .describe(
+      "Tools refused outright, by name glob. The one key a project file may set, and only to deny more: its globs are added to the user's. Default [].",
+    ),
   repeatedCalls: z
     .object({
       enabled: z.boolean().describe("Answer a repeated call from the earlier result. Default false."),

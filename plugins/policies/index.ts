@@ -3,14 +3,16 @@
  * built-ins, its own MCP tools, codemode's nested calls, pi-governor's tools) it applies, in order:
  * `deny` globs, the first matching allow / deny / ask rule, then the call limits per turn and per
  * run. A refused call gets a result that says which config line refused it; a limit with
- * `onExceed: "stop"` ends the run. `ask` uses pi's confirm dialog (interactive and RPC mode); where
- * no one can answer (print mode) the call is refused with the line that would allow it.
+ * `onExceed: "stop"` ends the run. `ask` uses pi's dialogs (interactive and RPC mode) and shows the
+ * whole call, or runs it only after the user opened the whole of it (ask-dialog.ts); where no one can
+ * answer (print mode) the call is refused with the line that would allow it.
  * Optionally, a read-only governed tool repeated within the user's turn (the run one prompt starts) is
  * answered from the first result.
  */
 import { join } from "node:path";
 import { CONFIG_FILE, definePlugin, GATE_STAGE, TOOL_STAGE, type ToolGateDecision, type ToolGateInfo } from "../../core/sdk.ts";
 import { decideAccess, describeRule, effectiveHints } from "./access.ts";
+import { askUser, refusal } from "./ask-dialog.ts";
 import { policiesDefaults, policiesSchema, type PoliciesOptions } from "./config.ts";
 import { CallLimits } from "./limits.ts";
 import { repeatedCallWrapper, TurnResults } from "./repeated-calls.ts";
@@ -33,6 +35,8 @@ export const policies = definePlugin({
   schema: policiesSchema,
   defaults: policiesDefaults,
   trustedKeys: ["limits", "rules", "repeatedCalls", "enabled" as never],
+  // Every source's deny globs add up: a project file can deny more, never take back the user's.
+  additiveKeys: ["deny"],
   apply(pipeline, config, services) {
     const sessions = new Map<string, SessionPolicyState>();
     const stateOf = (sessionId: string): SessionPolicyState => {
@@ -83,8 +87,9 @@ async function judge(call: ToolGateInfo, config: PoliciesOptions, globalFile: st
     return { blockReason: `Refused by the user's policy (${rule}): ${call.toolName} may not run in this session. Do the task another way or tell the user.` };
   }
   if (call.ui.hasUI) {
-    const allowed = await call.ui.confirm("Allow tool call?", `${call.toolName} ${preview(call.input)}\n(${rule})`);
-    return allowed ? undefined : { blockReason: `The user declined this ${call.toolName} call (${rule}). Do not repeat it; ask the user how to go on.` };
+    // The user sees every byte of what will run, or it does not run (ask-dialog.ts).
+    const outcome = await askUser(call.ui, call.toolName, call.input, rule);
+    return outcome.allowed ? undefined : { blockReason: refusal(outcome, call.toolName, rule) };
   }
   const allowLine = JSON.stringify({ tools: call.toolName, action: "allow" });
   return {
@@ -92,17 +97,4 @@ async function judge(call: ToolGateInfo, config: PoliciesOptions, globalFile: st
       `Refused: ${rule} asks the user before ${call.toolName} runs, and no one can answer in this mode (print mode). ` +
       `To allow it without asking, the user adds ${allowLine} before that rule in policies.rules of ${globalFile}.`,
   };
-}
-
-/** The arguments on one line for the confirm dialog, at most 300 characters. */
-function preview(input: Readonly<Record<string, unknown>>): string {
-  let text: string;
-  try {
-    text = JSON.stringify(input) ?? "";
-  } catch {
-    text = "";
-  }
-  // JSON already escapes C0 controls inside strings; C1 controls and DEL would reach the terminal raw.
-  text = text.replace(/[\u007f-\u009f]/g, "?");
-  return text.length > 300 ? `${text.slice(0, 299)}…` : text;
 }

@@ -49,6 +49,8 @@ export const prune = definePlugin({
   defaults: pruneDefaults,
   check: pruneCrossCheck,
   renamedKeys: pruneRenamedKeys,
+  // What the user said must stay whole in the model's context (files, tools, pins): a project may add more.
+  additiveKeys: ["protectedFilePatterns", "neverPruneTools", "pinTools"],
   optional: [BLOB_STORE, REDACTOR, FOLDING],
   apply(pipeline, config, services) {
     const logger = services.logger;

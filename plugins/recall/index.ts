@@ -78,6 +78,8 @@ export const recall = definePlugin({
   // Where files are written, how many rows the index every project shares keeps, and whether the
   // model may read what other projects printed, is the user's choice.
   trustedKeys: ["dbPath", "maxOutputs", "searchAllProjects"],
+  // Tools the user keeps out of the index (their outputs never written there): a project may add more.
+  additiveKeys: ["exclude"],
   // One blob store for every plugin: blob_read reads where recall writes, and both follow the agent dir.
   requires: [BLOB_STORE],
   optional: [REDACTOR],

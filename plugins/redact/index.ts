@@ -70,6 +70,8 @@ export const redact = definePlugin({
   defaults: redactDefaults,
   // Hiding less is the user's choice: a cloned repository may add shapes, never remove any.
   trustedKeys: ["enabled", "patterns", "disabledRules"] as never,
+  // Shapes any source adds add up: a project's list cannot remove the ones the user put there.
+  additiveKeys: ["projectPatterns"],
   provides: [REDACTOR],
   apply(pipeline, config, services) {
     const shapes = [];

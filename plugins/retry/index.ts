@@ -115,6 +115,9 @@ export const retry = definePlugin({
     "Retries transient failures (network, connection lost, rate limit) of tools safe to repeat, with jittered backoff, retry-after and a retry budget.",
   schema: retrySchema,
   defaults: retryDefaults,
+  // Which tools may run again after a failure is the user's choice: a project naming a write (or
+  // switching onlySafeTools off, or perTool.<tool>.enabled) would make one call run twice.
+  trustedKeys: ["tools", "onlySafeTools", "perTool"],
   apply(pipeline, config, services) {
     pipeline.hooks.toolCall.tap({ name: RETRY_PLUGIN, stage: TOOL_STAGE.RETRY }, retryWrapper(config, { clock: services.clock }));
   },

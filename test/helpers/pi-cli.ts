@@ -11,7 +11,7 @@ const scriptedProvider = join(repoRoot, "test/fixtures/scripted-provider.ts");
 
 /** One scripted model step (see test/fixtures/scripted-provider.ts). */
 export type ScriptCall = { name: string; arguments: Record<string, unknown> };
-export type ScriptStep = { text: string } | { toolCall: ScriptCall } | { toolCalls: ScriptCall[] };
+export type ScriptStep = { text: string } | { toolCall: ScriptCall } | { toolCalls: ScriptCall[] } | { error: string };
 
 export interface PiCliRun {
   code: number | null;
@@ -109,10 +109,18 @@ export interface PiRpcRun {
  * Runs the real `pi --mode rpc --no-session` the way an IDE embeds it: sends one `prompt` command
  * as a JSON line on stdin, reads the JSON lines on stdout until the agent's `agent_end`, sends the
  * `then` commands one by one (each after the previous one's response), then closes stdin (pi shuts
- * the session down and exits). With `confirmAnswer`, every confirm dialog is answered that way. Same throwaway agent dir and scripted provider as
+ * the session down and exits). With `confirmAnswer`, every confirm dialog is answered that way; with
+ * `uiAnswer`, every other dialog (select, editor, input) as it says. Same throwaway agent dir and scripted provider as
  * {@link runPiCli}.
  */
-export async function runPiRpc(options: PiCliOptions & { then?: Array<Record<string, unknown>>; confirmAnswer?: boolean }): Promise<PiRpcRun> {
+export async function runPiRpc(
+  options: PiCliOptions & {
+    then?: Array<Record<string, unknown>>;
+    confirmAnswer?: boolean;
+    /** The client's answer to any other dialog (`select`, `editor`, `input`): the response's fields (`value`, `cancelled`); undefined leaves it unanswered. */
+    uiAnswer?: (request: RpcLine) => Record<string, unknown> | undefined;
+  },
+): Promise<PiRpcRun> {
   const work = mkdtempSync(join(tmpdir(), "pigov-rpc-"));
   const scriptPath = join(work, "script.json");
   writeFileSync(scriptPath, JSON.stringify(options.script));
@@ -141,6 +149,9 @@ export async function runPiRpc(options: PiCliOptions & { then?: Array<Record<str
         // The client's side of pi's confirm dialog (only when the test says how to answer).
         if (line.type === "extension_ui_request" && line.method === "confirm" && options.confirmAnswer !== undefined) {
           child.stdin.write(`${JSON.stringify({ type: "extension_ui_response", id: line.id, confirmed: options.confirmAnswer })}\n`);
+        } else if (line.type === "extension_ui_request" && line.method !== "confirm" && options.uiAnswer) {
+          const answer = options.uiAnswer(line);
+          if (answer) child.stdin.write(`${JSON.stringify({ type: "extension_ui_response", id: line.id, ...answer })}\n`);
         }
         const answered = line.type === "response" && line.id === `then-${sent}`;
         if ((line.type === "agent_end" && sent === 0) || answered) {

@@ -58,6 +58,10 @@ export interface PiTestSessionOptions {
   piMcp?: { servers: Record<string, unknown> };
   /** pi's own default system prompt (with the tools' snippets and guidelines) instead of a one-line test prompt. Default false. */
   defaultSystemPrompt?: boolean;
+  /** pi's automatic retry of transient provider errors (`retry` in pi's settings). Default: off. */
+  retry?: { maxRetries: number; baseDelayMs: number };
+  /** pi's automatic compaction (on a context overflow: compact, then retry the request). Default: off. */
+  autoCompaction?: boolean;
 }
 
 /** The part of a request pi sends before the conversation. */
@@ -156,9 +160,13 @@ export async function startPiSession(options: PiTestSessionOptions): Promise<PiT
   if (options.responses) faux.setResponses(options.responses);
 
   const piMcp = options.piMcp ? piMcpSetup(options.piMcp, agentDir) : undefined;
-  const compaction = { enabled: false, ...(options.keepRecentTokens !== undefined ? { keepRecentTokens: options.keepRecentTokens } : {}) };
+  const compaction = {
+    enabled: options.autoCompaction ?? false,
+    ...(options.keepRecentTokens !== undefined ? { keepRecentTokens: options.keepRecentTokens } : {}),
+  };
   // With pi's MCP: codemode active from the start, as `"defaultTools": ["+codemode"]` makes it.
-  const settingsManager = piSdk.SettingsManager.inMemory({ compaction, retry: { enabled: false }, ...(piMcp ? { defaultTools: ["+codemode"] } : {}) } as never);
+  const retry = options.retry ? { enabled: true, ...options.retry } : { enabled: false };
+  const settingsManager = piSdk.SettingsManager.inMemory({ compaction, retry, ...(piMcp ? { defaultTools: ["+codemode"] } : {}) } as never);
   const resourceLoader = new piSdk.DefaultResourceLoader({
     cwd,
     agentDir,

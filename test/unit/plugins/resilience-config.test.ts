@@ -33,7 +33,8 @@ async function governor(data: Record<string, unknown>) {
   attempts = 0;
   const clock = new ManualClock();
   const preset = definePreset({ name: "t", description: "", plugins: () => [executionLog(), breaker(), retry(), timeout(), tools()] });
-  const layers: ConfigLayer[] = [{ kind: "project", source: join(dir, ".pi/pi-governor.json"), data }];
+  // The user's global file: retry.tools is a trusted key, which a project file may not set.
+  const layers: ConfigLayer[] = [{ kind: "global", source: join(dir, "pi-governor.json"), data }];
   const gov = await createGovernor({ preset, cwd: dir, agentDir: dir, env: {}, clock, layers });
   return { gov, clock };
 }

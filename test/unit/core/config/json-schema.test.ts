@@ -38,6 +38,23 @@ describe("configJsonSchema", () => {
     expect(props.command.description).toBe("Trusted: global file or PI_GOVERNOR_CONFIG only (a project file needs allowProjectSpawnConfig). Program to run.");
     expect(props.limit.description ?? "").not.toMatch(/Trusted/);
   });
+
+  it("marks additive lists, so the reference shows that a project file can only add to them", () => {
+    const guard = definePlugin({
+      name: "t:guard",
+      configKey: "guard",
+      description: "",
+      schema: z.object({ deny: z.array(z.string().max(9)).max(5).describe("Refused tools."), other: z.array(z.string().max(9)).max(5) }),
+      defaults: { deny: [], other: [] },
+      additiveKeys: ["deny"],
+      apply() {},
+    });
+    const props = (configJsonSchema([guard()], []) as { properties: Record<string, any> }).properties.guard.properties;
+    expect(props.deny.description).toBe(
+      "Adds up: the entries of every config file and PI_GOVERNOR_CONFIG are all in force; a project file can add entries, never remove one. Refused tools.",
+    );
+    expect(props.other.description ?? "").not.toMatch(/Adds up/);
+  });
 });
 
 describe("docs/pi-governor.schema.json", () => {

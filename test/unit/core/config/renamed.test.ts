@@ -7,16 +7,18 @@ import { kotaPreset } from "../../../../presets/kota/index.ts";
 /** The default preset's plugins, with its defaults. */
 const shipped = kotaPreset.plugins();
 const layer = (data: Record<string, unknown>) => ({ kind: "project" as const, source: "/repo/.pi/pi-governor.json", data });
+/** The user's global file: budget.perTool is a trusted key, which a project file may not set under either spelling. */
+const userLayer = (data: Record<string, unknown>) => ({ kind: "global" as const, source: "/home/u/.pi/agent/pi-governor.json", data });
 
 describe("renamed config keys", () => {
   it("budget.tools still loads as budget.perTool, merged onto the preset's per-tool entries, and says what to write", () => {
-    const r = resolveConfig(shipped, [layer({ budget: { tools: { kota_search: { maxBytes: 400 } } } })]);
+    const r = resolveConfig(shipped, [userLayer({ budget: { tools: { kota_search: { maxBytes: 400 } } } })]);
     const perTool = (r.values.get("budget") as unknown as { perTool: Record<string, { maxBytes?: number; caps?: unknown }> }).perTool;
     expect(perTool.kota_search!.maxBytes).toBe(400);
     expect(perTool.kota_search!.caps).toEqual({ limit: 50, context_lines: 5 }); // the preset's entry is kept
     expect(r.values.get("budget")).not.toHaveProperty("tools");
     expect(formatProblems(r.problems)).toEqual([
-      "/repo/.pi/pi-governor.json: budget.tools: renamed; use budget.perTool (the old spelling still works for now)",
+      "/home/u/.pi/agent/pi-governor.json: budget.tools: renamed; use budget.perTool (the old spelling still works for now)",
     ]);
   });
 
@@ -44,7 +46,7 @@ describe("renamed config keys", () => {
   });
 
   it("the new spelling in the same file wins over the old one; a bad value under the old spelling is named at its new path", () => {
-    const r = resolveConfig(shipped, [layer({ budget: { tools: { a: { maxBytes: 500 }, b: { maxBytes: 1 } }, perTool: { a: { maxBytes: 900 } } } })]);
+    const r = resolveConfig(shipped, [userLayer({ budget: { tools: { a: { maxBytes: 500 }, b: { maxBytes: 1 } }, perTool: { a: { maxBytes: 900 } } } })]);
     expect((r.values.get("budget") as unknown as { perTool: Record<string, unknown> }).perTool.a).toEqual({ maxBytes: 900 });
     const text = formatProblems(r.problems).join("\n");
     expect(text).toContain("budget.tools: renamed; use budget.perTool");

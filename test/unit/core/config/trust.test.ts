@@ -62,13 +62,14 @@ describe("one bad value drops one key", () => {
   it("works at any depth: a bad record entry drops only that entry", () => {
     const r = resolveConfig(shipped, [
       global({ timeout: { defaultMs: 60_000, perTool: { kota_index: "x", kota_search: 5_000 } } }),
-      project({ retry: { perTool: { a: { maxAttempts: 2, baseDelayMs: -1 } }, budget: { ratio: 0.5, windowMs: 1e12 } } }),
+      project({ breaker: { perTool: { a: { failureThreshold: 2, cooldownMs: 0 } } }, retry: { budget: { ratio: 0.5, windowMs: 1e12 } } }),
     ]);
     expect(r.values.get("timeout")).toMatchObject({ defaultMs: 60_000, perTool: { kota_search: 5_000 } });
-    expect(r.values.get("retry")).toMatchObject({ perTool: { a: { maxAttempts: 2 } }, budget: { ratio: 0.5, windowMs: 60_000 } });
+    expect(r.values.get("breaker")).toMatchObject({ perTool: { a: { failureThreshold: 2 } } });
+    expect(r.values.get("retry")).toMatchObject({ budget: { ratio: 0.5, windowMs: 60_000 } });
     expect(formatProblems(r.problems)).toEqual([
       `${GLOBAL}: timeout.perTool.kota_index: "x" is not allowed; use a number`,
-      `${PROJECT}: retry.perTool.a.baseDelayMs: -1 is too small; use at least 0`,
+      `${PROJECT}: breaker.perTool.a.cooldownMs: 0 is too small; use at least 1`,
       `${PROJECT}: retry.budget.windowMs: 1000000000000 is too large; use at most 3600000`,
     ]);
   });
