@@ -2,7 +2,8 @@
  * Binds pi's per-call events for every tool (not only pi-governor's) to the pipeline: `tool_call`
  * runs the `toolGate` stages (a refusal blocks the call, nested calls included), and
  * `tool_execution_start`/`_end` report each finished call as a `host_tool_end` event (the execution
- * log writes a row for it, the breaker judges pi's MCP servers by it).
+ * log writes a row for it, the breaker judges pi's MCP servers by it); `user_bash` (a shell command
+ * the user ran, which may change files) is reported as `host_user_shell`.
  */
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
 import type { Governor } from "../host.ts";
@@ -61,6 +62,13 @@ export function bindHostCallEvents(
     // such field, and an abort from tool_call only cancels the batch's running calls.
     if (decision.terminate && !piHonoursTerminate(pi)) stopBeforeNextRequest();
     return { block: true, reason: decision.blockReason, ...(decision.terminate ? { terminate: true } : {}) };
+  });
+
+  // An observer: it returns nothing, so pi runs the command as it would without pi-governor.
+  pi.on("user_bash", async (_event, ctx) => {
+    const { pipeline } = await attach(ctx);
+    pipeline.emit({ type: "host_user_shell", sessionId: sessionId() });
+    return undefined;
   });
 
   pi.on("tool_execution_end", async (event, ctx) => {

@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { CONFIG_FILE, definePlugin, GATE_STAGE, TOOL_STAGE, type ToolGateDecision, type ToolGateInfo } from "../../core/sdk.ts";
 import { decideAccess, describeRule, effectiveHints } from "./access.ts";
 import { policiesDefaults, policiesSchema, type PoliciesOptions } from "./config.ts";
+import { ChangeWatch } from "./change-watch.ts";
 import { CallLimits } from "./limits.ts";
 import { repeatedCallWrapper, TurnResults } from "./repeated-calls.ts";
 
@@ -20,10 +21,11 @@ export { toolGlobMatches } from "./tool-glob.ts";
 
 const NAME = "governor:policies";
 
-/** One session's counters and this turn's remembered results. */
+/** One session's counters, this run's remembered results and the changes running under them. */
 interface SessionPolicyState {
   limits: CallLimits;
   results: TurnResults;
+  watch: ChangeWatch;
 }
 
 export const policies = definePlugin({
@@ -38,7 +40,7 @@ export const policies = definePlugin({
     const stateOf = (sessionId: string): SessionPolicyState => {
       let state = sessions.get(sessionId);
       if (!state) {
-        state = { limits: new CallLimits(config.limits), results: new TurnResults(config.repeatedCalls) };
+        state = { limits: new CallLimits(config.limits), results: new TurnResults(config.repeatedCalls), watch: new ChangeWatch() };
         sessions.set(sessionId, state);
       }
       return state;
@@ -49,6 +51,7 @@ export const policies = definePlugin({
       const s = stateOf(sessionId);
       s.limits.startRun();
       s.results.forget();
+      s.watch.startRun();
     });
     pipeline.hooks.turnStart.tap({ name: NAME }, ({ sessionId }) => stateOf(sessionId).limits.startTurn());
     pipeline.hooks.sessionShutdown.tap({ name: NAME }, ({ sessionId }) => void sessions.delete(sessionId));
@@ -60,15 +63,29 @@ export const policies = definePlugin({
       const state = stateOf(call.sessionId);
       const breach = state.limits.admit(call.toolName);
       if (breach) return { blockReason: breach.reason, ...(breach.stop ? { terminate: true } : {}) };
-      // A call that may change files makes every remembered answer of this turn stale.
-      if (!effectiveHints(call.annotations).readOnly) state.results.forget();
+      // A call that may change files makes every remembered answer of this run stale, now and
+      // again when it ends (a read beside it in the same batch must not be remembered either).
+      if (!effectiveHints(call.annotations).readOnly) {
+        state.watch.started(call.toolCallId);
+        state.results.forget();
+      }
       return undefined;
+    });
+    pipeline.hooks.event.tap({ name: NAME }, (event) => {
+      if (event.type === "host_tool_end") {
+        const state = sessions.get(event.call.sessionId);
+        if (state?.watch.ended(event.call.toolCallId)) state.results.forget();
+      } else if (event.type === "host_user_shell") {
+        const state = stateOf(event.sessionId);
+        state.watch.outsideChange();
+        state.results.forget();
+      }
     });
 
     if (config.repeatedCalls.enabled) {
       pipeline.hooks.toolCall.tap(
         { name: NAME, stage: TOOL_STAGE.OBSERVE + 50 },
-        repeatedCallWrapper((sessionId) => stateOf(sessionId).results),
+        repeatedCallWrapper((sessionId) => stateOf(sessionId)),
       );
     }
   },

@@ -11,7 +11,7 @@ const scriptedProvider = join(repoRoot, "test/fixtures/scripted-provider.ts");
 
 /** One scripted model step (see test/fixtures/scripted-provider.ts). */
 export type ScriptCall = { name: string; arguments: Record<string, unknown> };
-export type ScriptStep = { text: string } | { toolCall: ScriptCall } | { toolCalls: ScriptCall[] };
+export type ScriptStep = ({ text: string } | { toolCall: ScriptCall } | { toolCalls: ScriptCall[] }) & { delayMs?: number };
 
 export interface PiCliRun {
   code: number | null;
@@ -112,7 +112,14 @@ export interface PiRpcRun {
  * the session down and exits). With `confirmAnswer`, every confirm dialog is answered that way. Same throwaway agent dir and scripted provider as
  * {@link runPiCli}.
  */
-export async function runPiRpc(options: PiCliOptions & { then?: Array<Record<string, unknown>>; confirmAnswer?: boolean }): Promise<PiRpcRun> {
+export async function runPiRpc(
+  options: PiCliOptions & {
+    then?: Array<Record<string, unknown>>;
+    confirmAnswer?: boolean;
+    /** Sees every line as it comes; `send` writes a command to pi's stdin at once (a command in the middle of a run). */
+    onLine?: (line: RpcLine, send: (command: Record<string, unknown>) => void) => void;
+  },
+): Promise<PiRpcRun> {
   const work = mkdtempSync(join(tmpdir(), "pigov-rpc-"));
   const scriptPath = join(work, "script.json");
   writeFileSync(scriptPath, JSON.stringify(options.script));
@@ -138,6 +145,7 @@ export async function runPiRpc(options: PiCliOptions & { then?: Array<Record<str
         if (!record.trim()) continue;
         const line = JSON.parse(record) as RpcLine;
         lines.push(line);
+        options.onLine?.(line, (command) => child.stdin.write(`${JSON.stringify(command)}\n`));
         // The client's side of pi's confirm dialog (only when the test says how to answer).
         if (line.type === "extension_ui_request" && line.method === "confirm" && options.confirmAnswer !== undefined) {
           child.stdin.write(`${JSON.stringify({ type: "extension_ui_response", id: line.id, confirmed: options.confirmAnswer })}\n`);
