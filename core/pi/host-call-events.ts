@@ -10,7 +10,9 @@ import type { Governor } from "../host.ts";
 import { piMcpNextStep, piMcpServerOf } from "../pi-mcp.ts";
 import type { ToolResultValue } from "../tool-types.ts";
 import { type ExecutionEvent, HostCalls } from "./host-calls.ts";
-import { piHonoursTerminate, toolAnnotationsFrom } from "./tool-annotations.ts";
+import { type McpReach, resourceCallReach } from "../tool-identity.ts";
+import type { ToolInfo } from "../tool-types.ts";
+import { type HostTools, hostToolsFrom, piHonoursTerminate } from "./tool-annotations.ts";
 import { uiBridgeFrom } from "./ui-bridge.ts";
 
 /** The parent id pi 1.x puts on the events of a nested call. */
@@ -31,7 +33,7 @@ export function bindHostCallEvents(
   stopBeforeNextRequest: () => void,
 ): HostCalls {
   const calls = new HostCalls();
-  const annotationsOf = toolAnnotationsFrom(pi);
+  const hostTools = hostToolsFrom(pi);
 
   pi.on("tool_execution_start", (event) => {
     calls.started(event as ExecutionEvent);
@@ -49,8 +51,9 @@ export function bindHostCallEvents(
         ...(parent ? { parentToolCallId: parent } : {}),
         input: (event.input ?? {}) as Record<string, unknown>,
         governed: governed !== undefined,
-        annotations: governed?.info.annotations ?? annotationsOf(event.toolName),
+        annotations: governed?.info.annotations ?? hostTools.annotations(event.toolName),
         tool: governed?.info,
+        ...withMcpReach(event.toolName, (event.input ?? {}) as Record<string, unknown>, governed?.info, hostTools),
         sessionId: sessionId(),
         ui: uiBridgeFrom(ctx),
         ...(ctx.signal ? { signal: ctx.signal } : {}),
@@ -89,4 +92,17 @@ export function withPiMcpNextStep(value: ToolResultValue, structuredContent: unk
   const server = piMcpServerOf(value.toolName);
   if (!server || !value.isError || structuredContent !== undefined) return value;
   return { ...value, content: [...value.content, { type: "text", text: piMcpNextStep(server) }] };
+}
+
+/**
+ * The MCP server tools a call reaches (see core/tool-identity.ts): a managed server's tool, pi's own
+ * MCP tool, or pi's resource tool by its `server` argument (every server pi reports without one).
+ */
+function withMcpReach(toolName: string, input: Record<string, unknown>, governed: ToolInfo | undefined, hostTools: HostTools): { mcp?: McpReach } {
+  if (governed) return governed.mcp ? { mcp: { targets: [governed.mcp], everyServer: false } } : {};
+  const own = hostTools.mcpIdentity(toolName);
+  if (own) return { mcp: { targets: [own], everyServer: false } };
+  const resource = resourceCallReach(toolName, input, []);
+  if (!resource) return {};
+  return { mcp: resource.everyServer ? resourceCallReach(toolName, input, hostTools.mcpServers())! : resource };
 }

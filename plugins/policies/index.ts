@@ -9,12 +9,16 @@
  * answered from the first result.
  */
 import { join } from "node:path";
-import { CONFIG_FILE, definePlugin, GATE_STAGE, TOOL_STAGE, type ToolGateDecision, type ToolGateInfo } from "../../core/sdk.ts";
-import { decideAccess, describeRule, effectiveHints } from "./access.ts";
+import { CONFIG_FILE, definePlugin, GATE_STAGE, PI_MCP_RESOURCE_TOOLS, TOOL_STAGE, type ToolGateDecision, type ToolGateInfo } from "../../core/sdk.ts";
+import { describeRule, effectiveHints } from "./access.ts";
 import { policiesDefaults, policiesSchema, type PoliciesOptions } from "./config.ts";
 import { ChangeWatch } from "./change-watch.ts";
+import { CallIdentities, type CallSubject, decideSubjects, globNames } from "./identity.ts";
+import { piMcpServers } from "./pi-mcp-servers.ts";
 import { CallLimits } from "./limits.ts";
 import { repeatedCallWrapper, TurnResults } from "./repeated-calls.ts";
+import { policyStatusLines } from "./status.ts";
+import { unmatchedGlobs } from "./unmatched.ts";
 
 export { policiesDefaults, policiesSchema, type AccessRule, type CallLimit, type PoliciesOptions } from "./config.ts";
 export { toolGlobMatches } from "./tool-glob.ts";
@@ -46,6 +50,14 @@ export const policies = definePlugin({
       return state;
     };
     const globalFile = join(services.agentDir, CONFIG_FILE);
+    // One identity for an MCP server's tool on either side (pi's mcp__s__t, a managed s_t, pi's resource tools).
+    const piConfig = piMcpServers(services.agentDir, services.cwd);
+    const piServers = [...piConfig.servers].filter(([, on]) => on).map(([name]) => name);
+    const governedTools = () => [...pipeline.tools.values()].map((t) => t.info);
+    const identities = new CallIdentities(governedTools, () => (piConfig.truncated ? undefined : piServers));
+    const unmatched = () => unmatchedGlobs(config, governedTools(), piServers, identities);
+    pipeline.registerLoadCheck(NAME, unmatched);
+    pipeline.registerStatusSection(NAME, "Policies", () => policyStatusLines(config, unmatched()));
 
     pipeline.hooks.runStart.tap({ name: NAME }, ({ sessionId }) => {
       const s = stateOf(sessionId);
@@ -58,10 +70,16 @@ export const policies = definePlugin({
 
     pipeline.hooks.toolGate.tap({ name: NAME, stage: GATE_STAGE.POLICY }, async (decision, call) => {
       if (decision.blockReason) return decision;
-      const refused = await judge(call, config, globalFile);
+      const subjects = identities.subjects(call);
+      if (!subjects && (config.deny.length || config.rules.length || config.limits.length))
+        return {
+          blockReason: `Refused: ${call.toolName} without "server" reaches more MCP servers than the policy judges one by one; name the server in "server".`,
+        };
+      const names = subjects ?? [{ toolName: call.toolName }];
+      const refused = await judge(call, config, globalFile, names);
       if (refused) return refused;
       const state = stateOf(call.sessionId);
-      const breach = state.limits.admit(call.toolName);
+      const breach = state.limits.admit(call.toolName, (glob) => names.some((s) => globNames(glob, s)));
       if (breach) return { blockReason: breach.reason, ...(breach.stop ? { terminate: true } : {}) };
       // A call that may change files makes every remembered answer of this run stale, now and
       // again when it ends (a read beside it in the same batch must not be remembered either).
@@ -91,13 +109,25 @@ export const policies = definePlugin({
   },
 });
 
-/** The access decision for one call as a verdict: undefined when it may run. */
-async function judge(call: ToolGateInfo, config: PoliciesOptions, globalFile: string): Promise<ToolGateDecision | undefined> {
-  const decision = decideAccess(config.rules, config.deny, call.toolName, call.annotations);
+/**
+ * The access decision for one call as a verdict: undefined when it may run. `subjects` are the names
+ * it is judged under (identity.ts); a listing of every server says which server drew the refusal.
+ */
+async function judge(call: ToolGateInfo, config: PoliciesOptions, globalFile: string, subjects: readonly CallSubject[]): Promise<ToolGateDecision | undefined> {
+  const { decision, subject, everyServer } = decideSubjects(config.rules, config.deny, subjects, call.annotations, call.mcp?.everyServer === true);
   if (!decision || decision.action === "allow") return undefined;
+  // pi's resource tools name the server in their arguments: the refusal says which one counted.
+  const via =
+    subject.mcp && PI_MCP_RESOURCE_TOOLS.has(call.toolName)
+      ? everyServer
+        ? ` without "server" (it reaches every MCP server, "${subject.mcp.server}" among them; name a server the policy allows)`
+        : ` for MCP server "${subject.mcp.server}"`
+      : "";
   const rule = describeRule(config.rules, decision);
   if (decision.action === "deny") {
-    return { blockReason: `Refused by the user's policy (${rule}): ${call.toolName} may not run in this session. Do the task another way or tell the user.` };
+    return {
+      blockReason: `Refused by the user's policy (${rule}): ${call.toolName}${via} may not run in this session. Do the task another way or tell the user.`,
+    };
   }
   if (call.ui.hasUI) {
     const allowed = await call.ui.confirm("Allow tool call?", `${call.toolName} ${preview(call.input)}\n(${rule})`);

@@ -1,0 +1,84 @@
+import { describe, expect, it } from "vitest";
+import type { McpReach, ToolInfo } from "../../../../core/index.ts";
+import { CallIdentities, decideSubjects, globNames } from "../../../../plugins/policies/identity.ts";
+
+const tool = (name: string, mcp?: { server: string; tool: string }): ToolInfo => ({
+  name,
+  description: "",
+  annotations: {},
+  tags: [],
+  owner: "t",
+  ...(mcp ? { mcp } : {}),
+});
+const governed = [tool("acme_get-sum", { server: "acme", tool: "get-sum" }), tool("blob_read"), tool("context_search")];
+const ids = (servers: string[] = []) =>
+  new CallIdentities(
+    () => governed,
+    () => servers,
+  );
+const reach = (server: string, t: string): McpReach => ({ targets: [{ server, tool: t }], everyServer: false });
+const names = (glob: string, call: { toolName: string; mcp?: McpReach }, servers?: string[]) =>
+  ids(servers)
+    .subjects(call)!
+    .some((s) => globNames(glob, s));
+
+describe("a call's names under the rules", () => {
+  it("a glob in either spelling names the server's tool on both sides, - and _ alike", () => {
+    const managed = { toolName: "acme_get-sum", mcp: reach("acme", "get-sum") };
+    const pis = { toolName: "mcp__acme__get_sum", mcp: reach("acme", "get_sum") };
+    for (const glob of ["mcp__acme__get_sum", "mcp__acme__get-sum", "mcp__acme__*", "acme_get-sum", "acme_get_sum", "acme_*", "mcp__*", "*"]) {
+      expect(names(glob, managed), glob).toBe(true);
+      expect(names(glob, pis), glob).toBe(true);
+    }
+    for (const glob of ["mcp__acme__echo*", "mcp__acmee__*", "acmee_*", "get_sum", "mcp__other__*"]) {
+      expect(names(glob, managed), glob).toBe(false);
+      expect(names(glob, pis), glob).toBe(false);
+    }
+  });
+
+  it("pi-governor's spelling is not used where it is another tool's name: a rule for blob_read does not catch pi's server blob", () => {
+    const piBlob = { toolName: "mcp__blob__read", mcp: reach("blob", "read") };
+    expect(names("blob_read", piBlob)).toBe(false);
+    expect(names("mcp__blob__*", piBlob)).toBe(true);
+    const piTool = { toolName: "mcp__tool__search", mcp: reach("tool", "search") }; // tool_search is pi's own
+    expect(names("tool_search", piTool)).toBe(false);
+    expect(names("blob_read", { toolName: "blob_read" })).toBe(true);
+  });
+
+  it("a listing of every server is one subject per server, pi's configured ones included; too many is undefined", () => {
+    const listing = { toolName: "list_mcp_resources", mcp: { targets: [{ server: "acme", tool: "list_mcp_resources" }], everyServer: true } };
+    expect(
+      ids(["docs"])
+        .subjects(listing)!
+        .map((s) => s.mcp?.server),
+    ).toEqual(["acme", "docs"]);
+    expect(names("mcp__docs__*", listing, ["docs"])).toBe(true);
+    const none = { toolName: "list_mcp_resources", mcp: { targets: [], everyServer: true } };
+    expect(ids().subjects(none)).toEqual([{ toolName: "list_mcp_resources" }]);
+    expect(ids(Array.from({ length: 1_025 }, (_, i) => `s${i}`)).subjects(none)).toBeUndefined();
+    expect(
+      new CallIdentities(
+        () => governed,
+        () => undefined,
+      ).subjects(none),
+    ).toBeUndefined(); // mcp.json named more than were read
+  });
+
+  it("the strictest decision over the subjects wins, whatever the order of the servers", () => {
+    const listing = { toolName: "list_mcp_resources", mcp: { targets: [], everyServer: true } };
+    const rules = [
+      { tools: "mcp__open__*", action: "allow" as const },
+      { tools: "mcp__asked__*", action: "ask" as const },
+    ];
+    for (const order of [
+      ["open", "asked", "closed"],
+      ["closed", "asked", "open"],
+    ]) {
+      const subjects = ids(order).subjects(listing)!;
+      const d = decideSubjects(rules, ["mcp__closed__*"], subjects, { readOnlyHint: true }, true);
+      expect(d.decision).toEqual({ action: "deny", rule: -1 });
+      expect(d.subject.mcp?.server).toBe("closed");
+      expect(decideSubjects(rules, [], subjects, {}, true).decision).toEqual({ action: "ask", rule: 1 });
+    }
+  });
+});
