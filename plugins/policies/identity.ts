@@ -7,9 +7,17 @@
  * `mcp__acme__get_sum` name one tool). A resource listing without a server is judged once per
  * server it may reach, and the strictest decision wins.
  */
-import { type McpToolIdentity, mcpNormalized, mcpSpellings, PI_BUILTIN_TOOLS, type ToolAnnotations, type ToolGateInfo, type ToolInfo } from "../../core/sdk.ts";
+import {
+  type McpToolIdentity,
+  mcpNormalized,
+  mcpSpellings,
+  PI_BUILTIN_TOOLS,
+  PI_MCP_RESOURCE_TOOLS,
+  type ToolGateInfo,
+  type ToolInfo,
+} from "../../core/sdk.ts";
 import { type AccessDecision, decideAccess } from "./access.ts";
-import type { AccessRule } from "./config.ts";
+import type { PoliciesOptions } from "./config.ts";
 import { MAX_PI_SERVERS } from "./pi-mcp-servers.ts";
 import { toolGlobMatches } from "./tool-glob.ts";
 
@@ -41,22 +49,29 @@ export class CallIdentities {
   private owners: NameOwners | undefined;
 
   constructor(
+    private readonly config: Pick<PoliciesOptions, "deny" | "rules" | "limits">,
     private readonly governedTools: () => Iterable<ToolInfo>,
     /** The servers pi runs from its mcp.json files (a listing without a server reaches them); undefined: too many to judge. */
     private readonly configuredServers: () => readonly string[] | undefined,
   ) {}
 
-  /** The subjects `call` is judged under; `undefined` when it reaches more servers than are judged one by one. */
-  subjects(call: Pick<ToolGateInfo, "toolName" | "mcp">): CallSubject[] | undefined {
+  /**
+   * The subjects `call` is judged under, or the refusal of a listing that reaches more servers than
+   * are judged one by one (while any rule, deny glob or limit is set; without any it runs).
+   */
+  subjects(call: Pick<ToolGateInfo, "toolName" | "mcp">): CallSubject[] | string {
     const reach = call.mcp;
     if (!reach) return [{ toolName: call.toolName }];
     let targets = reach.targets;
     if (reach.everyServer) {
       const configured = this.configuredServers();
-      if (!configured) return undefined;
       const servers = new Set(targets.map((t) => t.server));
-      for (const s of configured) servers.add(s);
-      if (servers.size > MAX_PI_SERVERS) return undefined;
+      for (const s of configured ?? []) servers.add(s);
+      if (!configured || servers.size > MAX_PI_SERVERS) {
+        const { deny, rules, limits } = this.config;
+        if (!deny.length && !rules.length && !limits.length) return [{ toolName: call.toolName }];
+        return `Refused: ${call.toolName} without "server" reaches more MCP servers than the policy judges one by one (over ${MAX_PI_SERVERS}); name the server in "server".`;
+      }
       targets = [...servers].map((server) => ({ server, tool: call.toolName }));
     }
     if (!targets.length) return [{ toolName: call.toolName }];
@@ -92,19 +107,27 @@ export function globNames(glob: string, subject: CallSubject): boolean {
   return toolGlobMatches(normalized, subject.piName) || (subject.governedName !== undefined && toolGlobMatches(normalized, subject.governedName));
 }
 
-/** The strictest decision over the subjects (deny, then ask, then allow; the first of equals). */
+/** The strictest decision over the subjects of `call` (deny, then ask, then allow; the first of equals). */
 export function decideSubjects(
-  rules: readonly AccessRule[],
-  deny: readonly string[],
+  config: Pick<PoliciesOptions, "deny" | "rules">,
   subjects: readonly CallSubject[],
-  hints: Readonly<ToolAnnotations>,
-  everyServer: boolean,
+  call: Pick<ToolGateInfo, "annotations" | "mcp">,
 ): SubjectDecision {
+  const everyServer = call.mcp?.everyServer === true;
   let best: SubjectDecision = { decision: undefined, subject: subjects[0]!, everyServer };
   for (const subject of subjects) {
-    const decision = decideAccess(rules, deny, subject.toolName, hints, (glob) => globNames(glob, subject));
+    const decision = decideAccess(config.rules, config.deny, subject.toolName, call.annotations, (glob) => globNames(glob, subject));
     if (decision && (!best.decision || STRICTNESS[decision.action] > STRICTNESS[best.decision.action])) best = { decision, subject, everyServer };
     if (best.decision?.action === "deny") break;
   }
   return best;
+}
+
+/** For pi's resource tools, which name the server in their arguments: which server the decision was for, as words after the tool's name. */
+export function serverNamed(toolName: string, decided: SubjectDecision): string {
+  const server = decided.subject.mcp?.server;
+  if (server === undefined || !PI_MCP_RESOURCE_TOOLS.has(toolName)) return "";
+  return decided.everyServer
+    ? ` without "server" (it reaches every MCP server, "${server}" among them; name a server the policy allows)`
+    : ` for MCP server "${server}"`;
 }

@@ -9,11 +9,11 @@
  * answered from the first result.
  */
 import { join } from "node:path";
-import { CONFIG_FILE, definePlugin, GATE_STAGE, PI_MCP_RESOURCE_TOOLS, TOOL_STAGE, type ToolGateDecision, type ToolGateInfo } from "../../core/sdk.ts";
+import { CONFIG_FILE, definePlugin, GATE_STAGE, TOOL_STAGE, type ToolGateDecision, type ToolGateInfo } from "../../core/sdk.ts";
 import { describeRule, effectiveHints } from "./access.ts";
 import { policiesDefaults, policiesSchema, type PoliciesOptions } from "./config.ts";
 import { ChangeWatch } from "./change-watch.ts";
-import { CallIdentities, type CallSubject, decideSubjects, globNames } from "./identity.ts";
+import { CallIdentities, decideSubjects, globNames, serverNamed, type SubjectDecision } from "./identity.ts";
 import { piMcpServers } from "./pi-mcp-servers.ts";
 import { CallLimits } from "./limits.ts";
 import { repeatedCallWrapper, TurnResults } from "./repeated-calls.ts";
@@ -54,7 +54,7 @@ export const policies = definePlugin({
     const piConfig = piMcpServers(services.agentDir, services.cwd);
     const piServers = [...piConfig.servers].filter(([, on]) => on).map(([name]) => name);
     const governedTools = () => [...pipeline.tools.values()].map((t) => t.info);
-    const identities = new CallIdentities(governedTools, () => (piConfig.truncated ? undefined : piServers));
+    const identities = new CallIdentities(config, governedTools, () => (piConfig.truncated ? undefined : piServers));
     const unmatched = () => unmatchedGlobs(config, governedTools(), piServers, identities);
     pipeline.registerLoadCheck(NAME, unmatched);
     pipeline.registerStatusSection(NAME, "Policies", () => policyStatusLines(config, unmatched()));
@@ -70,13 +70,9 @@ export const policies = definePlugin({
 
     pipeline.hooks.toolGate.tap({ name: NAME, stage: GATE_STAGE.POLICY }, async (decision, call) => {
       if (decision.blockReason) return decision;
-      const subjects = identities.subjects(call);
-      if (!subjects && (config.deny.length || config.rules.length || config.limits.length))
-        return {
-          blockReason: `Refused: ${call.toolName} without "server" reaches more MCP servers than the policy judges one by one; name the server in "server".`,
-        };
-      const names = subjects ?? [{ toolName: call.toolName }];
-      const refused = await judge(call, config, globalFile, names);
+      const names = identities.subjects(call);
+      if (typeof names === "string") return { blockReason: names };
+      const refused = await judge(call, config, globalFile, decideSubjects(config, names, call));
       if (refused) return refused;
       const state = stateOf(call.sessionId);
       const breach = state.limits.admit(call.toolName, (glob) => names.some((s) => globNames(glob, s)));
@@ -109,25 +105,14 @@ export const policies = definePlugin({
   },
 });
 
-/**
- * The access decision for one call as a verdict: undefined when it may run. `subjects` are the names
- * it is judged under (identity.ts); a listing of every server says which server drew the refusal.
- */
-async function judge(call: ToolGateInfo, config: PoliciesOptions, globalFile: string, subjects: readonly CallSubject[]): Promise<ToolGateDecision | undefined> {
-  const { decision, subject, everyServer } = decideSubjects(config.rules, config.deny, subjects, call.annotations, call.mcp?.everyServer === true);
+/** The access decision for one call as a verdict: undefined when it may run. `decided`: identity.ts's decision over its names. */
+async function judge(call: ToolGateInfo, config: PoliciesOptions, globalFile: string, decided: SubjectDecision): Promise<ToolGateDecision | undefined> {
+  const { decision } = decided;
   if (!decision || decision.action === "allow") return undefined;
-  // pi's resource tools name the server in their arguments: the refusal says which one counted.
-  const via =
-    subject.mcp && PI_MCP_RESOURCE_TOOLS.has(call.toolName)
-      ? everyServer
-        ? ` without "server" (it reaches every MCP server, "${subject.mcp.server}" among them; name a server the policy allows)`
-        : ` for MCP server "${subject.mcp.server}"`
-      : "";
   const rule = describeRule(config.rules, decision);
+  const who = `${call.toolName}${serverNamed(call.toolName, decided)}`;
   if (decision.action === "deny") {
-    return {
-      blockReason: `Refused by the user's policy (${rule}): ${call.toolName}${via} may not run in this session. Do the task another way or tell the user.`,
-    };
+    return { blockReason: `Refused by the user's policy (${rule}): ${who} may not run in this session. Do the task another way or tell the user.` };
   }
   if (call.ui.hasUI) {
     const allowed = await call.ui.confirm("Allow tool call?", `${call.toolName} ${preview(call.input)}\n(${rule})`);

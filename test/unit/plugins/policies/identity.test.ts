@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { McpReach, ToolInfo } from "../../../../core/index.ts";
-import { CallIdentities, decideSubjects, globNames } from "../../../../plugins/policies/identity.ts";
+import { CallIdentities, type CallSubject, decideSubjects, globNames, serverNamed } from "../../../../plugins/policies/identity.ts";
 
 const tool = (name: string, mcp?: { server: string; tool: string }): ToolInfo => ({
   name,
@@ -11,16 +11,16 @@ const tool = (name: string, mcp?: { server: string; tool: string }): ToolInfo =>
   ...(mcp ? { mcp } : {}),
 });
 const governed = [tool("acme_get-sum", { server: "acme", tool: "get-sum" }), tool("blob_read"), tool("context_search")];
+const ruled = { deny: ["x"], rules: [], limits: [] };
 const ids = (servers: string[] = []) =>
   new CallIdentities(
+    ruled,
     () => governed,
     () => servers,
   );
 const reach = (server: string, t: string): McpReach => ({ targets: [{ server, tool: t }], everyServer: false });
-const names = (glob: string, call: { toolName: string; mcp?: McpReach }, servers?: string[]) =>
-  ids(servers)
-    .subjects(call)!
-    .some((s) => globNames(glob, s));
+const subjectsOf = (call: { toolName: string; mcp?: McpReach }, servers?: string[]) => ids(servers).subjects(call) as CallSubject[];
+const names = (glob: string, call: { toolName: string; mcp?: McpReach }, servers?: string[]) => subjectsOf(call, servers).some((s) => globNames(glob, s));
 
 describe("a call's names under the rules", () => {
   it("a glob in either spelling names the server's tool on both sides, - and _ alike", () => {
@@ -45,23 +45,28 @@ describe("a call's names under the rules", () => {
     expect(names("blob_read", { toolName: "blob_read" })).toBe(true);
   });
 
-  it("a listing of every server is one subject per server, pi's configured ones included; too many is undefined", () => {
+  it("a listing of every server is one subject per server, pi's configured ones included; too many is refused while anything is ruled", () => {
     const listing = { toolName: "list_mcp_resources", mcp: { targets: [{ server: "acme", tool: "list_mcp_resources" }], everyServer: true } };
-    expect(
-      ids(["docs"])
-        .subjects(listing)!
-        .map((s) => s.mcp?.server),
-    ).toEqual(["acme", "docs"]);
+    expect(subjectsOf(listing, ["docs"]).map((s) => s.mcp?.server)).toEqual(["acme", "docs"]);
     expect(names("mcp__docs__*", listing, ["docs"])).toBe(true);
     const none = { toolName: "list_mcp_resources", mcp: { targets: [], everyServer: true } };
     expect(ids().subjects(none)).toEqual([{ toolName: "list_mcp_resources" }]);
-    expect(ids(Array.from({ length: 1_025 }, (_, i) => `s${i}`)).subjects(none)).toBeUndefined();
+    const many = Array.from({ length: 1_025 }, (_, i) => `s${i}`);
+    expect(ids(many).subjects(none)).toMatch(/^Refused: list_mcp_resources without "server" reaches more MCP servers/);
+    // mcp.json named more servers than were read: refused too; without any rule it runs.
     expect(
       new CallIdentities(
+        ruled,
         () => governed,
         () => undefined,
       ).subjects(none),
-    ).toBeUndefined(); // mcp.json named more than were read
+    ).toMatch(/^Refused/);
+    const unruled = new CallIdentities(
+      { deny: [], rules: [], limits: [] },
+      () => governed,
+      () => undefined,
+    );
+    expect(unruled.subjects(none)).toEqual([{ toolName: "list_mcp_resources" }]);
   });
 
   it("the strictest decision over the subjects wins, whatever the order of the servers", () => {
@@ -74,11 +79,13 @@ describe("a call's names under the rules", () => {
       ["open", "asked", "closed"],
       ["closed", "asked", "open"],
     ]) {
-      const subjects = ids(order).subjects(listing)!;
-      const d = decideSubjects(rules, ["mcp__closed__*"], subjects, { readOnlyHint: true }, true);
+      const subjects = subjectsOf(listing, order);
+      const d = decideSubjects({ rules, deny: ["mcp__closed__*"] }, subjects, { annotations: { readOnlyHint: true }, mcp: listing.mcp });
       expect(d.decision).toEqual({ action: "deny", rule: -1 });
       expect(d.subject.mcp?.server).toBe("closed");
-      expect(decideSubjects(rules, [], subjects, {}, true).decision).toEqual({ action: "ask", rule: 1 });
+      expect(serverNamed("list_mcp_resources", d)).toContain('it reaches every MCP server, "closed" among them');
+      expect(serverNamed("mcp__closed__x", d)).toBe("");
+      expect(decideSubjects({ rules, deny: [] }, subjects, { annotations: {}, mcp: listing.mcp }).decision).toEqual({ action: "ask", rule: 1 });
     }
   });
 });

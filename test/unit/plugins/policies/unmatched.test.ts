@@ -13,12 +13,14 @@ const tool = (name: string, mcp?: { server: string; tool: string }): ToolInfo =>
   ...(mcp ? { mcp } : {}),
 });
 const governed = [tool("acme_echo", { server: "acme", tool: "echo" }), tool("blob_read")];
+const none = { deny: [], rules: [], limits: [] };
 const check = (policies: Partial<PoliciesOptions>, piServers: string[] = []) =>
   unmatchedGlobs(
     { ...policiesDefaults, ...policies },
     governed,
     piServers,
     new CallIdentities(
+      none,
       () => governed,
       () => piServers,
     ),
@@ -47,6 +49,7 @@ describe("globs that match no tool known at load", () => {
       many,
       [],
       new CallIdentities(
+        none,
         () => many,
         () => [],
       ),
