@@ -11,8 +11,11 @@ import { readBoundedFileSync } from "../../core/sdk.ts";
 
 /** Largest mcp.json read, in bytes. */
 const MAX_MCP_JSON_BYTES = 1_048_576;
-/** Most servers taken from the files together. */
-export const MAX_PI_SERVERS = 1_024;
+/**
+ * Most servers taken from the files together, and judged one by one for a listing of every server
+ * (each is matched against every glob: 256 servers x 100 crafted deny globs is about 0.2 s).
+ */
+export const MAX_PI_SERVERS = 256;
 
 /**
  * pi's servers by name: whether pi runs each (`enabled` not false), after the project's overrides;

@@ -33,33 +33,14 @@ export function toolGlobMatches(glob: string, name: string): boolean {
 }
 
 /**
- * Whether some name matches both globs (`mcp__acme__ehco*` and `mcp__acme__*` do; `mcp__acmee__*`
- * and `mcp__acme__*` do not): a walk over pairs of positions, at most `a.length x b.length` steps.
+ * Whether `glob` matches some name that begins with `prefix` (`mcp__acme__ehco*` and `mcp__acme__`
+ * yes, `mcp__acmee__*` no): with no `*`, the glob itself must begin with the prefix; with one, the
+ * text before its first `*` and the prefix must agree as far as both go (the `*` takes the rest of
+ * the prefix). Linear in the shorter of the two.
  */
-export function globsIntersect(a: string, b: string): boolean {
-  const width = b.length + 1;
-  const seen = new Uint8Array((a.length + 1) * width);
-  const stack = [0];
-  seen[0] = 1;
-  const visit = (i: number, j: number) => {
-    const k = i * width + j;
-    if (!seen[k]) (seen[k] = 1), stack.push(k);
-  };
-  while (stack.length) {
-    const k = stack.pop()!;
-    const i = Math.floor(k / width);
-    const j = k % width;
-    if (i === a.length && j === b.length) return true;
-    const sa = i < a.length && a[i] === "*";
-    const sb = j < b.length && b[j] === "*";
-    // A star may match nothing more; a star against a character (or two stars) takes one step.
-    if (sa) visit(i + 1, j);
-    if (sb) visit(i, j + 1);
-    if (i < a.length && j < b.length) {
-      if (sa && !sb) visit(i, j + 1);
-      else if (sb && !sa) visit(i + 1, j);
-      else if (!sa && !sb && a[i] === b[j]) visit(i + 1, j + 1);
-    }
-  }
-  return false;
+export function globCouldStartWith(glob: string, prefix: string): boolean {
+  const star = glob.indexOf("*");
+  if (star < 0) return glob.startsWith(prefix);
+  const literal = glob.slice(0, star);
+  return literal.length >= prefix.length ? literal.startsWith(prefix) : prefix.startsWith(literal);
 }

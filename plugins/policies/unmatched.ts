@@ -8,7 +8,7 @@
 import { mcpNormalized, PI_BUILTIN_TOOLS, type ToolInfo } from "../../core/sdk.ts";
 import type { PoliciesOptions } from "./config.ts";
 import { type CallIdentities, globNames } from "./identity.ts";
-import { globsIntersect } from "./tool-glob.ts";
+import { globCouldStartWith } from "./tool-glob.ts";
 
 /** Most known tool names the check compares each glob with; beyond it the check is skipped (it would cost too much at load). */
 const MAX_KNOWN_TOOLS = 4_096;
@@ -36,11 +36,12 @@ export function unmatchedGlobs(config: PoliciesOptions, governed: readonly ToolI
     ...PI_BUILTIN_TOOLS.map((toolName) => ({ toolName })),
     ...governed.map((t) => (t.mcp ? identities.subjectOf(t.name, t.mcp) : { toolName: t.name })),
   ];
-  const spaces = piServers.flatMap((s) => [`mcp__${mcpNormalized(s)}__*`, `${mcpNormalized(s)}_*`]);
+  // A server pi runs lists its tools only once it connects: any name under its prefixes may be one.
+  const prefixes = piServers.flatMap((s) => [`mcp__${mcpNormalized(s)}__`, `${mcpNormalized(s)}_`]);
   const lines: string[] = [];
   for (const { where, glob } of globs) {
     const normalized = mcpNormalized(glob);
-    const known = subjects.some((s) => globNames(glob, s)) || spaces.some((space) => globsIntersect(normalized, space));
+    const known = subjects.some((s) => globNames(glob, s)) || prefixes.some((prefix) => globCouldStartWith(normalized, prefix));
     if (!known)
       lines.push(
         `${where} "${glob}" matches no tool pi-governor knows of at load (pi's built-in tools, pi-governor's tools and its MCP servers' tools, the servers pi runs from mcp.json): check its spelling. Another extension's tools are not known at load.`,

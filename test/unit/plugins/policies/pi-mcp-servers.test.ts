@@ -49,10 +49,10 @@ describe("the servers pi runs from its mcp.json files", () => {
     expect(piMcpServers(agentDir, cwd).servers.size).toBe(0);
   });
 
-  it("takes at most 1024 servers and says when there were more", () => {
-    write(join(agentDir, "mcp.json"), Object.fromEntries(Array.from({ length: 2_000 }, (_, i) => [`s${i}`, { command: "x" }])));
+  it("takes at most 256 servers and says when there were more", () => {
+    write(join(agentDir, "mcp.json"), Object.fromEntries(Array.from({ length: 600 }, (_, i) => [`s${i}`, { command: "x" }])));
     const read = piMcpServers(agentDir, cwd);
-    expect(read.servers.size).toBe(1_024);
+    expect(read.servers.size).toBe(256);
     expect(read.truncated).toBe(true);
     expect(piMcpServers(join(dir, "none"), cwd)).toEqual({ servers: new Map(), truncated: false });
   });
