@@ -27,9 +27,14 @@ export class ChangeWatch {
     this.run++;
   }
 
-  /** A call that may change something was let through: it counts as running until {@link ended}. */
-  started(toolCallId: string): void {
+  /**
+   * A call that may change something was let through: it counts as running until {@link ended}.
+   * `lingering`: its work may outlast its end (a command that starts a background job, a server
+   * that keeps working): nothing is remembered for the rest of this run.
+   */
+  started(toolCallId: string, lingering = true): void {
     this.changes++;
+    if (lingering) this.quietFromRun = Math.max(this.quietFromRun, this.run + 1);
     if (this.running.size >= MAX_RUNNING) this.overflowed = true;
     if (this.overflowed) return;
     this.runningCount++;
@@ -53,7 +58,7 @@ export class ChangeWatch {
    */
   outsideChange(): void {
     this.changes++;
-    this.quietFromRun = this.run + 2;
+    this.quietFromRun = Math.max(this.quietFromRun, this.run + 2);
   }
 
   /** Whether a change is running now (a remembered answer may already be out of date). */

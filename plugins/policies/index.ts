@@ -16,7 +16,7 @@ import { ChangeWatch } from "./change-watch.ts";
 import { CallIdentities, decideSubjects, globNames, serverNamed, type SubjectDecision } from "./identity.ts";
 import { piMcpServers } from "./pi-mcp-servers.ts";
 import { CallLimits } from "./limits.ts";
-import { repeatedCallWrapper, TurnResults } from "./repeated-calls.ts";
+import { lingers, repeatedCallWrapper, TurnResults } from "./repeated-calls.ts";
 import { policyStatusLines } from "./status.ts";
 import { unmatchedGlobs } from "./unmatched.ts";
 
@@ -80,7 +80,7 @@ export const policies = definePlugin({
       // A call that may change files makes every remembered answer of this run stale, now and
       // again when it ends (a read beside it in the same batch must not be remembered either).
       if (!effectiveHints(call.annotations).readOnly) {
-        state.watch.started(call.toolCallId);
+        state.watch.started(call.toolCallId, lingers(call));
         state.results.forget();
       }
       return undefined;

@@ -7,7 +7,9 @@
  *
  * Fresh, never stale: a result is remembered only when no call that may change anything ran at any
  * moment of it (the {@link ChangeWatch}: pi runs a batch's calls in parallel), and such a call clears
- * the memory when it starts and again when it ends. Only tools whose answer nothing else moves are
+ * the memory when it starts and again when it ends. After a call whose work may outlast it (`bash`,
+ * an MCP server's tool, another extension's tool: every change but pi's `edit` and `write` and
+ * pi-governor's own tools), nothing more is remembered in that run. Only tools whose answer nothing else moves are
  * remembered: read-only and closed-world (an open-world tool reads a web that changes on its own),
  * and not pi-governor's own stores (`context_search` reads an index every call adds to).
  */
@@ -53,6 +55,20 @@ export class TurnResults {
 export function repeatKey(toolName: string, args: Readonly<Record<string, unknown>>): string | undefined {
   const json = canonicalJson(args);
   return json === undefined ? undefined : `${toolName}\u0000${json}`;
+}
+
+/**
+ * pi's tools whose work is done when they end (a file edited or written). pi-governor's own tools
+ * (`kota_index` waits for the index) are done too. Any other call that may change something may leave
+ * work running after it ends: `bash` can start a background job, an MCP server or another extension
+ * can keep working. After one, the run remembers nothing more.
+ */
+const DONE_WHEN_ENDED: ReadonlySet<string> = new Set(["edit", "write"]);
+
+/** Whether the work of a call that may change something can outlast its end (see {@link DONE_WHEN_ENDED}). */
+export function lingers(call: { toolName: string; governed: boolean; mcp?: unknown }): boolean {
+  if (call.mcp) return true;
+  return call.governed ? false : !DONE_WHEN_ENDED.has(call.toolName);
 }
 
 /** Whether a repeat of `tool` may be answered from memory: read-only, closed-world, not one of pi-governor's own stores. */

@@ -91,6 +91,32 @@ describe(`repeated calls stay fresh under pi's parallel batches (pi ${piHost.ver
     expect(results[1]).not.toContain("answered from that result");
   }, 120_000);
 
+  it("a background job a bash started (it outlasts the bash) leaves nothing remembered for the rest of the run", async () => {
+    // The bash ends at once; its job rewrites the file a second later, while the model thinks.
+    const r = await run([
+      { toolCall: bash("(sleep 1; echo NEW > f.txt) > /dev/null 2>&1 &") },
+      { toolCall: read() },
+      { toolCall: read(), delayMs: 2_000 },
+      { text: "done" },
+    ]);
+    const [first, second] = readResults(r);
+    expect(first).toContain("OLD");
+    expect(second).not.toContain("answered from that result");
+    expect(second).toContain("NEW");
+  }, 120_000);
+
+  it("after an edit (done when it ends) a repeat is answered from memory again", async () => {
+    const r = await run([
+      { toolCall: { name: "edit", arguments: { path: "f.txt", edits: [{ oldText: "OLD", newText: "EDITED" }] } } },
+      { toolCall: read() },
+      { toolCall: read() },
+      { text: "done" },
+    ]);
+    const [first, second] = readResults(r);
+    expect(first).toContain("EDITED");
+    expect(second).toContain("answered from that result");
+  }, 120_000);
+
   it("a repeat with nothing that may change files in between is still answered from the first result", async () => {
     const r = await run([{ toolCall: read() }, { toolCall: read() }, { text: "done" }]);
     const [first, second] = readResults(r);

@@ -6,7 +6,7 @@ describe("ChangeWatch", () => {
     const w = new ChangeWatch();
     const m = w.mark();
     expect(w.quietSince(m)).toBe(true);
-    w.started("a");
+    w.started("a", false);
     expect(w.mark()).toBeUndefined();
     expect(w.quietSince(m)).toBe(false);
     expect(w.ended("a")).toBe(true);
@@ -18,13 +18,23 @@ describe("ChangeWatch", () => {
   it("ignores the end of a call it never saw start, and counts a reused id once per start", () => {
     const w = new ChangeWatch();
     expect(w.ended("read-1")).toBe(false);
-    w.started("dup");
-    w.started("dup");
+    w.started("dup", false);
+    w.started("dup", false);
     expect(w.ended("dup")).toBe(true);
     expect(w.busy).toBe(true); // the other call with the same id still runs
     expect(w.ended("dup")).toBe(true);
     expect(w.busy).toBe(false);
     expect(w.ended("dup")).toBe(false);
+  });
+
+  it("a change whose work may outlast it (bash, a server's tool) keeps the rest of the run from remembering", () => {
+    const w = new ChangeWatch();
+    w.startRun();
+    w.started("bash-1");
+    w.ended("bash-1");
+    expect(w.mark()).toBeUndefined();
+    w.startRun();
+    expect(w.mark()).toBeDefined();
   });
 
   it("a change outside the calls (a user's ! command) keeps this run and the next one from remembering", () => {

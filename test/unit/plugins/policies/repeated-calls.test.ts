@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { REHYDRATION_TAG, success, type ToolCallContext, type ToolInfo } from "../../../../core/index.ts";
 import { ChangeWatch } from "../../../../plugins/policies/change-watch.ts";
-import { type RepeatState, repeatedCallWrapper, repeatKey, TurnResults } from "../../../../plugins/policies/repeated-calls.ts";
+import { lingers, type RepeatState, repeatedCallWrapper, repeatKey, TurnResults } from "../../../../plugins/policies/repeated-calls.ts";
 
 const info = (readOnlyHint: boolean, more: { openWorldHint?: boolean; tags?: string[] } = { openWorldHint: false }): ToolInfo => ({
   name: "kota_search",
@@ -64,14 +64,14 @@ describe("repeated read-only calls", () => {
       return ran;
     };
     // A change running when the read starts (it started in the same batch, before this read ran).
-    s.watch.started("bash-1");
+    s.watch.started("edit-1", false);
     expect(await twice()).toBe(2);
-    s.watch.ended("bash-1");
+    s.watch.ended("edit-1");
     // A change that starts while the read runs.
-    during = () => s.watch.started("bash-2");
+    during = () => s.watch.started("write-2", false);
     await handler(call({ q: 2 }, "r3"));
-    during = () => s.watch.ended("bash-2");
-    await handler(call({ q: 2 }, "r4")); // ran beside bash-2's end: not remembered either
+    during = () => s.watch.ended("write-2");
+    await handler(call({ q: 2 }, "r4")); // ran beside write-2's end: not remembered either
     during = undefined;
     const before = runs;
     await handler(call({ q: 2 }, "r5"));
@@ -86,9 +86,26 @@ describe("repeated read-only calls", () => {
     let runs = 0;
     const handler = repeatedCallWrapper(() => s)(async () => success("kota_search", [{ type: "text", text: `answer ${++runs}` }]), info(true));
     await handler(call({ q: 1 }, "r1"));
-    s.watch.started("edit-1"); // (the gate also forgets; here only the watch knows)
+    s.watch.started("edit-9", false); // (the gate also forgets; here only the watch knows)
     await handler(call({ q: 1 }, "r2"));
     expect(runs).toBe(2);
+  });
+
+  it("after a change whose work may outlast it, remembers nothing more this run; pi's edit and write are done when they end", async () => {
+    const s = state();
+    let runs = 0;
+    const handler = repeatedCallWrapper(() => s)(async () => success("kota_search", [{ type: "text", text: `answer ${++runs}` }]), info(true));
+    s.watch.started("bash-1", lingers({ toolName: "bash", governed: false }));
+    s.watch.ended("bash-1");
+    await handler(call({ q: 1 }, "r1"));
+    await handler(call({ q: 1 }, "r2"));
+    expect(runs).toBe(2);
+    expect(lingers({ toolName: "edit", governed: false })).toBe(false);
+    expect(lingers({ toolName: "write", governed: false })).toBe(false);
+    expect(lingers({ toolName: "kota_index", governed: true })).toBe(false); // pi-governor's own: waits for its work
+    expect(lingers({ toolName: "acme_wipe", governed: true, mcp: { server: "acme", tool: "wipe" } })).toBe(true);
+    expect(lingers({ toolName: "mcp__acme__wipe", governed: false, mcp: { server: "acme", tool: "wipe" } })).toBe(true);
+    expect(lingers({ toolName: "other_extension_tool", governed: false })).toBe(true);
   });
 
   it("keeps no failed answer, none over maxBytes, and no more than maxEntries", async () => {
