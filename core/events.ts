@@ -41,6 +41,11 @@ export type PipelineEvent =
   | { type: "tool_start"; toolName: string; toolCallId: string; args: Readonly<Record<string, unknown>> }
   | { type: "tool_end"; toolCallId: string; observation: ToolObservation }
   | { type: "host_tool_end"; call: HostToolCall }
+  /**
+   * The user ran a shell command of their own (`!` / `!!` in pi, RPC's `bash`), which may change
+   * files outside any tool call; pi reports its start only (pi 1.x in every mode, 0.73 interactive).
+   */
+  | { type: "host_user_shell"; sessionId: string }
   | { type: "plugin_error"; error: PluginError }
   | { type: "log"; record: LogRecord }
   | { type: "custom"; source: string; name: string; data?: Record<string, unknown> };

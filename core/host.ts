@@ -229,6 +229,14 @@ export async function createGovernor(options: GovernorOptions): Promise<Governor
   );
   const applyOrder = plan.order.filter((p) => !failures.has(p)).map((p) => p.name);
   pipeline.seal();
+  // What only the whole preset shows (a rule naming no tool of any plugin): warnings at load.
+  for (const { owner, check } of pipeline.loadChecks) {
+    try {
+      for (const line of check()) logger.child(owner).warn(line);
+    } catch (error) {
+      pluginErrors.push(new PluginError(owner, "loadCheck", error).message);
+    }
+  }
   loading = false;
 
   const problems = () => [...formatProblems(config.problems), ...pluginErrors];

@@ -53,6 +53,7 @@ export class Pipeline {
   private readonly sealedTools = new Map<string, SealedTool>();
   private readonly commandDefs = new Map<string, { command: GovernorCommand; owner: string }>();
   private readonly sections: Array<{ owner: string; title: string; lines: () => string[] }> = [];
+  private readonly checks: Array<{ owner: string; check: () => readonly string[] }> = [];
   private readonly clock: Clock;
 
   /** The typed, frozen hook set. */
@@ -166,6 +167,21 @@ export class Pipeline {
     this.sections.push({ owner, title, lines });
   }
 
+  /**
+   * Adds a check the host runs once, after every plugin is applied and the tools are sealed: each
+   * line it returns is a warning at load (shown once per session, in `/governor status` and by the
+   * doctor). For what only the whole preset shows, such as a rule that names no tool of any plugin.
+   */
+  registerLoadCheck(owner: string, check: () => readonly string[]): void {
+    this.assertOpen(owner, "registerLoadCheck");
+    this.checks.push({ owner, check });
+  }
+
+  /** The load checks plugins registered, in registration order. */
+  get loadChecks(): ReadonlyArray<{ owner: string; check: () => readonly string[] }> {
+    return this.checks;
+  }
+
   /** The status sections plugins registered, in registration order. */
   get statusSections(): ReadonlyArray<{ owner: string; title: string; lines: () => string[] }> {
     return this.sections;
@@ -183,6 +199,7 @@ export class Pipeline {
         annotations: Object.freeze({ ...def.annotations }),
         tags: Object.freeze([...(def.tags ?? [])]),
         owner,
+        ...(def.mcp ? { mcp: Object.freeze({ server: def.mcp.server, tool: def.mcp.tool }) } : {}),
       });
       const terminal = this.terminal(def);
       const composed =

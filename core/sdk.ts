@@ -143,6 +143,17 @@ export { blockChars, CHARS_PER_TOKEN, contentBytes, contentChars, estimateTokens
 export { hasTag, KOTA_TAG, MCP_TAG, mcpServerTag, REHYDRATION_TAG, STATUS_TAG, serverOfTags, serverTag } from "./tags.ts";
 // pi's own MCP tools (`mcp__<server>__<tool>`), which the host reports in `host_tool_end` events.
 export { piMcpNextStep, piMcpServerOf } from "./pi-mcp.ts";
+// One identity for an MCP server's tool, whichever side runs the server (rules match every spelling).
+export {
+  type McpReach,
+  type McpToolIdentity,
+  mcpNormalized,
+  mcpSpellings,
+  PI_BUILTIN_TOOLS,
+  PI_MCP_RESOURCE_TOOLS,
+  piMcpIdentity,
+  resourceCallReach,
+} from "./tool-identity.ts";
 // Text shown to a person, with control characters made visible.
 export { visible, visibleLines } from "./visible.ts";
 

@@ -4,6 +4,7 @@ import type { AgentMessageLike, ContentBlock } from "./content.ts";
 import type { ToolObservation } from "./observation.ts";
 import type { ResultMeta } from "./result-meta.ts";
 import type { UiBridge } from "./services.ts";
+import type { McpReach, McpToolIdentity } from "./tool-identity.ts";
 
 /** MCP-style behaviour hints: what may be repeated safely. */
 export interface ToolAnnotations {
@@ -29,6 +30,8 @@ export interface ToolInfo {
   readonly tags: readonly string[];
   /** The plugin that registered the tool. */
   readonly owner: string;
+  /** The MCP server tool it serves, for a managed server's tool (rules match it under pi's spelling too). */
+  readonly mcp?: McpToolIdentity;
 }
 
 /**
@@ -90,6 +93,11 @@ export interface GovernedToolDefinition {
   parameters: TSchema;
   annotations?: ToolAnnotations;
   tags?: string[];
+  /**
+   * The MCP server tool this tool serves (`{ server, tool }` as the server names them), for tools of
+   * a managed server: rules written for pi's `mcp__<server>__<tool>` match it too.
+   */
+  mcp?: McpToolIdentity;
   /** One line for pi's "Available tools" prompt section. */
   promptSnippet?: string;
   promptGuidelines?: string[];
@@ -191,6 +199,12 @@ export interface ToolGateInfo {
   readonly annotations: Readonly<ToolAnnotations>;
   /** The governed tool's info; undefined for pi's and other extensions' tools. */
   readonly tool: ToolInfo | undefined;
+  /**
+   * The MCP server tools the call reaches, whichever side runs the server (core/tool-identity.ts):
+   * a managed server's tool, pi's `mcp__<server>__<tool>`, or pi's resource tool naming a server in
+   * its arguments (without one: every server pi reports). Undefined for every other call.
+   */
+  readonly mcp?: McpReach;
   readonly sessionId: string;
   /** The session's UI: `hasUI` false in print mode, where nothing can be asked. */
   readonly ui: UiBridge;

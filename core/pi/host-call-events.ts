@@ -2,14 +2,17 @@
  * Binds pi's per-call events for every tool (not only pi-governor's) to the pipeline: `tool_call`
  * runs the `toolGate` stages (a refusal blocks the call, nested calls included), and
  * `tool_execution_start`/`_end` report each finished call as a `host_tool_end` event (the execution
- * log writes a row for it, the breaker judges pi's MCP servers by it).
+ * log writes a row for it, the breaker judges pi's MCP servers by it); `user_bash` (a shell command
+ * the user ran, which may change files) is reported as `host_user_shell`.
  */
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
 import type { Governor } from "../host.ts";
 import { piMcpNextStep, piMcpServerOf } from "../pi-mcp.ts";
 import type { ToolResultValue } from "../tool-types.ts";
 import { type ExecutionEvent, HostCalls } from "./host-calls.ts";
-import { piHonoursTerminate, toolAnnotationsFrom } from "./tool-annotations.ts";
+import { type McpReach, resourceCallReach } from "../tool-identity.ts";
+import type { ToolInfo } from "../tool-types.ts";
+import { type HostTools, hostToolsFrom, piHonoursTerminate } from "./tool-annotations.ts";
 import { uiBridgeFrom } from "./ui-bridge.ts";
 
 /** The parent id pi 1.x puts on the events of a nested call. */
@@ -30,7 +33,7 @@ export function bindHostCallEvents(
   stopBeforeNextRequest: () => void,
 ): HostCalls {
   const calls = new HostCalls();
-  const annotationsOf = toolAnnotationsFrom(pi);
+  const hostTools = hostToolsFrom(pi);
 
   pi.on("tool_execution_start", (event) => {
     calls.started(event as ExecutionEvent);
@@ -48,8 +51,9 @@ export function bindHostCallEvents(
         ...(parent ? { parentToolCallId: parent } : {}),
         input: (event.input ?? {}) as Record<string, unknown>,
         governed: governed !== undefined,
-        annotations: governed?.info.annotations ?? annotationsOf(event.toolName),
+        annotations: governed?.info.annotations ?? hostTools.annotations(event.toolName),
         tool: governed?.info,
+        ...withMcpReach(event.toolName, (event.input ?? {}) as Record<string, unknown>, governed?.info, hostTools),
         sessionId: sessionId(),
         ui: uiBridgeFrom(ctx),
         ...(ctx.signal ? { signal: ctx.signal } : {}),
@@ -61,6 +65,13 @@ export function bindHostCallEvents(
     // such field, and an abort from tool_call only cancels the batch's running calls.
     if (decision.terminate && !piHonoursTerminate(pi)) stopBeforeNextRequest();
     return { block: true, reason: decision.blockReason, ...(decision.terminate ? { terminate: true } : {}) };
+  });
+
+  // An observer: it returns nothing, so pi runs the command as it would without pi-governor.
+  pi.on("user_bash", async (_event, ctx) => {
+    const { pipeline } = await attach(ctx);
+    pipeline.emit({ type: "host_user_shell", sessionId: sessionId() });
+    return undefined;
   });
 
   pi.on("tool_execution_end", async (event, ctx) => {
@@ -81,4 +92,17 @@ export function withPiMcpNextStep(value: ToolResultValue, structuredContent: unk
   const server = piMcpServerOf(value.toolName);
   if (!server || !value.isError || structuredContent !== undefined) return value;
   return { ...value, content: [...value.content, { type: "text", text: piMcpNextStep(server) }] };
+}
+
+/**
+ * The MCP server tools a call reaches (see core/tool-identity.ts): a managed server's tool, pi's own
+ * MCP tool, or pi's resource tool by its `server` argument (every server pi reports without one).
+ */
+function withMcpReach(toolName: string, input: Record<string, unknown>, governed: ToolInfo | undefined, hostTools: HostTools): { mcp?: McpReach } {
+  if (governed) return governed.mcp ? { mcp: { targets: [governed.mcp], everyServer: false } } : {};
+  const own = hostTools.mcpIdentity(toolName);
+  if (own) return { mcp: { targets: [own], everyServer: false } };
+  const resource = resourceCallReach(toolName, input, []);
+  if (!resource) return {};
+  return { mcp: resource.everyServer ? resourceCallReach(toolName, input, hostTools.mcpServers())! : resource };
 }

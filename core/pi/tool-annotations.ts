@@ -1,9 +1,11 @@
 /**
  * What the pi adapter knows about tools it does not govern: the behaviour hints pi reports for them
- * (pi 1.x gives MCP tools the annotations their server declares, in `pi.getAllTools()`), and whether
- * this pi can end a run from a blocked `tool_call`.
+ * (pi 1.x gives MCP tools the annotations their server declares, in `pi.getAllTools()`), the MCP
+ * server tool each of pi's MCP tools serves (its namespace), and whether this pi can end a run from a
+ * blocked `tool_call`.
  */
 import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
+import { type McpToolIdentity, piMcpIdentity } from "../tool-identity.ts";
 import type { ToolAnnotations } from "../tool-types.ts";
 
 const HINTS = ["readOnlyHint", "idempotentHint", "destructiveHint", "openWorldHint"] as const;
@@ -22,28 +24,47 @@ const PI_BUILTIN_HINTS: Readonly<Record<string, Readonly<ToolAnnotations>>> = Ob
   // bash can do anything: the MCP defaults (may destroy, may reach the network) are right for it.
 });
 
+/** What the adapter knows of pi's tools: their hints, the MCP server tool each serves, the MCP servers. */
+export interface HostTools {
+  /** The behaviour hints of `toolName`: pi's (MCP tools' annotations), or the built-ins' stated ones, or `{}`. */
+  annotations(toolName: string): Readonly<ToolAnnotations>;
+  /** The MCP server tool `toolName` serves, for pi's own MCP tools (from the namespace pi reports). */
+  mcpIdentity(toolName: string): McpToolIdentity | undefined;
+  /** The MCP servers pi reports tools of, read again now (servers connect in the background). */
+  mcpServers(): string[];
+}
+
 /**
- * Returns a lookup of pi's annotations by tool name. pi's tool list is read again only when a name is
- * not in the last copy (tools registered later, such as MCP servers that finished connecting), so a
- * call costs a map lookup. Tools without hints (pi's built-ins, pi before 1.x) get `{}`.
+ * Returns what pi reports of its tools. pi's tool list is read again only when a name is not in the
+ * last copy (tools registered later, such as MCP servers that finished connecting), so a call costs a
+ * map lookup. Tools without hints (pi's built-ins, pi before 1.x) get `{}`.
  */
-export function toolAnnotationsFrom(pi: Pick<ExtensionAPI, "getAllTools">): (toolName: string) => Readonly<ToolAnnotations> {
-  let known = new Map<string, Readonly<ToolAnnotations>>();
+export function hostToolsFrom(pi: Pick<ExtensionAPI, "getAllTools">): HostTools {
+  let known = new Map<string, { hints: Readonly<ToolAnnotations>; mcp?: McpToolIdentity }>();
   const reload = () => {
-    const next = new Map<string, Readonly<ToolAnnotations>>();
+    const next = new Map<string, { hints: Readonly<ToolAnnotations>; mcp?: McpToolIdentity }>();
     try {
       for (const tool of pi.getAllTools()) {
-        const declared = (tool as { annotations?: unknown }).annotations;
-        next.set(tool.name, declared ? hintsOf(declared) : (PI_BUILTIN_HINTS[tool.name] ?? NO_HINTS));
+        const { annotations: declared, namespace } = tool as { annotations?: unknown; namespace?: unknown };
+        const mcp = piMcpIdentity(tool.name, namespace);
+        next.set(tool.name, { hints: declared ? hintsOf(declared) : (PI_BUILTIN_HINTS[tool.name] ?? NO_HINTS), ...(mcp ? { mcp } : {}) });
       }
     } catch {
       // Before pi bound the session its tool list cannot be read: no hints yet.
     }
     known = next;
   };
-  return (toolName) => {
+  const lookup = (toolName: string) => {
     if (!known.has(toolName)) reload();
-    return known.get(toolName) ?? PI_BUILTIN_HINTS[toolName] ?? NO_HINTS;
+    return known.get(toolName);
+  };
+  return {
+    annotations: (toolName) => lookup(toolName)?.hints ?? PI_BUILTIN_HINTS[toolName] ?? NO_HINTS,
+    mcpIdentity: (toolName) => lookup(toolName)?.mcp,
+    mcpServers: () => {
+      reload();
+      return [...new Set([...known.values()].flatMap((t) => (t.mcp ? [t.mcp.server] : [])))];
+    },
   };
 }
 

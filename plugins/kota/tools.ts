@@ -52,7 +52,8 @@ function queryTool(runtime: KotaRuntime, spec: QueryToolSpec): GovernedToolDefin
     label: spec.label,
     description: spec.description,
     parameters: spec.parameters,
-    annotations: { readOnlyHint: true, idempotentHint: true },
+    // KotaDB answers from its local index of the repository: nothing outside the machine moves it.
+    annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     tags: [...KOTA_TAGS],
     ...(spec.promptGuidelines ? { promptGuidelines: spec.promptGuidelines } : {}),
     async execute(call: ToolCallContext) {

@@ -68,6 +68,7 @@ export function mcpToolDefinition(server: ManagedMcpServer, tool: McpTool, tags:
     parameters: toParameters(tool.inputSchema as Record<string, unknown>),
     annotations,
     tags: [MCP_TAG, mcpServerTag(server.name), ...tags],
+    mcp: { server: server.name, tool: tool.name },
     async execute(call) {
       const result = await server.callTool(tool.name, call.args as Record<string, unknown>, { signal: call.signal });
       if (result.isError) throw classifyError({ isError: true, content: result.content }, { subject: name });

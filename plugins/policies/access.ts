@@ -16,13 +16,22 @@ export function effectiveHints(hints: Readonly<ToolAnnotations>): { readOnly: bo
   return { readOnly, destructive: !readOnly && hints.destructiveHint !== false, openWorld: hints.openWorldHint !== false };
 }
 
-/** Decides a call: undefined when nothing matches (the call runs). */
-export function decideAccess(rules: readonly AccessRule[], deny: readonly string[], toolName: string, hints: Readonly<ToolAnnotations>): AccessDecision {
-  for (const glob of deny) if (toolGlobMatches(glob, toolName)) return { action: "deny", rule: -1 };
+/**
+ * Decides a call: undefined when nothing matches (the call runs). `matches` says whether a glob
+ * names the call (default: its name; the policies plugin also tries the MCP server tool it reaches).
+ */
+export function decideAccess(
+  rules: readonly AccessRule[],
+  deny: readonly string[],
+  toolName: string,
+  hints: Readonly<ToolAnnotations>,
+  matches: (glob: string) => boolean = (glob) => toolGlobMatches(glob, toolName),
+): AccessDecision {
+  for (const glob of deny) if (matches(glob)) return { action: "deny", rule: -1 };
   const h = effectiveHints(hints);
   for (let i = 0; i < rules.length; i++) {
     const r = rules[i]!;
-    if (!toolGlobMatches(r.tools, toolName)) continue;
+    if (!matches(r.tools)) continue;
     if (r.readOnly !== undefined && r.readOnly !== h.readOnly) continue;
     if (r.destructive !== undefined && r.destructive !== h.destructive) continue;
     if (r.openWorld !== undefined && r.openWorld !== h.openWorld) continue;

@@ -70,7 +70,7 @@ export const policiesSchema = z.object({
     })
     .strict()
     .describe(
-      "A read-only pi-governor tool (kota_*, managed MCP servers' read-only tools) called again with the same arguments in the user's turn (the run one prompt starts) is answered from the first result, unless a call that may change files ran in between; the answer says so.",
+      "A read-only, closed-world pi-governor tool (kota_*, managed MCP servers' tools marked read-only and not open-world) called again with the same arguments in the user's turn (the run one prompt starts) is answered from the first result, unless a call that may change files ran in between or beside it; the answer says so.",
     ),
 });
 

@@ -11,21 +11,27 @@
  */
 import { join } from "node:path";
 import { CONFIG_FILE, definePlugin, GATE_STAGE, TOOL_STAGE, type ToolGateDecision, type ToolGateInfo } from "../../core/sdk.ts";
-import { decideAccess, describeRule, effectiveHints } from "./access.ts";
+import { describeRule, effectiveHints } from "./access.ts";
 import { askUser, refusal } from "./ask-dialog.ts";
 import { policiesDefaults, policiesSchema, type PoliciesOptions } from "./config.ts";
+import { ChangeWatch } from "./change-watch.ts";
+import { allowGlobFor, CallIdentities, decideSubjects, globNames, serverNamed, type SubjectDecision } from "./identity.ts";
+import { piMcpServers } from "./pi-mcp-servers.ts";
 import { CallLimits } from "./limits.ts";
-import { repeatedCallWrapper, TurnResults } from "./repeated-calls.ts";
+import { lingers, repeatedCallWrapper, TurnResults } from "./repeated-calls.ts";
+import { policyStatusLines } from "./status.ts";
+import { unmatchedGlobs } from "./unmatched.ts";
 
 export { policiesDefaults, policiesSchema, type AccessRule, type CallLimit, type PoliciesOptions } from "./config.ts";
 export { toolGlobMatches } from "./tool-glob.ts";
 
 const NAME = "governor:policies";
 
-/** One session's counters and this turn's remembered results. */
+/** One session's counters, this run's remembered results and the changes running under them. */
 interface SessionPolicyState {
   limits: CallLimits;
   results: TurnResults;
+  watch: ChangeWatch;
 }
 
 export const policies = definePlugin({
@@ -42,59 +48,85 @@ export const policies = definePlugin({
     const stateOf = (sessionId: string): SessionPolicyState => {
       let state = sessions.get(sessionId);
       if (!state) {
-        state = { limits: new CallLimits(config.limits), results: new TurnResults(config.repeatedCalls) };
+        state = { limits: new CallLimits(config.limits), results: new TurnResults(config.repeatedCalls), watch: new ChangeWatch() };
         sessions.set(sessionId, state);
       }
       return state;
     };
     const globalFile = join(services.agentDir, CONFIG_FILE);
+    // One identity for an MCP server's tool on either side (pi's mcp__s__t, a managed s_t, pi's resource tools).
+    const piConfig = piMcpServers(services.agentDir, services.cwd);
+    const piServers = [...piConfig.servers].filter(([, on]) => on).map(([name]) => name);
+    const governedTools = () => [...pipeline.tools.values()].map((t) => t.info);
+    const identities = new CallIdentities(config, governedTools, () => (piConfig.truncated ? undefined : piServers));
+    const unmatched = () => unmatchedGlobs(config, governedTools(), piServers, identities);
+    pipeline.registerLoadCheck(NAME, unmatched);
+    pipeline.registerStatusSection(NAME, "Policies", () => policyStatusLines(config, unmatched()));
 
     pipeline.hooks.runStart.tap({ name: NAME }, ({ sessionId }) => {
       const s = stateOf(sessionId);
       s.limits.startRun();
       s.results.forget();
+      s.watch.startRun();
     });
     pipeline.hooks.turnStart.tap({ name: NAME }, ({ sessionId }) => stateOf(sessionId).limits.startTurn());
     pipeline.hooks.sessionShutdown.tap({ name: NAME }, ({ sessionId }) => void sessions.delete(sessionId));
 
     pipeline.hooks.toolGate.tap({ name: NAME, stage: GATE_STAGE.POLICY }, async (decision, call) => {
       if (decision.blockReason) return decision;
-      const refused = await judge(call, config, globalFile);
+      const names = identities.subjects(call);
+      if (typeof names === "string") return { blockReason: names };
+      const refused = await judge(call, config, globalFile, decideSubjects(config, names, call));
       if (refused) return refused;
       const state = stateOf(call.sessionId);
-      const breach = state.limits.admit(call.toolName);
+      const breach = state.limits.admit(call.toolName, (glob) => names.some((s) => globNames(glob, s)));
       if (breach) return { blockReason: breach.reason, ...(breach.stop ? { terminate: true } : {}) };
-      // A call that may change files makes every remembered answer of this turn stale.
-      if (!effectiveHints(call.annotations).readOnly) state.results.forget();
+      // A call that may change files makes every remembered answer of this run stale, now and
+      // again when it ends (a read beside it in the same batch must not be remembered either).
+      if (!effectiveHints(call.annotations).readOnly) {
+        state.watch.started(call.toolCallId, lingers(call));
+        state.results.forget();
+      }
       return undefined;
+    });
+    pipeline.hooks.event.tap({ name: NAME }, (event) => {
+      if (event.type === "host_tool_end") {
+        const state = sessions.get(event.call.sessionId);
+        if (state?.watch.ended(event.call.toolCallId)) state.results.forget();
+      } else if (event.type === "host_user_shell") {
+        const state = stateOf(event.sessionId);
+        state.watch.outsideChange();
+        state.results.forget();
+      }
     });
 
     if (config.repeatedCalls.enabled) {
       pipeline.hooks.toolCall.tap(
         { name: NAME, stage: TOOL_STAGE.OBSERVE + 50 },
-        repeatedCallWrapper((sessionId) => stateOf(sessionId).results),
+        repeatedCallWrapper((sessionId) => stateOf(sessionId)),
       );
     }
   },
 });
 
-/** The access decision for one call as a verdict: undefined when it may run. */
-async function judge(call: ToolGateInfo, config: PoliciesOptions, globalFile: string): Promise<ToolGateDecision | undefined> {
-  const decision = decideAccess(config.rules, config.deny, call.toolName, call.annotations);
+/** The access decision for one call as a verdict: undefined when it may run. `decided`: identity.ts's decision over its names. */
+async function judge(call: ToolGateInfo, config: PoliciesOptions, globalFile: string, decided: SubjectDecision): Promise<ToolGateDecision | undefined> {
+  const { decision } = decided;
   if (!decision || decision.action === "allow") return undefined;
   const rule = describeRule(config.rules, decision);
+  const who = `${call.toolName}${serverNamed(call.toolName, decided)}`;
   if (decision.action === "deny") {
-    return { blockReason: `Refused by the user's policy (${rule}): ${call.toolName} may not run in this session. Do the task another way or tell the user.` };
+    return { blockReason: `Refused by the user's policy (${rule}): ${who} may not run in this session. Do the task another way or tell the user.` };
   }
   if (call.ui.hasUI) {
     // The user sees every byte of what will run, or it does not run (ask-dialog.ts).
     const outcome = await askUser(call.ui, call.toolName, call.input, rule);
     return outcome.allowed ? undefined : { blockReason: refusal(outcome, call.toolName, rule) };
   }
-  const allowLine = JSON.stringify({ tools: call.toolName, action: "allow" });
+  const allowLine = JSON.stringify({ tools: allowGlobFor(call.toolName, decided), action: "allow" });
   return {
     blockReason:
-      `Refused: ${rule} asks the user before ${call.toolName} runs, and no one can answer in this mode (print mode). ` +
+      `Refused: ${rule} asks the user before ${who} runs, and no one can answer in this mode (print mode). ` +
       `To allow it without asking, the user adds ${allowLine} before that rule in policies.rules of ${globalFile}.`,
   };
 }

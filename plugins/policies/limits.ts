@@ -42,14 +42,15 @@ export class CallLimits {
 
   /**
    * Admits one call of `toolName`: undefined when every matching limit has room (the call is then
-   * counted), or the breach of the first limit it would exceed (nothing is counted).
+   * counted), or the breach of the first limit it would exceed (nothing is counted). `matches` says
+   * whether a limit's glob names the call (default: its name).
    */
-  admit(toolName: string): LimitBreach | undefined {
+  admit(toolName: string, matches: (glob: string) => boolean = (glob) => toolGlobMatches(glob, toolName)): LimitBreach | undefined {
     if (this.stopped) return this.stopped;
     const matching: number[] = [];
     for (let i = 0; i < this.limits.length; i++) {
       const limit = this.limits[i]!;
-      if (!toolGlobMatches(limit.tools, toolName)) continue;
+      if (!matches(limit.tools)) continue;
       const over =
         limit.perTurn !== undefined && this.turn[i]! >= limit.perTurn
           ? breach(limit, i, toolName, "turn", limit.perTurn)

@@ -4,9 +4,18 @@
  * first result, unless a call that may change something ran in between (an edit,
  * a write, bash, any tool not marked read-only). The answer says which call it repeats, so the model
  * notices the loop. Only governed tools can be answered without running (pi runs its own tools).
+ *
+ * Fresh, never stale: a result is remembered only when no call that may change anything ran at any
+ * moment of it (the {@link ChangeWatch}: pi runs a batch's calls in parallel), and such a call clears
+ * the memory when it starts and again when it ends. After a call whose work may outlast it (`bash`,
+ * an MCP server's tool, another extension's tool: every change but pi's `edit` and `write` and
+ * pi-governor's own tools), nothing more is remembered in that run. Only tools whose answer nothing else moves are
+ * remembered: read-only and closed-world (an open-world tool reads a web that changes on its own),
+ * and not pi-governor's own stores (`context_search` reads an index every call adds to).
  */
-import { contentBytes, type ContentBlock, success, type ToolHandler, type ToolInfo, type ToolObservation } from "../../core/sdk.ts";
+import { contentBytes, type ContentBlock, REHYDRATION_TAG, success, type ToolHandler, type ToolInfo, type ToolObservation } from "../../core/sdk.ts";
 import { canonicalJson } from "../../lib/json/index.ts";
+import type { ChangeWatch } from "./change-watch.ts";
 
 /** Bounds of the per-turn memory. */
 export interface RepeatedCallLimits {
@@ -49,20 +58,47 @@ export function repeatKey(toolName: string, args: Readonly<Record<string, unknow
 }
 
 /**
- * The tool-call wrapper: stays out of tools that are not read-only; for read-only ones answers a
- * repeat from `turnOf(sessionId)` (the run's memory) and remembers successful first answers.
+ * pi's tools whose work is done when they end (a file edited or written). pi-governor's own tools
+ * (`kota_index` waits for the index) are done too. Any other call that may change something may leave
+ * work running after it ends: `bash` can start a background job, an MCP server or another extension
+ * can keep working. After one, the run remembers nothing more.
  */
-export function repeatedCallWrapper(turnOf: (sessionId: string) => TurnResults): (next: ToolHandler, tool: ToolInfo) => ToolHandler {
+const DONE_WHEN_ENDED: ReadonlySet<string> = new Set(["edit", "write"]);
+
+/** Whether the work of a call that may change something can outlast its end (see {@link DONE_WHEN_ENDED}). */
+export function lingers(call: { toolName: string; governed: boolean; mcp?: unknown }): boolean {
+  if (call.mcp) return true;
+  return call.governed ? false : !DONE_WHEN_ENDED.has(call.toolName);
+}
+
+/** Whether a repeat of `tool` may be answered from memory: read-only, closed-world, not one of pi-governor's own stores. */
+export function rememberable(tool: ToolInfo): boolean {
+  return tool.annotations.readOnlyHint === true && tool.annotations.openWorldHint === false && !tool.tags.includes(REHYDRATION_TAG);
+}
+
+/** One session's memory and what may change under it. */
+export interface RepeatState {
+  results: TurnResults;
+  watch: ChangeWatch;
+}
+
+/**
+ * The tool-call wrapper: stays out of tools that are not {@link rememberable}; for the others
+ * answers a repeat from the run's memory while no change runs, and remembers a successful answer
+ * only when no change overlapped it.
+ */
+export function repeatedCallWrapper(stateOf: (sessionId: string) => RepeatState): (next: ToolHandler, tool: ToolInfo) => ToolHandler {
   return (next, tool) => {
-    if (tool.annotations.readOnlyHint !== true) return next;
+    if (!rememberable(tool)) return next;
     return async (call) => {
       const key = repeatKey(call.toolName, call.args);
       if (key === undefined) return next(call);
-      const turn = turnOf(call.sessionId);
-      const earlier = turn.recall(key);
+      const { results, watch } = stateOf(call.sessionId);
+      const mark = watch.mark();
+      const earlier = mark === undefined ? undefined : results.recall(key);
       if (earlier) return answeredFrom(call.toolName, earlier);
       const obs = await next(call);
-      if (obs.status === "SUCCESS") turn.remember(key, call.toolCallId, obs.content);
+      if (obs.status === "SUCCESS" && watch.quietSince(mark)) results.remember(key, call.toolCallId, obs.content);
       return obs;
     };
   };

@@ -31,3 +31,16 @@ export function toolGlobMatches(glob: string, name: string): boolean {
   while (g < glob.length && glob[g] === "*") g++;
   return g === glob.length;
 }
+
+/**
+ * Whether `glob` matches some name that begins with `prefix` (`mcp__acme__ehco*` and `mcp__acme__`
+ * yes, `mcp__acmee__*` no): with no `*`, the glob itself must begin with the prefix; with one, the
+ * text before its first `*` and the prefix must agree as far as both go (the `*` takes the rest of
+ * the prefix). Linear in the shorter of the two.
+ */
+export function globCouldStartWith(glob: string, prefix: string): boolean {
+  const star = glob.indexOf("*");
+  if (star < 0) return glob.startsWith(prefix);
+  const literal = glob.slice(0, star);
+  return literal.length >= prefix.length ? literal.startsWith(prefix) : prefix.startsWith(literal);
+}

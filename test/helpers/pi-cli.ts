@@ -11,7 +11,7 @@ const scriptedProvider = join(repoRoot, "test/fixtures/scripted-provider.ts");
 
 /** One scripted model step (see test/fixtures/scripted-provider.ts). */
 export type ScriptCall = { name: string; arguments: Record<string, unknown> };
-export type ScriptStep = { text: string } | { toolCall: ScriptCall } | { toolCalls: ScriptCall[] } | { error: string };
+export type ScriptStep = ({ text: string } | { toolCall: ScriptCall } | { toolCalls: ScriptCall[] } | { error: string }) & { delayMs?: number };
 
 export interface PiCliRun {
   code: number | null;
@@ -119,6 +119,8 @@ export async function runPiRpc(
     confirmAnswer?: boolean;
     /** The client's answer to any other dialog (`select`, `editor`, `input`): the response's fields (`value`, `cancelled`); undefined leaves it unanswered. */
     uiAnswer?: (request: RpcLine) => Record<string, unknown> | undefined;
+    /** Sees every line as it comes; `send` writes a command to pi's stdin at once (a command in the middle of a run). */
+    onLine?: (line: RpcLine, send: (command: Record<string, unknown>) => void) => void;
   },
 ): Promise<PiRpcRun> {
   const work = mkdtempSync(join(tmpdir(), "pigov-rpc-"));
@@ -146,6 +148,7 @@ export async function runPiRpc(
         if (!record.trim()) continue;
         const line = JSON.parse(record) as RpcLine;
         lines.push(line);
+        options.onLine?.(line, (command) => child.stdin.write(`${JSON.stringify(command)}\n`));
         // The client's side of pi's confirm dialog (only when the test says how to answer).
         if (line.type === "extension_ui_request" && line.method === "confirm" && options.confirmAnswer !== undefined) {
           child.stdin.write(`${JSON.stringify({ type: "extension_ui_response", id: line.id, confirmed: options.confirmAnswer })}\n`);

@@ -61,7 +61,7 @@ const KOTA_TAP_ORDER = {
   runStart: ["governor:policies"],
   turnStart: ["governor:policies"],
   turnEnd: [],
-  event: ["governor:host", "governor:execution-log", "governor:telemetry", "governor:breaker"],
+  event: ["governor:host", "governor:execution-log", "governor:telemetry", "governor:breaker", "governor:policies"],
 };
 
 describe("the default kota preset's taps per hook", () => {

@@ -1,0 +1,97 @@
+/**
+ * One identity for an MCP server's tool, whichever side runs the server. pi 1.x names a tool of its
+ * own MCP client `mcp__<server>__<tool>`; pi-governor names a managed server's tool `<server>_<tool>`
+ * (a server handed over with `mcp.fromPi` changes spelling, nothing else); pi's resource tools reach
+ * a server named in their `server` argument. Rules are written against names, so a call is matched
+ * under every spelling of the server tool it reaches: `{ server, tool }`.
+ */
+
+/** The MCP server tool a call reaches: the server's name as configured, and the tool's name. */
+export interface McpToolIdentity {
+  readonly server: string;
+  readonly tool: string;
+}
+
+/**
+ * What an MCP call reaches. `targets` is one identity for a server's tool; for a resource tool
+ * without a server, one per server known to be reachable (`everyServer`: pi lists or reads them all).
+ */
+export interface McpReach {
+  readonly targets: readonly McpToolIdentity[];
+  readonly everyServer: boolean;
+}
+
+/**
+ * pi's resource tools (pi 1.x, the names Codex and opencode use): the `server` argument names the
+ * server; without one (or a blank one, which pi reads as none) the listings cover every server.
+ */
+export const PI_MCP_RESOURCE_TOOLS: ReadonlySet<string> = new Set(["list_mcp_resources", "list_mcp_resource_templates", "read_mcp_resource"]);
+
+/**
+ * pi's own tools on the lines pi-governor supports (1.x adds codemode, tool_search and the resource
+ * tools): names a rule may name without any extension registering them.
+ */
+export const PI_BUILTIN_TOOLS: readonly string[] = Object.freeze([
+  "read",
+  "bash",
+  "edit",
+  "write",
+  "grep",
+  "find",
+  "ls",
+  "codemode",
+  "tool_search",
+  ...PI_MCP_RESOURCE_TOOLS,
+]);
+
+/**
+ * Longest server name read from a call's arguments (the model's text, matched against every glob):
+ * a longer one is taken as "every server", never cut to a name it is not.
+ */
+const MAX_SERVER_CHARS = 64;
+
+/**
+ * A name as pi's MCP naming writes it: every character other than letters, digits and `_` (and `*`,
+ * so a glob stays a glob) becomes `_`. pi treats `-` and `_` in server names as the same server.
+ */
+export function mcpNormalized(name: string): string {
+  return name.replace(/[^A-Za-z0-9_*]/g, "_");
+}
+
+/**
+ * The names `id` goes by, normalized: pi's `mcp__<server>__<tool>` and pi-governor's
+ * `<server>_<tool>`. A tool-name glob matches the identity when its normalized form matches one.
+ */
+export function mcpSpellings(id: McpToolIdentity): { pi: string; governed: string } {
+  const server = mcpNormalized(id.server);
+  const tool = mcpNormalized(id.tool);
+  return { pi: `mcp__${server}__${tool}`, governed: `${server}_${tool}` };
+}
+
+/**
+ * The identity of pi's MCP tool `toolName` from the namespace pi reports for it (`pi.getAllTools()`:
+ * `{ name: "mcp__<server>", aliases: ["<server>"] }`). Only a tool whose own name continues its
+ * namespace (`mcp__<server>__...`) gets one, so another extension cannot claim a server's tool.
+ */
+export function piMcpIdentity(toolName: string, namespace: unknown): McpToolIdentity | undefined {
+  if (!namespace || typeof namespace !== "object") return undefined;
+  const { name, aliases } = namespace as { name?: unknown; aliases?: unknown };
+  if (typeof name !== "string" || !name.startsWith("mcp__") || !toolName.startsWith(`${name}__`)) return undefined;
+  const alias = Array.isArray(aliases) && typeof aliases[0] === "string" && aliases[0] ? aliases[0] : name.slice("mcp__".length);
+  const tool = toolName.slice(name.length + 2);
+  return tool ? { server: alias, tool } : undefined;
+}
+
+/**
+ * What a call of pi's resource tool `toolName` reaches, read as pi reads its arguments: a string
+ * `server`, trimmed; blank or absent lists every server (`known`: the servers pi reports); any other
+ * value, or one over 64 characters, is treated as every server too (pi refuses it, but nothing
+ * narrower is safe to assume).
+ */
+export function resourceCallReach(toolName: string, input: Readonly<Record<string, unknown>>, known: readonly string[]): McpReach | undefined {
+  if (!PI_MCP_RESOURCE_TOOLS.has(toolName)) return undefined;
+  const raw = input.server;
+  const server = typeof raw === "string" ? raw.trim() : undefined;
+  if (server && server.length <= MAX_SERVER_CHARS) return { targets: [{ server, tool: toolName }], everyServer: false };
+  return { targets: known.map((s) => ({ server: s, tool: toolName })), everyServer: true };
+}

@@ -1,0 +1,107 @@
+import { describe, expect, it } from "vitest";
+import type { McpReach, ToolInfo } from "../../../../core/index.ts";
+import { allowGlobFor, CallIdentities, type CallSubject, decideSubjects, globNames, serverNamed } from "../../../../plugins/policies/identity.ts";
+
+const tool = (name: string, mcp?: { server: string; tool: string }): ToolInfo => ({
+  name,
+  description: "",
+  annotations: {},
+  tags: [],
+  owner: "t",
+  ...(mcp ? { mcp } : {}),
+});
+const governed = [tool("acme_get-sum", { server: "acme", tool: "get-sum" }), tool("blob_read"), tool("context_search")];
+const ruled = { deny: ["x"], rules: [], limits: [] };
+const ids = (servers: string[] = []) =>
+  new CallIdentities(
+    ruled,
+    () => governed,
+    () => servers,
+  );
+const reach = (server: string, t: string): McpReach => ({ targets: [{ server, tool: t }], everyServer: false });
+const subjectsOf = (call: { toolName: string; mcp?: McpReach }, servers?: string[]) => ids(servers).subjects(call) as CallSubject[];
+const names = (glob: string, call: { toolName: string; mcp?: McpReach }, servers?: string[]) => subjectsOf(call, servers).some((s) => globNames(glob, s));
+
+describe("a call's names under the rules", () => {
+  it("a glob in either spelling names the server's tool on both sides, - and _ alike", () => {
+    const managed = { toolName: "acme_get-sum", mcp: reach("acme", "get-sum") };
+    const pis = { toolName: "mcp__acme__get_sum", mcp: reach("acme", "get_sum") };
+    for (const glob of ["mcp__acme__get_sum", "mcp__acme__get-sum", "mcp__acme__*", "acme_get-sum", "acme_get_sum", "acme_*", "mcp__*", "*"]) {
+      expect(names(glob, managed), glob).toBe(true);
+      expect(names(glob, pis), glob).toBe(true);
+    }
+    for (const glob of ["mcp__acme__echo*", "mcp__acmee__*", "acmee_*", "get_sum", "mcp__other__*"]) {
+      expect(names(glob, managed), glob).toBe(false);
+      expect(names(glob, pis), glob).toBe(false);
+    }
+  });
+
+  it("pi-governor's spelling is not used where it is another tool's name: a rule for blob_read does not catch pi's server blob", () => {
+    const piBlob = { toolName: "mcp__blob__read", mcp: reach("blob", "read") };
+    expect(names("blob_read", piBlob)).toBe(false);
+    expect(names("mcp__blob__*", piBlob)).toBe(true);
+    const piTool = { toolName: "mcp__tool__search", mcp: reach("tool", "search") }; // tool_search is pi's own
+    expect(names("tool_search", piTool)).toBe(false);
+    expect(names("blob_read", { toolName: "blob_read" })).toBe(true);
+  });
+
+  it("a listing of every server is one subject per server, pi's configured ones included; too many is refused while anything is ruled", () => {
+    const listing = { toolName: "list_mcp_resources", mcp: { targets: [{ server: "acme", tool: "list_mcp_resources" }], everyServer: true } };
+    expect(subjectsOf(listing, ["docs"]).map((s) => s.mcp?.server)).toEqual(["acme", "docs"]);
+    expect(names("mcp__docs__*", listing, ["docs"])).toBe(true);
+    const none = { toolName: "list_mcp_resources", mcp: { targets: [], everyServer: true } };
+    expect(ids().subjects(none)).toEqual([{ toolName: "list_mcp_resources" }]);
+    const many = Array.from({ length: 257 }, (_, i) => `s${i}`);
+    expect(ids(many).subjects(none)).toMatch(/^Refused: list_mcp_resources without "server" reaches more MCP servers/);
+    // mcp.json named more servers than were read: refused too; without any rule it runs.
+    expect(
+      new CallIdentities(
+        ruled,
+        () => governed,
+        () => undefined,
+      ).subjects(none),
+    ).toMatch(/^Refused/);
+    const unruled = new CallIdentities(
+      { deny: [], rules: [], limits: [] },
+      () => governed,
+      () => undefined,
+    );
+    expect(unruled.subjects(none)).toEqual([{ toolName: "list_mcp_resources" }]);
+  });
+
+  it("the strictest decision over the subjects wins, whatever the order of the servers", () => {
+    const listing = { toolName: "list_mcp_resources", mcp: { targets: [], everyServer: true } };
+    const rules = [
+      { tools: "mcp__open__*", action: "allow" as const },
+      { tools: "mcp__asked__*", action: "ask" as const },
+    ];
+    for (const order of [
+      ["open", "asked", "closed"],
+      ["closed", "asked", "open"],
+    ]) {
+      const subjects = subjectsOf(listing, order);
+      const d = decideSubjects({ rules, deny: ["mcp__closed__*"] }, subjects, { annotations: { readOnlyHint: true }, mcp: listing.mcp });
+      expect(d.decision).toEqual({ action: "deny", rule: -1 });
+      expect(d.subject.mcp?.server).toBe("closed");
+      expect(serverNamed("list_mcp_resources", d)).toContain('it reaches every MCP server, "closed" among them');
+      expect(serverNamed("mcp__closed__x", d)).toBe("");
+      expect(decideSubjects({ rules, deny: [] }, subjects, { annotations: {}, mcp: listing.mcp }).decision).toEqual({ action: "ask", rule: 1 });
+    }
+  });
+});
+
+describe("the allow line a refusal suggests", () => {
+  // Break seen failing: the bare "read_mcp_resource" allowed every server's resources.
+  it("names the server for pi's resource tools, so allowing one server's resources allows no other", () => {
+    const rules = [{ tools: "mcp__acme__*", action: "ask" as const }];
+    const read = { toolName: "read_mcp_resource", mcp: reach("acme", "read_mcp_resource"), annotations: {} };
+    const decided = decideSubjects({ deny: [], rules }, subjectsOf(read), read);
+    const glob = allowGlobFor("read_mcp_resource", decided);
+    expect(glob).toBe("mcp__acme__read_mcp_resource");
+    const other = { toolName: "read_mcp_resource", mcp: reach("other", "read_mcp_resource") };
+    expect(names(glob, read)).toBe(true);
+    expect(names(glob, other)).toBe(false);
+    const own = { toolName: "mcp__acme__echo", mcp: reach("acme", "echo"), annotations: {} };
+    expect(allowGlobFor("mcp__acme__echo", decideSubjects({ deny: [], rules }, subjectsOf(own), own))).toBe("mcp__acme__echo");
+  });
+});
