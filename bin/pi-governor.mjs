@@ -2,9 +2,36 @@
 // Runs the TypeScript CLI directly (jiti), the same way pi loads this package's extensions.
 // `typebox` maps to a stand-in (cli/typebox-json.ts): pi hands typebox to extensions, not to a
 // shell command, and a runtime-only install (`npm ci --omit=dev`) has none.
+import { lstatSync, mkdirSync } from "node:fs";
+import { homedir } from "node:os";
+import { dirname, isAbsolute, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const packageDir = fileURLToPath(new URL("..", import.meta.url));
+
+/**
+ * Where jiti keeps the compiled sources: a folder only this user can write, `<XDG_CACHE_HOME or
+ * ~/.cache>/pi-governor/jiti` (mode 0700). jiti's default is `<tmpdir>/jiti`, shared by every user
+ * of the machine: an entry planted there under the name jiti computes (path and source hash, both
+ * known to anyone with the package) would run as this user. false (compile on every start, about
+ * 3 s) when the folder or its parent is a link, another user's, or writable by others.
+ */
+function privateCompileCache() {
+  const xdg = process.env.XDG_CACHE_HOME;
+  const dir = join(xdg && isAbsolute(xdg) ? xdg : join(homedir(), ".cache"), "pi-governor", "jiti");
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const uid = typeof process.getuid === "function" ? process.getuid() : undefined;
+    for (const d of [dir, dirname(dir)]) {
+      const s = lstatSync(d);
+      if (!s.isDirectory() || (uid !== undefined && s.uid !== uid) || (s.mode & 0o022) !== 0) return false;
+    }
+    return dir;
+  } catch {
+    return false;
+  }
+}
+
 let createJiti;
 try {
   ({ createJiti } = await import("jiti"));
@@ -15,6 +42,9 @@ try {
   );
   process.exit(1);
 }
-const jiti = createJiti(import.meta.url, { alias: { typebox: fileURLToPath(new URL("../cli/typebox-json.ts", import.meta.url)) } });
+const jiti = createJiti(import.meta.url, {
+  fsCache: privateCompileCache(),
+  alias: { typebox: fileURLToPath(new URL("../cli/typebox-json.ts", import.meta.url)) },
+});
 const { main } = await jiti.import("../cli/main.ts");
 process.exitCode = await main(process.argv.slice(2));

@@ -178,7 +178,7 @@ export const run: CliCommand = async (argv, io) => {
     return 2;
   }
   for (const problem of config.problems) io.err(`pi-governor replay: config ${problem} (using the valid parts)\n`);
-  const format = await loadPiSessionFormat(process.cwd(), env.PATH);
+  const format = await loadPiSessionFormat(env.PATH);
   const policy = governorPolicy({ prune: config.prune, fold: config.fold, contextWindow: args.window });
   const pruning = config.prune.enabled !== false;
   const everyRequest = governorPolicy({ prune: { ...config.prune, ...STEP_EVERY_REQUEST }, fold: config.fold, contextWindow: args.window });

@@ -3,7 +3,7 @@
  * (up to 0.73) and `@earendil-works` (0.74 onwards). Reads package.json files only; never imports pi.
  */
 import { existsSync, readFileSync, realpathSync } from "node:fs";
-import { delimiter, dirname, join, parse } from "node:path";
+import { delimiter, dirname, isAbsolute, join, parse } from "node:path";
 
 /** npm scopes pi has been published under, newest first. */
 export const PI_SCOPES = ["@earendil-works", "@mariozechner"] as const;
@@ -70,9 +70,12 @@ function installedAbove(start: string): PiInstall | undefined {
 export interface PiSearch {
   /** The running program's script (`process.argv[1]`): inside pi, that is pi's own CLI. */
   script?: string;
-  /** Folders whose node_modules (or an ancestor's) may hold pi: this package, the cwd. */
+  /**
+   * Folders whose node_modules (or an ancestor's) may hold pi: this package, and (only where what
+   * is found is read, never loaded) the cwd.
+   */
   from?: readonly string[];
-  /** PATH, to find a globally installed `pi` command. */
+  /** PATH, to find a globally installed `pi` command; its relative entries are skipped. */
   pathVar?: string;
   /**
    * Look on PATH before the `from` folders: in a shell, the `pi` a user would run is the one on PATH,
@@ -81,10 +84,14 @@ export interface PiSearch {
   pathFirst?: boolean;
 }
 
-/** The `pi` command on `pathVar`, when it belongs to a pi package. */
+/**
+ * The `pi` command on `pathVar`, when it belongs to a pi package. Relative entries (`.`,
+ * `node_modules/.bin`, an empty entry) name folders of the current directory, which a repository
+ * controls: they are skipped.
+ */
 function onPath(pathVar: string | undefined): PiInstall | undefined {
   for (const dir of (pathVar ?? "").split(delimiter)) {
-    if (!dir) continue;
+    if (!dir || !isAbsolute(dir)) continue;
     const bin = join(dir, process.platform === "win32" ? "pi.cmd" : "pi");
     if (existsSync(bin)) {
       const found = packageOf(bin);
