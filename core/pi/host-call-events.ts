@@ -9,6 +9,7 @@ import type { Governor } from "../host.ts";
 import { piMcpNextStep, piMcpServerOf } from "../pi-mcp.ts";
 import type { ToolResultValue } from "../tool-types.ts";
 import { type ExecutionEvent, HostCalls } from "./host-calls.ts";
+import { piToolNamesFrom } from "./known-tools.ts";
 import { piHonoursTerminate, toolAnnotationsFrom } from "./tool-annotations.ts";
 import { uiBridgeFrom } from "./ui-bridge.ts";
 
@@ -31,6 +32,7 @@ export function bindHostCallEvents(
 ): HostCalls {
   const calls = new HostCalls();
   const annotationsOf = toolAnnotationsFrom(pi);
+  const piHasTool = piToolNamesFrom(pi);
 
   pi.on("tool_execution_start", (event) => {
     calls.started(event as ExecutionEvent);
@@ -65,7 +67,8 @@ export function bindHostCallEvents(
 
   pi.on("tool_execution_end", async (event, ctx) => {
     const { pipeline } = await attach(ctx);
-    const call = calls.ended(event as ExecutionEvent, { sessionId: sessionId(), governed: pipeline.tools.has(event.toolName) });
+    const governed = pipeline.tools.has(event.toolName);
+    const call = calls.ended(event as ExecutionEvent, { sessionId: sessionId(), governed, known: governed || piHasTool(event.toolName) });
     pipeline.emit({ type: "host_tool_end", call });
   });
 

@@ -10,7 +10,7 @@ export const piCli = piHost.cliPath;
 const scriptedProvider = join(repoRoot, "test/fixtures/scripted-provider.ts");
 
 /** One scripted model step (see test/fixtures/scripted-provider.ts). */
-export type ScriptCall = { name: string; arguments: Record<string, unknown> };
+export type ScriptCall = { name: string; arguments: Record<string, unknown>; id?: string };
 export type ScriptStep = { text: string } | { toolCall: ScriptCall } | { toolCalls: ScriptCall[] };
 
 export interface PiCliRun {
