@@ -3,10 +3,11 @@
  * way pi does, older versions included, instead of only the current format. Loaded from pi's
  * package folder (dist/core/session-manager.js), so pi is never a dependency of pi-governor.
  *
- * Importing runs code, so only a pi the user installed is loaded: one beside this package (its
- * node_modules or an ancestor's, as npm installs it globally or in the user's tools folder) or the
- * `pi` command on an absolute PATH entry. Never one found from the current directory, which a cloned
- * repository controls (a planted `node_modules/@mariozechner/pi-coding-agent` would run as the user).
+ * Importing runs code, so only a pi the user installed is loaded: one installed with this package
+ * (its own node_modules, or beside it in the node_modules holding it, as npm installs globally or in
+ * a tools folder) or the `pi` command on an absolute PATH entry. Never one found from the current
+ * directory or an ancestor of the package, which a cloned repository may control (a planted
+ * `node_modules/@mariozechner/pi-coding-agent` would run as the user).
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -32,7 +33,7 @@ export async function loadPiSessionFormat(
   pathVar: string | undefined = process.env.PATH,
   packageDir: string = PACKAGE_ROOT,
 ): Promise<PiSessionFormat | undefined> {
-  const pi = findPi({ from: [packageDir], ...(pathVar ? { pathVar } : {}) });
+  const pi = findPi({ besidePackage: packageDir, ...(pathVar ? { pathVar } : {}) });
   if (!pi) return undefined;
   const file = join(pi.dir, "dist", "core", "session-manager.js");
   if (!existsSync(file)) return undefined;

@@ -71,6 +71,13 @@ describe("which pi's session reader is loaded", () => {
       expect((await loadPiSessionFormat("", installedHere))?.pi.version).toBe("7.7.7");
       expect(readFileSync(marker, "utf8")).toBe("7.7.7");
       expect(pi).toContain("repo");
+      // A package installed inside the repository (`pi install -l`: <repo>/.pi/git/...) never reaches
+      // the repository's own node_modules by walking up.
+      rmSync(marker, { force: true });
+      const projectLocal = join(repo, ".pi", "git", "github.com", "someone", "pi-governor");
+      mkdirSync(projectLocal, { recursive: true });
+      expect(await loadPiSessionFormat("", projectLocal)).toBeUndefined();
+      expect(existsSync(marker)).toBe(false);
     } finally {
       process.chdir(cwd);
     }
