@@ -5,8 +5,8 @@
  * chunks of {@link READ_CHUNK_BYTES}, one line at a time, never more than the size limit in all: the
  * text is never held whole beside what is parsed from it.
  */
-import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
-import { SAFE_READ_FLAGS } from "../../core/index.ts";
+import { closeSync, readSync } from "node:fs";
+import { openCheckedFileSync, UnsafeFileError } from "../../core/index.ts";
 
 /** Largest session file replayed by default, in bytes (256 MiB); `--max-file-mb` raises it. */
 export const DEFAULT_MAX_SESSION_BYTES = 256 * 1024 * 1024;
@@ -46,19 +46,11 @@ export function binaryReason(bytes: Uint8Array, more = false): string | undefine
   return undefined;
 }
 
-function kindOf(stats: { isFIFO(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean; isSocket(): boolean; isDirectory(): boolean }): string {
-  if (stats.isDirectory()) return "a directory";
-  if (stats.isFIFO()) return "a FIFO";
-  if (stats.isCharacterDevice() || stats.isBlockDevice()) return "a device";
-  if (stats.isSocket()) return "a socket";
-  return "not a plain file";
-}
-
 const mib = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB`;
 
 /** The error a refused file gives: what it is and what to pass instead. */
 function refused(path: string, why: string): Error {
-  return new Error(`${path} ${why}`);
+  return new Error(`${path}${why.startsWith("it ") ? ": " : " "}${why}`);
 }
 
 /**
@@ -68,26 +60,26 @@ function refused(path: string, why: string): Error {
  */
 export function* sessionLines(path: string, options: SessionReadOptions = {}): Generator<string> {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_SESSION_BYTES;
-  const flags = options.followLinks === false ? SAFE_READ_FLAGS : SAFE_READ_FLAGS & ~(constants.O_NOFOLLOW ?? 0);
-  let fd: number;
+  let opened: { fd: number; size: number } | null;
   try {
-    fd = openSync(path, flags);
+    // The size is checked below, with the option that raises it named.
+    opened = openCheckedFileSync(path, { maxBytes: Number.POSITIVE_INFINITY, followLinks: options.followLinks !== false });
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") throw refused(path, "does not exist (no such file)");
-    if (code === "ELOOP") throw refused(path, "is a symbolic link: replay reads no link it finds in a folder; pass the file it points to");
-    if (code === "ENXIO") throw refused(path, "is not a regular file (a socket or a device without a reader)");
-    throw refused(path, `cannot be read: ${(error as Error).message}`);
+    if (!(error instanceof UnsafeFileError)) throw refused(path, `cannot be read: ${(error as Error).message}`);
+    const link = /symbolic link/.test(error.reason)
+      ? ": replay reads no link it finds in a folder; pass the file it points to"
+      : ": pass a session .jsonl file";
+    throw refused(path, `${error.reason}${link}`);
   }
+  if (!opened) throw refused(path, "does not exist (no such file)");
+  const { fd, size } = opened;
   try {
-    const stats = fstatSync(fd);
-    if (!stats.isFile()) throw refused(path, `is not a regular file (${kindOf(stats)}): pass a session .jsonl file`);
-    const tooLarge = (size: string) =>
+    const tooLarge = (what: string) =>
       refused(
         path,
-        `is larger than ${mib(maxBytes)} (${size}): a pi session is rarely that large; to replay it anyway pass --max-file-mb ${Math.min(MAX_FILE_MB.max, Math.ceil(stats.size / 1024 / 1024) + 1)}`,
+        `is larger than ${mib(maxBytes)} (${what}): a pi session is rarely that large; to replay it anyway pass --max-file-mb ${Math.min(MAX_FILE_MB.max, Math.ceil(size / 1024 / 1024) + 1)}`,
       );
-    if (stats.size > maxBytes) throw tooLarge(`${stats.size.toLocaleString("en-US")} bytes`);
+    if (size > maxBytes) throw tooLarge(`${size.toLocaleString("en-US")} bytes`);
     const chunk = Buffer.alloc(Math.max(1, Math.min(options.chunkBytes ?? READ_CHUNK_BYTES, maxBytes + 1)));
     const decoder = new TextDecoder("utf-8");
     let total = 0;

@@ -43,12 +43,12 @@ describe("reading a session file", () => {
     const fifo = join(dir, "fifo.jsonl");
     execFileSync("mkfifo", [fifo]);
     const r = await replay([fifo]);
-    expect(r.err).toMatch(/fifo\.jsonl is not a regular file \(a FIFO\)/);
+    expect(r.err).toMatch(/fifo\.jsonl: it is not a regular file \(a FIFO\): pass a session \.jsonl file/);
     expect(r.code).toBe(1);
     const zero = join(dir, "zero.jsonl");
     symlinkSync("/dev/zero", zero);
     const z = await replay([zero]);
-    expect(z.err).toMatch(/zero\.jsonl is not a regular file \(a device\)/);
+    expect(z.err).toMatch(/zero\.jsonl: it is not a regular file \(a device\)/);
   });
 
   it("in a folder, reads no link: a link to a session elsewhere is refused, a real file replays", async () => {
