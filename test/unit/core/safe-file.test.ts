@@ -1,16 +1,15 @@
 /**
- * readBoundedFileSync on planted files: links (out of the folder, dangling, at the last component),
+ * readBoundedFileSync (and openCheckedFileSync, the open and checks it makes) on planted files: links (out of the folder, dangling, at the last component),
  * FIFOs, devices, sockets, directories and files over the cap are refused with a reason, at once and
  * without reading past the cap; a missing file is null; the user's own links are followed when no
  * folder is set.
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
+import { closeSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { closeSync } from "node:fs";
 import { openCheckedFileSync, readBoundedFileSync, UnsafeFileError } from "../../../core/safe-file.ts";
 
 let root: string;
