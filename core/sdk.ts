@@ -162,6 +162,7 @@ export { agentDirFrom, CONFIG_FILE } from "./config/layers.ts";
 export { ALLOW_PROJECT_LINE } from "./config/resolve.ts";
 
 // Reading a file a repository or another user may have planted: bounded, no links followed.
+export { absolutePathEntries, absoluteSearchPath } from "./search-path.ts";
 export {
   type BoundedReadOptions,
   type CheckedOpenOptions,

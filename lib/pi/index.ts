@@ -3,7 +3,8 @@
  * (up to 0.73) and `@earendil-works` (0.74 onwards). Reads package.json files only; never imports pi.
  */
 import { existsSync, readFileSync, realpathSync } from "node:fs";
-import { basename, delimiter, dirname, isAbsolute, join, parse } from "node:path";
+import { basename, dirname, join, parse } from "node:path";
+import { absolutePathEntries } from "../../core/sdk.ts";
 
 /** npm scopes pi has been published under, newest first. */
 export const PI_SCOPES = ["@earendil-works", "@mariozechner"] as const;
@@ -113,8 +114,7 @@ export interface PiSearch {
  * controls: they are skipped.
  */
 function onPath(pathVar: string | undefined): PiInstall | undefined {
-  for (const dir of (pathVar ?? "").split(delimiter)) {
-    if (!dir || !isAbsolute(dir)) continue;
+  for (const dir of absolutePathEntries(pathVar)) {
     const bin = join(dir, process.platform === "win32" ? "pi.cmd" : "pi");
     if (existsSync(bin)) {
       const found = packageOf(bin);

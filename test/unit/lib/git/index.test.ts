@@ -5,7 +5,7 @@
  * `git status`; `core.pager` for paged output).
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -32,5 +32,27 @@ describe("gitRoot and gitHead in a repository with hostile config", () => {
       // fsmonitor's `false` makes git warn; what matters is that it ran.
     }
     expect(existsSync(marker)).toBe(true);
+  });
+});
+
+describe("the git that runs", () => {
+  it("is never one a relative PATH entry finds in the repository", async () => {
+    const repo = join(work, "planted");
+    const marker = join(work, "planted-git-ran");
+    execFileSync("git", ["init", "-q", repo]);
+    mkdirSync(join(repo, "node_modules", ".bin"), { recursive: true });
+    const fake = join(repo, "node_modules", ".bin", "git");
+    writeFileSync(fake, `#!/bin/sh\ntouch ${marker}\necho /fake\n`);
+    chmodSync(fake, 0o755);
+    const previous = process.env.PATH;
+    process.env.PATH = `node_modules/.bin:.:${previous}`;
+    try {
+      expect(await gitRoot(repo)).toBe(
+        execFileSync("git", ["rev-parse", "--show-toplevel"], { cwd: repo, env: { ...process.env, PATH: previous }, encoding: "utf8" }).trim(),
+      );
+    } finally {
+      process.env.PATH = previous;
+    }
+    expect(existsSync(marker)).toBe(false);
   });
 });
