@@ -26,7 +26,7 @@ function privateCompileCache() {
     const uid = typeof process.getuid === "function" ? process.getuid() : undefined;
     const ours = (s, writableBy) => s.isDirectory() && (uid === undefined || s.uid === uid) && (s.mode & writableBy) === 0;
     // The cache folder may be a link (to another disk) and group-writable (a user's private group,
-    // umask 002); the two levels made here are links of nobody's and writable by the user alone.
+    // umask 002); the two levels made here must be real directories that only the user can write.
     return ours(statSync(base), 0o002) && ours(lstatSync(dirname(dir)), 0o022) && ours(lstatSync(dir), 0o022) ? dir : false;
   } catch {
     return false;

@@ -84,7 +84,7 @@ export class HostCalls {
       outcome: outcomeOf(event.isError === true, result.structuredContent !== undefined, call?.blockedBy),
       ...(call?.blockedBy ? { blockedBy: call.blockedBy } : {}),
       governed: context.governed,
-      ...(context.known === false ? { known: false } : context.known ? { known: true } : {}),
+      ...(context.known !== undefined ? { known: context.known } : {}),
       args: event.args,
       content,
     };
