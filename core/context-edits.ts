@@ -21,6 +21,12 @@ export interface SessionMessageEntry {
    * the same boundary included): the content it puts in place, `null` for an omission. Absent: no edit.
    */
   readonly edit?: { readonly content: unknown } | null;
+  /**
+   * Every `context_edit` targeting this entry on the active branch, oldest first (drafts of the same
+   * boundary last); `edit` is its last element. Edits stack: undoing one's own edit means putting back
+   * the one beneath it, which may be another extension's. Absent: no edit.
+   */
+  readonly edits?: ReadonlyArray<{ readonly content: unknown } | null>;
 }
 
 /** A `context_edit` draft: replace the content of entry `targetId` in every later model context. */

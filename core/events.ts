@@ -29,6 +29,11 @@ export interface HostToolCall {
   /** Why the call did not run, when a `toolGate` stage blocked it. */
   readonly blockedBy?: string;
   readonly governed: boolean;
+  /**
+   * False when pi has no tool of this name: the model invented it, and `toolName` is the model's text
+   * (any length, any content). Absent where the host cannot tell.
+   */
+  readonly known?: boolean;
   readonly args: unknown;
   readonly content: readonly ContentBlock[];
 }

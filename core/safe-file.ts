@@ -62,7 +62,6 @@ function kindOf(stats: { isFIFO(): boolean; isCharacterDevice(): boolean; isBloc
  */
 export function readBoundedFileSync(path: string, options: BoundedReadOptions): Buffer | null {
   let target = path;
-  let flags = SAFE_READ_FLAGS;
   if (options.within !== undefined) {
     let real: string;
     try {
@@ -87,25 +86,13 @@ export function readBoundedFileSync(path: string, options: BoundedReadOptions): 
     }
     if (!isInside(root, real)) throw new UnsafeFileError(path, `it is a symbolic link to ${real}, outside the project (${root})`);
     target = real; // every link resolved: open that path, and refuse if a link appeared there since
-  } else {
-    flags &= ~(constants.O_NOFOLLOW ?? 0); // the user's own file may be a link; what it opens is still checked
   }
-  let fd: number;
+  // Without `within` the user's own file may be a link; what it opens is still checked.
+  const opened = openCheckedFileSync(target, { maxBytes: options.maxBytes, followLinks: options.within === undefined }, path);
+  if (!opened) return null;
+  const { fd, size } = opened;
   try {
-    fd = openSync(target, flags);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") return null;
-    if (code === "ELOOP") throw new UnsafeFileError(path, "it is a symbolic link");
-    // Linux refuses to open a socket (ENXIO) before any fstat could name it.
-    if (code === "ENXIO") throw new UnsafeFileError(path, "it is not a regular file (a socket or a device without a reader)");
-    throw error;
-  }
-  try {
-    const stats = fstatSync(fd);
-    if (!stats.isFile()) throw new UnsafeFileError(path, `it is not a regular file (${kindOf(stats)})`);
-    if (stats.size > options.maxBytes) throw new UnsafeFileError(path, `it is larger than ${formatCap(options.maxBytes)} (${stats.size} bytes)`);
-    const buffer = Buffer.alloc(Math.min(stats.size, options.maxBytes) + 1);
+    const buffer = Buffer.alloc(Math.min(size, options.maxBytes) + 1);
     let done = 0;
     while (done < buffer.length) {
       const n = readSync(fd, buffer, done, buffer.length - done, done);
@@ -116,6 +103,45 @@ export function readBoundedFileSync(path: string, options: BoundedReadOptions): 
     return buffer.subarray(0, done);
   } finally {
     closeSync(fd);
+  }
+}
+
+/** How {@link openCheckedFileSync} opens a file. */
+export interface CheckedOpenOptions {
+  /** Largest size accepted, in bytes; a larger file is refused before a byte is read. */
+  maxBytes: number;
+  /** Follow a symbolic link at the last component (the user's own path); false refuses it (ELOOP). */
+  followLinks: boolean;
+}
+
+/**
+ * Opens `path` for reading a file of untrusted kind and size: non-blocking (a FIFO cannot hang the
+ * open), a link at the last component refused unless `followLinks`, and on the opened descriptor
+ * (fstat) anything but a regular file or a file over `maxBytes` refused with {@link UnsafeFileError}
+ * (`shownAs` names it; default `path`). Returns the descriptor (the caller closes it) and the size,
+ * or null when the file does not exist; other errors (EACCES) are thrown as they are.
+ */
+export function openCheckedFileSync(path: string, options: CheckedOpenOptions, shownAs: string = path): { fd: number; size: number } | null {
+  const flags = options.followLinks ? SAFE_READ_FLAGS & ~(constants.O_NOFOLLOW ?? 0) : SAFE_READ_FLAGS;
+  let fd: number;
+  try {
+    fd = openSync(path, flags);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return null;
+    if (code === "ELOOP") throw new UnsafeFileError(shownAs, "it is a symbolic link");
+    // Linux refuses to open a socket (ENXIO) before any fstat could name it.
+    if (code === "ENXIO") throw new UnsafeFileError(shownAs, "it is not a regular file (a socket or a device without a reader)");
+    throw error;
+  }
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) throw new UnsafeFileError(shownAs, `it is not a regular file (${kindOf(stats)})`);
+    if (stats.size > options.maxBytes) throw new UnsafeFileError(shownAs, `it is larger than ${formatCap(options.maxBytes)} (${stats.size} bytes)`);
+    return { fd, size: stats.size };
+  } catch (error) {
+    closeSync(fd);
+    throw error;
   }
 }
 

@@ -173,7 +173,16 @@ export { agentDirFrom, CONFIG_FILE } from "./config/layers.ts";
 export { ALLOW_PROJECT_LINE } from "./config/resolve.ts";
 
 // Reading a file a repository or another user may have planted: bounded, no links followed.
-export { type BoundedReadOptions, currentUid, readBoundedFileSync, SAFE_READ_FLAGS, UnsafeFileError } from "./safe-file.ts";
+export { absolutePathEntries, absoluteSearchPath } from "./search-path.ts";
+export {
+  type BoundedReadOptions,
+  type CheckedOpenOptions,
+  currentUid,
+  openCheckedFileSync,
+  readBoundedFileSync,
+  SAFE_READ_FLAGS,
+  UnsafeFileError,
+} from "./safe-file.ts";
 
 // A command a plugin ships for the `pi-governor` command line, and the checks it adds to the doctor.
 export { configuredPath, type CliCommand, type CliContext, type CliIO } from "./cli-command.ts";

@@ -18,6 +18,7 @@ import { governorPolicy, noPruning } from "./policies.ts";
 import { hindsightRuns, MAX_SCHEDULE_REQUESTS, STEP_EVERY_REQUEST } from "./hindsight.ts";
 import { addTotals, fileLine, savingsLine, promptChart, totalsTable, turnTable, ZERO_TOTALS } from "./report.ts";
 import { type ParsedSession, readSessionFile } from "./session-file.ts";
+import { DEFAULT_MAX_SESSION_BYTES, MAX_FILE_MB } from "./session-read.ts";
 import { simulate } from "./simulate.ts";
 
 /** The bundled sample session. */
@@ -41,6 +42,7 @@ options:
   --system-tokens <n>    tokens of system prompt + tool definitions per call (default 4000)
   --window <n>           model context window in tokens (default 200000)
   --price <usd>          dollars per million fresh input tokens, for the cost column (default 3)
+  --max-file-mb <n>      largest session file read, in MiB (default ${DEFAULT_MAX_SESSION_BYTES / 1024 / 1024}, at most ${MAX_FILE_MB.max}); larger files are skipped unread
   --no-chart             skip the chart
   --no-turns             skip the per-turn table
 `;
@@ -51,6 +53,8 @@ interface Args {
   systemTokens: number;
   window: number;
   price: number;
+  /** Largest session file read, in bytes. */
+  maxFileBytes: number;
   chart: boolean;
   turns: boolean;
 }
@@ -64,6 +68,7 @@ function parseReplayArgs(argv: string[], io: CliIO): Args | number {
       "system-tokens": { type: "string" },
       window: { type: "string" },
       price: { type: "string" },
+      "max-file-mb": { type: "string" },
       "no-chart": { type: "boolean" },
       "no-turns": { type: "boolean" },
     },
@@ -72,7 +77,7 @@ function parseReplayArgs(argv: string[], io: CliIO): Args | number {
   );
   if (typeof parsed === "number") return parsed;
   const { values } = parsed;
-  const number = (name: "system-tokens" | "window" | "price", fallback: number): number | string => {
+  const number = (name: "system-tokens" | "window" | "price" | "max-file-mb", fallback: number): number | string => {
     const raw = values[name];
     if (raw === undefined) return fallback;
     const v = Number(raw);
@@ -81,7 +86,12 @@ function parseReplayArgs(argv: string[], io: CliIO): Args | number {
   const systemTokens = number("system-tokens", 4000);
   const window = number("window", 200_000);
   const price = number("price", 3);
-  const bad = [systemTokens, window, price].find((v) => typeof v === "string");
+  const maxFileMb = number("max-file-mb", DEFAULT_MAX_SESSION_BYTES / 1024 / 1024);
+  const outOfRange =
+    typeof maxFileMb === "number" && !(Number.isInteger(maxFileMb) && maxFileMb >= MAX_FILE_MB.min && maxFileMb <= MAX_FILE_MB.max)
+      ? `--max-file-mb needs a whole number from ${MAX_FILE_MB.min} to ${MAX_FILE_MB.max}, got "${values["max-file-mb"]}"`
+      : undefined;
+  const bad = [systemTokens, window, price, maxFileMb, outOfRange].find((v) => typeof v === "string");
   if (bad !== undefined) {
     io.err(`${bad}\n\n${USAGE}`);
     return USAGE_EXIT;
@@ -92,26 +102,34 @@ function parseReplayArgs(argv: string[], io: CliIO): Args | number {
     systemTokens: systemTokens as number,
     window: window as number,
     price: price as number,
+    maxFileBytes: (maxFileMb as number) * 1024 * 1024,
     chart: !values["no-chart"],
     turns: !values["no-turns"],
   };
 }
 
+/** A session file to read: one the user named (a link is followed) or one found in a folder (never a link). */
+interface SessionSource {
+  path: string;
+  named: boolean;
+}
+
 /** Session files under `path`: the file itself, or every .jsonl file up to 3 folders deep. */
-function sessionFiles(path: string): string[] {
+function sessionFiles(path: string): SessionSource[] {
   let stat;
   try {
     stat = statSync(path);
   } catch {
     throw new Error(`no such file or directory: ${path}`);
   }
-  if (!stat.isDirectory()) return [path];
-  const out: string[] = [];
+  if (!stat.isDirectory()) return [{ path, named: true }];
+  const out: SessionSource[] = [];
+  // Links and anything but a plain file (FIFOs, devices) are left out; the open checks again.
   const walk = (dir: string, depth: number) => {
     for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
       const full = join(dir, entry.name);
       if (entry.isDirectory() && depth < 3) walk(full, depth + 1);
-      else if (entry.isFile() && entry.name.endsWith(".jsonl")) out.push(full);
+      else if (entry.isFile() && entry.name.endsWith(".jsonl")) out.push({ path: full, named: false });
     }
   };
   walk(path, 0);
@@ -124,7 +142,7 @@ export function recentSessions(agentDir: string, count = RECENT_SESSIONS): strin
   const dir = join(agentDir, "sessions");
   let files: string[];
   try {
-    files = sessionFiles(dir);
+    files = sessionFiles(dir).map((s) => s.path);
   } catch {
     return [];
   }
@@ -168,17 +186,18 @@ export const run: CliCommand = async (argv, io) => {
   const recent = args.paths.length ? [] : recentSessions(agentDirFrom(env));
   const sample = !args.paths.length && !recent.length;
   const paths = args.paths.length ? args.paths : recent.length ? recent : [SAMPLE_SESSION];
-  let files: string[];
+  let files: SessionSource[];
   let config: ReplayConfig;
   try {
-    files = paths.flatMap(sessionFiles);
+    // The user's recent sessions are files found in a folder: read like any other found file.
+    files = args.paths.length ? paths.flatMap(sessionFiles) : paths.map((path) => ({ path, named: path === SAMPLE_SESSION }));
     config = await replayConfig({ ...(args.config ? { configFile: args.config } : {}), cwd: process.cwd(), env });
   } catch (error) {
     io.err(`pi-governor replay: ${(error as Error).message}\n`);
     return 2;
   }
   for (const problem of config.problems) io.err(`pi-governor replay: config ${problem} (using the valid parts)\n`);
-  const format = await loadPiSessionFormat(process.cwd(), env.PATH);
+  const format = await loadPiSessionFormat(env.PATH);
   const policy = governorPolicy({ prune: config.prune, fold: config.fold, contextWindow: args.window });
   const pruning = config.prune.enabled !== false;
   const everyRequest = governorPolicy({ prune: { ...config.prune, ...STEP_EVERY_REQUEST }, fold: config.fold, contextWindow: args.window });
@@ -194,7 +213,7 @@ export const run: CliCommand = async (argv, io) => {
     : recent.length
       ? `your ${recent.length === 1 ? "most recent session" : `${recent.length} most recent sessions`} in ${sessionsDir}`
       : single
-        ? relative(process.cwd(), files[0]!) || files[0]!
+        ? relative(process.cwd(), files[0]!.path) || files[0]!.path
         : `${files.length} session files`;
   io.out(`pi-governor replay: ${what}\n`);
   io.out(`  simulating your pruning: preset "${config.preset}", prune ${config.prune.enabled === false ? "off" : "on"} (config: ${config.sources})\n`);
@@ -204,10 +223,10 @@ export const run: CliCommand = async (argv, io) => {
   io.out(
     `  assumed: ${args.systemTokens.toLocaleString("en-US")} tokens of system prompt + tool definitions per call; ${args.window.toLocaleString("en-US")}-token context window; tokens = characters / 4\n\n`,
   );
-  for (const file of files) {
+  for (const { path: file, named } of files) {
     let session: ParsedSession;
     try {
-      session = readSessionFile(file, format?.migrate);
+      session = readSessionFile(file, format?.migrate, { maxBytes: args.maxFileBytes, followLinks: named });
     } catch (error) {
       io.err(`pi-governor replay: ${(error as Error).message}; skipped\n`);
       continue;

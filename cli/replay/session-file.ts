@@ -10,8 +10,8 @@
  *
  * Malformed lines are reported (with their line number) and skipped; reading goes on.
  */
-import { readFileSync } from "node:fs";
 import type { AgentMessageLike } from "../../core/index.ts";
+import { type SessionReadOptions, sessionLines } from "./session-read.ts";
 
 /** One recorded model call. */
 export interface RecordedRequest {
@@ -33,6 +33,9 @@ export interface ParsedSession {
   /** Assistant messages not counted as model calls: they failed before reaching a model. */
   failedCalls?: number;
 }
+
+/** Unusable lines listed one by one; the rest are counted in one problem. */
+const MAX_LISTED_LINE_PROBLEMS = 100;
 
 /** Token counts of an assistant message's usage, summed; 0 when it has none. */
 function usageTokens(usage: unknown): number {
@@ -108,26 +111,38 @@ export type SessionMigration = (entries: object[]) => void;
  * older session versions replay; without it, entries lacking an id are reported and skipped.
  */
 export function parseSession(text: string, path = "<session>", migrate?: SessionMigration): ParsedSession {
+  return parseSessionLines(text.split("\n"), path, migrate);
+}
+
+/** {@link parseSession} over the lines of a session, as {@link sessionLines} reads them from a file. */
+export function parseSessionLines(lines: Iterable<string>, path = "<session>", migrate?: SessionMigration): ParsedSession {
   const problems: string[] = [];
   const byId = new Map<string, Entry>();
   const order: string[] = [];
-  const lines = text.split("\n");
   const parsed: Array<{ line: number; entry: Entry }> = [];
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!.trim();
+  let lineNumber = 0;
+  let unlisted = 0;
+  // A file of broken lines yields one problem per line: the first ones are listed, the rest counted.
+  const lineProblem = (text: string) => {
+    if (problems.length < MAX_LISTED_LINE_PROBLEMS) problems.push(text);
+    else unlisted++;
+  };
+  for (const raw of lines) {
+    lineNumber++;
+    const line = raw.trim();
     if (!line) continue;
     let value: unknown;
     try {
       value = JSON.parse(line);
     } catch (error) {
-      problems.push(`line ${i + 1}: not valid JSON (${printable((error as Error).message)}); skipped`);
+      lineProblem(`line ${lineNumber}: not valid JSON (${printable((error as Error).message.slice(0, 200))}); skipped`);
       continue;
     }
     if (!value || typeof value !== "object" || Array.isArray(value)) {
-      problems.push(`line ${i + 1}: expected a JSON object; skipped`);
+      lineProblem(`line ${lineNumber}: expected a JSON object; skipped`);
       continue;
     }
-    parsed.push({ line: i + 1, entry: value as Entry });
+    parsed.push({ line: lineNumber, entry: value as Entry });
   }
   if (migrate) {
     try {
@@ -145,18 +160,19 @@ export function parseSession(text: string, path = "<session>", migrate?: Session
       continue;
     }
     if (typeof e.id !== "string") {
-      problems.push(
-        `line ${line}: entry without an id (type ${String(e.type)}); skipped${oldFormat ? " (a session format before version 2: install pi so replay can use its migration)" : ""}`,
+      lineProblem(
+        `line ${line}: entry without an id (type ${printable(String(e.type).slice(0, 80))}); skipped${oldFormat ? " (a session format before version 2: install pi so replay can use its migration)" : ""}`,
       );
       continue;
     }
     if (e.type === "message" && typeof (e.message as { role?: unknown } | undefined)?.role !== "string") {
-      problems.push(`line ${line}: message entry without a message role; skipped`);
+      lineProblem(`line ${line}: message entry without a message role; skipped`);
       continue;
     }
     byId.set(e.id, e);
     order.push(e.id);
   }
+  if (unlisted) problems.push(`${unlisted} more line(s) could not be used; skipped`);
   if (!sawHeader && order.length) problems.unshift("no session header line; reading the entries anyway");
 
   // Walk from the leaf (the newest entry) to the root.
@@ -169,7 +185,8 @@ export function parseSession(text: string, path = "<session>", migrate?: Session
     branch.push(e);
     id = e.parentId;
   }
-  if (typeof id === "string" && !byId.has(id)) problems.push(`entry ${id} (a parent on the active branch) is missing; the branch starts after it`);
+  if (typeof id === "string" && !byId.has(id))
+    problems.push(`entry ${printable(id.slice(0, 80))} (a parent on the active branch) is missing; the branch starts after it`);
   branch.reverse();
 
   const requests: RecordedRequest[] = [];
@@ -205,37 +222,10 @@ export function parseSession(text: string, path = "<session>", migrate?: Session
   return { path, requests, problems, entries: order.length, branchEntries: branch.length, ...(failedCalls ? { failedCalls } : {}) };
 }
 
-/** Bytes looked at to tell a binary file from a session (JSONL text). */
-const SNIFF_BYTES = 64 * 1024;
-
 /**
- * Why `bytes` is not text a session file can hold (a NUL byte, or invalid UTF-8 in the first 64 KiB),
- * or undefined when it is text. Binary files are refused whole: their bytes never reach the terminal.
+ * Reads and parses a session file: its kind and size are checked before it is read, and it is read in
+ * chunks (session-read.ts). Throws with a clear message when the file is refused or cannot be read.
  */
-export function binaryReason(bytes: Uint8Array): string | undefined {
-  const head = bytes.subarray(0, SNIFF_BYTES);
-  if (head.includes(0)) return "it contains NUL bytes";
-  try {
-    // A cut multi-byte character at the end of the window is fine: stream mode leaves it pending.
-    new TextDecoder("utf-8", { fatal: true }).decode(head, { stream: head.length < bytes.length });
-  } catch {
-    return "it is not UTF-8 text";
-  }
-  return undefined;
-}
-
-/** Reads and parses a session file. Throws with a clear message when the file cannot be read or is binary. */
-export function readSessionFile(path: string, migrate?: SessionMigration): ParsedSession {
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(path);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new Error(
-      code === "ENOENT" ? `no such file: ${path}` : code === "EISDIR" ? `${path} is a directory` : `cannot read ${path}: ${(error as Error).message}`,
-    );
-  }
-  const binary = binaryReason(bytes);
-  if (binary) throw new Error(`${path} is not a pi session file (${binary}): pass a session .jsonl file, e.g. from ~/.pi/agent/sessions`);
-  return parseSession(bytes.toString("utf8"), path, migrate);
+export function readSessionFile(path: string, migrate?: SessionMigration, options: SessionReadOptions = {}): ParsedSession {
+  return parseSessionLines(sessionLines(path, options), path, migrate);
 }

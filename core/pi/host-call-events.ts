@@ -76,7 +76,8 @@ export function bindHostCallEvents(
 
   pi.on("tool_execution_end", async (event, ctx) => {
     const { pipeline } = await attach(ctx);
-    const call = calls.ended(event as ExecutionEvent, { sessionId: sessionId(), governed: pipeline.tools.has(event.toolName) });
+    const governed = pipeline.tools.has(event.toolName);
+    const call = calls.ended(event as ExecutionEvent, { sessionId: sessionId(), governed, known: governed || hostTools.has(event.toolName) });
     pipeline.emit({ type: "host_tool_end", call });
   });
 

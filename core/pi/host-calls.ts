@@ -64,7 +64,7 @@ export class HostCalls {
   }
 
   /** `tool_execution_end`: the finished call, forgotten here. */
-  ended(event: ExecutionEvent, context: { sessionId: string; governed: boolean }): HostToolCall {
+  ended(event: ExecutionEvent, context: { sessionId: string; governed: boolean; known?: boolean }): HostToolCall {
     const call = this.open.get(event.toolCallId);
     this.open.delete(event.toolCallId);
     const nowMs = this.now();
@@ -84,6 +84,7 @@ export class HostCalls {
       outcome: outcomeOf(event.isError === true, result.structuredContent !== undefined, call?.blockedBy),
       ...(call?.blockedBy ? { blockedBy: call.blockedBy } : {}),
       governed: context.governed,
+      ...(context.known !== undefined ? { known: context.known } : {}),
       args: event.args,
       content,
     };

@@ -18,20 +18,29 @@ export function appliesContextEdits(sessionManager: unknown): sessionManager is 
 }
 
 /**
- * Message entries of the active branch, oldest first, each with the latest edit that targets it;
- * `pending` are drafts proposed earlier in the same boundary (not yet in the session), applied last.
+ * Message entries of the active branch, oldest first, each with the edits that target it (oldest
+ * first, the latest as `edit`); `pending` are drafts proposed earlier in the same boundary (not yet
+ * in the session), applied last.
  */
 export function sessionMessageEntries(sessionManager: BranchReader, pending: readonly unknown[] = []): SessionMessageEntry[] {
-  const edits = new Map<string, unknown>();
+  const edits = new Map<string, Array<{ content: unknown } | null>>();
+  const add = (targetId: string, replacement: unknown) => {
+    let list = edits.get(targetId);
+    if (!list) edits.set(targetId, (list = []));
+    list.push(editOf(replacement));
+  };
   const messages: Array<{ entryId: string; raw: AgentMessageLike }> = [];
   for (const e of sessionManager.getBranch()) {
     if (e.type === "message" && e.message && typeof e.message === "object") messages.push({ entryId: e.id, raw: e.message as AgentMessageLike });
-    else if (e.type === "context_edit" && typeof e.targetId === "string") edits.set(e.targetId, e.replacement ?? null);
+    else if (e.type === "context_edit" && typeof e.targetId === "string") add(e.targetId, e.replacement);
   }
   for (const d of pending as Array<Partial<BoundaryDraft> & { targetId?: unknown; replacement?: unknown }>) {
-    if (d?.type === "context_edit" && typeof d.targetId === "string") edits.set(d.targetId, d.replacement ?? null);
+    if (d?.type === "context_edit" && typeof d.targetId === "string") add(d.targetId, d.replacement);
   }
-  return messages.map((m) => (edits.has(m.entryId) ? { ...m, edit: editOf(edits.get(m.entryId)) } : m));
+  return messages.map((m) => {
+    const list = edits.get(m.entryId);
+    return list ? { ...m, edit: list[list.length - 1]!, edits: list } : m;
+  });
 }
 
 /** pi's replacement (`{ content }` or null) as {@link SessionMessageEntry.edit}. */

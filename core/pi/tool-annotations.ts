@@ -32,6 +32,12 @@ export interface HostTools {
   mcpIdentity(toolName: string): McpToolIdentity | undefined;
   /** The MCP servers pi reports tools of, read again now (servers connect in the background). */
   mcpServers(): string[];
+  /**
+   * Whether pi has a tool of this name (built-ins, other extensions', pi's MCP tools, pi-governor's):
+   * any other name is one the model invented, of any length and content. True while pi's list
+   * cannot be read yet.
+   */
+  has(toolName: string): boolean;
 }
 
 /**
@@ -41,6 +47,7 @@ export interface HostTools {
  */
 export function hostToolsFrom(pi: Pick<ExtensionAPI, "getAllTools">): HostTools {
   let known = new Map<string, { hints: Readonly<ToolAnnotations>; mcp?: McpToolIdentity }>();
+  let readable = false;
   const reload = () => {
     const next = new Map<string, { hints: Readonly<ToolAnnotations>; mcp?: McpToolIdentity }>();
     try {
@@ -49,6 +56,7 @@ export function hostToolsFrom(pi: Pick<ExtensionAPI, "getAllTools">): HostTools 
         const mcp = piMcpIdentity(tool.name, namespace);
         next.set(tool.name, { hints: declared ? hintsOf(declared) : (PI_BUILTIN_HINTS[tool.name] ?? NO_HINTS), ...(mcp ? { mcp } : {}) });
       }
+      readable = true;
     } catch {
       // Before pi bound the session its tool list cannot be read: no hints yet.
     }
@@ -65,6 +73,7 @@ export function hostToolsFrom(pi: Pick<ExtensionAPI, "getAllTools">): HostTools 
       reload();
       return [...new Set([...known.values()].flatMap((t) => (t.mcp ? [t.mcp.server] : [])))];
     },
+    has: (toolName) => lookup(toolName) !== undefined || !readable,
   };
 }
 

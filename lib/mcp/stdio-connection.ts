@@ -7,7 +7,7 @@ import type { ChildProcess } from "node:child_process";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { classifyError, errorText, formatSeconds, McpError, SpawnError, TimeoutError } from "../../core/sdk.ts";
+import { absoluteSearchPath, classifyError, errorText, formatSeconds, McpError, SpawnError, TimeoutError } from "../../core/sdk.ts";
 import { AnswerLineBuffer, type OversizedLine } from "./answer-line-buffer.ts";
 import { registerChild } from "./child-registry.ts";
 import type { ConnectRequest, ExitInfo, McpTool, ServerConnection } from "./connection-types.ts";
@@ -92,7 +92,8 @@ export async function openStdioConnection(request: ConnectRequest): Promise<Serv
     {
       command: request.command,
       args: request.args,
-      env: request.env,
+      // The command is looked up on PATH in `cwd` (often the repository): only absolute entries count.
+      env: { ...request.env, PATH: absoluteSearchPath(request.env.PATH ?? process.env.PATH) ?? "" },
       stderr: "pipe",
       ...(request.cwd ? { cwd: request.cwd } : {}),
     },

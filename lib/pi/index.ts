@@ -3,7 +3,8 @@
  * (up to 0.73) and `@earendil-works` (0.74 onwards). Reads package.json files only; never imports pi.
  */
 import { existsSync, readFileSync, realpathSync } from "node:fs";
-import { delimiter, dirname, join, parse } from "node:path";
+import { basename, dirname, join, parse } from "node:path";
+import { absolutePathEntries } from "../../core/sdk.ts";
 
 /** npm scopes pi has been published under, newest first. */
 export const PI_SCOPES = ["@earendil-works", "@mariozechner"] as const;
@@ -66,13 +67,39 @@ function installedAbove(start: string): PiInstall | undefined {
   }
 }
 
+/**
+ * pi installed with the package at `packageDir`: in its own node_modules (a clone's dev dependency)
+ * or beside it in the node_modules that holds it (a global install, a tools folder). Never in an
+ * ancestor's node_modules: a package installed inside a repository (`pi install -l` puts it under
+ * `<repo>/.pi/git/`) would otherwise reach the repository's own node_modules.
+ */
+function installedBeside(packageDir: string): PiInstall | undefined {
+  const parent = dirname(packageDir);
+  const folders = [join(packageDir, "node_modules"), ...(basename(parent) === "node_modules" ? [parent] : [])];
+  for (const folder of folders) {
+    for (const scope of PI_SCOPES) {
+      const found = readManifest(join(folder, scope, "pi-coding-agent"));
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
 /** Where to look for pi; every field optional. */
 export interface PiSearch {
   /** The running program's script (`process.argv[1]`): inside pi, that is pi's own CLI. */
   script?: string;
-  /** Folders whose node_modules (or an ancestor's) may hold pi: this package, the cwd. */
+  /**
+   * Folders whose node_modules (or an ancestor's) may hold pi: this package, and (only where what
+   * is found is read, never loaded) the cwd.
+   */
   from?: readonly string[];
-  /** PATH, to find a globally installed `pi` command. */
+  /**
+   * Instead of `from`: only pi installed with this package folder (its node_modules, or beside it in
+   * the node_modules holding it), for code that loads what it finds.
+   */
+  besidePackage?: string;
+  /** PATH, to find a globally installed `pi` command; its relative entries are skipped. */
   pathVar?: string;
   /**
    * Look on PATH before the `from` folders: in a shell, the `pi` a user would run is the one on PATH,
@@ -81,10 +108,13 @@ export interface PiSearch {
   pathFirst?: boolean;
 }
 
-/** The `pi` command on `pathVar`, when it belongs to a pi package. */
+/**
+ * The `pi` command on `pathVar`, when it belongs to a pi package. Relative entries (`.`,
+ * `node_modules/.bin`, an empty entry) name folders of the current directory, which a repository
+ * controls: they are skipped.
+ */
 function onPath(pathVar: string | undefined): PiInstall | undefined {
-  for (const dir of (pathVar ?? "").split(delimiter)) {
-    if (!dir) continue;
+  for (const dir of absolutePathEntries(pathVar)) {
     const bin = join(dir, process.platform === "win32" ? "pi.cmd" : "pi");
     if (existsSync(bin)) {
       const found = packageOf(bin);
@@ -109,6 +139,10 @@ export function findPi(search: PiSearch): PiInstall | undefined {
     return found && { ...found, source: "path" as const };
   };
   const beside = () => {
+    if (search.besidePackage !== undefined) {
+      const found = installedBeside(search.besidePackage);
+      return found && { ...found, source: "beside" as const };
+    }
     for (const dir of search.from ?? []) {
       const found = installedAbove(dir);
       if (found) return { ...found, source: "beside" as const };

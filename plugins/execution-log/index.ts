@@ -10,12 +10,15 @@
  */
 import { definePlugin, EVENT_STAGE, LIFECYCLE_STAGE, TOOL_STAGE, type Clock, type HostToolCall, type ToolWrapper } from "../../core/sdk.ts";
 import { loadDriver } from "../../lib/sqlite/index.ts";
+import { REDACTOR } from "../redact/index.ts";
+import { UNKNOWN_TOOL_LABEL } from "./columns.ts";
 import { defaultDbPath, executionLogDefaults, executionLogSchema } from "./config.ts";
 import { ExecutionLogWriter, type PendingExecution } from "./writer.ts";
 
 export { executionLogDefaults, executionLogSchema, defaultDbPath, type ExecutionLogOptions } from "./config.ts";
 export { ExecutionLogWriter, type PendingExecution } from "./writer.ts";
 export { migrate, SCHEMA_VERSION, TABLE, CREATE_TABLE_SQL, type ExecutionRow } from "./schema.ts";
+export { columnText, MAX_COLUMN_CHARS, UNKNOWN_TOOL_LABEL } from "./columns.ts";
 
 /** Plugin name, as taps, logs and errors show it. */
 export const EXECUTION_LOG_PLUGIN = "governor:execution-log";
@@ -63,7 +66,8 @@ const HOST_OUTCOMES: Record<HostToolCall["outcome"], { status: string; errorCate
 
 /**
  * The row of a call pi ran that is not a governed tool's (pi's built-ins, pi's own MCP tools, other
- * extensions' tools, nested calls of those): governed calls get theirs from the wrapper.
+ * extensions' tools, nested calls of those): governed calls get theirs from the wrapper. A call to a
+ * tool pi does not have is counted under {@link UNKNOWN_TOOL_LABEL}: its name is the model's text.
  */
 export function hostCallRow(call: HostToolCall): PendingExecution | undefined {
   if (call.governed) return undefined;
@@ -71,7 +75,7 @@ export function hostCallRow(call: HostToolCall): PendingExecution | undefined {
   return {
     taskId: call.toolCallId,
     ...(call.parentToolCallId ? { parentTaskId: call.parentToolCallId } : {}),
-    toolName: call.toolName,
+    toolName: call.known === false ? UNKNOWN_TOOL_LABEL : call.toolName,
     status,
     durationMs: call.durationMs,
     startedAtMs: call.startedAtMs,
@@ -94,6 +98,8 @@ export const executionLog = definePlugin({
   trustedKeys: ["dbPath"],
   // Tools the user keeps out of the shared database: a project may add more, never log what the user left out.
   additiveKeys: ["exclude"],
+  // Ids the provider gives are written into every row: redacted with the session's rules.
+  optional: [REDACTOR],
   apply(pipeline, config, services) {
     // Load the SQLite driver now, while pi starts (better-sqlite3's native module takes ~100 ms to load,
     // node:sqlite ~1 ms), not inside the first write in the middle of a session. A driver that cannot
@@ -110,6 +116,7 @@ export const executionLog = definePlugin({
         batchSize: config.batchSize,
         flushIntervalMs: config.flushIntervalMs,
         maxBufferedRows: config.maxBufferedRows,
+        ...redactWith(services.maybe(REDACTOR)),
       },
       {
         clock: services.clock,
@@ -131,3 +138,8 @@ export const executionLog = definePlugin({
     pipeline.hooks.sessionShutdown.tap({ name: EXECUTION_LOG_PLUGIN, stage: LIFECYCLE_STAGE.OBSERVE }, () => writer.close());
   },
 });
+
+/** The writer's `redact` option from the session's redactor, when the preset has one. */
+function redactWith(redactor: { redact(text: string): string } | undefined): { redact?: (text: string) => string } {
+  return redactor ? { redact: (text) => redactor.redact(text) } : {};
+}

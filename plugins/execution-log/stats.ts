@@ -2,7 +2,11 @@
  * Per-tool statistics from the execution log: counts, p50/p95 latency, timeouts, errors, retries.
  */
 import type { SqliteDatabase } from "../../lib/sqlite/index.ts";
+import { MAX_COLUMN_CHARS } from "./columns.ts";
 import { TABLE } from "./schema.ts";
+
+/** Tools listed one per line in the table; the rest are summed in one line (a log written before names were bounded may hold thousands). */
+export const MAX_TABLE_TOOLS = 200;
 
 /** One tool's line of `pi-governor stats`. Durations in milliseconds. */
 export interface ToolStats {
@@ -46,7 +50,8 @@ export function readStats(db: SqliteDatabase, filter: StatsFilter = {}): ToolSta
     where.push("tool_name = @tool");
     params.tool = filter.tool;
   }
-  const sql = `SELECT tool_name, status, duration_ms, retries, error_category FROM ${TABLE}${where.length ? ` WHERE ${where.join(" AND ")}` : ""} ORDER BY tool_name`;
+  // Names and categories are read cut to the column bound: rows written before it may be far longer.
+  const sql = `SELECT substr(tool_name, 1, ${MAX_COLUMN_CHARS}) AS tool_name, status, duration_ms, retries, substr(error_category, 1, ${MAX_COLUMN_CHARS}) AS error_category FROM ${TABLE}${where.length ? ` WHERE ${where.join(" AND ")}` : ""} ORDER BY tool_name`;
   type Row = { tool_name: string; status: string; duration_ms: number | null; retries: number | null; error_category: string | null };
   const byTool = new Map<string, { stats: ToolStats; durations: number[]; categories: Map<string, number> }>();
   for (const row of db.prepare<Row>(sql).iterate(params)) {
@@ -82,8 +87,23 @@ export function readStats(db: SqliteDatabase, filter: StatsFilter = {}): ToolSta
 /** Formats the statistics as an aligned text table with a total line. */
 export function formatStats(stats: readonly ToolStats[]): string {
   const header = ["tool", "calls", "ok", "timeouts", "errors", "retries", "p50 ms", "p95 ms", "top error"];
-  const rows = stats.map((s) => [s.tool, s.calls, s.ok, s.timeouts, s.errors, s.retries, s.p50Ms, s.p95Ms, s.topError ?? ""].map(String));
-  const sum = (k: "calls" | "ok" | "timeouts" | "errors" | "retries") => String(stats.reduce((n, s) => n + s[k], 0));
+  const rows = stats
+    .slice(0, MAX_TABLE_TOOLS)
+    .map((s) => [s.tool, s.calls, s.ok, s.timeouts, s.errors, s.retries, s.p50Ms, s.p95Ms, s.topError ?? ""].map(String));
+  const sum = (k: "calls" | "ok" | "timeouts" | "errors" | "retries", from = 0) => String(stats.slice(from).reduce((n, s) => n + s[k], 0));
+  const rest = stats.length - MAX_TABLE_TOOLS;
+  if (rest > 0)
+    rows.push([
+      `(${rest} more tools)`,
+      sum("calls", MAX_TABLE_TOOLS),
+      sum("ok", MAX_TABLE_TOOLS),
+      sum("timeouts", MAX_TABLE_TOOLS),
+      sum("errors", MAX_TABLE_TOOLS),
+      sum("retries", MAX_TABLE_TOOLS),
+      "",
+      "",
+      "",
+    ]);
   if (stats.length > 1) rows.push(["(all)", sum("calls"), sum("ok"), sum("timeouts"), sum("errors"), sum("retries"), "", "", ""]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) =>

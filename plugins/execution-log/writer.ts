@@ -19,6 +19,7 @@ import {
   type SqliteStatement,
   type SqlValue,
 } from "../../lib/sqlite/index.ts";
+import { columnText, MAX_CATEGORY_CHARS } from "./columns.ts";
 import { openLogForWriting } from "./open-db.ts";
 import { type ExecutionRow, INSERT_SQL } from "./schema.ts";
 
@@ -52,6 +53,8 @@ export interface ExecutionLogWriterOptions {
   retryMaxMs?: number;
   /** Longest time close() keeps retrying a busy database before reporting the rows it could not write, in ms. Default 2000. */
   closeTimeoutMs?: number;
+  /** Hides secrets in the text columns before they are bounded and written (the session's redactor). Default: none. */
+  redact?: (text: string) => string;
 }
 
 /** Writer collaborators. */
@@ -267,18 +270,20 @@ export class ExecutionLogWriter {
     }
   }
 
+  /** The row as written: every text column bounded and redacted here, whatever the caller passed (see columns.ts). */
   private toRow(r: PendingExecution): ExecutionRow {
+    const text = (value: string | undefined, max?: number) => (value ? columnText(value, max, this.options.redact) : null);
     return {
-      task_id: r.taskId || null,
-      parent_task_id: r.parentTaskId || null,
-      tool_name: r.toolName,
-      phase: this.options.phase || null,
-      status: r.status,
+      task_id: text(r.taskId),
+      parent_task_id: text(r.parentTaskId),
+      tool_name: text(r.toolName) ?? "",
+      phase: text(this.options.phase),
+      status: text(r.status) ?? "",
       duration_ms: Math.round(r.durationMs),
       started_at: new Date(r.startedAtMs).toISOString(),
       completed_at: new Date(r.startedAtMs + r.durationMs).toISOString(),
-      session_id: r.sessionId || null,
-      error_category: r.errorCategory ?? null,
+      session_id: text(r.sessionId),
+      error_category: text(r.errorCategory, MAX_CATEGORY_CHARS),
       retries: r.retries,
       bytes_in: jsonBytes(r.args),
       bytes_out: contentBytes(r.content),

@@ -4,8 +4,8 @@
  * execvp does; does not run anything.
  */
 import { accessSync, constants } from "node:fs";
-import { delimiter, isAbsolute, join } from "node:path";
-import { ALLOW_PROJECT_LINE, CONFIG_FILE, type IgnoredTrustedKey } from "../../core/sdk.ts";
+import { isAbsolute, join } from "node:path";
+import { absolutePathEntries, ALLOW_PROJECT_LINE, CONFIG_FILE, type IgnoredTrustedKey } from "../../core/sdk.ts";
 import { redactedCommandLine, type Redactor } from "../../lib/redact/index.ts";
 
 /** The kota keys that decide what program starts KotaDB and how. */
@@ -14,7 +14,10 @@ const LAUNCH_KEYS = new Set(["command", "args", "env", "cwd"]);
 /** The fix shown when Bun is missing. */
 export const BUN_INSTALL_HINT = "Bun (npm i -g bun, or see https://bun.sh)";
 
-/** Whether `command` resolves to an executable on `pathVar` (absolute and relative paths are checked directly). */
+/**
+ * Whether `command` resolves to an executable on `pathVar`'s absolute entries, as the spawn looks it up
+ * (absolute and relative paths are checked directly).
+ */
 export function commandExists(command: string, pathVar: string | undefined, cwd: string): boolean {
   const can = (p: string) => {
     try {
@@ -27,7 +30,7 @@ export function commandExists(command: string, pathVar: string | undefined, cwd:
   if (isAbsolute(command)) return can(command);
   if (command.includes("/")) return can(join(cwd, command));
   const exts = process.platform === "win32" ? ["", ".exe", ".cmd"] : [""];
-  return (pathVar ?? "").split(delimiter).some((dir) => dir && exts.some((e) => can(join(dir, command + e))));
+  return absolutePathEntries(pathVar).some((dir) => exts.some((e) => can(join(dir, command + e))));
 }
 
 /** The user's global config file, where KotaDB's launch keys and the preset are chosen. */

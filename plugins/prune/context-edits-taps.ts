@@ -1,6 +1,6 @@
 /**
  * Binds pruning-as-context-edits (see context-edits.ts) to the pipeline: a tap before every other
- * context stage gives the messages this plugin edited their raw content back, two taps around
+ * context stage undoes this plugin's edits (the content beneath them back in place), two taps around
  * CONTEXT_STAGE.PRUNE keep the pruner's input and output of the request, and the `contextEdits` boundary
  * turns that pair into `context_edit` drafts plus one record. The pruner is a black box here.
  *
@@ -8,7 +8,7 @@
  * never runs the boundary: the taps return at once and the context path is the only path.
  */
 import { type AgentMessageLike, type GovernorServices, type Pipeline, CONTEXT_STAGE } from "../../core/sdk.ts";
-import { EDITS_KIND, editsFrom, loadEditRecords, remember, restoreRaw } from "./context-edits.ts";
+import { EDITS_KIND, editsFrom, loadEditRecords, type OwnEdits, remember, undoOwnEdits } from "./context-edits.ts";
 
 /** Stage of the restoring tap: before every other context tap (the blobs plugin reads at 0). */
 export const RESTORE_STAGE = -100;
@@ -16,8 +16,8 @@ export const RESTORE_STAGE = -100;
 const MAX_SESSIONS = 8;
 
 interface SessionEdits {
-  /** Target entry id -> hash of the replacement this plugin wrote. */
-  ours: Map<string, string>;
+  /** Target entry id -> hashes of the replacements this plugin wrote. */
+  ours: OwnEdits;
   /** The pruner's input of the request in progress. */
   pendingIn?: readonly AgentMessageLike[];
   /** The pruner's input and output of the last request. */
@@ -32,14 +32,14 @@ export interface ContextEditsState {
   /** A pi turn boundary with entries was seen (pi 0.87+). */
   boundarySeen: boolean;
   editsWritten: number;
-  /** Messages given their raw content back in the last request. */
+  /** Messages given back the content beneath this plugin's edits in the last request. */
   lastRestored: number;
 }
 
 /**
  * Registers the taps; returns the live state for the status. Call inside the prune plugin's apply.
  * With `write` false (`contextEdits: "off"`) only the restoring tap runs: edits this plugin wrote
- * earlier in the session stay in pi's projection, and the pruner must still read their raw content.
+ * earlier in the session stay in pi's projection, and the pruner must still read what is beneath them.
  */
 export function registerContextEdits(pipeline: Pipeline, owner: string, services: GovernorServices, write: boolean): ContextEditsState {
   const state: ContextEditsState = { boundarySeen: false, editsWritten: 0, lastRestored: 0 };
@@ -59,7 +59,7 @@ export function registerContextEdits(pipeline: Pipeline, owner: string, services
     const s = session(info.sessionId);
     state.lastRestored = 0;
     if (!s.ours.size) return undefined;
-    const out = restoreRaw(messages, info.sessionEntries(), s.ours);
+    const out = undoOwnEdits(messages, info.sessionEntries(), s.ours);
     if (out) for (let i = 0; i < out.length; i++) if (out[i] !== messages[i]) state.lastRestored++;
     return out;
   });
@@ -96,6 +96,6 @@ export function contextEditsStatus(mode: "auto" | "off", state: ContextEditsStat
   if (!state.boundarySeen) return ["context event: each request is rewritten (no pi turn boundary with session entries seen yet; pi before 0.87 has none)"];
   return [
     `context edits: pruned results become pi context_edit entries at each turn end (${state.editsWritten} written by this process); each request still gets the same messages as on the context path`,
-    `last request: ${state.lastRestored} edited message(s) given their raw content back for the pruner`,
+    `last request: ${state.lastRestored} message(s) given back the content beneath pruning's own edits for the pruner`,
   ];
 }

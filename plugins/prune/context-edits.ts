@@ -1,15 +1,21 @@
 /**
  * Pruning as pi context edits (pi 0.87 and later): what the pruner replaced in the last request
  * becomes `context_edit` session entries at the end of the turn, and pi's context from then on
- * carries the placeholders. The pruner itself always works on the raw history: before it runs, the
- * messages this plugin edited are given back their raw content ({@link restoreRaw}), so its
- * decisions, its sizes and the messages sent are exactly those of the context-only path.
+ * carries the placeholders. The pruner itself always works on the history as it would be without
+ * this plugin's edits: before it runs, the messages this plugin edited are given back the content in
+ * force beneath its own edits ({@link undoOwnEdits}), so its decisions, its sizes and the messages
+ * sent are exactly those of the context-only path.
+ *
+ * Edits stack, and other extensions write them too (a secret scrubber replaces a result that holds a
+ * password). Undoing this plugin's edits takes off only the run of its own edits at the top of an
+ * entry's stack and puts back what lies beneath: the raw message only when no other edit is under
+ * them, else the other extension's content. An entry whose latest edit is someone else's (a later
+ * replacement, an omission) is left as pi applies it.
  *
  * Which edits are this plugin's is known from its own records (a `custom` entry beside the edits:
- * target entry id and a hash of the replacement), matched against the latest `context_edit` pi holds
- * for that entry. Nothing is recognised by text: a tool result that prints a placeholder has no edit
- * entry, so it is neither restored nor treated as pruned. An edit by anyone else (a later edit with
- * another replacement, an omission) is left as pi applies it.
+ * target entry id and a hash of each replacement), matched against the edits pi holds for that
+ * entry. Nothing is recognised by text: a tool result that prints a placeholder has no edit entry, so
+ * it is neither restored nor treated as pruned.
  */
 import { createHash } from "node:crypto";
 import { type AgentMessageLike, type ContextEditDraft, messageIdentity, type SessionMessageEntry, type SessionStore } from "../../core/sdk.ts";
@@ -27,6 +33,15 @@ export interface EditRecord {
 const MAX_ID_CHARS = 128;
 /** Edit records kept per session; older ones are dropped first (a re-edit moves a target to the end). */
 export const MAX_EDIT_RECORDS = 50_000;
+/**
+ * Replacement hashes kept per target, the oldest dropped first. An edit of this plugin's whose hash
+ * was dropped is no longer recognised: undoing stops there and leaves that replacement (a placeholder)
+ * in force, never what lies beneath it.
+ */
+export const MAX_HASHES_PER_TARGET = 16;
+
+/** This plugin's edits: target entry id -> hashes of the replacements it wrote there. */
+export type OwnEdits = Map<string, Set<string>>;
 
 /** Hashes of content objects already hashed: pi hands the same entry objects to every request. */
 const hashes = new WeakMap<object, string>();
@@ -46,9 +61,9 @@ export function contentHash(content: unknown): string {
   return hash;
 }
 
-/** The edit records of a session, by target entry id (the latest record of a target wins). */
-export function loadEditRecords(store: SessionStore): Map<string, string> {
-  const ours = new Map<string, string>();
+/** The edit records of a session, by target entry id. */
+export function loadEditRecords(store: SessionStore): OwnEdits {
+  const ours: OwnEdits = new Map();
   for (const r of store.entries(EDITS_KIND)) {
     if (!Array.isArray(r.edits)) continue;
     for (const e of r.edits as Array<Partial<EditRecord>>) {
@@ -59,10 +74,14 @@ export function loadEditRecords(store: SessionStore): Map<string, string> {
   return ours;
 }
 
-/** Notes an edit record, keeping at most {@link MAX_EDIT_RECORDS}. */
-export function remember(ours: Map<string, string>, targetId: string, hash: string): void {
+/** Notes an edit record, keeping at most {@link MAX_EDIT_RECORDS} targets and {@link MAX_HASHES_PER_TARGET} hashes each. */
+export function remember(ours: OwnEdits, targetId: string, hash: string): void {
+  const hashes = ours.get(targetId) ?? new Set<string>();
   ours.delete(targetId);
-  ours.set(targetId, hash);
+  hashes.delete(hash);
+  hashes.add(hash);
+  if (hashes.size > MAX_HASHES_PER_TARGET) hashes.delete(hashes.values().next().value!);
+  ours.set(targetId, hashes);
   if (ours.size > MAX_EDIT_RECORDS) ours.delete(ours.keys().next().value!);
 }
 
@@ -78,23 +97,47 @@ function byIdentity(entries: readonly SessionMessageEntry[], keep: (e: SessionMe
   return out;
 }
 
-/** Whether entry `e`'s latest edit is the one this plugin wrote (by its records). */
-function editedByUs(e: SessionMessageEntry, ours: ReadonlyMap<string, string>): boolean {
-  const hash = ours.get(e.entryId);
-  return hash !== undefined && e.edit != null && contentHash(e.edit.content) === hash;
+/**
+ * The content in force beneath this plugin's edits of entry `e`: its edits are taken off the top of
+ * the entry's stack while they are this plugin's (by the records' hashes); what is left on top is the
+ * content, the raw message's when nothing is left. Undefined when the latest edit is not this
+ * plugin's, or when beneath them is an omission (left as pi applies it).
+ */
+export function contentBeneathOwnEdits(e: SessionMessageEntry, ours: ReadonlyMap<string, ReadonlySet<string>>): { content: unknown } | undefined {
+  const hashes = ours.get(e.entryId);
+  const stack = e.edits ?? (e.edit === undefined ? [] : [e.edit]);
+  if (!hashes || !stack.length) return undefined;
+  let i = stack.length - 1;
+  while (i >= 0) {
+    const edit = stack[i];
+    if (edit == null || !hashes.has(contentHash(edit.content))) break;
+    i--;
+  }
+  if (i === stack.length - 1) return undefined;
+  if (i < 0) return { content: e.raw.content };
+  const beneath = stack[i];
+  if (beneath == null) return undefined;
+  // pi makes a string replacement of an assistant or tool result one text block, as those roles need.
+  return { content: typeof beneath.content === "string" ? [{ type: "text", text: beneath.content }] : beneath.content };
 }
 
 /**
- * `messages` with the raw content back in every message whose entry's latest edit is this plugin's
- * (`ours`: target entry id -> replacement hash); undefined when there is none. Role, metadata and
- * every other message are untouched.
+ * `messages` with this plugin's edits undone: every message whose entry's latest edit is this
+ * plugin's gets the content in force beneath its edits ({@link contentBeneathOwnEdits}: another
+ * extension's, or the raw one when there is none); undefined when no message changes. Role, metadata
+ * and every other message are untouched.
  */
-export function restoreRaw(
+export function undoOwnEdits(
   messages: readonly AgentMessageLike[],
   entries: readonly SessionMessageEntry[],
-  ours: ReadonlyMap<string, string>,
+  ours: ReadonlyMap<string, ReadonlySet<string>>,
 ): AgentMessageLike[] | undefined {
-  const edited = byIdentity(entries, (e) => editedByUs(e, ours));
+  const beneath = new Map<SessionMessageEntry, { content: unknown }>();
+  const edited = byIdentity(entries, (e) => {
+    const content = contentBeneathOwnEdits(e, ours);
+    if (content) beneath.set(e, content);
+    return content !== undefined;
+  });
   let out: AgentMessageLike[] | undefined;
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i]!;
@@ -102,7 +145,7 @@ export function restoreRaw(
     const e = edited.get(messageIdentity(m));
     if (!e || e.raw.role !== m.role) continue;
     out ??= messages.slice();
-    out[i] = { ...m, content: e.raw.content } as AgentMessageLike;
+    out[i] = { ...m, content: beneath.get(e)!.content } as AgentMessageLike;
   }
   return out;
 }

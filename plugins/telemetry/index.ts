@@ -21,7 +21,7 @@ import { ATTR, EVENT, GEN_AI, SPAN } from "./attributes.ts";
 import { telemetryDefaults, type TelemetryOptions, telemetrySchema } from "./config.ts";
 import { type RunningExport, startExport } from "./export.ts";
 import { createInstruments } from "./instruments.ts";
-import { ToolSpans } from "./tool-spans.ts";
+import { exportedCallId, ToolSpans } from "./tool-spans.ts";
 import { REDACTOR } from "../redact/index.ts";
 
 export { telemetryDefaults, telemetrySchema, type TelemetryOptions } from "./config.ts";
@@ -94,7 +94,12 @@ export const telemetry = definePlugin({
       if (!config.traces) return undefined;
       const parent = spans.recentSpan(value.toolCallId);
       const ctx = parent ? trace.setSpan(context.active(), parent) : context.active();
-      const attrs: Attributes = { ...toolAttrs, [GEN_AI.TOOL_CALL_ID]: value.toolCallId, [ATTR.BYTES_IN]: d.originalBytes, [ATTR.BYTES_OUT]: d.excerptBytes };
+      const attrs: Attributes = {
+        ...toolAttrs,
+        [GEN_AI.TOOL_CALL_ID]: exportedCallId(value.toolCallId, redactor && ((text) => redactor.redact(text))),
+        [ATTR.BYTES_IN]: d.originalBytes,
+        [ATTR.BYTES_OUT]: d.excerptBytes,
+      };
       if (typeof d.blobId === "string") attrs[ATTR.BLOB_ID] = d.blobId;
       const span = tracer.startSpan(`${SPAN.SHAPE} ${value.toolName}`, { kind: SpanKind.INTERNAL, attributes: attrs }, ctx);
       span.addEvent(EVENT.BLOB_STORED, attrs);

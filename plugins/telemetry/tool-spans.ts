@@ -39,6 +39,18 @@ export function boundText(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max)}… [${text.length - max} more chars]`;
 }
 
+/** Longest call id exported, in characters: the provider chooses ids (pi's are ~40 characters). */
+export const MAX_CALL_ID_CHARS = 128;
+
+/**
+ * A call id as exported: the provider's text, so redacted (its first 8 KiB, which holds all that is
+ * kept) and cut to {@link MAX_CALL_ID_CHARS}.
+ */
+export function exportedCallId(id: string, redact?: (text: string) => string): string {
+  const start = id.length > 8_192 ? id.slice(0, 8_192) : id;
+  return boundText(redact ? redact(start) : start, MAX_CALL_ID_CHARS);
+}
+
 function jsonText(value: unknown): string {
   try {
     return JSON.stringify(value) ?? "";
@@ -91,7 +103,7 @@ export class ToolSpans {
       const attributes: Attributes = {
         [GEN_AI.OPERATION]: EXECUTE_TOOL,
         [GEN_AI.TOOL_NAME]: tool.name,
-        [GEN_AI.TOOL_CALL_ID]: call.toolCallId,
+        [GEN_AI.TOOL_CALL_ID]: exportedCallId(call.toolCallId, this.options.redact),
         [GEN_AI.TOOL_TYPE]: "function",
         [ATTR.OWNER]: tool.owner,
       };

@@ -10,7 +10,7 @@ export const piCli = piHost.cliPath;
 const scriptedProvider = join(repoRoot, "test/fixtures/scripted-provider.ts");
 
 /** One scripted model step (see test/fixtures/scripted-provider.ts). */
-export type ScriptCall = { name: string; arguments: Record<string, unknown> };
+export type ScriptCall = { name: string; arguments: Record<string, unknown>; id?: string };
 export type ScriptStep = ({ text: string } | { toolCall: ScriptCall } | { toolCalls: ScriptCall[] } | { error: string }) & { delayMs?: number };
 
 export interface PiCliRun {
@@ -32,6 +32,8 @@ export interface PiCliOptions {
   env?: Record<string, string | undefined>;
   /** Hard limit in milliseconds. Default 60000. */
   timeoutMs?: number;
+  /** Print mode only: keep the session in this file (`--session <file>`, created or resumed) instead of `--no-session`. */
+  sessionFile?: string;
 }
 
 /** The `pi` arguments that load the scripted provider and the extensions under test, before the prompt. */
@@ -55,7 +57,7 @@ function closed(child: ChildProcess, timeoutMs = 60_000): Promise<number | null>
 }
 
 /**
- * Runs the real `pi` CLI in print mode (`-p --no-session`) with a throwaway PI_CODING_AGENT_DIR and
+ * Runs the real `pi` CLI in print mode (`-p --no-session`, or `--session <file>`) with a throwaway PI_CODING_AGENT_DIR and
  * the scripted provider, the way a user runs `pi -e <path>`. Never touches the user's ~/.pi.
  */
 export async function runPiCli(options: PiCliOptions): Promise<PiCliRun> {
@@ -64,7 +66,8 @@ export async function runPiCli(options: PiCliOptions): Promise<PiCliRun> {
   const scriptPath = join(work, "script.json");
   const logPath = join(work, "calls.jsonl");
   writeFileSync(scriptPath, JSON.stringify(options.script));
-  const args = [piCli, "-p", "--no-session", ...scriptedArgs(options), ...[options.prompt].flat()];
+  const session = options.sessionFile ? ["--session", options.sessionFile] : ["--no-session"];
+  const args = [piCli, "-p", ...session, ...scriptedArgs(options), ...[options.prompt].flat()];
   try {
     const child = spawn(process.execPath, args, {
       cwd: options.cwd ?? work,

@@ -1,16 +1,16 @@
 /**
- * readBoundedFileSync on planted files: links (out of the folder, dangling, at the last component),
+ * readBoundedFileSync (and openCheckedFileSync, the open and checks it makes) on planted files: links (out of the folder, dangling, at the last component),
  * FIFOs, devices, sockets, directories and files over the cap are refused with a reason, at once and
  * without reading past the cap; a missing file is null; the user's own links are followed when no
  * folder is set.
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
+import { closeSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { readBoundedFileSync, UnsafeFileError } from "../../../core/safe-file.ts";
+import { openCheckedFileSync, readBoundedFileSync, UnsafeFileError } from "../../../core/safe-file.ts";
 
 let root: string;
 let project: string;
@@ -144,5 +144,34 @@ describe("readBoundedFileSync: the user's own files (no folder)", () => {
     const link = join(root, "pi-governor.json");
     symlinkSync(real, link);
     expect(outcome(link, null)).toBe("read 2");
+  });
+});
+
+describe("openCheckedFileSync", () => {
+  const reason = (path: string, followLinks: boolean, maxBytes = CAP) => {
+    try {
+      const opened = openCheckedFileSync(path, { maxBytes, followLinks });
+      if (!opened) return "null";
+      closeSync(opened.fd);
+      return `size ${opened.size}`;
+    } catch (error) {
+      return error instanceof UnsafeFileError ? error.reason : `threw ${(error as Error).message}`;
+    }
+  };
+
+  it("hands back the descriptor and size of a regular file; refuses a FIFO, a device, a link when links are not followed, and a file over the cap", () => {
+    const file = join(root, "a.jsonl");
+    writeFileSync(file, "x".repeat(10));
+    expect(reason(file, false)).toBe("size 10");
+    expect(reason(join(root, "missing"), false)).toBe("null");
+    execFileSync("mkfifo", [join(root, "fifo")]);
+    expect(reason(join(root, "fifo"), true)).toBe("it is not a regular file (a FIFO)");
+    symlinkSync("/dev/zero", join(root, "zero"));
+    expect(reason(join(root, "zero"), true)).toBe("it is not a regular file (a device)");
+    expect(reason(join(root, "zero"), false)).toBe("it is a symbolic link");
+    symlinkSync(file, join(root, "link"));
+    expect(reason(join(root, "link"), true)).toBe("size 10");
+    expect(reason(join(root, "link"), false)).toBe("it is a symbolic link");
+    expect(reason(file, false, 9)).toBe("it is larger than 9 bytes (10 bytes)");
   });
 });

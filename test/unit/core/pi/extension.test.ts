@@ -65,7 +65,7 @@ describe("turn_end as the context-edit boundary", () => {
       },
     ]);
     // The edit another handler proposed is the latest edit the taps see.
-    expect(seen[0]).toEqual([{ entryId: "m1", raw: expect.objectContaining({ toolCallId: "c1" }), edit: null }]);
+    expect(seen[0]).toEqual([{ entryId: "m1", raw: expect.objectContaining({ toolCallId: "c1" }), edit: null, edits: [null] }]);
   });
 
   it("returns nothing when no tap adds a draft (pi keeps its proposal)", async () => {

@@ -17,12 +17,15 @@ describe("sessionMessageEntries", () => {
     const entries = sessionMessageEntries(sm);
     expect(entries.map((e) => e.entryId)).toEqual(["m1", "m2"]);
     expect(entries[0]!.edit).toEqual({ content: [{ type: "text", text: "second" }] });
+    // Every edit, oldest first: undoing one's own edit puts back the one beneath it.
+    expect(entries[0]!.edits).toEqual([{ content: [{ type: "text", text: "first" }] }, { content: [{ type: "text", text: "second" }] }]);
     expect(entries[1]!.edit).toBeNull();
     const withDraft = sessionMessageEntries(sm, [
       { type: "context_edit", targetId: "m2", replacement: { content: "x" } },
       { type: "custom", customType: "k" },
     ]);
     expect(withDraft[1]!.edit).toEqual({ content: "x" });
+    expect(withDraft[1]!.edits).toEqual([null, { content: "x" }]);
     expect(sessionMessageEntries({ getBranch: () => [msg("m3")] })[0]).not.toHaveProperty("edit");
   });
 });

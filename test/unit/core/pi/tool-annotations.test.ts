@@ -30,3 +30,32 @@ describe("what pi reports of its tools", () => {
     expect(host.mcpServers()).toEqual([]);
   });
 });
+
+describe("which tools pi has", () => {
+  it("knows pi's tools, learns tools registered later, and names an invented one unknown", () => {
+    const tools = [{ name: "read" }, { name: "bash" }];
+    let reads = 0;
+    const host = hostToolsFrom({
+      getAllTools: () => {
+        reads++;
+        return tools as never;
+      },
+    });
+    expect(host.has("read")).toBe(true);
+    expect(host.has("x".repeat(65_540))).toBe(false);
+    tools.push({ name: "mcp__acme__search" });
+    expect(host.has("mcp__acme__search")).toBe(true);
+    const before = reads;
+    expect(host.has("read")).toBe(true);
+    expect(reads).toBe(before);
+  });
+
+  it("counts every name as known while pi's tool list cannot be read yet", () => {
+    const host = hostToolsFrom({
+      getAllTools: () => {
+        throw new Error("Extension runtime not initialized");
+      },
+    });
+    expect(host.has("anything")).toBe(true);
+  });
+});

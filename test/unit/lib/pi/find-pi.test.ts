@@ -43,4 +43,21 @@ describe("findPi", () => {
     const other = plantPi(join(work, "other", "node_modules", "@mariozechner", "pi-coding-agent"), "@mariozechner", "0.60.0");
     expect(findPi({ script: other, from: [clone], pathVar: bin, pathFirst: true })).toMatchObject({ version: "0.60.0", source: "running" });
   });
+
+  it("skips PATH's relative entries: they name folders of the current directory, which a repository controls", () => {
+    const repo = join(work, "repo");
+    const cli = plantPi(join(repo, "node_modules", "@earendil-works", "pi-coding-agent"), "@earendil-works", "9.9.9");
+    mkdirSync(join(repo, "node_modules", ".bin"), { recursive: true });
+    symlinkSync(cli, join(repo, "node_modules", ".bin", "pi"));
+    symlinkSync(cli, join(repo, "pi"));
+    const cwd = process.cwd();
+    process.chdir(repo);
+    try {
+      expect(findPi({ pathVar: "node_modules/.bin:.::" })).toBeUndefined();
+      // The same folder named absolutely is the user's choice.
+      expect(findPi({ pathVar: join(repo, "node_modules", ".bin") })).toMatchObject({ version: "9.9.9", source: "path" });
+    } finally {
+      process.chdir(cwd);
+    }
+  });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { HostToolCall } from "../../../../core/index.ts";
-import { hostCallRow } from "../../../../plugins/execution-log/index.ts";
+import { hostCallRow, UNKNOWN_TOOL_LABEL } from "../../../../plugins/execution-log/index.ts";
 
 const call = (o: Partial<HostToolCall>): HostToolCall => ({
   toolName: "mcp__big__echo",
@@ -34,6 +34,12 @@ describe("hostCallRow", () => {
     expect(hostCallRow(call({ outcome: "error_result", isError: true }))).toMatchObject({ status: "ERROR", errorCategory: "tool_error" });
     expect(hostCallRow(call({ outcome: "error", isError: true }))).toMatchObject({ status: "ERROR", errorCategory: "failed" });
     expect(hostCallRow(call({ outcome: "blocked", isError: true }))).toMatchObject({ status: "ERROR", errorCategory: "blocked" });
+  });
+
+  it("counts a call to a tool pi does not have under one label: the name is the model's text", () => {
+    const invented = "ghp_" + "x".repeat(65_540);
+    expect(hostCallRow(call({ toolName: invented, known: false, isError: true, outcome: "error" }))).toMatchObject({ toolName: UNKNOWN_TOOL_LABEL });
+    expect(hostCallRow(call({ known: true }))).toMatchObject({ toolName: "mcp__big__echo" });
   });
 
   it("writes no row for a governed tool's call (the wrapper writes that one)", () => {

@@ -87,4 +87,17 @@ describe("stats helpers", () => {
     expect(parseSince("2026-11-01T00:00:00Z", now)).toBe("2026-11-01T00:00:00.000Z");
     expect(parseSince("soon", now)).toBeUndefined();
   });
+  it("reads a log written before names were bounded: names cut, at most 200 tools listed, the rest summed", async () => {
+    const path = join(dir, "legacy.db");
+    const db = openDatabase(path);
+    migrate(db);
+    const insert = db.prepare("INSERT INTO tool_execution_log (tool_name, status, duration_ms, started_at, retries, error_category) VALUES (?, ?, ?, ?, ?, ?)");
+    for (let i = 0; i < 300; i++) insert.run(`${i}_${"n".repeat(65_540)}`, "ERROR", 1, "2026-11-20T10:00:00.000Z", 0, "e".repeat(10_000));
+    db.close();
+    const r = await run(["--db", path]);
+    expect(r.code).toBe(0);
+    expect(r.out.length).toBeLessThan(64 * 1024);
+    expect(r.out).toMatch(/^\(100 more tools\)\s+100\s+0\s+0\s+100/m);
+    expect(r.out).toMatch(/^\(all\)\s+300/m);
+  });
 });

@@ -289,3 +289,40 @@ describe("execution log migration", () => {
     db.close();
   });
 });
+
+describe("execution log columns", () => {
+  it("bounds and redacts every text column where the row is written, whatever the caller passed", async () => {
+    const path = join(dir, "bounded.db");
+    const clock = new ManualClock();
+    const token = ["ghp", "_", "Wr1terC0lumn".repeat(3)].join("");
+    const writer = new ExecutionLogWriter(
+      { path, phase: "p", batchSize: 100, flushIntervalMs: 1_000, maxBufferedRows: 100, redact: (t) => t.replaceAll(token, "[redacted:github-token]") },
+      { clock, logger: { debug() {}, info() {}, warn() {}, error() {} } as never, notify: () => {} },
+    );
+    const long = `${token}_${"z".repeat(65_540)}`;
+    writer.add({
+      taskId: long,
+      parentTaskId: long,
+      toolName: long,
+      status: "SUCCESS",
+      durationMs: 1,
+      startedAtMs: 0,
+      sessionId: long,
+      errorCategory: long,
+      retries: 0,
+      args: {},
+      content: [],
+    });
+    expect(writer.flush()).toBe("done");
+    await writer.close();
+    const [row] = rows(path);
+    for (const column of ["task_id", "parent_task_id", "tool_name", "session_id", "error_category"]) {
+      const value = row![column] as string;
+      expect(value.length, column).toBeLessThanOrEqual(128);
+      expect(value, column).not.toContain("ghp_");
+      expect(value, column).toMatch(/^\[redacted:github-token\]/);
+    }
+    expect((row!.error_category as string).length).toBeLessThanOrEqual(64);
+    expect(statSync(path).size).toBeLessThan(64 * 1024);
+  });
+});

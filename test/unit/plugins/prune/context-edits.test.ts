@@ -1,6 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { type AgentMessageLike, memorySessionStore, type SessionMessageEntry } from "../../../../core/index.ts";
-import { contentHash, EDITS_KIND, editsFrom, loadEditRecords, MAX_EDIT_RECORDS, remember, restoreRaw } from "../../../../plugins/prune/context-edits.ts";
+import {
+  contentHash,
+  EDITS_KIND,
+  editsFrom,
+  loadEditRecords,
+  MAX_EDIT_RECORDS,
+  MAX_HASHES_PER_TARGET,
+  type OwnEdits,
+  remember,
+  undoOwnEdits,
+} from "../../../../plugins/prune/context-edits.ts";
 
 const text = (t: string) => [{ type: "text", text: t }];
 const result = (id: string, body: string, timestamp = 1000): AgentMessageLike => ({
@@ -12,14 +22,16 @@ const result = (id: string, body: string, timestamp = 1000): AgentMessageLike =>
   timestamp,
 });
 const PLACEHOLDER = text('(Pruned) read(path="a.ts") [6000 chars]. Re-read it.');
+/** This plugin's records: target -> the replacements it wrote there. */
+const own = (...records: Array<[string, ...unknown[]]>): OwnEdits => new Map(records.map(([id, ...contents]) => [id, new Set(contents.map(contentHash))]));
 
-describe("restoreRaw", () => {
+describe("undoOwnEdits", () => {
   const raw = result("c1", "x".repeat(6000));
   const edited = { ...raw, content: PLACEHOLDER } as AgentMessageLike;
 
   it("gives back the raw content of a message whose latest edit is this plugin's", () => {
     const entries: SessionMessageEntry[] = [{ entryId: "e1", raw, edit: { content: PLACEHOLDER } }];
-    const out = restoreRaw([edited], entries, new Map([["e1", contentHash(PLACEHOLDER)]]))!;
+    const out = undoOwnEdits([edited], entries, own(["e1", PLACEHOLDER]))!;
     expect(out[0]!.content).toEqual(raw.content);
     expect(out[0]).toMatchObject({ role: "toolResult", toolCallId: "c1", timestamp: 1000 });
   });
@@ -27,28 +39,67 @@ describe("restoreRaw", () => {
   it("never restores by text: an output that prints a placeholder, with no edit entry, stays as it is", () => {
     const spoof = result("c2", PLACEHOLDER[0]!.text);
     // Even a record of this plugin naming the entry (a crafted session file) needs pi's edit entry.
-    const ours = new Map([["e2", contentHash(PLACEHOLDER)]]);
-    expect(restoreRaw([spoof], [{ entryId: "e2", raw: spoof }], ours)).toBeUndefined();
+    const ours = own(["e2", PLACEHOLDER]);
+    expect(undoOwnEdits([spoof], [{ entryId: "e2", raw: spoof }], ours)).toBeUndefined();
   });
 
   it("leaves edits that are not this plugin's: another replacement, an omission, a later edit by someone else", () => {
-    const ours = new Map([["e1", contentHash(PLACEHOLDER)]]);
+    const ours = own(["e1", PLACEHOLDER]);
     const other = text("summarised by another extension");
-    expect(restoreRaw([{ ...raw, content: other } as AgentMessageLike], [{ entryId: "e1", raw, edit: { content: other } }], ours)).toBeUndefined();
-    expect(restoreRaw([edited], [{ entryId: "e1", raw, edit: null }], ours)).toBeUndefined();
-    expect(restoreRaw([edited], [{ entryId: "e1", raw, edit: { content: PLACEHOLDER } }], new Map())).toBeUndefined();
+    expect(undoOwnEdits([{ ...raw, content: other } as AgentMessageLike], [{ entryId: "e1", raw, edit: { content: other } }], ours)).toBeUndefined();
+    expect(undoOwnEdits([edited], [{ entryId: "e1", raw, edit: null }], ours)).toBeUndefined();
+    expect(undoOwnEdits([edited], [{ entryId: "e1", raw, edit: { content: PLACEHOLDER } }], new Map())).toBeUndefined();
   });
 
   it("never guesses between two entries with the same identity", () => {
-    const ours = new Map([
-      ["e1", contentHash(PLACEHOLDER)],
-      ["e9", contentHash(PLACEHOLDER)],
-    ]);
+    const ours = own(["e1", PLACEHOLDER], ["e9", PLACEHOLDER]);
     const entries: SessionMessageEntry[] = [
       { entryId: "e1", raw, edit: { content: PLACEHOLDER } },
       { entryId: "e9", raw: { ...raw, content: text("other") } as AgentMessageLike, edit: { content: PLACEHOLDER } },
     ];
-    expect(restoreRaw([edited], entries, ours)).toBeUndefined();
+    expect(undoOwnEdits([edited], entries, ours)).toBeUndefined();
+  });
+});
+
+describe("undoOwnEdits with another extension's edits in the stack", () => {
+  const secret = result("c1", "db_password=hunter2\n" + "x".repeat(6000));
+  const SCRUBBED = text("db_password=[scrubbed]\n" + "x".repeat(6000));
+  const OTHER = text("summarised by another extension");
+  const P2 = text('(Pruned) read(path="a.ts") [6022 chars]');
+  const shown = (content: unknown) => ({ ...secret, content }) as AgentMessageLike;
+  const entry = (edits: Array<{ content: unknown } | null>): SessionMessageEntry[] => [{ entryId: "e1", raw: secret, edit: edits.at(-1), edits }];
+  const undo = (top: unknown, edits: Array<{ content: unknown } | null>, ours = own(["e1", PLACEHOLDER, P2])) =>
+    undoOwnEdits([shown(top)], entry(edits), ours)?.[0]?.content;
+
+  it("theirs then ours: the scrubbed content comes back, never the raw secret", () => {
+    expect(undo(PLACEHOLDER, [{ content: SCRUBBED }, { content: PLACEHOLDER }])).toEqual(SCRUBBED);
+  });
+
+  it("ours then theirs: the other extension's edit is in force and stays", () => {
+    expect(undo(SCRUBBED, [{ content: PLACEHOLDER }, { content: SCRUBBED }])).toBeUndefined();
+    expect(undo(null, [{ content: PLACEHOLDER }, null])).toBeUndefined();
+  });
+
+  it("ours, theirs, ours: only the top run of this plugin's edits is taken off", () => {
+    expect(undo(P2, [{ content: PLACEHOLDER }, { content: SCRUBBED }, { content: P2 }])).toEqual(SCRUBBED);
+    expect(undo(P2, [{ content: SCRUBBED }, { content: OTHER }, { content: PLACEHOLDER }, { content: P2 }])).toEqual(OTHER);
+  });
+
+  it("ours then ours again: the raw content, as on the context path", () => {
+    expect(undo(P2, [{ content: PLACEHOLDER }, { content: P2 }])).toEqual(secret.content);
+  });
+
+  it("an omission beneath this plugin's edit is left as pi applies it (nothing is put back from under it)", () => {
+    expect(undo(PLACEHOLDER, [null, { content: PLACEHOLDER }])).toBeUndefined();
+  });
+
+  it("another extension's string replacement comes back as pi applies it: one text block", () => {
+    expect(undo(PLACEHOLDER, [{ content: "db_password=[scrubbed]" }, { content: PLACEHOLDER }])).toEqual(text("db_password=[scrubbed]"));
+  });
+
+  it("an edit of this plugin's that is no longer in its records stops the undo there, never going beneath it", () => {
+    // Records for P2 only: PLACEHOLDER (older, its hash dropped) is left in force, the raw secret is not reached.
+    expect(undo(P2, [{ content: PLACEHOLDER }, { content: P2 }], own(["e1", P2]))).toEqual(PLACEHOLDER);
   });
 });
 
@@ -108,7 +159,7 @@ describe("editsFrom", () => {
 });
 
 describe("edit records", () => {
-  it("loads this plugin's records, skipping malformed and oversized ones; the latest record of a target wins", () => {
+  it("loads this plugin's records, skipping malformed and oversized ones; every replacement of a target is kept", () => {
     const store = memorySessionStore();
     store.append(EDITS_KIND, { edits: [{ targetId: "e1", hash: "h1" }, { targetId: 5, hash: "x" }, { targetId: "x".repeat(500), hash: "h" }, null] });
     store.append(EDITS_KIND, { edits: "nope" });
@@ -118,13 +169,16 @@ describe("edit records", () => {
         { targetId: "e2", hash: "y".repeat(65) },
       ],
     });
-    expect([...loadEditRecords(store)]).toEqual([["e1", "h2"]]);
+    expect([...loadEditRecords(store)]).toEqual([["e1", new Set(["h1", "h2"])]]);
   });
 
-  it("keeps at most MAX_EDIT_RECORDS, dropping the oldest", () => {
-    const ours = new Map<string, string>();
+  it("keeps at most MAX_EDIT_RECORDS targets and MAX_HASHES_PER_TARGET replacements each, dropping the oldest", () => {
+    const ours: OwnEdits = new Map();
     for (let i = 0; i <= MAX_EDIT_RECORDS; i++) remember(ours, `e${i}`, "h");
     expect(ours.size).toBe(MAX_EDIT_RECORDS);
     expect(ours.has("e0")).toBe(false);
+    for (let i = 0; i <= MAX_HASHES_PER_TARGET; i++) remember(ours, "e1", `h${i}`);
+    expect(ours.get("e1")!.size).toBe(MAX_HASHES_PER_TARGET);
+    expect(ours.get("e1")!.has("h0")).toBe(false);
   });
 });

@@ -208,6 +208,19 @@ describe("telemetry with the redact plugin", () => {
     expect(span!.attributes[GEN_AI.TOOL_ARGUMENTS]).toContain("[redacted:github-token]");
     expect(JSON.stringify(spanExporter.getFinishedSpans().map((s) => s.attributes))).not.toContain(token);
   });
+
+  it("exports a call id the provider chose bounded and redacted", async () => {
+    const token = ["ghp", "_", "CallId".repeat(6)].join("");
+    const preset = definePreset({ name: "t-redact", description: "", plugins: () => [redact(), telemetry(), tools()] });
+    clock = new ManualClock();
+    const g = await createGovernor({ preset, cwd: dir, agentDir: dir, layers: [], env: {}, clock, overrides: { telemetry: { enabled: true } } });
+    await call(g, "flaky", {}, `${token}_${"i".repeat(65_540)}`);
+    const [span] = spansNamed("execute_tool flaky");
+    const id = span!.attributes[GEN_AI.TOOL_CALL_ID] as string;
+    expect(id.length).toBeLessThanOrEqual(160);
+    expect(id).toMatch(/^\[redacted:github-token\]/);
+    expect(JSON.stringify(spanExporter.getFinishedSpans().map((s) => s.attributes))).not.toContain(token);
+  });
 });
 
 describe("telemetry: results and context", () => {
