@@ -10,6 +10,7 @@
  * (test/fixtures/redact/false-positives.ts prints the counts; docs/security.md lists them).
  */
 import { shapeSource, type TokenShape } from "./shape.ts";
+import { allExcept, type RunMemo, type ValueRule } from "./value-scan.ts";
 
 /** A compiled-source rule. */
 export interface RedactionRule {
@@ -21,6 +22,11 @@ export interface RedactionRule {
   readonly finds: string;
   /** Literal texts one of which every match contains; a text with none of them skips the rule. */
   readonly anchors?: readonly string[];
+  /**
+   * A value checked by code instead of the expression: `source` then finds only the key (kept), and
+   * the value after it is scanned without rescanning (value-scan.ts). For values that may run on.
+   */
+  readonly value?: ValueRule;
 }
 
 /** Case-insensitive literal without the `i` flag (which would apply to every rule in the combined expression). */
@@ -30,24 +36,45 @@ function ci(word: string): string {
 
 const shape = (s: TokenShape, finds: string): RedactionRule => ({ name: s.name, source: shapeSource(s), finds, anchors: [s.prefix] });
 const alnum = "A-Za-z0-9";
+/** What ends a header or assignment value besides space: quotes and the delimiters of templates and lists. */
+const VALUE_DELIMITERS = "\"'`$<>{}()[]\\,;";
 /** Characters of a header or assignment value: anything but space, quotes and the delimiters of templates and lists. */
 const VALUE = "[^\\s\"'`$<>{}()\\[\\]\\\\,;]";
-/**
- * A header value that is a credential, not code: it holds a digit (tokens do), or it ends the line
- * or a quoted string (`Basic dXNlcjpwYXNz`). `Authorization: makeHeader(key)` and
- * `Authorization = token ?? null` in source are left alone.
- */
-const CREDENTIAL_VALUE = `(?:(?=${VALUE}{0,4095}[0-9])${VALUE}{8,4096}|${VALUE}{8,4096}(?=["'\`\\r\\n]|$))`;
-/** Placeholders in documentation: `your-api-key`, `sk-...`, `<token>`, `xxxx`. */
-const NOT_A_PLACEHOLDER =
-  "(?!(?:your|Your|YOUR|my-|my_|xxx|XXX|test|Test|TEST|fake|dummy|example|sample|placeholder|changeme|\\.\\.\\.|…|<|redacted|REDACTED)|" +
+/** Placeholders in documentation: `your-api-key`, `sk-...`, `<token>`, `xxxx`; what {@link NOT_A_PLACEHOLDER} refuses. */
+const PLACEHOLDER =
+  "(?:your|Your|YOUR|my-|my_|xxx|XXX|test|Test|TEST|fake|dummy|example|sample|placeholder|changeme|\\.\\.\\.|…|<|redacted|REDACTED)|" +
   // an upper-case name (SOME_TOKEN), a flag or small number (true, 1, 3000)
-  "[A-Z][A-Z_]{2,63}(?![A-Za-z0-9+/=.~-])|(?:true|false|yes|no|on|off|null|none|undefined)(?![A-Za-z0-9_])|[0-9]{1,8}(?![A-Za-z0-9_]))" +
-  "";
+  "[A-Z][A-Z_]{2,63}(?![A-Za-z0-9+/=.~-])|(?:true|false|yes|no|on|off|null|none|undefined)(?![A-Za-z0-9_])|[0-9]{1,8}(?![A-Za-z0-9_])";
+const NOT_A_PLACEHOLDER = `(?!${PLACEHOLDER})`;
 /** An assignment's value that is an elided example (`sk-...`); scans at most 128 characters. */
 const NOT_ELIDED = `(?!${VALUE}{0,128}(?:\\.\\.\\.|…))`;
 /** Authentication schemes in front of a header's credential. */
 const SCHEME = "(?:Bearer|Basic|Token|Bot|Digest|bearer|basic|token)(?:[ \\t]{1,4}|%20)";
+
+const VALUE_CHAR = allExcept(VALUE_DELIMITERS);
+/** What may not start a header's credential: a template or variable, a second scheme, a placeholder. */
+const NOT_A_CREDENTIAL_START = new RegExp(`[$<{%*\\[]|${SCHEME}|${PLACEHOLDER}`, "y");
+/** Longest credential hidden as one (characters). */
+const MAX_CREDENTIAL = 4096;
+
+/**
+ * A header value that is a credential, not code: 8 to 4,096 value characters that hold a digit
+ * within the first 4,096 (tokens do; the first 4,096 are hidden), or that end the line or a quoted
+ * string (`Basic dXNlcjpwYXNz`). `Authorization: makeHeader(key)` and `Authorization = token ?? null`
+ * in source are left alone. Returns the end of the hidden value or -1.
+ */
+function credentialValue(text: string, start: number, memo: RunMemo): number {
+  NOT_A_CREDENTIAL_START.lastIndex = start;
+  if (NOT_A_CREDENTIAL_START.test(text)) return -1;
+  const runEnd = memo.runEndFrom(start);
+  const length = runEnd - start;
+  if (length < 8) return -1;
+  const end = start + Math.min(length, MAX_CREDENTIAL);
+  if (memo.digitFromUntil(start, runEnd) < end) return end;
+  if (length > MAX_CREDENTIAL) return -1;
+  const next = runEnd < text.length ? text[runEnd] : "";
+  return next === "" || next === '"' || next === "'" || next === "`" || next === "\r" || next === "\n" ? runEnd : -1;
+}
 
 /** The built-in rules, in priority order (an earlier rule wins where two match at the same place). */
 export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
@@ -68,7 +95,8 @@ export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
   shape({ name: "gcp-oauth-token", prefix: "ya29.", chars: `${alnum}_.-`, minLength: 30, maxLength: 2048 }, "Google OAuth access tokens (ya29.…)"),
   {
     name: "azure-storage-key",
-    source: `(?<k>(?<![A-Za-z0-9])(?:AccountKey|SharedAccessKey|SharedAccessSignature)=)[A-Za-z0-9+/=%]{20,1024}(?![A-Za-z0-9+/=%])`,
+    // Not after a character of its own value: `AccountKey=AccountKey=…` starts one attempt, not one per key.
+    source: `(?<k>(?<![A-Za-z0-9+/=%])(?:AccountKey|SharedAccessKey|SharedAccessSignature)=)[A-Za-z0-9+/=%]{20,1024}(?![A-Za-z0-9+/=%])`,
     finds: "Azure connection-string keys (AccountKey=, SharedAccessKey=)",
     anchors: ["AccountKey=", "SharedAccess"],
   },
@@ -134,7 +162,9 @@ export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
   },
   {
     name: "authorization-header",
-    source: `(?<k>(?<![A-Za-z0-9_-])(?:${ci("proxy-")})?${ci("authorization")}["']?[ \\t]{0,4}[:=][ \\t]{0,4}["']?(?:${SCHEME})?)(?![$<{%*\\[])(?!${SCHEME})${NOT_A_PLACEHOLDER}${CREDENTIAL_VALUE}`,
+    // The key only: the value is checked by code (credentialValue), which never rescans a run.
+    source: `(?<![A-Za-z0-9_-])(?:${ci("proxy-")})?${ci("authorization")}["']?[ \\t]{0,4}[:=][ \\t]{0,4}["']?(?:${SCHEME})?`,
+    value: { chars: VALUE_CHAR, match: credentialValue },
     finds: "Authorization / Proxy-Authorization header values (Bearer, Basic, Token)",
     anchors: ["uthorization", "UTHORIZATION"],
   },

@@ -153,11 +153,16 @@ function commonCases(size: number): Array<[string, string]> {
 }
 
 /**
- * The corpus: per-rule anchor floods (every anchor of every built-in rule), per-rule worst cases and
- * the common cases, each `size` characters.
+ * The corpus: per-rule anchor floods (every anchor of every built-in rule, and every literal value
+ * given), per-rule worst cases and the common cases, each `size` characters.
  */
-export function adversarialCorpus(size: number): CorpusItem[] {
+export function adversarialCorpus(size: number, literals: readonly string[] = []): CorpusItem[] {
   const items: CorpusItem[] = [];
+  // The literal values (env-value): floods of each and of each one's prefix (every attempt compares almost all of it).
+  for (const literal of literals) {
+    items.push({ label: `env-value: literal flood (${literal.length} chars)`, text: flood(literal, size) });
+    items.push({ label: `env-value: literal-minus-one flood (${literal.length} chars)`, text: flood(literal.slice(0, -1), size) });
+  }
   const seen = new Set<string>();
   for (const rule of BUILTIN_RULES)
     for (const anchor of anchorsOf(rule))
