@@ -7,6 +7,7 @@
  * and never longer in secrets than its input. Linear time: see rules.ts, shape.ts and value-scan.ts
  * for why each rule is.
  */
+import { AnchorScan } from "./anchors.ts";
 import { unescapedView } from "./escapes.ts";
 import { BASE64_BEGIN, keyBlockSpans, type Span } from "./key-blocks.ts";
 import { BUILTIN_RULES, type RedactionRule } from "./rules.ts";
@@ -55,6 +56,7 @@ export class Redactor {
   private readonly keyBlocks: boolean;
   private readonly literals = new Set<string>();
   private compiled: CompiledRule[] = [];
+  private anchorScan = new AnchorScan([]);
   /** The literal values that hold a backslash (the view decodes it): searched in the text itself too. */
   private backslashLiterals: CompiledRule | undefined;
   /** Secrets replaced since this redactor was built, by rule. */
@@ -122,10 +124,12 @@ export class Redactor {
     if (this.keyBlocks && (out.includes("-----BEGIN ") || out.includes(BASE64_BEGIN))) {
       out = replaceSpans(out, keyBlockSpans(out), (span) => replace(PRIVATE_KEY, span.start, span.end));
     }
-    // One pass per rule, skipped when none of its anchors occurs (indexOf is far cheaper than a
-    // regular expression that must try every position): most texts hold none of most anchors.
+    // One pass per rule, skipped when none of its anchors occurs in the text (one scan for all
+    // anchors is far cheaper than a regular expression that must try every position): most texts
+    // hold none of most anchors. A placeholder put in meanwhile adds none a rule could match.
+    const present = this.anchorScan.present(text);
     for (const c of this.compiled) {
-      if (c.anchors && !c.anchors.some((a) => out.includes(a))) continue;
+      if (c.anchors && !c.anchors.some(present)) continue;
       out = replaceMatches(out, c, (start, end) => replace(c.name, start, end));
     }
     return out;
@@ -141,6 +145,7 @@ export class Redactor {
   }
 
   private compile(): void {
+    this.anchorScan = new AnchorScan(this.rules.flatMap((r) => r.anchors ?? []));
     this.compiled = this.rules.map((rule) => ({
       name: rule.name,
       re: new RegExp(rule.source, "g"),
