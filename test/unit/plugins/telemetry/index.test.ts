@@ -55,6 +55,7 @@ const tools = definePlugin({
     reg("slow", (_args, signal) => new Promise((_, reject) => signal.addEventListener("abort", () => reject(signal.reason), { once: true })));
     reg("big", async (args) => ({ content: textContent("x".repeat(args.size === "small" ? 100 : 5_000)) }));
     reg("huge", async () => ({ content: textContent("y".repeat(40_000)) }));
+    reg("echo", async (args) => ({ content: textContent(`echo ${String(args.text)}`) }));
     reg(
       "down",
       async () => {
@@ -207,6 +208,19 @@ describe("telemetry with the redact plugin", () => {
     const [span] = spansNamed("execute_tool flaky");
     expect(span!.attributes[GEN_AI.TOOL_ARGUMENTS]).toContain("[redacted:github-token]");
     expect(JSON.stringify(spanExporter.getFinishedSpans().map((s) => s.attributes))).not.toContain(token);
+  });
+});
+
+describe("telemetry without the redact plugin", () => {
+  it("still exports captured arguments and results with secrets hidden (the built-in rules)", async () => {
+    const token = ["ghp", "_", "NoPlug1n".repeat(4), "Xx42"].join("");
+    const preset = definePreset({ name: "t-no-redact", description: "", plugins: () => [telemetry(), tools()] });
+    clock = new ManualClock();
+    const g = await createGovernor({ preset, cwd: dir, agentDir: dir, layers: [], env: {}, clock, overrides: { telemetry: { enabled: true, captureContent: true } } });
+    await call(g, "echo", { text: `GH_TOKEN=${token}` });
+    const [span] = spansNamed("execute_tool echo");
+    expect(span!.attributes[GEN_AI.TOOL_RESULT]).toContain("[redacted:");
+    expect(JSON.stringify(spanExporter.getFinishedSpans().map((s) => [s.attributes, s.events]))).not.toContain(token);
   });
 });
 
