@@ -216,7 +216,15 @@ describe("telemetry without the redact plugin", () => {
     const token = ["ghp", "_", "NoPlug1n".repeat(4), "Xx42"].join("");
     const preset = definePreset({ name: "t-no-redact", description: "", plugins: () => [telemetry(), tools()] });
     clock = new ManualClock();
-    const g = await createGovernor({ preset, cwd: dir, agentDir: dir, layers: [], env: {}, clock, overrides: { telemetry: { enabled: true, captureContent: true } } });
+    const g = await createGovernor({
+      preset,
+      cwd: dir,
+      agentDir: dir,
+      layers: [],
+      env: {},
+      clock,
+      overrides: { telemetry: { enabled: true, captureContent: true } },
+    });
     await call(g, "echo", { text: `GH_TOKEN=${token}` });
     const [span] = spansNamed("execute_tool echo");
     expect(span!.attributes[GEN_AI.TOOL_RESULT]).toContain("[redacted:");
