@@ -87,8 +87,8 @@ export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
   },
   {
     name: "aws-secret-key",
-    source: `(?<k>(?<![A-Za-z0-9_])(?:${ci("aws")}_?)?${ci("secret")}_?${ci("access")}_?${ci("key")}["']?[ \\t]{0,4}[:=][ \\t]{0,4}["']?)[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])`,
-    finds: "AWS secret access keys after aws_secret_access_key = / : (40 characters)",
+    source: `(?<k>(?<![A-Za-z0-9_])(?:${ci("aws")}_?)?${ci("secret")}_?${ci("access")}_?${ci("key")}["']?[ \\t]{0,4}(?:=>|[:=])[ \\t]{0,4}["']?)[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])`,
+    finds: "AWS secret access keys after aws_secret_access_key = / : / => (40 characters)",
     anchors: ["secret", "SECRET", "Secret"],
   },
   shape({ name: "gcp-api-key", prefix: "AIza", chars: `${alnum}_-`, minLength: 35, maxLength: 35 }, "Google API keys (AIza + 35)"),
@@ -131,6 +131,14 @@ export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
   shape({ name: "gitlab-token", prefix: "glptt-", chars: `${alnum}_-`, minLength: 20, maxLength: 255 }, ""),
   shape({ name: "gitlab-token", prefix: "gloas-", chars: `${alnum}_-`, minLength: 20, maxLength: 255 }, ""),
   shape({ name: "npm-token", prefix: "npm_", chars: alnum, minLength: 36, maxLength: 255 }, "npm access tokens (npm_ + 36)"),
+  {
+    name: "npmrc-auth",
+    // .npmrc credentials: a legacy token (a UUID), `_auth` (base64 user:password) or `_password`.
+    source: `(?<k>(?<![A-Za-z0-9_])_(?:authToken|auth|password)[ \\t]{0,4}=[ \\t]{0,4}["']?)(?![$<{%*\\[])${NOT_A_PLACEHOLDER}[^\\s"'\`$]{8,1024}`,
+    finds: ".npmrc credentials (_authToken=, _auth=, _password=)",
+    anchors: ["_authToken", "_auth", "_password"],
+  },
+  shape({ name: "docker-token", prefix: "dckr_pat_", chars: `${alnum}_-`, minLength: 27, maxLength: 27 }, "Docker Hub access tokens (dckr_pat_ + 27)"),
   // Chat and payments.
   {
     name: "slack-token",
@@ -144,8 +152,35 @@ export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
   ),
   shape({ name: "stripe-key", prefix: "sk_live_", chars: alnum, minLength: 20, maxLength: 255 }, "Stripe live secret and restricted keys (sk_live_, rk_live_)"),
   shape({ name: "stripe-key", prefix: "rk_live_", chars: alnum, minLength: 20, maxLength: 255 }, ""),
+  // SaaS tokens with a vendor prefix (the patterns of secretlint's recommended preset, as shapes).
+  shape({ name: "sendgrid-key", prefix: "SG.", chars: `${alnum}_.-`, minLength: 60, maxLength: 128 }, "SendGrid API keys (SG.… + 66)"),
+  shape({ name: "shopify-token", prefix: "shpat_", chars: alnum, minLength: 32, maxLength: 64 }, "Shopify access tokens (shpat_, shpca_, shppa_, shpss_)"),
+  shape({ name: "shopify-token", prefix: "shpca_", chars: alnum, minLength: 32, maxLength: 64 }, ""),
+  shape({ name: "shopify-token", prefix: "shppa_", chars: alnum, minLength: 32, maxLength: 64 }, ""),
+  shape({ name: "shopify-token", prefix: "shpss_", chars: alnum, minLength: 32, maxLength: 64 }, ""),
+  shape({ name: "grafana-token", prefix: "glsa_", chars: `${alnum}_`, minLength: 41, maxLength: 41 }, "Grafana service account and cloud tokens (glsa_, glc_)"),
+  shape({ name: "grafana-token", prefix: "glc_", chars: `${alnum}+/=`, minLength: 32, maxLength: 402 }, ""),
+  shape({ name: "linear-key", prefix: "lin_api_", chars: `${alnum}_`, minLength: 32, maxLength: 128 }, "Linear API keys (lin_api_)"),
+  shape({ name: "notion-token", prefix: "ntn_", chars: alnum, minLength: 46, maxLength: 46 }, "Notion integration tokens (ntn_ + 46)"),
+  shape({ name: "vault-token", prefix: "hvs.", chars: `${alnum}_-`, minLength: 90, maxLength: 120 }, "HashiCorp Vault service, batch and recovery tokens (hvs., hvb., hvr.)"),
+  shape({ name: "vault-token", prefix: "hvb.", chars: `${alnum}_-`, minLength: 138, maxLength: 300 }, ""),
+  shape({ name: "vault-token", prefix: "hvr.", chars: `${alnum}_-`, minLength: 90, maxLength: 120 }, ""),
+  shape({ name: "vercel-token", prefix: "vcp_", chars: alnum, minLength: 20, maxLength: 60 }, "Vercel tokens (vcp_, vci_, vca_, vcr_, vck_)"),
+  shape({ name: "vercel-token", prefix: "vci_", chars: alnum, minLength: 20, maxLength: 60 }, ""),
+  shape({ name: "vercel-token", prefix: "vca_", chars: alnum, minLength: 20, maxLength: 60 }, ""),
+  shape({ name: "vercel-token", prefix: "vcr_", chars: alnum, minLength: 20, maxLength: 60 }, ""),
+  shape({ name: "vercel-token", prefix: "vck_", chars: alnum, minLength: 20, maxLength: 60 }, ""),
+  shape({ name: "databricks-token", prefix: "dapi", chars: "a-f0-9", minLength: 32, maxLength: 32 }, "Databricks tokens (dapi + 32 hex)"),
+  shape({ name: "figma-token", prefix: "figd_", chars: `${alnum}_-`, minLength: 40, maxLength: 200 }, "Figma tokens (figd_)"),
+  shape({ name: "cloudflare-token", prefix: "cfut_", chars: alnum, minLength: 48, maxLength: 48 }, "Cloudflare API tokens (cfut_, cfat_, cfk_ + 48)"),
+  shape({ name: "cloudflare-token", prefix: "cfat_", chars: alnum, minLength: 48, maxLength: 48 }, ""),
+  shape({ name: "cloudflare-token", prefix: "cfk_", chars: alnum, minLength: 48, maxLength: 48 }, ""),
+  shape({ name: "tailscale-key", prefix: "tskey-", chars: `${alnum}_-`, minLength: 28, maxLength: 130 }, "Tailscale keys (tskey-…)"),
+  shape({ name: "onepassword-token", prefix: "ops_ey", chars: `${alnum}+/=`, minLength: 100, maxLength: 1280 }, "1Password service account tokens (ops_ey…)"),
   // Model providers: Anthropic before OpenAI, both start with sk-.
   shape({ name: "anthropic-key", prefix: "sk-ant-", chars: `${alnum}_-`, minLength: 32, maxLength: 255 }, "Anthropic API keys (sk-ant-…)"),
+  shape({ name: "groq-key", prefix: "gsk_", chars: alnum, minLength: 52, maxLength: 52 }, "Groq API keys (gsk_ + 52)"),
+  shape({ name: "huggingface-token", prefix: "hf_", chars: "A-Za-z", minLength: 34, maxLength: 34 }, "Hugging Face tokens (hf_ + 34 letters)"),
   {
     name: "openai-key",
     // sk- then at least 20 characters, one of them a digit: "sk-some-long-css-class-name" is not a key.
@@ -186,8 +221,15 @@ export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
   },
   {
     name: "url-password",
+    // A token as the user of a URL whose password is GitHub's fixed `x-oauth-basic`.
+    source: `(?<k>://)[A-Za-z0-9_-]{20,256}(?=:x-oauth-basic@)`,
+    finds: "",
+    anchors: [":x-oauth-basic@"],
+  },
+  {
+    name: "url-password",
     source: `(?<k>://(?<=(?<![A-Za-z0-9+.-])[a-zA-Z][a-zA-Z0-9+.-]{0,20}://)[^\\s:/@'"\`<>{}$]{1,256}:)(?![$<{%*\\[])(?!(?:password|passwd|pass|pwd|secret|x{1,16}|\\*{1,16})@)${NOT_A_PLACEHOLDER}[^\\s/@'"\`<>{}]{1,256}(?=@(?!(?:www\\.)?example\\.(?:com|org|net)))`,
-    finds: "Passwords in URLs (scheme://user:password@host)",
+    finds: "Passwords in URLs (scheme://user:password@host; the token in https://TOKEN:x-oauth-basic@)",
     anchors: ["://"],
   },
 ]);
