@@ -8,7 +8,7 @@
 import { escapeRegExp } from "./shape.ts";
 
 /** Below this many characters, one `includes` per anchor is cheaper than compiling expressions. */
-const SCAN_FROM_CHARS = 32 * 1024;
+const SCAN_FROM_CHARS = 2 * 1024;
 
 /** Finds which of a fixed set of literal anchors occur in a text. */
 export class AnchorScan {

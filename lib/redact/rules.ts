@@ -159,10 +159,14 @@ export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
   shape({ name: "shopify-token", prefix: "shppa_", chars: alnum, minLength: 32, maxLength: 64 }, ""),
   shape({ name: "shopify-token", prefix: "shpss_", chars: alnum, minLength: 32, maxLength: 64 }, ""),
   shape({ name: "grafana-token", prefix: "glsa_", chars: `${alnum}_`, minLength: 41, maxLength: 41 }, "Grafana service account and cloud tokens (glsa_, glc_)"),
-  shape({ name: "grafana-token", prefix: "glc_", chars: `${alnum}+/=`, minLength: 32, maxLength: 402 }, ""),
+  // Base64 bodies without their `=` padding in the set: `NAME=glc_…` must not read as one run.
+  shape({ name: "grafana-token", prefix: "glc_", chars: `${alnum}+/`, minLength: 32, maxLength: 400 }, ""),
   shape({ name: "linear-key", prefix: "lin_api_", chars: `${alnum}_`, minLength: 32, maxLength: 128 }, "Linear API keys (lin_api_)"),
   shape({ name: "notion-token", prefix: "ntn_", chars: alnum, minLength: 46, maxLength: 46 }, "Notion integration tokens (ntn_ + 46)"),
-  shape({ name: "vault-token", prefix: "hvs.", chars: `${alnum}_-`, minLength: 90, maxLength: 120 }, "HashiCorp Vault service, batch and recovery tokens (hvs., hvb., hvr.)"),
+  shape(
+    { name: "vault-token", prefix: "hvs.", chars: `${alnum}_-`, minLength: 90, maxLength: 120 },
+    "HashiCorp Vault service, batch and recovery tokens (hvs., hvb., hvr.)",
+  ),
   shape({ name: "vault-token", prefix: "hvb.", chars: `${alnum}_-`, minLength: 138, maxLength: 300 }, ""),
   shape({ name: "vault-token", prefix: "hvr.", chars: `${alnum}_-`, minLength: 90, maxLength: 120 }, ""),
   shape({ name: "vercel-token", prefix: "vcp_", chars: alnum, minLength: 20, maxLength: 60 }, "Vercel tokens (vcp_, vci_, vca_, vcr_, vck_)"),
@@ -176,7 +180,7 @@ export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
   shape({ name: "cloudflare-token", prefix: "cfat_", chars: alnum, minLength: 48, maxLength: 48 }, ""),
   shape({ name: "cloudflare-token", prefix: "cfk_", chars: alnum, minLength: 48, maxLength: 48 }, ""),
   shape({ name: "tailscale-key", prefix: "tskey-", chars: `${alnum}_-`, minLength: 28, maxLength: 130 }, "Tailscale keys (tskey-…)"),
-  shape({ name: "onepassword-token", prefix: "ops_ey", chars: `${alnum}+/=`, minLength: 100, maxLength: 1280 }, "1Password service account tokens (ops_ey…)"),
+  shape({ name: "onepassword-token", prefix: "ops_ey", chars: `${alnum}+/`, minLength: 100, maxLength: 1280 }, "1Password service account tokens (ops_ey…)"),
   // Model providers: Anthropic before OpenAI, both start with sk-.
   shape({ name: "anthropic-key", prefix: "sk-ant-", chars: `${alnum}_-`, minLength: 32, maxLength: 255 }, "Anthropic API keys (sk-ant-…)"),
   shape({ name: "groq-key", prefix: "gsk_", chars: alnum, minLength: 52, maxLength: 52 }, "Groq API keys (gsk_ + 52)"),

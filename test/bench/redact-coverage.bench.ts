@@ -77,7 +77,21 @@ function logDocs(limit: number): Doc[] {
   try {
     const log = execFileSync(
       "git",
-      ["-C", ROOT, "log", "-p", "--no-color", "-n", "600", "--", ".", ":(exclude)test", ":(exclude)lib/redact", ":(exclude)plugins/redact", ":(exclude)docs/security.md"],
+      [
+        "-C",
+        ROOT,
+        "log",
+        "-p",
+        "--no-color",
+        "-n",
+        "600",
+        "--",
+        ".",
+        ":(exclude)test",
+        ":(exclude)lib/redact",
+        ":(exclude)plugins/redact",
+        ":(exclude)docs/security.md",
+      ],
       { maxBuffer: 64 * 1024 * 1024, encoding: "utf8" },
     );
     docs.push({ path: "git log -p", text: log.slice(0, limit / 2) });
@@ -110,8 +124,14 @@ function logDocs(limit: number): Doc[] {
 const secretlintConfig = { rules: [{ id: recommended.meta.id, rule: recommended, options: {} }] };
 const shortRule = (id: string) => id.replace("@secretlint/secretlint-rule-", "");
 
-async function secretlint(text: string, config: { rules: Array<{ id: string; rule: unknown; options: object }> } = secretlintConfig): Promise<Array<{ rule: string; range: readonly [number, number] }>> {
-  const result = await lintSource({ source: { filePath: "/tool-output.txt", content: text, contentType: "text", ext: ".txt" }, options: { config: config as never } });
+async function secretlint(
+  text: string,
+  config: { rules: Array<{ id: string; rule: unknown; options: object }> } = secretlintConfig,
+): Promise<Array<{ rule: string; range: readonly [number, number] }>> {
+  const result = await lintSource({
+    source: { filePath: "/tool-output.txt", content: text, contentType: "text", ext: ".txt" },
+    options: { config: config as never },
+  });
   return result.messages.map((m) => ({ rule: shortRule(m.ruleId), range: m.range }));
 }
 

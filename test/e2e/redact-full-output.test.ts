@@ -17,7 +17,8 @@ import { describe, expect, it } from "vitest";
 import { repoRoot, runPiCli } from "../helpers/pi-cli.ts";
 
 // Built at run time: no whole secret in the repository's source.
-const rnd = (chars: string, n: number, seed: number) => Array.from({ length: n }, (_, i) => chars[(i * 37 + seed * 11 + ((i * i) % 17)) % chars.length]).join("");
+const rnd = (chars: string, n: number, seed: number) =>
+  Array.from({ length: n }, (_, i) => chars[(i * 37 + seed * 11 + ((i * i) % 17)) % chars.length]).join("");
 const B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 const TOKEN = ["ghp", "_", rnd("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789", 36, 1)].join("");
 const AWS_KEY_ID = ["AK", "IA", rnd("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", 16, 2)].join("");
@@ -122,10 +123,14 @@ describe("pi -p, lean preset: bash output past pi's cut, with secrets plain and 
         expect(search.status, search.stderr).toBe(0);
         expect(search.stdout).toContain("bash");
         expectNoSecret(search.stdout, "pi-governor search");
-        const json = spawnSync(process.execPath, [join(repoRoot, "bin/pi-governor.mjs"), "search", "kubectl", "secrets", "--json", "--db", dbPath, "--blobs", blobDir], {
-          encoding: "utf8",
-          env: { ...process.env, HOME: home },
-        });
+        const json = spawnSync(
+          process.execPath,
+          [join(repoRoot, "bin/pi-governor.mjs"), "search", "kubectl", "secrets", "--json", "--db", dbPath, "--blobs", blobDir],
+          {
+            encoding: "utf8",
+            env: { ...process.env, HOME: home },
+          },
+        );
         expect(json.status, json.stderr).toBe(0);
         expectNoSecret(json.stdout, "pi-governor search --json");
       } finally {
