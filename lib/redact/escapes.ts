@@ -50,6 +50,10 @@ for (const [c, d] of [
 ] as const)
   SIMPLE[c.charCodeAt(0)] = d.charCodeAt(0);
 const U = 0x75;
+/** Stretches up to this long are copied unit by unit (a native write costs more for a few characters). */
+const SHORT_STRETCH = 32;
+/** Code units go straight into a Uint16Array where the platform stores them as UTF-16LE does. */
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 const X = 0x78;
 
 /** A growable list of int32. */
@@ -75,7 +79,10 @@ export function unescapedView(text: string): EscapeView | undefined {
   const n = text.length;
   let at = text.indexOf("\\");
   if (at === -1) return undefined;
-  const codes = new Uint16Array(n);
+  // The view as UTF-16 code units: stretches without escapes are copied natively, an escape's
+  // character is written as one unit.
+  const units = Buffer.allocUnsafeSlow(n * 2);
+  const codes = LITTLE_ENDIAN ? new Uint16Array(units.buffer, units.byteOffset, n) : undefined;
   // Per escape: its offset in the view, and where it ends in the source. Between escapes the view
   // copies the source one to one.
   const viewAt = new Int32List();
@@ -83,14 +90,11 @@ export function unescapedView(text: string): EscapeView | undefined {
   let length = 0;
   let changed = false;
   let i = 0;
-  while (i < n) {
-    const c = text.charCodeAt(i);
-    if (c !== BACKSLASH) {
-      codes[length++] = c;
-      i++;
-      continue;
-    }
-    at = i;
+  while (at !== -1) {
+    if (at - i > SHORT_STRETCH || (at > i && !codes)) {
+      units.write(text.slice(i, at), length * 2, "utf16le");
+      length += at - i;
+    } else for (let k = i; k < at; k++) codes![length++] = text.charCodeAt(k);
     // The run: backslashes, and escaped backslashes written as \u005c after one of them.
     let end = at;
     for (;;) {
@@ -117,11 +121,17 @@ export function unescapedView(text: string): EscapeView | undefined {
     } else changed = true;
     viewAt.push(length);
     sourceEnd.push(after);
-    codes[length++] = decoded;
+    if (codes) codes[length++] = decoded;
+    else units.writeUInt16LE(decoded, 2 * length++);
     i = after;
+    at = text.indexOf("\\", i);
+  }
+  if (i < n) {
+    units.write(text.slice(i), length * 2, "utf16le");
+    length += n - i;
   }
   if (!changed) return undefined;
-  const view = new TextDecoder("utf-16le").decode(codes.subarray(0, length));
+  const view = units.toString("utf16le", 0, length * 2);
   const marks = viewAt.data;
   const ends = sourceEnd.data;
   const escapes = viewAt.length;
