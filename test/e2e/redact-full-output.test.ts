@@ -10,10 +10,11 @@
  * search`, while the output is found there, redacted.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { everyFileUnder } from "../helpers/files-under.ts";
 import { repoRoot, runPiCli } from "../helpers/pi-cli.ts";
 
 // Built at run time: no whole secret in the repository's source.
@@ -52,17 +53,6 @@ function commandOutput(): string {
   ].join("\n");
   const filler = Array.from({ length: 3_000 }, (_, i) => `step ${i}: compiled module ${i % 97} in ${i % 13} ms`).join("\n");
   return `headmarker kubectl secrets follow\n${secrets}\n${filler}\ntailmarker again\n${secrets}\n`;
-}
-
-/** Every file under `dir` (recursively), as bytes decoded latin1 (SQLite pages included). */
-function everyFile(dir: string): string {
-  if (!existsSync(dir)) return "";
-  let out = "";
-  for (const e of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    const parent = (e as unknown as { parentPath?: string; path?: string }).parentPath ?? (e as unknown as { path: string }).path;
-    if (e.isFile()) out += readFileSync(join(parent, e.name), "latin1");
-  }
-  return out;
 }
 
 /** Fails naming the secret that `text` holds, exactly or in another case (the index lowercases its terms). */
@@ -108,12 +98,12 @@ describe("pi -p, lean preset: bash output past pi's cut, with secrets plain and 
 
         // The blob cache and the recall index (with its -wal) hold the whole output, redacted.
         expect(existsSync(dbPath)).toBe(true);
-        const disk = everyFile(join(home, "cache"));
+        const disk = everyFileUnder(join(home, "cache"));
         expect(disk).toContain("headmarker");
         expect(disk).toContain("redacted:github-token");
         expect(disk).toContain("redacted:private-key");
         expectNoSecret(disk, "the cache (blobs and recall index)");
-        expectNoSecret(everyFile(join(home, ".pi")), "the agent dir");
+        expectNoSecret(everyFileUnder(join(home, ".pi")), "the agent dir");
 
         // pi-governor search finds the head (only in the full output) and prints no secret.
         const search = spawnSync(process.execPath, [join(repoRoot, "bin/pi-governor.mjs"), "search", "headmarker", "--db", dbPath, "--blobs", blobDir], {
