@@ -1,11 +1,12 @@
 /**
  * The redactor: replaces every known secret in a text by `[redacted:<rule>]`: one pass for private
  * key blocks, then one pass per rule in order (an earlier rule's placeholder is never matched by a
- * later one), then the literal values (the env given to a server); then, when the text holds string
- * escapes, the same passes over its unescaped view (escapes.ts), so a secret escaped to any depth of
- * JSON is found and hidden in place. The result is idempotent (a placeholder never matches a rule)
- * and never longer in secrets than its input. Linear time: see rules.ts, shape.ts and value-scan.ts
- * for why each rule is.
+ * later one), then the literal values (the env given to a server). A text that holds string escapes
+ * is read through its unescaped view (escapes.ts): the passes run on the view, and what they find is
+ * hidden in the text over the whole escapes it came from, so a secret escaped to any depth of JSON is
+ * found and the output stays valid JSON. The result is idempotent (a placeholder never matches a
+ * rule) and never longer in secrets than its input. Linear time: see anchors.ts, rules.ts, shape.ts
+ * and value-scan.ts for why each rule is.
  */
 import { AnchorScan } from "./anchors.ts";
 import { unescapedView } from "./escapes.ts";

@@ -86,7 +86,6 @@ export const recall = definePlugin({
     // redactor (it knows the servers' env values).
     const redactor = services.maybe(REDACTOR);
     const store = services.need(BLOB_STORE);
-
     const writer = new RecallWriter(
       {
         path: indexPathFor(config.dbPath, services),
