@@ -10,12 +10,17 @@
  * search`, while the output is found there, redacted.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fauxAssistantMessage, fauxText, fauxToolCall } from "@mariozechner/pi-ai";
 import { describe, expect, it } from "vitest";
+import { bigAnswerServer } from "../fixtures/big-answer-mcp/command.ts";
 import { everyFileUnder } from "../helpers/files-under.ts";
 import { repoRoot, runPiCli } from "../helpers/pi-cli.ts";
+import { hermeticDefaultPreset } from "../helpers/hermetic-preset.ts";
+import { piHasBuiltinMcp, piHost } from "../helpers/pi-host.ts";
+import { piTestScope } from "../helpers/pi-session.ts";
 
 // Built at run time: no whole secret in the repository's source.
 const rnd = (chars: string, n: number, seed: number) =>
@@ -128,4 +133,50 @@ describe("pi -p, lean preset: bash output past pi's cut, with secrets plain and 
       }
     }, 150_000);
   }
+});
+
+// pi 1.x cuts an MCP answer over 20 KB for the model and saves the whole of it; recall stores that file.
+describe.skipIf(!piHasBuiltinMcp)(`pi ${piHost.version} SDK, default preset: an MCP answer of pi's own mcp.json past pi's 20 KB cut`, () => {
+  const scope = piTestScope();
+
+  it("keeps the secrets in pi's full-output file from the model's view of the result, the blob cache and the recall index", { timeout: 120_000 }, async () => {
+    const work = scope.tempDir("pigov-mcp-full-redact-");
+    const server = bigAnswerServer();
+    // One 99-character row, repeated by the server up to 100 KB: a token and an escaped JSON secret per row.
+    const row = `GITHUB_TOKEN=${TOKEN} ${JSON.stringify(JSON.stringify({ k: `${AWS_KEY_ID}` }))}`.padEnd(99, ".");
+    try {
+      const pi = await scope.start({
+        extensions: [hermeticDefaultPreset(work)],
+        cwd: work,
+        piMcp: { servers: { big: { command: server.command, args: server.args, env: server.env, exposure: "direct" } } },
+        responses: [
+          fauxAssistantMessage([fauxToolCall("mcp__big__big", { bytes: 100_000, line: row })], { stopReason: "toolUse" }),
+          fauxAssistantMessage([fauxText("done")]),
+        ],
+      });
+      await pi.session.prompt("Fetch the big answer.");
+      const result = pi.session.messages.find((m) => m.role === "toolResult" && (m as { toolName?: string }).toolName === "mcp__big__big") as
+        | { content?: unknown; details?: Record<string, unknown> }
+        | undefined;
+      expect(result?.details?.fullOutputPath, "pi cut the answer and saved it").toEqual(expect.any(String));
+      // What the model reads (the call's own arguments are the model's text and stay as it wrote them).
+      expect(JSON.stringify(result?.content)).toContain("[redacted:github-token]");
+      expectNoSecret(JSON.stringify(result?.content), "the result the model reads");
+      // The whole answer is stored (recall, from pi's file) and indexed, redacted.
+      const blobId = result?.details?.blobId;
+      expect(blobId).toEqual(expect.stringMatching(/^[0-9a-f]{64}$/));
+      for (let i = 0; i < 100 && !existsSync(join(work, "blobs", `${blobId}.txt`)); i++) await new Promise((r) => setTimeout(r, 50));
+      const stored = readFileSync(join(work, "blobs", `${blobId}.txt`), "utf8");
+      // All 1,000 rows (pi's cut kept about 200), each with its token hidden.
+      expect(stored.split("GITHUB_TOKEN=[redacted:github-token]").length - 1).toBe(1_000);
+      // The index is written off the result path: wait for the output's row.
+      const index = () => ["recall.db", "recall.db-wal"].map((f) => (existsSync(join(work, f)) ? readFileSync(join(work, f), "latin1") : "")).join("");
+      for (let i = 0; i < 200 && !index().includes("mcp__big__big"); i++) await new Promise((r) => setTimeout(r, 50));
+      expect(index()).toContain("mcp__big__big");
+      expectNoSecret(everyFileUnder(join(work, "blobs")), "the blob cache");
+      expectNoSecret(index(), "the recall index");
+    } finally {
+      server.cleanup();
+    }
+  });
 });
