@@ -6,8 +6,8 @@
  * `\"` at depth one, `\\\"` at depth two, 2^d - 1 backslashes before it at depth d.
  *
  * One pass: a run of backslashes (an escaped backslash `\u005c` counts as one) and the character
- * after it become that character decoded: `n r t b f` their control characters, `u` + 4 hex and
- * `x` + 2 hex the code unit, a quote, `/` or backtick itself. A run before anything else stays one
+ * after it become that character decoded: `n r t b f` their control characters, `u` + 4 hex, `x` +
+ * 2 hex and 3 octal digits the code unit, a quote, `/` or backtick itself. A run before anything else stays one
  * backslash (a separator, as it was). Each view character remembers where its escape started in the
  * text, so what a rule finds in the view maps back to whole escapes in the text, and a placeholder
  * put there is valid at every depth (it needs no escaping).
@@ -33,6 +33,21 @@ function hexAt(text: string, at: number, count: number): number {
     value = value * 16 + d;
   }
   return value;
+}
+
+const ZERO = 0x30;
+const SEVEN = 0x37;
+
+/** The value of the 3 octal digits at `at` (at most 0o377), or -1. */
+function octalAt(text: string, at: number): number {
+  if (at + 3 > text.length) return -1;
+  let value = 0;
+  for (let i = at; i < at + 3; i++) {
+    const d = text.charCodeAt(i) - ZERO;
+    if (d < 0 || d > 7) return -1;
+    value = value * 8 + d;
+  }
+  return value > 0o377 ? -1 : value;
 }
 
 /** What `\<c>` decodes to for the single-character escapes, by the code of c; 0: not one. */
@@ -112,6 +127,10 @@ export function unescapedView(text: string): EscapeView | undefined {
       const digits = next === U ? 4 : 2;
       decoded = hexAt(text, end + 1, digits);
       after = end + 1 + digits;
+    } else if (decoded < 0 && next >= ZERO && next <= SEVEN) {
+      // Three octal digits (`\055` is `-`: C, Python bytes, git's quoted names).
+      decoded = octalAt(text, end);
+      after = end + 3;
     }
     if (decoded < 0) {
       // Not an escape: the run stays one backslash, and what follows is read as text.

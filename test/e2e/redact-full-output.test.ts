@@ -7,7 +7,9 @@
  * full-output file. With blobs' default threshold (the blobs plugin stores the full output) and with
  * it raised above the output (the recall plugin stores it), none of the secrets reaches the model,
  * the blob cache, the recall index (the SQLite files read as bytes, case ignored) or `pi-governor
- * search`, while the output is found there, redacted.
+ * search`, while the output is found there, redacted. On pi 1.x, an answer of pi's own MCP client past
+ * its 20 KB cut (a token and an escaped key id in each of 1,000 rows): the recall plugin stores all of
+ * it from pi's file, redacted.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";

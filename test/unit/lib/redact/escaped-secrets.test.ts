@@ -104,6 +104,13 @@ describe("secrets inside escaped JSON", () => {
     }
   });
 
+  it("hides a key block written with octal escapes (\\055 for each dash, \\012 for each line break)", () => {
+    const octal = PEM.replace(/-/g, "\\055").replace(/\n/g, "\\012");
+    const out = r.redact(`b'${octal}'`);
+    expect(out).toContain("[redacted:private-key]");
+    for (const line of KEY_LINES.slice(0, 3)) expect(out).not.toContain(line);
+  });
+
   it("hides a token right after an escaped line break or tab, at any depth", () => {
     for (const depth of [1, 2, 4]) {
       const out = r.redact(escapeDepth(`login ok\n${GH_TOKEN}\tand\n${GH_TOKEN}`, depth));
