@@ -1,13 +1,16 @@
 /**
  * The built-in rules: known secret shapes. Every rule is anchored on literal text (a prefix, a
  * header or variable name) and uses only bounded quantifiers, and may start only where the character
- * before is not part of the same run (a lookbehind), so the combined expression runs in linear time
- * (test/bench/redact.bench.ts measures it on adversarial input). A rule either hides its whole match,
- * or, with a `(?<k>...)` group, keeps that leading part (the header or variable name) and hides the
+ * before is not part of the same run (a lookbehind), so each rule runs in linear time; a value that
+ * may run on for thousands of characters is checked by code that remembers the runs it scanned
+ * (`value`, value-scan.ts). `npm run bench redact` holds every rule to an absolute CPU cost per MB on
+ * its own worst input (test/bench/redact-corpus.ts). A rule either hides its whole match, or, with a
+ * `(?<k>...)` group (or a `value`), keeps the leading part (the header or variable name) and hides the
  * rest. Sources use no other capturing groups.
  *
- * Measured for false positives on this repository's source, its node_modules and logs
- * (test/fixtures/redact/false-positives.ts prints the counts; docs/security.md lists them).
+ * Measured for what they find and their false positives against secretlint's recommended preset on
+ * planted secrets, real code and logs (test/bench/redact-coverage.bench.ts; docs/security.md lists the
+ * figures and which patterns were ported from it).
  */
 import { shapeSource, type TokenShape } from "./shape.ts";
 import { allExcept, type RunMemo, type ValueRule } from "./value-scan.ts";
