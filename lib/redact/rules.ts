@@ -125,6 +125,14 @@ export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
   shape({ name: "github-token", prefix: "ghs_", chars: alnum, minLength: 36, maxLength: 251 }, ""),
   shape({ name: "github-token", prefix: "ghr_", chars: alnum, minLength: 36, maxLength: 251 }, ""),
   shape({ name: "github-token", prefix: "github_pat_", chars: `${alnum}_`, minLength: 50, maxLength: 251 }, "GitHub fine-grained tokens (github_pat_…)"),
+  {
+    name: "github-token",
+    // An app installation token in its JWT form (ghs_<id>_<header>.<payload>.<signature>, as in
+    // secretlint's preset). Not after a character of its own run, so one attempt per run.
+    source: `(?<![A-Za-z0-9_.-])ghs_[0-9]{1,20}_[A-Za-z0-9_-]{1,1000}\\.[A-Za-z0-9_-]{1,10000}\\.[A-Za-z0-9_-]{1,1000}(?![A-Za-z0-9_.-])`,
+    finds: "",
+    anchors: ["ghs_"],
+  },
   shape(
     { name: "gitlab-token", prefix: "glpat-", chars: `${alnum}_-`, minLength: 20, maxLength: 255 },
     "GitLab personal, deploy, runner and OAuth tokens (glpat-, gldt-, glrt-, glptt-, gloas-)",

@@ -67,6 +67,8 @@ function ruleCases(size: number): Array<[string, string]> {
     // Prefix + a run one longer than the rule allows, again and again (each attempt scans to the end and fails).
     ["ghp_ + 252 alnum, repeated", flood(`ghp_${run(252)} `, size)],
     ["github_pat_ + 252, repeated", flood(`github_pat_${run(252)} `, size)],
+    ["ghs_1_a. chains, no end", flood(" ghs_1_a.", size)],
+    ["ghs_1_ + 10001 run, repeated", flood(` ghs_1_${run(500)}.${run(10001)}`, size)],
     ["ya29. + 2049, repeated", flood(`ya29.${run(2049)} `, size)],
     ["AKIA + 17, repeated", flood(`AKIA${run(17, UPPER + DIGITS)} `, size)],
     ["AKIA flood, alnum joined", flood("AKIAAKIA", size)],

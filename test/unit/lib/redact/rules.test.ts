@@ -47,6 +47,7 @@ const cases: Array<{ rule: string; hits: string[]; misses: string[] }> = [
       `ghs_${rnd(ALNUM, 36, 2)}`,
       `github_pat_${rnd(ALNUM + "_", 82)}`,
       `"token": "ghu_${rnd(ALNUM, 36, 4)}"`,
+      `GITHUB_TOKEN: ghs_12345_eyJ${rnd(ALNUM, 30, 5)}.eyJ${rnd(ALNUM, 60, 6)}.${rnd(ALNUM + "_-", 43, 7)}`,
     ],
     misses: [`ghp_${rnd(ALNUM, 35)}`, `ghp_${rnd(ALNUM, 252)}`, `xghp_${rnd(ALNUM, 36)}`, "ghp_", "github_pat_short"],
   },
