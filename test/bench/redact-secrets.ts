@@ -63,7 +63,11 @@ export function plantedSecrets(variants = 3): PlantedSecret[] {
     add("GitHub classic token", `ghp_${r(ALNUM, 36, 12)}`, (s) => `git push https://x:${s}@github.com/o/r.git\n`);
     add("GitHub OAuth token", `gho_${r(ALNUM, 36, 13)}`, (s) => `{"access_token":"${s}","token_type":"bearer"}\n`);
     add("GitHub app token", `ghs_${r(ALNUM, 36, 14)}`, (s) => `GITHUB_TOKEN: ${s}\n`);
-    add("GitHub app installation token (JWT form)", `ghs_${r(DIGITS, 8, 71)}_eyJ${r(ALNUM, 30, 72)}.eyJ${r(ALNUM, 80, 73)}.${r(`${ALNUM}_-`, 43, 74)}`, (s) => `x-access-token:${s}\n`);
+    add(
+      "GitHub app installation token (JWT form)",
+      `ghs_${r(DIGITS, 8, 71)}_eyJ${r(ALNUM, 30, 72)}.eyJ${r(ALNUM, 80, 73)}.${r(`${ALNUM}_-`, 43, 74)}`,
+      (s) => `x-access-token:${s}\n`,
+    );
     add("GitHub fine-grained token", `github_pat_${r(ALNUM, 22, 15)}_${r(ALNUM, 59, 16)}`, (s) => `token=${s}\n`);
     add("GitHub OAuth token in a URL", r(HEX, 40, 17), (s) => `remote: https://${s}:x-oauth-basic@github.com/o/r.git\n`);
     add("GitLab token", `glpat-${r(`${ALNUM}_-`, 20, 18)}`, (s) => `curl --header "PRIVATE-TOKEN: ${s}" https://gitlab.example.org/api/v4/projects\n`);
