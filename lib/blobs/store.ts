@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { lstat, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { InvalidInputError } from "../../core/sdk.ts";
@@ -9,6 +10,23 @@ import { readBytePage, readRange, type BytePage } from "./read-bytes.ts";
 import { grepBlob, readLinePage, type GrepOptions, type GrepResult, type LinePage } from "./read-pages.ts";
 import type { SafePattern } from "../regex/index.ts";
 import { listBlobs, purgeBlobs, sweepBlobs, type BlobEntry, type SweepReport } from "./retention.ts";
+import { Redactor } from "../redact/index.ts";
+
+/** What hides secrets in text: lib/redact's `Redactor`, or anything with its `redact`. */
+export type TextRedactor = Pick<Redactor, "redact">;
+
+/**
+ * Text made ready for the store by {@link BlobStore.prepare}: redacted, with the id `put` will store
+ * it under. Only the store that made it writes it without redacting again.
+ */
+export interface PreparedBlob {
+  /** sha256 of the UTF-8 bytes of `text`, lowercase hex: the id `put` returns. */
+  readonly id: string;
+  /** UTF-8 size of `text`. */
+  readonly bytes: number;
+  /** The redacted text. */
+  readonly text: string;
+}
 
 /** Default total size of the cache: 250 MiB (262,144,000 bytes). */
 export const DEFAULT_BLOB_MAX_BYTES = 262_144_000;
@@ -33,11 +51,18 @@ export interface BlobStoreOptions {
   tempGraceMs?: number;
   /** Wall clock in epoch milliseconds (retention compares file times). Default `Date.now`. */
   now?: () => number;
+  /**
+   * Hides secrets in every byte written: give the session's redactor (its literal values and added
+   * shapes). Default: a redactor with the built-in rules. There is no way to write unredacted.
+   */
+  redactor?: TextRedactor;
 }
 
 /**
- * A content-addressed store of tool outputs: the id is the sha256 of the bytes. Writes are atomic
- * and private (dir 0700, files 0600), identical content is stored once, reads are bounded pages.
+ * A content-addressed store of tool outputs: the id is the sha256 of the bytes. Every write is
+ * redacted here, whatever the caller did before (pi's full-output file, a budget's first answer, cut
+ * arguments): secrets never reach the cache. Writes are atomic and private (dir 0700, files 0600),
+ * identical content is stored once, reads are bounded pages.
  * Blob files are opened without following links and must be regular files of the current user.
  * Keeps an in-memory set of ids the current session points to, which retention never evicts.
  */
@@ -50,6 +75,9 @@ export class BlobStore {
   private readonly now: () => number;
   private readonly referenced = new Set<string>();
   private sweeping: Promise<SweepReport> | undefined;
+  private redactor: TextRedactor | undefined;
+  /** The values this store's prepare() made: written as they are (anything else is redacted). */
+  private readonly prepared = new WeakSet<object>();
 
   constructor(options: BlobStoreOptions) {
     this.dir = options.dir;
@@ -57,24 +85,43 @@ export class BlobStore {
     this.maxAgeMs = (options.maxAgeDays ?? DEFAULT_BLOB_MAX_AGE_DAYS) * 86_400_000;
     this.tempGraceMs = options.tempGraceMs ?? DEFAULT_TEMP_GRACE_MS;
     this.now = options.now ?? Date.now;
+    this.redactor = options.redactor;
+  }
+
+  /** `text` as this store writes it: with every secret the redactor knows hidden. */
+  redact(text: string): string {
+    this.redactor ??= new Redactor();
+    return this.redactor.redact(text);
   }
 
   /**
-   * Stores `data` (strings as UTF-8) and marks it referenced by this session. Streams a string in
+   * Redacts `text` and computes the id it will be stored under, without writing: for a caller that
+   * must name the blob before the write (which may run later). `put(prepared)` writes it as it is.
+   */
+  prepare(text: string): PreparedBlob {
+    const redacted = this.redact(text);
+    const prepared: PreparedBlob = Object.freeze({
+      id: createHash("sha256").update(redacted, "utf8").digest("hex"),
+      bytes: Buffer.byteLength(redacted, "utf8"),
+      text: redacted,
+    });
+    this.prepared.add(prepared);
+    return prepared;
+  }
+
+  /**
+   * Stores `data` redacted, as UTF-8, and marks it referenced by this session (a value from this
+   * store's {@link prepare} is redacted already; any other is redacted here). Streams the text in
    * chunks while hashing, so a 100 MB output is not copied whole. Throws when the directory cannot
    * be created or written (the caller decides how to degrade).
    */
-  async put(data: string | Uint8Array): Promise<WrittenBlob> {
+  async put(data: string | PreparedBlob): Promise<WrittenBlob> {
+    const text =
+      typeof data === "object" && data !== null && this.prepared.has(data)
+        ? data.text
+        : this.redact(typeof data === "string" ? data : String(data?.text ?? ""));
     await checkBlobDir(this.dir, { create: true });
-    const written = await writeBlobAtomically(this.dir, data);
-    this.referenced.add(written.id);
-    return written;
-  }
-
-  /** Stores a copy of the file at `path` (streamed, any size), like {@link put}. */
-  async putFile(path: string): Promise<WrittenBlob> {
-    await checkBlobDir(this.dir, { create: true });
-    const written = await writeBlobAtomically(this.dir, { file: path });
+    const written = await writeBlobAtomically(this.dir, text);
     this.referenced.add(written.id);
     return written;
   }

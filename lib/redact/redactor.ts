@@ -1,13 +1,19 @@
 /**
  * The redactor: replaces every known secret in a text by `[redacted:<rule>]`: one pass for private
  * key blocks, then one pass per rule in order (an earlier rule's placeholder is never matched by a
- * later one), then the literal values (the env given to a server). The
- * result is idempotent (a placeholder never matches a rule) and never longer in secrets than its
- * input. Linear time: see rules.ts and shape.ts for why each rule is.
+ * later one), then the literal values (the env given to a server). A text that holds string escapes
+ * is read through its unescaped view (escapes.ts): the passes run on the view, and what they find is
+ * hidden in the text over the whole escapes it came from, so a secret escaped to any depth of JSON is
+ * found and the output stays valid JSON. The result is idempotent (a placeholder never matches a
+ * rule) and never longer in secrets than its input. Linear time: see anchors.ts, rules.ts, shape.ts
+ * and value-scan.ts for why each rule is.
  */
-import { keyBlockSpans } from "./key-blocks.ts";
+import { AnchorScan } from "./anchors.ts";
+import { unescapedView } from "./escapes.ts";
+import { BASE64_BEGIN, keyBlockSpans, type Span } from "./key-blocks.ts";
 import { BUILTIN_RULES, type RedactionRule } from "./rules.ts";
 import { checkShape, escapeRegExp, shapeSource, type TokenShape } from "./shape.ts";
+import { RunMemo, type ValueRule } from "./value-scan.ts";
 
 /** The text a secret is replaced by. */
 export function placeholder(rule: string): string {
@@ -50,7 +56,10 @@ export class Redactor {
   private rules: RedactionRule[];
   private readonly keyBlocks: boolean;
   private readonly literals = new Set<string>();
-  private compiled: Array<{ name: string; re: RegExp; anchors?: readonly string[] }> = [];
+  private compiled: CompiledRule[] = [];
+  private anchorScan = new AnchorScan([]);
+  /** The literal values that hold a backslash (the view decodes it): searched in the text itself too. */
+  private backslashLiterals: CompiledRule | undefined;
   /** Secrets replaced since this redactor was built, by rule. */
   readonly totals: Record<string, number> = {};
 
@@ -83,32 +92,48 @@ export class Redactor {
       counts[name] = (counts[name] ?? 0) + 1;
       this.totals[name] = (this.totals[name] ?? 0) + 1;
     };
-    let out = text;
-    if (this.keyBlocks && out.includes("-----BEGIN ")) {
-      const spans = keyBlockSpans(out);
-      if (spans.length) {
-        let next = "";
-        let at = 0;
-        for (const s of spans) {
-          next += out.slice(at, s.start) + placeholder(PRIVATE_KEY);
-          at = s.end;
-          count(PRIVATE_KEY);
-        }
-        out = next + out.slice(at);
-      }
-    }
-    // One pass per rule, skipped when none of its anchors occurs (indexOf is far cheaper than a
-    // regular expression that must try every position): most texts hold none of most anchors.
-    for (const c of this.compiled) {
-      if (c.anchors && !c.anchors.some((a) => out.includes(a))) continue;
-      c.re.lastIndex = 0;
-      out = out.replace(c.re, (...args: unknown[]) => {
-        const groups = args[args.length - 1] as Record<string, string | undefined> | undefined;
-        count(c.name);
-        return (groups?.k ?? "") + placeholder(c.name);
+    const view = unescapedView(text);
+    let out: string;
+    if (!view)
+      out = this.passes(text, (name) => {
+        count(name);
+        return placeholder(name);
       });
+    else {
+      // The rules run on the view; what they find is masked there with text of the same length
+      // (offsets hold, and later rules skip it as they skip placeholders) and replaced in the text
+      // by a placeholder over the escapes it came from.
+      const found: Array<Span & { rule: string }> = [];
+      this.passes(view.text, (rule, start, end) => {
+        found.push({ rule, start: view.toSource(start), end: view.toSource(end) });
+        count(rule);
+        return mask(end - start);
+      });
+      out = replaceSpans(text, mergeSpans(found), (span) => placeholder(span.rule));
+      // A literal value with a backslash of its own is found in the text as it is.
+      if (this.backslashLiterals) out = replaceMatches(out, this.backslashLiterals, () => (count(LITERAL), placeholder(LITERAL)));
     }
     return { text: out, counts };
+  }
+
+  /**
+   * Key blocks, then each rule in order, over `text`; each secret found at [start, end) of the text
+   * as it stands at that pass is replaced by what `replace` returns.
+   */
+  private passes(text: string, replace: (rule: string, start: number, end: number) => string): string {
+    let out = text;
+    if (this.keyBlocks && (out.includes("-----BEGIN ") || out.includes(BASE64_BEGIN))) {
+      out = replaceSpans(out, keyBlockSpans(out), (span) => replace(PRIVATE_KEY, span.start, span.end));
+    }
+    // One pass per rule, skipped when none of its anchors occurs in the text (one scan for all
+    // anchors is far cheaper than a regular expression that must try every position): most texts
+    // hold none of most anchors. A placeholder put in meanwhile adds none a rule could match.
+    const present = this.anchorScan.present(text);
+    for (const c of this.compiled) {
+      if (c.anchors && !c.anchors.some(present)) continue;
+      out = replaceMatches(out, c, (start, end) => replace(c.name, start, end));
+    }
+    return out;
   }
 
   private addLiteral(value: string): boolean {
@@ -121,13 +146,94 @@ export class Redactor {
   }
 
   private compile(): void {
-    this.compiled = this.rules.map((rule) => ({ name: rule.name, re: new RegExp(rule.source, "g"), ...(rule.anchors ? { anchors: rule.anchors } : {}) }));
+    this.anchorScan = new AnchorScan(this.rules.flatMap((r) => r.anchors ?? []));
+    this.compiled = this.rules.map((rule) => ({
+      name: rule.name,
+      re: new RegExp(rule.source, "g"),
+      ...(rule.anchors ? { anchors: rule.anchors } : {}),
+      ...(rule.value ? { value: rule.value } : {}),
+    }));
     if (this.literals.size) {
       // Longest first, so a value that contains another is hidden whole.
       const alternatives = [...this.literals].sort((a, b) => b.length - a.length).map(escapeRegExp);
       this.compiled.push({ name: LITERAL, re: new RegExp(alternatives.join("|"), "g") });
+      const withBackslash = [...this.literals].filter((l) => l.includes("\\")).sort((a, b) => b.length - a.length);
+      this.backslashLiterals = withBackslash.length ? { name: LITERAL, re: new RegExp(withBackslash.map(escapeRegExp).join("|"), "g") } : undefined;
     }
   }
+}
+
+/** A compiled rule: its expression (global), its anchors, and the value check of a key/value rule. */
+interface CompiledRule {
+  name: string;
+  re: RegExp;
+  anchors?: readonly string[];
+  value?: ValueRule;
+}
+
+/** What hides a secret in the unescaped view: as long as it, never matched by a rule (like a placeholder: `[`, `#`, `]`). */
+function mask(length: number): string {
+  return length < 2 ? "#".repeat(length) : `[${"#".repeat(length - 2)}]`;
+}
+
+/** Spans ordered by start, overlapping ones joined (the first one's rule names the whole). */
+function mergeSpans(spans: Array<Span & { rule: string }>): Array<Span & { rule: string }> {
+  const merged: Array<Span & { rule: string }> = [];
+  for (const s of spans.sort((a, b) => a.start - b.start)) {
+    const last = merged[merged.length - 1];
+    if (last && s.start < last.end) last.end = Math.max(last.end, s.end);
+    else merged.push({ ...s });
+  }
+  return merged;
+}
+
+/** `text` with each of the ordered, disjoint `spans` replaced by what `replace` returns for it. */
+function replaceSpans<S extends Span>(text: string, spans: readonly S[], replace: (span: S) => string): string {
+  if (!spans.length) return text;
+  let out = "";
+  let at = 0;
+  for (const s of spans) {
+    out += text.slice(at, s.start) + replace(s);
+    at = s.end;
+  }
+  return out + text.slice(at);
+}
+
+/**
+ * `text` with every match of one rule replaced, left to right: the hidden part is the match after its
+ * kept `k` group, or, for a key/value rule, the value its matcher accepts after the key. A key whose
+ * value is refused is passed over by one character; the matcher's memory keeps that linear.
+ */
+function replaceMatches(text: string, rule: CompiledRule, replace: (start: number, end: number) => string): string {
+  const { re, value } = rule;
+  const memo = value ? new RunMemo(text, value.chars) : undefined;
+  let out = "";
+  let at = 0;
+  re.lastIndex = 0;
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+    const matchEnd = m.index + m[0].length;
+    let start: number;
+    let end: number;
+    if (value) {
+      start = matchEnd;
+      end = value.match(text, start, memo!);
+      if (end < 0) {
+        re.lastIndex = m.index + 1;
+        continue;
+      }
+    } else {
+      if (matchEnd === m.index) {
+        re.lastIndex = matchEnd + 1;
+        continue;
+      }
+      start = m.index + (m.groups?.k?.length ?? 0);
+      end = matchEnd;
+    }
+    out += text.slice(at, start) + replace(start, end);
+    at = end;
+    re.lastIndex = end;
+  }
+  return at === 0 && out === "" ? text : out + text.slice(at);
 }
 
 /**

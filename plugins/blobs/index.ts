@@ -45,14 +45,17 @@ export const blobs = definePlugin({
   optional: [REDACTOR],
   doctorChecks: blobsDoctorChecks,
   apply(pipeline, config, services) {
+    const redactor = services.maybe(REDACTOR);
     const store = new BlobStore({
       dir: resolveBlobDir(config.dir, { cwd: services.cwd, agentDir: services.agentDir }),
       maxBytes: config.maxBytes,
       maxAgeDays: config.maxAgeDays,
+      // Every write is redacted by the store itself; the session's redactor knows the servers' env values.
+      ...(redactor ? { redactor } : {}),
     });
     services.provide(BLOB_STORE, store);
 
-    pipeline.hooks.toolResult.tap({ name: BLOBS_PLUGIN, stage: RESULT_STAGE.SHAPE }, createShaper(store, config, services, services.maybe(REDACTOR)));
+    pipeline.hooks.toolResult.tap({ name: BLOBS_PLUGIN, stage: RESULT_STAGE.SHAPE }, createShaper(store, config, services));
     // A resumed session points to blobs written by an earlier process: every message list the model
     // gets names them in result details, so retention learns them here (read-only; stage 0 sees them
     // before pruning replaces old results).

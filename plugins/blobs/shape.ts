@@ -2,7 +2,6 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import type { BlobStore, WrittenBlob } from "../../lib/blobs/index.ts";
 import { readPiFullOutput } from "../../lib/pi/index.ts";
-import type { Redactor } from "../../lib/redact/index.ts";
 import {
   contentText,
   errorText,
@@ -31,17 +30,8 @@ import { blobMarker, unstoredMarker } from "./marker.ts";
  * tool's `thresholdBytes`, else the budget stage's `meta.budget.maxBytes`, else `thresholdBytes`;
  * what was stored goes into the result's `meta.blob`.
  */
-export function createShaper(
-  store: BlobStore,
-  config: BlobsOptions,
-  services: Pick<GovernorServices, "cwd" | "logger" | "ui">,
-  redactor?: Pick<Redactor, "redact">,
-) {
+export function createShaper(store: BlobStore, config: BlobsOptions, services: Pick<GovernorServices, "cwd" | "logger" | "ui">) {
   const builtins = new Set(config.builtinTools);
-  // What is written is redacted here too, not only by the redact stage before: the stored copy of
-  // pi's full bash output never passed through it, and a result that skips that stage (a nested
-  // call handed back to its script unchanged) must still not reach the disk with its secrets.
-  const redact = (text: string) => (redactor ? redactor.redact(text) : text);
   let warned = false;
 
   const warnOnce = (error: unknown) => {
@@ -82,9 +72,10 @@ export function createShaper(
     let blobError: string | undefined;
     try {
       // pi cuts large output itself (bash, pi 1.x's MCP tools) and writes the whole of it to a temp
-      // file: store that, read safely and redacted; a file that is gone or not to trust leaves pi's own copy.
+      // file: store that, read safely; a file that is gone or not to trust leaves pi's own copy. The
+      // store redacts what it writes (the file never passed the redact stage).
       const full = info.tool ? undefined : await readPiFullOutput(value.details);
-      stored = await store.put(redact(full ?? text));
+      stored = await store.put(full ?? text);
     } catch (error) {
       blobError = (error as NodeJS.ErrnoException).code ?? errorText(error);
       warnOnce(error);

@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import type { BlobStore } from "../../lib/blobs/index.ts";
 import {
   contentText,
@@ -156,9 +155,11 @@ export function budgetWrapper(config: BudgetOptions, full: FullAnswerStore = {})
  */
 function storeFull(full: FullAnswerStore, original: ToolObservation, toolName: string): { id: string; bytes: number } | undefined {
   if (!full.store) return undefined;
-  const text = contentText(original.content);
-  const id = createHash("sha256").update(text, "utf8").digest("hex");
-  const write = full.store.put(text).then(
+  // Redacted by the store (this stage runs inside the redact stage and sees the answer as the tool
+  // gave it); the id is that of the bytes the store writes.
+  const prepared = full.store.prepare(contentText(original.content));
+  const id = prepared.id;
+  const write = full.store.put(prepared).then(
     () => undefined,
     (error) => full.logger?.warn("the full answer of a downshifted call could not be stored", { tool: toolName, error: errorText(error) }),
   );
@@ -166,7 +167,7 @@ function storeFull(full: FullAnswerStore, original: ToolObservation, toolName: s
     full.pending.set(id, write);
     void write.finally(() => full.pending?.get(id) === write && full.pending.delete(id));
   }
-  return { id, bytes: Buffer.byteLength(text, "utf8") };
+  return { id, bytes: prepared.bytes };
 }
 
 /** Waits for every write of a full answer still in flight (none fails: failures are logged). */

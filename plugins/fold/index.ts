@@ -16,7 +16,6 @@
 import { type AgentMessageLike, CONTEXT_STAGE, definePlugin } from "../../core/sdk.ts";
 import { FOLDING, type FoldingRules, type MessageRanges } from "../../lib/context/index.ts";
 import { BLOB_STORE } from "../blobs/index.ts";
-import { REDACTOR } from "../redact/index.ts";
 import { unfoldCommand } from "./commands.ts";
 import { foldDefaults, foldSchema } from "./config.ts";
 import { FoldSession } from "./session.ts";
@@ -49,7 +48,7 @@ export const fold = definePlugin({
   schema: foldSchema,
   defaults: foldDefaults,
   provides: [FOLDING],
-  optional: [BLOB_STORE, REDACTOR],
+  optional: [BLOB_STORE],
   apply(pipeline, config, services) {
     const root = services.commandRoot;
     const logger = services.logger;
@@ -94,7 +93,6 @@ export const fold = definePlugin({
       contextFoldTool({
         session: (id) => session(id),
         blobs: services.maybe(BLOB_STORE),
-        redactor: services.maybe(REDACTOR),
         root,
         warn: (m, d) => logger.warn(m, d),
       }),

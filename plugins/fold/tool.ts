@@ -31,9 +31,8 @@ const n = (v: number) => v.toLocaleString("en-US");
 /** What the tool needs: the session's folding state, the blob store (when there is one), the command root. */
 export interface FoldToolDeps {
   session(sessionId: string): FoldSession | undefined;
+  /** Where originals are kept (user text, call arguments); the store redacts what it writes. */
   blobs: BlobStore | undefined;
-  /** Hides secrets in the originals before they are stored (user text, call arguments). Default: none. */
-  redactor?: { redact(text: string): string } | undefined;
   root: string;
   warn(message: string, data: Record<string, unknown>): void;
 }
@@ -88,7 +87,7 @@ export function contextFoldTool(deps: FoldToolDeps): GovernedToolDefinition {
       if (deps.blobs) {
         try {
           const text = originals.map((m) => JSON.stringify(m)).join("\n") + "\n";
-          blobId = (await deps.blobs.put(deps.redactor ? deps.redactor.redact(text) : text)).id;
+          blobId = (await deps.blobs.put(text)).id;
         } catch (error) {
           deps.warn("context_fold: the originals could not be stored as a blob; they stay in the session", { error: String(error) });
         }

@@ -16,7 +16,6 @@
 import { CONTEXT_STAGE, definePlugin, RESULT_STAGE } from "../../core/sdk.ts";
 import { FOLDING } from "../../lib/context/index.ts";
 import { BLOB_STORE } from "../blobs/index.ts";
-import { REDACTOR } from "../redact/index.ts";
 import { ArgumentBlobWriter } from "./argument-blobs.ts";
 import { contextEditsStatus, registerContextEdits } from "./context-edits-taps.ts";
 import { adaptiveGapProblem, pruneCrossCheck, pruneDefaults, pruneRenamedKeys, pruneSchema } from "./config.ts";
@@ -51,7 +50,7 @@ export const prune = definePlugin({
   renamedKeys: pruneRenamedKeys,
   // What the user said must stay whole in the model's context (files, tools, pins): a project may add more.
   additiveKeys: ["protectedFilePatterns", "neverPruneTools", "pinTools"],
-  optional: [BLOB_STORE, REDACTOR, FOLDING],
+  optional: [BLOB_STORE, FOLDING],
   apply(pipeline, config, services) {
     const logger = services.logger;
     // The top level passed pruneCrossCheck; a perModel entry combines with it here. Either way the
@@ -67,9 +66,9 @@ export const prune = definePlugin({
     // Cut call arguments go to the blob store (when the blobs plugin runs), each id written once.
     const blobStore = services.maybe(BLOB_STORE);
     const blobWriter = new ArgumentBlobWriter(blobStore, logger);
-    // Stored arguments are redacted before their blob id is computed (the marker names that id).
-    const redactor = services.maybe(REDACTOR);
-    const env = { cwd: services.cwd, ...(blobStore ? { blobWriter } : {}), ...(redactor ? { redact: (text: string) => redactor.redact(text) } : {}) };
+    // Stored arguments are redacted before their blob id is computed (the marker names that id), the
+    // way the store redacts what it writes, so the id is that of the bytes stored.
+    const env = { cwd: services.cwd, ...(blobStore ? { blobWriter, redact: (text: string) => blobStore.redact(text) } : {}) };
     const sessions = new SessionPruners(
       (options, store) => new SessionPruner(options, store, logger, env),
       () => services.store(),

@@ -9,6 +9,8 @@
  * compound identifiers split (camelCase, digits), see identifiers.ts. The `trigram` variant exists
  * for the measurement in test/bench/recall-tokenizer.bench.ts and is not used by the plugin.
  */
+import type { PreparedBlob, TextRedactor } from "../../lib/blobs/index.ts";
+import { Redactor } from "../../lib/redact/index.ts";
 import { openDatabase, type SqliteDatabase } from "../../lib/sqlite/index.ts";
 import { chunkText, DEFAULT_CHUNK_LIMITS, type ChunkLimits } from "./chunk.ts";
 import { identifierWords, splitIdentifier } from "./identifiers.ts";
@@ -42,8 +44,11 @@ export interface OutputRecord {
   text: string;
 }
 
-/** An output waiting to be written. `text` set: store it as blob `blobId`; absent: read blob `blobId`. */
-export type PendingOutput = Omit<OutputRecord, "text"> & { text?: string };
+/**
+ * An output waiting to be written. `text` set: store it as blob `blobId` (a value the store prepared
+ * is written as it is; a string is redacted by the store); absent: read blob `blobId`.
+ */
+export type PendingOutput = Omit<OutputRecord, "text"> & { text?: string | PreparedBlob };
 
 /** One search hit: the best chunk of one output. */
 export interface SearchHit extends Omit<OutputRecord, "text"> {
@@ -73,6 +78,21 @@ export interface ToolTotals {
   outputs: number;
   bytes: number;
 }
+
+/** Options of a {@link RecallIndex}. */
+export interface RecallIndexOptions {
+  variant?: TokenizerVariant;
+  chunk?: Partial<ChunkLimits>;
+  readonly?: boolean;
+  /**
+   * Hides secrets in every text written (output, argument summary, tool name, call id): give the
+   * session's redactor. Default: a redactor with the built-in rules. There is no unredacted insert.
+   */
+  redactor?: TextRedactor;
+}
+
+/** Characters redacted past the last one that can be indexed: longer than any secret a rule hides whole. */
+const REDACT_MARGIN_CHARS = 64 * 1024;
 
 /** Highlight markers around matched terms in snippets. */
 export const HIGHLIGHT = ["«", "»"] as const;
@@ -110,12 +130,14 @@ export function createRecallSchema(db: SqliteDatabase, variant: TokenizerVariant
 export class RecallIndex {
   readonly variant: TokenizerVariant;
   private readonly limits: ChunkLimits;
+  private redactor: TextRedactor | undefined;
 
   constructor(
     readonly db: SqliteDatabase,
-    options: { variant?: TokenizerVariant; chunk?: Partial<ChunkLimits>; readonly?: boolean } = {},
+    options: RecallIndexOptions = {},
   ) {
     this.variant = options.variant ?? "words";
+    this.redactor = options.redactor;
     this.limits = { ...DEFAULT_CHUNK_LIMITS, ...options.chunk, maxChunks: Math.min(options.chunk?.maxChunks ?? DEFAULT_CHUNK_LIMITS.maxChunks, CHUNK_SLOTS) };
     if (options.readonly) {
       const version = Number(db.pragma("user_version") ?? 0);
@@ -125,10 +147,7 @@ export class RecallIndex {
   }
 
   /** Opens (creating: dir 0700, file 0600, links refused) the index at `path`. Throws when it cannot. */
-  static open(
-    path: string,
-    options: { variant?: TokenizerVariant; chunk?: Partial<ChunkLimits>; busyTimeoutMs?: number; readonly?: boolean } = {},
-  ): RecallIndex {
+  static open(path: string, options: RecallIndexOptions & { busyTimeoutMs?: number } = {}): RecallIndex {
     const db = openDatabase(path, { busyTimeoutMs: options.busyTimeoutMs ?? 5, readonly: options.readonly ?? false });
     try {
       if (!options.readonly) {
@@ -142,8 +161,19 @@ export class RecallIndex {
     }
   }
 
-  /** Indexes `records` in one transaction; returns their output ids. */
+  /** `text` as the index stores it: with every secret hidden. */
+  private redact(text: string): string {
+    this.redactor ??= new Redactor();
+    return this.redactor.redact(text);
+  }
+
+  /**
+   * Indexes `records` in one transaction; returns their output ids. Every text is redacted here,
+   * whatever the caller did (only what can be indexed, plus a margin longer than any secret, is
+   * read: the chunks stop at `maxChunks`).
+   */
   addAll(records: readonly OutputRecord[]): number[] {
+    const indexable = this.limits.maxChunks * this.limits.maxBytes + REDACT_MARGIN_CHARS;
     const insertOutput = this.db.prepare(
       "INSERT INTO outputs (session_id, project, tool, args, turn, at_ms, tool_call_id, blob_id, bytes, lines, is_error) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     );
@@ -154,22 +184,23 @@ export class RecallIndex {
     return this.db.transaction(() =>
       records.map((r) => {
         const lines = r.text.length ? r.text.split("\n").length : 0;
+        const text = this.redact(r.text.length > indexable ? r.text.slice(0, indexable) : r.text);
         const id = Number(
           insertOutput.run(
             r.sessionId,
             r.project,
-            r.tool,
-            r.args,
+            this.redact(r.tool),
+            this.redact(r.args),
             r.turn,
             Math.floor(r.atMs),
-            r.toolCallId,
+            this.redact(r.toolCallId),
             r.blobId,
             Buffer.byteLength(r.text, "utf8"),
             lines,
             r.isError ? 1 : 0,
           ).lastInsertRowid,
         );
-        chunkText(r.text, this.limits).forEach((c, i) => {
+        chunkText(text, this.limits).forEach((c, i) => {
           const rowid = id * CHUNK_SLOTS + i;
           if (this.variant === "trigram") insertChunk.run(rowid, c.text, c.firstLine, c.lastLine);
           else insertChunk.run(rowid, c.text, identifierWords(c.text), c.firstLine, c.lastLine);
@@ -199,7 +230,8 @@ export class RecallIndex {
     const params: (string | number)[] = [match];
     if (options.sessionId !== undefined) where.push("o.session_id = ?"), params.push(options.sessionId);
     if (options.project !== undefined) where.push("o.project = ?"), params.push(options.project);
-    if (options.tool !== undefined) where.push("o.tool = ?"), params.push(options.tool);
+    // Names are stored redacted: compare with the name redacted the same way.
+    if (options.tool !== undefined) where.push("o.tool = ?"), params.push(this.redact(options.tool));
     const weights = this.variant === "trigram" ? "bm25(chunks)" : "bm25(chunks, 1.0, 0.5)";
     // Over-fetch chunks, then keep each output's best one.
     const rows = this.db
@@ -230,7 +262,8 @@ export class RecallIndex {
   /** The newest output with `toolCallId` (and `sessionId` when given), or undefined. */
   byToolCallId(toolCallId: string, sessionId?: string): { tool: string; blobId: string; bytes: number } | undefined {
     const sql = `SELECT tool, blob_id AS blobId, bytes FROM outputs WHERE tool_call_id = ?${sessionId !== undefined ? " AND session_id = ?" : ""} ORDER BY id DESC LIMIT 1`;
-    const row = this.db.prepare(sql).get(...(sessionId !== undefined ? [toolCallId, sessionId] : [toolCallId]));
+    const id = this.redact(toolCallId);
+    const row = this.db.prepare(sql).get(...(sessionId !== undefined ? [id, sessionId] : [id]));
     return row ? { tool: String(row.tool), blobId: String(row.blobId), bytes: Number(row.bytes) } : undefined;
   }
 

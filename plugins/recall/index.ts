@@ -7,7 +7,6 @@
  * `context_search`; the user with `/<root> search`, `pi-governor search`, and sees the savings in the
  * footer and `/<root> recall`. See README.md.
  */
-import { createHash } from "node:crypto";
 import { readPiFullOutput } from "../../lib/pi/index.ts";
 import {
   contentText,
@@ -85,10 +84,9 @@ export const recall = definePlugin({
   optional: [REDACTOR],
   doctorChecks: recallDoctorChecks,
   apply(pipeline, config, services) {
-    // What the index and the blob cache keep is redacted here too (the call's arguments never pass
-    // the redact stage, and a result that skipped it must not be stored with its secrets).
+    // The index and the blob store redact every byte they write themselves, with the session's
+    // redactor (it knows the servers' env values).
     const redactor = services.maybe(REDACTOR);
-    const redact = (text: string) => (redactor ? redactor.redact(text) : text);
     const store = services.need(BLOB_STORE);
     const writer = new RecallWriter(
       {
@@ -101,7 +99,7 @@ export const recall = definePlugin({
         maxOutputs: config.maxOutputs,
         closeWaitMs: config.closeWaitMs,
       },
-      { clock: services.clock, logger: services.logger, notify: (m, l) => services.ui().notify(m, l), store },
+      { clock: services.clock, logger: services.logger, notify: (m, l) => services.ui().notify(m, l), store, ...(redactor ? { redactor } : {}) },
     );
     const savings = new SavingsTracker();
     const exclude = new Set([...config.exclude, CONTEXT_SEARCH_TOOL]);
@@ -110,13 +108,13 @@ export const recall = definePlugin({
 
     pipeline.hooks.toolResult.tap({ name: RECALL_PLUGIN, stage: RECALL_STAGE }, async (value, info) => {
       if (exclude.has(value.toolName) || hasTag(info.tool, REHYDRATION_TAG)) return undefined;
-      const text = redact(contentText(value.content.filter((b): b is Extract<ContentBlock, { type: "text" }> => b.type === "text")));
+      const text = contentText(value.content.filter((b): b is Extract<ContentBlock, { type: "text" }> => b.type === "text"));
       const base = {
         sessionId: info.sessionId,
         project: services.cwd,
         tool: value.toolName,
         // Values are redacted before formatCall cuts them to 80 characters (a cut token has no shape left).
-        args: redact(formatCall(value.toolName, redactor ? redactValue(value.input, redactor) : value.input, [], 3, 80)),
+        args: formatCall(value.toolName, redactValue(value.input, store), [], 3, 80),
         turn,
         atMs: Date.now(),
         toolCallId: value.toolCallId,
@@ -134,13 +132,14 @@ export const recall = definePlugin({
       if (blob?.truncated) return undefined;
       savings.remember(value.toolCallId, text.length);
       if (!config.storeBlobs || text.length === 0) return undefined;
-      // pi cut the output itself (bash, pi 1.x's MCP tools) and saved the whole of it: keep that.
-      const output = (info.tool ? undefined : await readPiFullOutput(value.details)) ?? text;
-      // Same id the blob store will compute from the same UTF-8 bytes: the result names its blob now,
-      // the write happens in the queue (a failed write leaves the output unindexed and warns once).
-      const blobId = createHash("sha256").update(output, "utf8").digest("hex");
-      writer.add({ ...base, blobId, text: output });
-      return withResultMeta(value, { blob: { truncated: false, id: blobId } });
+      // pi cut the output itself (bash, pi 1.x's MCP tools) and saved the whole of it: keep that. The
+      // store redacts it (the file never passed the redact stage) and names the id of the bytes it
+      // will write: the result names its blob now, the write happens in the queue (a failed write
+      // leaves the output unindexed and warns once).
+      const full = info.tool ? undefined : await readPiFullOutput(value.details);
+      const prepared = store.prepare(full ?? text);
+      writer.add({ ...base, blobId: prepared.id, text: prepared });
+      return withResultMeta(value, { blob: { truncated: false, id: prepared.id } });
     });
 
     pipeline.hooks.context.tap({ name: RECALL_PLUGIN, stage: CONTEXT_STAGE.PRUNE + 50 }, (messages) => {

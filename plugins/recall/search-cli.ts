@@ -8,6 +8,7 @@
 import { parseArgs } from "node:util";
 import { agentDirFrom, type CliCommand, configuredPath, errorText } from "../../core/sdk.ts";
 import { BlobStore, DEFAULT_BLOB_DIR, resolveBlobDir } from "../../lib/blobs/index.ts";
+import { redactValue } from "../../lib/redact/index.ts";
 import { tidyAfterReading } from "../../lib/sqlite/index.ts";
 import { indexPathFor } from "./config.ts";
 import { formatHits } from "./format.ts";
@@ -101,7 +102,11 @@ export const run: CliCommand = async (argv, io, context) => {
       ...(values.tool ? { tool: values.tool } : {}),
       limit,
     };
-    const { hits, relaxed } = await searchLive(index, store, query, filter, false);
+    const found = await searchLive(index, store, query, filter, false);
+    // Rows are redacted when written; an index written by an older version may still hold secrets,
+    // so what is printed is redacted once more.
+    const hits = redactValue(found.hits, store);
+    const relaxed = found.relaxed;
     if (values.json) io.out(`${JSON.stringify({ query, relaxed, hits }, null, 2)}\n`);
     else
       io.out(

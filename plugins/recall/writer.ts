@@ -17,7 +17,7 @@
  */
 import { setTimeout as delay } from "node:timers/promises";
 import { errorText, type Clock, type Logger } from "../../core/sdk.ts";
-import type { BlobStore } from "../../lib/blobs/index.ts";
+import type { BlobStore, TextRedactor } from "../../lib/blobs/index.ts";
 import { isTransientSqliteError, sqliteFailureAdvice } from "../../lib/sqlite/index.ts";
 import type { ChunkLimits } from "./chunk.ts";
 import { checkIndexFiles } from "./index-file.ts";
@@ -48,6 +48,8 @@ export interface RecallWriterDeps {
   logger: Logger;
   notify(message: string, level: "info" | "warning" | "error"): void;
   store: BlobStore;
+  /** Hides secrets in what the index and the spill file keep (the session's redactor). Default: the built-in rules. */
+  redactor?: TextRedactor;
   /** Opens the index after its files were checked; default RecallIndex.open (tests inject failures). */
   open?: (path: string) => RecallIndex;
 }
@@ -120,7 +122,8 @@ export class RecallWriter {
     if (this.opened?.db.isOpen) return this.opened;
     try {
       await checkIndexFiles(this.options.path, { create: true });
-      this.opened = (this.deps.open ?? ((p) => RecallIndex.open(p, { chunk: this.options.chunk })))(this.options.path);
+      const redactor = this.deps.redactor ?? this.deps.store;
+      this.opened = (this.deps.open ?? ((p) => RecallIndex.open(p, { chunk: this.options.chunk, redactor })))(this.options.path);
       return this.opened;
     } catch (error) {
       if (isTransientSqliteError(error)) return undefined;
@@ -159,6 +162,10 @@ export class RecallWriter {
     const rows: PendingOutput[] = [];
     for (const { text, ...row } of queued) if ((await this.contentOf({ ...row, ...(text !== undefined ? { text } : {}) })) !== undefined) rows.push(row);
     if (!rows.length) return 0;
+    // The spill file is bytes on disk too: the texts it keeps (tool name, argument summary, call id) are redacted.
+    const redactor = this.deps.redactor ?? this.deps.store;
+    for (const row of rows)
+      Object.assign(row, { tool: redactor.redact(row.tool), args: redactor.redact(row.args), toolCallId: redactor.redact(row.toolCallId) });
     try {
       await checkIndexFiles(this.options.path, { create: true });
       const file = await writeSpill(this.options.path, rows);
@@ -266,7 +273,7 @@ export class RecallWriter {
       if (p.text !== undefined) {
         const written = await this.deps.store.put(p.text);
         if (written.id !== p.blobId) throw new Error(`blob id mismatch (${written.id} stored, ${p.blobId} announced)`);
-        return p.text;
+        return typeof p.text === "string" ? p.text : p.text.text;
       }
       const bytes = await this.deps.store.readBytes(p.blobId, 0, this.options.maxIndexBytes);
       return bytes.toString("utf8");

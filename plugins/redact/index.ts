@@ -1,11 +1,12 @@
 /**
  * `governor:redact` (config key `redact`, on by default): secrets never persist. Every governed call's
  * observation is redacted just inside the outermost observers (the execution log, telemetry), and
- * every tool result, governed or pi's own, is redacted first in `toolResult` (before blobs store it,
- * recall indexes it and the model reads it). Other plugins get the session's redactor as the
- * `redact:redactor` service: the MCP and kota plugins add the env values they give a server and
- * redact stderr tails and command lines with it; blobs and recall redact what they write; telemetry
- * what it exports. Turning it off, or leaving out a built-in rule, is the user's choice (global file).
+ * every tool result, governed or pi's own, is redacted first in `toolResult` (before the model reads
+ * it). Other plugins get the session's redactor as the `redact:redactor` service: the MCP and kota
+ * plugins add the env values they give a server and redact stderr tails and command lines with it;
+ * the blob store and the recall index redact every byte they write with it, and telemetry what it
+ * exports (those three fall back to the built-in rules without this plugin). Turning it off, or
+ * leaving out a built-in rule, is the user's choice (global file).
  */
 import {
   definePlugin,

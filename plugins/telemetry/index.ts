@@ -22,6 +22,7 @@ import { telemetryDefaults, type TelemetryOptions, telemetrySchema } from "./con
 import { type RunningExport, startExport } from "./export.ts";
 import { createInstruments } from "./instruments.ts";
 import { exportedCallId, ToolSpans } from "./tool-spans.ts";
+import { Redactor } from "../../lib/redact/index.ts";
 import { REDACTOR } from "../redact/index.ts";
 
 export { telemetryDefaults, telemetrySchema, type TelemetryOptions } from "./config.ts";
@@ -61,8 +62,10 @@ export const telemetry = definePlugin({
     const apiInstruments = createInstruments(metrics.getMeter("pi-governor", version));
     let tracer = apiTracer;
     let instruments = apiInstruments;
-    const redactor = services.maybe(REDACTOR);
-    const spans = new ToolSpans(tracer, instruments, services.clock, { ...config, ...(redactor ? { redact: (text: string) => redactor.redact(text) } : {}) });
+    // What leaves the machine is redacted whatever the config: by the session's redactor (it knows
+    // the servers' env values), else by the built-in rules.
+    const redactor = services.maybe(REDACTOR) ?? new Redactor();
+    const spans = new ToolSpans(tracer, instruments, services.clock, { ...config, redact: (text: string) => redactor.redact(text) });
     /** Starts the exporter (again after a session shutdown stopped it); a failure is one warning, then API-only. */
     const startExporting = async (): Promise<void> => {
       if (!config.export || running || exportFailed) return;
@@ -96,7 +99,7 @@ export const telemetry = definePlugin({
       const ctx = parent ? trace.setSpan(context.active(), parent) : context.active();
       const attrs: Attributes = {
         ...toolAttrs,
-        [GEN_AI.TOOL_CALL_ID]: exportedCallId(value.toolCallId, redactor && ((text) => redactor.redact(text))),
+        [GEN_AI.TOOL_CALL_ID]: exportedCallId(value.toolCallId, (text) => redactor.redact(text)),
         [ATTR.BYTES_IN]: d.originalBytes,
         [ATTR.BYTES_OUT]: d.excerptBytes,
       };

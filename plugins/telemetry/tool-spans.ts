@@ -125,7 +125,9 @@ export class ToolSpans {
         obs = await context.with(trace.setSpan(parent, span), next, undefined, call);
       } catch (error) {
         this.inFlight.delete(key);
-        span.recordException(error as Error);
+        // The message may quote what the tool printed: redacted like every captured text.
+        const e = error instanceof Error ? error : new Error(String(error));
+        span.recordException({ name: e.name, message: this.redacted(e.message), ...(e.stack ? { stack: this.redacted(e.stack) } : {}) });
         span.setStatus({ code: SpanStatusCode.ERROR, message: "unknown" });
         span.setAttribute(ATTR.ERROR_TYPE, "unknown");
         span.end();

@@ -39,6 +39,25 @@ export async function nsPerCall(fn: () => unknown | Promise<unknown>, iterations
   return samples[Math.floor(samples.length / 2)]!;
 }
 
+/**
+ * Like {@link nsPerCall}, but CPU time of this process (user + system) instead of wall time: other
+ * work on a shared machine does not count. For synchronous work only (an await would not be timed).
+ */
+export function cpuNsPerCall(fn: () => unknown, iterations: number, options: { warmup?: number; rounds?: number } = {}): number {
+  const warmup = options.warmup ?? Math.min(iterations, 2000);
+  for (let i = 0; i < warmup; i++) fn();
+  const rounds = options.rounds ?? 5;
+  const samples: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    const start = process.cpuUsage();
+    for (let i = 0; i < iterations; i++) fn();
+    const used = process.cpuUsage(start);
+    samples.push(((used.user + used.system) * 1000) / iterations);
+  }
+  samples.sort((a, b) => a - b);
+  return samples[Math.floor(samples.length / 2)]!;
+}
+
 /** Formats nanoseconds as ns/us/ms. */
 export function formatNs(ns: number): string {
   if (ns < 1_000) return `${ns.toFixed(0)} ns`;

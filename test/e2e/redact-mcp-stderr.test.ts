@@ -7,27 +7,17 @@
  * while the redacted stderr does.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { faultyServer } from "../fixtures/faulty-mcp/command.ts";
+import { everyFileUnder } from "../helpers/files-under.ts";
 import { repoRoot, runPiCli } from "../helpers/pi-cli.ts";
 
 // Built at run time: no whole token in the repository's source.
 const TOKEN = ["ghp", "_", "StderrLeak".repeat(3), "Qz7x01"].join("");
 const CREDENTIAL = ["acme", "Cred", "-", "9f3e", "71b2c5"].join("");
-
-/** Every file under `dir` (recursively), as bytes decoded latin1 (SQLite pages included). */
-function everyFile(dir: string): string {
-  if (!existsSync(dir)) return "";
-  let out = "";
-  for (const e of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    const parent = (e as unknown as { parentPath?: string; path?: string }).parentPath ?? (e as unknown as { path: string }).path;
-    if (e.isFile()) out += readFileSync(join(parent, e.name), "latin1");
-  }
-  return out;
-}
 
 describe("pi -p, mcp preset: a server that prints its token to stderr and crashes", () => {
   it("keeps the token and the env credential from the model, the blob cache, the recall index and pi-governor search", async () => {
@@ -69,11 +59,11 @@ describe("pi -p, mcp preset: a server that prints its token to stderr and crashe
 
       // Nothing written to disk holds them: blob cache, recall index (with its -wal), anything else under HOME.
       expect(existsSync(dbPath)).toBe(true);
-      const disk = everyFile(join(home, "cache"));
+      const disk = everyFileUnder(join(home, "cache"));
       expect(disk).toContain("redacted:github-token");
       expect(disk).not.toContain(TOKEN);
       expect(disk).not.toContain(CREDENTIAL);
-      expect(everyFile(join(home, ".pi"))).not.toContain(TOKEN);
+      expect(everyFileUnder(join(home, ".pi"))).not.toContain(TOKEN);
 
       // pi-governor search finds the failure by its stderr words, redacted.
       const search = spawnSync(process.execPath, [join(repoRoot, "bin/pi-governor.mjs"), "search", "GITHUB", "token", "--db", dbPath, "--blobs", blobDir], {

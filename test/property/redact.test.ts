@@ -1,7 +1,7 @@
 /**
  * Redaction properties over random text with planted secrets: the result is a fixed point (redacting
- * it again changes nothing and finds nothing), no planted secret survives, and redaction never
- * creates a secret that was not in the input.
+ * it again changes nothing and finds nothing), no planted secret survives, also JSON-escaped to any
+ * depth, and redaction never creates a secret that was not in the input.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -78,6 +78,19 @@ describe("redaction properties", () => {
         for (const p of parts) if (typeof p !== "string") expect(out.includes(p.s), `${p.s} survived`).toBe(false);
       }),
       { numRuns: 400 },
+    );
+  });
+
+  it("hides every planted secret at any depth of JSON escaping, and the output still parses at every depth", () => {
+    fc.assert(
+      fc.property(text, fc.integer({ min: 1, max: 6 }), (parts, depth) => {
+        let input = parts.map((p) => (typeof p === "string" ? p : `${p.a}${p.s}${p.b}`)).join("");
+        for (let i = 0; i < depth; i++) input = JSON.stringify({ out: input });
+        let out = redactor.redact(input);
+        for (let i = 0; i < depth; i++) out = (JSON.parse(out) as { out: string }).out;
+        for (const p of parts) if (typeof p !== "string") expect(out.includes(p.s), `${p.s} survived at depth ${depth}`).toBe(false);
+      }),
+      { numRuns: 300 },
     );
   });
 

@@ -30,18 +30,6 @@ describe("BlobStore", () => {
     expect(store.referencedIds().has(blob.id)).toBe(true);
   });
 
-  it("copies a file of any size by streaming, under the same id as its content", async () => {
-    const store = new BlobStore({ dir });
-    const src = join(root, "src.json");
-    const text = `[${"1,".repeat(100_000)}2]`;
-    writeFileSync(src, text);
-    const fromFile = await store.putFile(src);
-    expect(fromFile.path.endsWith(".json")).toBe(true);
-    expect(readFileSync(fromFile.path, "utf8")).toBe(text);
-    const fromString = await store.put(text);
-    expect(fromString).toMatchObject({ id: fromFile.id, path: fromFile.path, created: false });
-  });
-
   it("names JSON documents .json, and finds either kind by id", async () => {
     const store = new BlobStore({ dir });
     const json = await store.put('  {"a": [1, 2, 3]}\n');

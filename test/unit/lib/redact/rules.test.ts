@@ -19,7 +19,7 @@ const cases: Array<{ rule: string; hits: string[]; misses: string[] }> = [
   },
   {
     rule: "aws-secret-key",
-    hits: [`aws_secret_access_key = ${rnd(B64, 40)}`, `AWS_SECRET_ACCESS_KEY: "${rnd(B64, 40, 2)}"`],
+    hits: [`aws_secret_access_key = ${rnd(B64, 40)}`, `AWS_SECRET_ACCESS_KEY: "${rnd(B64, 40, 2)}"`, `:aws_secret_access_key => '${rnd(B64, 40, 4)}'`],
     misses: [`aws_secret_access_key = ${rnd(B64, 39)}`, `secret_access_key_id = ${rnd(B64, 40)}`],
   },
   { rule: "gcp-api-key", hits: [`AIza${rnd(ALNUM + "_-", 35)}`], misses: [`AIza${rnd(ALNUM, 34)}`, `AIza${rnd(ALNUM, 36)}`] },
@@ -47,6 +47,7 @@ const cases: Array<{ rule: string; hits: string[]; misses: string[] }> = [
       `ghs_${rnd(ALNUM, 36, 2)}`,
       `github_pat_${rnd(ALNUM + "_", 82)}`,
       `"token": "ghu_${rnd(ALNUM, 36, 4)}"`,
+      `GITHUB_TOKEN: ghs_12345_eyJ${rnd(ALNUM, 30, 5)}.eyJ${rnd(ALNUM, 60, 6)}.${rnd(ALNUM + "_-", 43, 7)}`,
     ],
     misses: [`ghp_${rnd(ALNUM, 35)}`, `ghp_${rnd(ALNUM, 252)}`, `xghp_${rnd(ALNUM, 36)}`, "ghp_", "github_pat_short"],
   },
@@ -55,6 +56,42 @@ const cases: Array<{ rule: string; hits: string[]; misses: string[] }> = [
     rule: "npm-token",
     hits: [`//registry.npmjs.org/:_authToken=npm_${rnd(ALNUM, 36)}`],
     misses: [`npm_${rnd(ALNUM, 35)}`, "npm_config_cache", "npm_package_version_string_thing"],
+  },
+  {
+    rule: "npmrc-auth",
+    hits: [
+      "//registry.npmjs.org/:_authToken=8f2c1d3e-aaaa-4bbb-9ccc-0123456789ab",
+      `//npm.corp/:_auth=${Buffer.from("me:hunter2pass").toString("base64")}`,
+      "//npm.corp/:_password=aHVudGVyMnBhc3M=",
+    ],
+    misses: ["//registry.npmjs.org/:_authToken=${NPM_TOKEN}", "_authToken=short", "my_authToken=abcdefgh12345"],
+  },
+  { rule: "docker-token", hits: [`docker login -p dckr_pat_${rnd(ALNUM + "_-", 27)}`], misses: [`dckr_pat_${rnd(ALNUM, 26)}`, `dckr_pat_${rnd(ALNUM, 28)}`] },
+  { rule: "sendgrid-key", hits: [`SG.${rnd(ALNUM, 22)}.${rnd(ALNUM, 43, 2)}`], misses: ["SG.short.key", "see SG.2 of the spec"] },
+  { rule: "shopify-token", hits: [`shpat_${rnd("abcdef0123456789", 32)}`, `shpss_${rnd(ALNUM, 40)}`], misses: [`shpat_${rnd(ALNUM, 31)}`] },
+  {
+    rule: "grafana-token",
+    hits: [`glsa_${rnd(ALNUM, 32)}_${rnd("abcdef0123456789", 8)}`, `GF=glc_${rnd(B64, 60)}==`],
+    misses: ["glsa_short", `glc_${rnd(ALNUM, 31)}`],
+  },
+  { rule: "linear-key", hits: [`lin_api_${rnd(ALNUM, 40)}`], misses: [`lin_api_${rnd(ALNUM, 31)}`] },
+  { rule: "notion-token", hits: [`ntn_${rnd("0123456789", 11)}${rnd(ALNUM, 35)}`], misses: [`ntn_${rnd(ALNUM, 45)}`] },
+  { rule: "vault-token", hits: [`hvs.${rnd(ALNUM + "_-", 95)}`], misses: [`hvs.${rnd(ALNUM, 60)}`] },
+  { rule: "vercel-token", hits: [`vcp_${rnd(ALNUM, 24)}`], misses: [`vcp_${rnd(ALNUM, 19)}`] },
+  {
+    rule: "databricks-token",
+    hits: [`token = dapi${rnd("abcdef0123456789", 32)}`],
+    misses: [`dapi${rnd("abcdef0123456789", 31)}`, `rapidapi${rnd("abcdef0123456789", 32)}`],
+  },
+  { rule: "figma-token", hits: [`figd_${rnd(ALNUM + "_-", 40)}`], misses: [`figd_${rnd(ALNUM, 39)}`] },
+  { rule: "cloudflare-token", hits: [`cfut_${rnd(ALNUM, 48)}`], misses: [`cfut_${rnd(ALNUM, 47)}`] },
+  { rule: "tailscale-key", hits: [`tskey-auth-${rnd(ALNUM, 12)}-${rnd(ALNUM, 30)}`], misses: ["tskey-auth-short"] },
+  { rule: "onepassword-token", hits: [`OP_TOKEN=ops_ey${rnd(B64, 200)}fQ==`], misses: [`ops_ey${rnd(ALNUM, 50)}`] },
+  { rule: "groq-key", hits: [`gsk_${rnd(ALNUM, 52)}`], misses: [`gsk_${rnd(ALNUM, 51)}`] },
+  {
+    rule: "huggingface-token",
+    hits: [`hf_${rnd("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz", 34)}`],
+    misses: [`hf_${rnd(ALNUM, 34)}1`, "hf_hub_download"],
   },
   {
     rule: "slack-token",
@@ -123,7 +160,11 @@ const cases: Array<{ rule: string; hits: string[]; misses: string[] }> = [
   },
   {
     rule: "url-password",
-    hits: ["postgres://admin:S3cr3t!@db.internal:5432/app", "https://deploy:ghx7Yq2@git.corp.local/repo.git"],
+    hits: [
+      "postgres://admin:S3cr3t!@db.internal:5432/app",
+      "https://deploy:ghx7Yq2@git.corp.local/repo.git",
+      `https://${rnd("abcdef0123456789", 40)}:x-oauth-basic@github.com/o/r`,
+    ],
     misses: ["https://user:password@host", "https://a:b@example.com/", "http://host:8080/path", "postgres://user:${PASSWORD}@db", "https://user@host"],
   },
   {

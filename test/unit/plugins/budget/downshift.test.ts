@@ -2,7 +2,7 @@ import { Type } from "typebox";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createGovernor, definePlugin, definePreset, STAGE, textContent, type ToolCallContext } from "../../../../core/index.ts";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { applyRung, budget, clampArgs } from "../../../../plugins/budget/index.ts";
@@ -15,6 +15,7 @@ function searchTool(
   seen: Array<Record<string, unknown>>,
   contexts: ToolCallContext[],
   tags: string[] = [],
+  body: (size: number) => string = (size) => "x".repeat(size),
 ) {
   return definePlugin({
     name: "test:search",
@@ -39,20 +40,26 @@ function searchTool(
           seen.push({ ...call.args });
           const size = sizeOf(call.args as Record<string, unknown>);
           if (size instanceof Error) throw size;
-          return { content: textContent("x".repeat(size)) };
+          return { content: textContent(body(size)) };
         },
       });
     },
   });
 }
 
-async function build(config: Record<string, unknown>, sizeOf: (args: Record<string, unknown>) => number | Error, tags: string[] = [], withBlobs = false) {
+async function build(
+  config: Record<string, unknown>,
+  sizeOf: (args: Record<string, unknown>) => number | Error,
+  tags: string[] = [],
+  withBlobs = false,
+  body?: (size: number) => string,
+) {
   const seen: Array<Record<string, unknown>> = [];
   const contexts: ToolCallContext[] = [];
   const preset = definePreset({
     name: "t",
     description: "",
-    plugins: () => [budget({ perTool: KOTA_BUDGET_TOOLS }), ...(withBlobs ? [blobs()] : []), searchTool(sizeOf, seen, contexts, tags)()],
+    plugins: () => [budget({ perTool: KOTA_BUDGET_TOOLS }), ...(withBlobs ? [blobs()] : []), searchTool(sizeOf, seen, contexts, tags, body)()],
   });
   const gov = await createGovernor({ preset, cwd: "/", agentDir: "/nonexistent", env: {}, layers: [{ kind: "global", source: "t", data: config }] });
   expect(gov.problems()).toEqual([]);
@@ -168,6 +175,31 @@ describe("budget plugin", () => {
       expect(readFileSync(join(dir, `${id}.txt`), "utf8")).toBe("x".repeat(12_852));
       expect(obs.meta.blob).toMatchObject({ truncated: true, originalBytes: 12_852, excerptBytes: 4_197 });
       expect(obs.meta.budget).toMatchObject({ fitted: true });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("stores the first full answer redacted (this stage sees the answer before the redact stage does)", async () => {
+    const token = ["ghp", "_", "Budg3t".repeat(6)].join("");
+    const sizes = (a: Record<string, unknown>) => (a.output === "paths" ? 300 : 158 + 577 * Number(a.limit ?? 22));
+    const dir = mkdtempSync(join(tmpdir(), "budget-redact-"));
+    try {
+      const { gov } = await build({ blobs: { dir } }, sizes, [], true, (size) => `token ${token}\n${"x".repeat(size)}`);
+      const obs = await gov.pipeline.callTool("kota_search", { query: "config", output: "snippet", limit: 22 });
+      await gov.pipeline.hooks.toolResult.run(
+        { toolName: "kota_search", toolCallId: "c", input: {}, content: obs.content, details: {}, isError: false },
+        { tool: gov.pipeline.tools.get("kota_search")!.info, sessionId: "s" },
+      );
+      const id = obs.meta.blob!.id ?? "";
+      // The id the result names is that of the stored (redacted) bytes.
+      const stored = readFileSync(join(dir, `${id}.txt`), "utf8");
+      expect(stored.startsWith("token [redacted:github-token]\n")).toBe(true);
+      expect(
+        readdirSync(dir)
+          .map((f) => readFileSync(join(dir, f), "utf8"))
+          .join(""),
+      ).not.toContain(token);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -29,7 +29,7 @@ describe("the fold plugin", () => {
     expect([...g.pipeline.tools.keys()]).toContain(FOLD_TOOL);
     expect([...g.pipeline.commands.keys()].sort()).toEqual(["kota pin", "kota pruning", "kota unfold"]);
     expect(g.services.maybe(FOLDING)?.foldedRanges("none")).toEqual([]);
-    expect(g.statusText()).toContain(`governor:prune [prune]: on · uses "blobs:store", "redact:redactor", "fold:ranges" (governor:fold)`);
+    expect(g.statusText()).toContain(`governor:prune [prune]: on · uses "blobs:store", "fold:ranges" (governor:fold)`);
   });
 
   it("is in every preset, right before prune (the order folding ran in when it was a part of prune)", async () => {

@@ -61,7 +61,7 @@ describe.skipIf(!fts)("context_search scopes", () => {
   it("by default offers session and project only; scope all is refused and another project's output never comes back", async () => {
     const r = root();
     const victim = await project(r, "victim");
-    await victim.result("DATABASE_PASSWORD=hunter2-otterVault");
+    await victim.result("private note: hunter2-otterVault");
     await victim.search({ query: "flush" }); // writes the victim's row
     const attacker = await project(r, "attacker");
     expect(attacker.scopes()).toEqual(["session", "project"]);
@@ -74,13 +74,13 @@ describe.skipIf(!fts)("context_search scopes", () => {
   it("a project file cannot turn on searchAllProjects (trusted key); the global file can", async () => {
     const r = root();
     const victim = await project(r, "victim");
-    await victim.result("DATABASE_PASSWORD=hunter2-otterVault");
+    await victim.result("private note: hunter2-otterVault");
     await victim.search({ query: "flush" });
     const fromProject = await project(r, "cloned", [{ kind: "project", source: "cloned/.pi/pi-governor.json", data: { recall: { searchAllProjects: true } } }]);
     expect(fromProject.scopes()).toEqual(["session", "project"]);
     expect(fromProject.gov.problems().join("\n")).toMatch(/recall\.searchAllProjects.*ignored/);
     const trusted = await project(r, "mine", [{ kind: "global", source: "global opt-in", data: { recall: { searchAllProjects: true } } }]);
     expect(trusted.scopes()).toEqual(["session", "project", "all"]);
-    expect(await trusted.search({ query: "otterVault", scope: "all" })).toContain("DATABASE_PASSWORD=hunter2-«otterVault»");
+    expect(await trusted.search({ query: "otterVault", scope: "all" })).toContain("private note: hunter2-«otterVault»");
   });
 });

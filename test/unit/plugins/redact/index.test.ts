@@ -44,7 +44,7 @@ describe("redact plugin", () => {
   });
 
   /** redact + blobs + recall on a temp dir, plus a governed `leak` tool answering `answer` and an observer outside redact. */
-  async function build(layers: ConfigLayer[] = [], answer = `token ${TOKEN} end`) {
+  async function build(layers: ConfigLayer[] = [], answer = `token ${TOKEN} end`, thresholdBytes = 2_048) {
     dir = mkdtempSync(join(tmpdir(), "pigov-redact-"));
     const seen: ToolObservation[] = [];
     const leak = oneToolPlugin(
@@ -76,7 +76,7 @@ describe("redact plugin", () => {
       agentDir: dir,
       env: {},
       layers,
-      overrides: { blobs: { dir: join(dir, "blobs"), thresholdBytes: 2_048 }, recall: { dbPath: join(dir, "recall.db") } },
+      overrides: { blobs: { dir: join(dir, "blobs"), thresholdBytes }, recall: { dbPath: join(dir, "recall.db") } },
     });
     gov.attachSession("s", { hasUI: false, notify: () => {}, setStatus: () => {}, confirm: async () => false });
     await gov.pipeline.hooks.sessionStart.run({ sessionId: "s", cwd: dir, reason: "startup" });
@@ -124,6 +124,28 @@ describe("redact plugin", () => {
       // the stored copy is pi's whole output (the token line is only in the file), redacted
       expect(stored).toBe(`${"x\n".repeat(5_000)}NPM_TOKEN=[redacted:github-token]\n`);
       expect(filesUnder(join(dir, "blobs"))).not.toContain(TOKEN);
+    } finally {
+      rmSync(full, { force: true });
+    }
+  });
+
+  it.skipIf(!fts)("stores pi's full output redacted in the recall index and the blob cache when blobs' threshold is raised", async () => {
+    // The blobs plugin does not cut the result (threshold 1 MB), so recall stores pi's full-output
+    // file itself: the secrets in it (only in the file, not in pi's cut text) must not reach either.
+    const { gov, result } = await build([], undefined, 1_048_576);
+    const full = join(tmpdir(), `pi-bash-${randomBytes(8).toString("hex")}.log`);
+    const aws = ["AKIA", "Z9", "QWERTYUIOPASDF"].join("");
+    const nested = JSON.stringify({ out: JSON.stringify({ AWS_SECRET_ACCESS_KEY: "wJalrXUtnFEMI/K7MDENG/bPxRfiCYzzKEYzz0123" }) });
+    writeFileSync(full, `${"build line\n".repeat(3_000)}GH_TOKEN=${TOKEN}\nid ${aws}\n${nested}\nfinished marker\n`, { mode: 0o600 });
+    try {
+      const out = await result({ text: `${"build line\n".repeat(100)}(cut by pi)`, details: { fullOutputPath: full, truncation: {} } });
+      expect(out.details?.truncated).toBeUndefined();
+      const answer = contentText((await gov.pipeline.callTool("context_search", { query: "finished marker" })).content);
+      expect(answer).toContain("finished");
+      for (const secret of [TOKEN, aws, "wJalrXUtnFEMI"]) {
+        expect(answer).not.toContain(secret);
+        expect(filesUnder(dir), secret).not.toContain(secret);
+      }
     } finally {
       rmSync(full, { force: true });
     }

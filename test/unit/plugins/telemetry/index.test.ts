@@ -55,6 +55,7 @@ const tools = definePlugin({
     reg("slow", (_args, signal) => new Promise((_, reject) => signal.addEventListener("abort", () => reject(signal.reason), { once: true })));
     reg("big", async (args) => ({ content: textContent("x".repeat(args.size === "small" ? 100 : 5_000)) }));
     reg("huge", async () => ({ content: textContent("y".repeat(40_000)) }));
+    reg("echo", async (args) => ({ content: textContent(`echo ${String(args.text)}`) }));
     reg(
       "down",
       async () => {
@@ -189,20 +190,17 @@ describe("telemetry: tool spans", () => {
   });
 });
 
+/** Telemetry capturing content and the test tools, with or without the redact plugin. */
+async function capturingGovernor(name: string, withRedact: boolean): Promise<Governor> {
+  const preset = definePreset({ name, description: "", plugins: () => [...(withRedact ? [redact()] : []), telemetry(), tools()] });
+  clock = new ManualClock();
+  return createGovernor({ preset, cwd: dir, agentDir: dir, layers: [], env: {}, clock, overrides: { telemetry: { enabled: true, captureContent: true } } });
+}
+
 describe("telemetry with the redact plugin", () => {
   it("exports captured arguments and results with secrets hidden", async () => {
     const token = ["ghp", "_", "SpanAttr".repeat(4), "Ww42"].join("");
-    const preset = definePreset({ name: "t-redact", description: "", plugins: () => [redact(), telemetry(), tools()] });
-    clock = new ManualClock();
-    const g = await createGovernor({
-      preset,
-      cwd: dir,
-      agentDir: dir,
-      layers: [],
-      env: {},
-      clock,
-      overrides: { telemetry: { enabled: true, captureContent: true } },
-    });
+    const g = await capturingGovernor("t-redact", true);
     await call(g, "flaky", { header: `Authorization: Bearer ${token}` });
     const [span] = spansNamed("execute_tool flaky");
     expect(span!.attributes[GEN_AI.TOOL_ARGUMENTS]).toContain("[redacted:github-token]");
@@ -220,6 +218,17 @@ describe("telemetry with the redact plugin", () => {
     expect(id.length).toBeLessThanOrEqual(160);
     expect(id).toMatch(/^\[redacted:github-token\]/);
     expect(JSON.stringify(spanExporter.getFinishedSpans().map((s) => s.attributes))).not.toContain(token);
+  });
+});
+
+describe("telemetry without the redact plugin", () => {
+  it("still exports captured arguments and results with secrets hidden (the built-in rules)", async () => {
+    const token = ["ghp", "_", "NoPlug1n".repeat(4), "Xx42"].join("");
+    const g = await capturingGovernor("t-no-redact", false);
+    await call(g, "echo", { text: `GH_TOKEN=${token}` });
+    const [span] = spansNamed("execute_tool echo");
+    expect(span!.attributes[GEN_AI.TOOL_RESULT]).toContain("[redacted:");
+    expect(JSON.stringify(spanExporter.getFinishedSpans().map((s) => [s.attributes, s.events]))).not.toContain(token);
   });
 });
 
