@@ -1,4 +1,4 @@
-import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
+import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { AgentMessageLike } from "../content.ts";
 import { agentDirFrom } from "../config/layers.ts";
 import { createGovernor, type Governor, type GovernorOptions } from "../host.ts";
@@ -124,6 +124,11 @@ export function bindGovernor(pi: ExtensionAPI, governor: Governor, options: Bind
     const degraded = g.degraded();
     const lines = [...problems, ...degraded];
     if (!lines.length) return ui.setStatus(PROBLEMS_STATUS_KEY, undefined);
+    if (lines.length === 1 && !problems.length) {
+      // One thing degraded (a missing SQLite driver, a server that did not start): that line alone.
+      ui.notify(`pi-governor: ${lines[0]}`, "warning");
+      return ui.setStatus(PROBLEMS_STATUS_KEY, "governor: 1 warning at load (/governor status)");
+    }
     const counts = [problems.length ? `${problems.length} config problem(s)` : "", degraded.length ? `${degraded.length} warning(s) at load` : ""]
       .filter(Boolean)
       .join(", ");

@@ -4,7 +4,7 @@
  * `tool_execution_start`/`_end` report each finished call as a `host_tool_end` event (the execution
  * log writes a row for it, the breaker judges pi's MCP servers by it).
  */
-import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
+import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { Governor } from "../host.ts";
 import { piMcpNextStep, piMcpServerOf } from "../pi-mcp.ts";
 import type { ToolResultValue } from "../tool-types.ts";

@@ -3,7 +3,7 @@
  * (pi 1.x gives MCP tools the annotations their server declares, in `pi.getAllTools()`), and whether
  * this pi can end a run from a blocked `tool_call`.
  */
-import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
+import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import type { ToolAnnotations } from "../tool-types.ts";
 
 const HINTS = ["readOnlyHint", "idempotentHint", "destructiveHint", "openWorldHint"] as const;
