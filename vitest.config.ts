@@ -42,7 +42,7 @@ export default defineConfig({
     hookTimeout: 30_000,
     pool: "forks",
     // Every test file gets its own HOME and agent dir; the run fails if the real ~/.pi data changed.
-    globalSetup: ["test/setup/real-home-guard.ts"],
+    globalSetup: ["test/setup/real-home-guard.ts", "test/setup/sqlite-notice.ts"],
     setupFiles: ["test/setup/hermetic-home.ts"],
     // Integration and e2e tests spawn real child processes; two workers match the 2-core CI machine.
     maxWorkers: 2,

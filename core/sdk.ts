@@ -168,4 +168,4 @@ export { type BoundedReadOptions, currentUid, readBoundedFileSync, SAFE_READ_FLA
 export { configuredPath, type CliCommand, type CliContext, type CliIO } from "./cli-command.ts";
 export type { DoctorCheckContext, DoctorCheckResult, DoctorChecks, DoctorCheckStatus } from "./doctor-check.ts";
 export type { OffBecause } from "./load-warnings.ts";
-export { parseCommandArgs, USAGE_EXIT } from "./cli-args.ts";
+export { CANNOT_READ_EXIT, parseCommandArgs, USAGE_EXIT } from "./cli-args.ts";

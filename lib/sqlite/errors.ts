@@ -23,11 +23,14 @@ export class SqliteUnavailableError extends Error {
   readonly fix: string;
   /** For one driver: the reason in a few words, to join with the other's ("better-sqlite3 is not installed"). */
   readonly short: string;
-  constructor(why: string, fix: string, driver: SqliteDriverName | undefined, options?: { cause?: unknown; short?: string }) {
+  /** How to make better-sqlite3 load (install or rebuild it, and where), when it was tried. */
+  readonly nativeFix: string | undefined;
+  constructor(why: string, fix: string, driver: SqliteDriverName | undefined, options?: { cause?: unknown; short?: string; nativeFix?: string }) {
     super(`${why}. Fix: ${fix}.`, options);
     this.why = why;
     this.fix = fix;
     this.short = options?.short ?? why;
+    this.nativeFix = options?.nativeFix;
     this.driver = driver;
   }
 }
@@ -77,4 +80,13 @@ export function sqliteErrorCode(error: unknown): string | undefined {
 export function isTransientSqliteError(error: unknown): boolean {
   const code = sqliteErrorCode(error);
   return code === "SQLITE_BUSY" || code === "SQLITE_LOCKED" || code === "SQLITE_PROTOCOL";
+}
+
+/**
+ * For a shell command (`pi-governor stats`, `search`) that found no driver here and no other Node to
+ * run on: the cause, and how to read the file anyway, without a final period.
+ */
+export function noSqliteText(error: SqliteUnavailableError): string {
+  const native = error.nativeFix ? `, or ${error.nativeFix}` : "";
+  return `${error.why}, and the \`pi\` command on PATH names no other Node to read it with. Fix: run pi-governor with the Node pi runs on (Node >= ${NODE_SQLITE_MIN_VERSION} has node:sqlite built in)${native}`;
 }

@@ -50,7 +50,7 @@ export function loadDriver(option?: SqliteDriverName | "auto", env: NodeJS.Proce
         `no SQLite driver loads on Node ${process.versions.node}: ${node.short}, and ${better.short}`,
         `run pi on Node >= ${NODE_SQLITE_MIN_VERSION}, or ${better.fix}`,
         undefined,
-        { cause: betterError },
+        { cause: betterError, nativeFix: better.fix },
       );
     }
   }

@@ -6,6 +6,7 @@
  */
 import { fauxAssistantMessage, fauxText } from "@mariozechner/pi-ai";
 import { afterEach, describe, expect, it } from "vitest";
+import { skipWithoutSqlite } from "../helpers/sqlite-available.ts";
 import { assertNoLiveChildren, type KotaE2e, startKotaSession } from "../helpers/kota-e2e.ts";
 import { type PiRequestPreamble, type PiTestSession, startPiSession } from "../helpers/pi-session.ts";
 
@@ -25,7 +26,8 @@ const toolChars = (t: PiRequestPreamble["tools"][number]) => JSON.stringify(t).l
 const promptChars = (p: PiRequestPreamble) => p.systemPrompt.length + p.systemMessages.reduce((s, m) => s + m.length, 0);
 
 describe("kota e2e: fixed per-request overhead", () => {
-  it(`the default preset adds at most ${FIXED_OVERHEAD_BOUND.toLocaleString("en-US")} chars (system prompt + tool schemas) to every request`, async () => {
+  it(`the default preset adds at most ${FIXED_OVERHEAD_BOUND.toLocaleString("en-US")} chars (system prompt + tool schemas) to every request`, async (ctx) => {
+    skipWithoutSqlite(ctx);
     e2e = await startKotaSession({ responses: [fauxAssistantMessage([fauxText("hi")])], defaultSystemPrompt: true });
     await e2e.pi.session.prompt("hello");
     // The same folder: pi's prompt names the working directory.

@@ -25,6 +25,7 @@ import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rm
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { skipWithoutSqlite } from "../helpers/sqlite-available.ts";
 import { piCli, repoRoot, runPiCli } from "../helpers/pi-cli.ts";
 
 const gitWorks = spawnSync("git", ["--version"], { encoding: "utf8" }).status === 0;
@@ -85,7 +86,8 @@ describe.skipIf(!gitWorks)(`pi install git:<url> with the real pi CLI${gitWorks 
   }, 60_000);
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-  it("clones into the agent dir, installs the runtime dependencies only, and a later pi -p loads the extension from the clone", async () => {
+  it("clones into the agent dir, installs the runtime dependencies only, and a later pi -p loads the extension from the clone", async (ctx) => {
+    skipWithoutSqlite(ctx);
     const started = Date.now();
     const install = spawnSync(process.execPath, [piCli, "install", `git:${HOST}/${PATH_IN_HOST}`], {
       cwd: work,

@@ -11,6 +11,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { skipWithoutSqlite } from "../helpers/sqlite-available.ts";
 import { faultyServer } from "../fixtures/faulty-mcp/command.ts";
 import { repoRoot, runPiCli } from "../helpers/pi-cli.ts";
 
@@ -30,7 +31,8 @@ function everyFile(dir: string): string {
 }
 
 describe("pi -p, mcp preset: a server that prints its token to stderr and crashes", () => {
-  it("keeps the token and the env credential from the model, the blob cache, the recall index and pi-governor search", async () => {
+  it("keeps the token and the env credential from the model, the blob cache, the recall index and pi-governor search", async (ctx) => {
+    skipWithoutSqlite(ctx);
     const home = mkdtempSync(join(tmpdir(), "pigov-redact-e2e-"));
     const stderrFile = join(home, "server-stderr.txt");
     writeFileSync(stderrFile, `auth: using GITHUB token ${TOKEN}\nconfig: credential ${CREDENTIAL} rejected\n`);

@@ -64,7 +64,7 @@ function unavailable(error: unknown): SqliteUnavailableError {
             `rebuild better-sqlite3 for this Node ${where}: npm rebuild better-sqlite3`,
           ]
         : [`better-sqlite3 does not load (${message.split("\n")[0]})`, `rebuild better-sqlite3 ${where}: npm rebuild better-sqlite3`];
-  return new SqliteUnavailableError(`${short} (Node ${node})`, fix, "better-sqlite3", { cause: error, short });
+  return new SqliteUnavailableError(`${short} (Node ${node})`, fix, "better-sqlite3", { cause: error, short, nativeFix: fix });
 }
 
 function wrap(db: BetterSqlite3.Database, path: string): SqliteDatabase {

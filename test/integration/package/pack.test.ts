@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { npm, repoRoot, run } from "../../helpers/package-install.ts";
 import { runPiCli } from "../../helpers/pi-cli.ts";
+import { piHost } from "../../helpers/pi-host.ts";
 import { newestSource } from "./sources.ts";
 
 const work = mkdtempSync(join(tmpdir(), "gov-pack-"));
@@ -175,6 +176,40 @@ console.log(JSON.stringify({ definePlugin: typeof gov.definePlugin, createGovern
     expect(tsc.stdout.trim().split("\n")).toEqual([
       expect.stringMatching(/^src\/broken\.ts\(2,\d+\): error TS2322: Type 'number' is not assignable to type 'string'/),
     ]);
+  });
+
+  it("type-checks against the pi under test alone, its declarations and pi-governor's checked too (skipLibCheck off)", async () => {
+    // The team has only the pi it runs (pi 1.6's @earendil-works scope; 0.73's @mariozechner on the
+    // legacy line) and checks every declaration file, pi-governor's included: they must name no other pi.
+    const piDir = join(team, "node_modules", ...piHost.scope.split("/"), "pi-coding-agent");
+    mkdirSync(join(piDir, ".."), { recursive: true });
+    symlinkSync(piHost.codingAgentDir, piDir, "dir");
+    const strict = join(team, "strict");
+    mkdirSync(strict, { recursive: true });
+    const options = JSON.parse(TEAM_FILES["tsconfig.json"]!).compilerOptions as Record<string, unknown>;
+    writeFileSync(join(strict, "tsconfig.json"), JSON.stringify({ compilerOptions: { ...options, skipLibCheck: false }, include: ["*.ts"] }));
+    writeFileSync(
+      join(strict, "extension.ts"),
+      `import type { ExtensionAPI, ExtensionFactory } from "${piHost.scope}/pi-coding-agent";
+import { bindGovernor, createExtension, createGovernor } from "pi-governor/host";
+import { definePreset } from "pi-governor/sdk";
+import { shout } from "../src/shout.ts";
+
+const preset = definePreset({ name: "acme", description: "acme_shout", plugins: () => [shout()] });
+export const factory: ExtensionFactory = createExtension(preset);
+export async function bind(pi: ExtensionAPI): Promise<void> {
+  bindGovernor(pi, await createGovernor({ preset, cwd: process.cwd(), agentDir: process.cwd(), layers: [] }));
+}
+`,
+    );
+    try {
+      const tsc = await run(process.execPath, [join(team, "node_modules", "typescript", "bin", "tsc"), "-p", join(strict, "tsconfig.json")], team);
+      expect(tsc.stdout + tsc.stderr).toBe("");
+      expect(tsc.code).toBe(0);
+    } finally {
+      rmSync(strict, { recursive: true, force: true });
+      rmSync(piDir, { force: true });
+    }
   });
 
   it("runs the team's vitest test", async () => {

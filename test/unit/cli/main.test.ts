@@ -49,15 +49,29 @@ describe("pi-governor subcommands", () => {
     }
   });
 
-  it("an unknown option exits 2 with the error and the usage on stderr", async () => {
-    for (const name of ["replay", "stats", "schema", "doctor"]) {
+  it("an unknown option exits 2 with the error (the command named, quotes balanced) and the usage on stderr", async () => {
+    for (const name of ["replay", "stats", "search", "schema", "doctor"]) {
       const r = await cli(name, "--bogus");
       expect(r.code).toBe(2);
-      expect(r.err).toMatch(/Unknown option '--bogus'/);
+      const first = r.err.split("\n")[0]!;
+      expect(first).toBe(`pi-governor ${name}: unknown option --bogus`);
       expect(r.err).toMatch(new RegExp(`usage: pi-governor ${name}`));
       expect(r.out).toBe("");
     }
     expect((await cli("replay", "--price", "cheap")).err).toMatch(/--price needs a non-negative number, got "cheap"/);
+  });
+
+  it("no command is a wrong argument: the usage on stderr, exit 2; a near miss is named", async () => {
+    const none = await cli();
+    expect(none.code).toBe(2);
+    expect(none.out).toBe("");
+    expect(none.err).toMatch(/^pi-governor: give a command\.\n\nusage: pi-governor <command>/);
+    expect((await cli("--help")).code).toBe(0);
+    const typo = await cli("stat");
+    expect(typo.code).toBe(2);
+    expect(typo.err).toMatch(/unknown command "stat" \(did you mean "stats"\?\)/);
+    expect((await cli("stats", "--jsno")).err.split("\n")[0]).toBe("pi-governor stats: unknown option --jsno (did you mean --json?)");
+    expect((await cli("search", "--limt", "3", "x")).err.split("\n")[0]).toBe("pi-governor search: unknown option --limt (did you mean --limit?)");
   });
 
   it("stats --json prints JSON even when there is no log yet", async () => {

@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { itWithSqlite } from "../../../helpers/sqlite-available.ts";
 import {
   driverChoice,
   loadDriver,
@@ -39,7 +40,7 @@ describe("storage interface contract (in-process)", () => {
     });
   }
 
-  it("auto picks node:sqlite where this Node has it, else better-sqlite3", () => {
+  itWithSqlite("auto picks node:sqlite where this Node has it, else better-sqlite3", () => {
     const expected = probe.unavailable.node ? "better-sqlite3" : "node";
     expect(probe.driver).toBe(expected);
     expect(loadDriver(undefined, {}).name).toBe(expected);
@@ -52,7 +53,9 @@ describe("storage interface contract (in-process)", () => {
     expect(driverChoice(undefined, { [SQLITE_DRIVER_ENV]: "better-sqlite3" })).toBe("better-sqlite3");
     expect(driverChoice(undefined, { [SQLITE_DRIVER_ENV]: "node" })).toBe("node");
     expect(driverChoice("auto", { [SQLITE_DRIVER_ENV]: "node" })).toBe("auto");
-    expect(() => driverChoice(undefined, { [SQLITE_DRIVER_ENV]: "sqlite3" })).toThrow(/"sqlite3" is not a SQLite driver; use node, better-sqlite3 or auto/);
+    expect(() => driverChoice(undefined, { [SQLITE_DRIVER_ENV]: "sqlite3" })).toThrow(
+      /"sqlite3" is not a SQLite driver\. Fix: set it to node, better-sqlite3 or auto/,
+    );
     expect(probeSqlite({ env: { [SQLITE_DRIVER_ENV]: "better-sqlite3" } }).driver).toBe(probe.unavailable["better-sqlite3"] ? undefined : "better-sqlite3");
   });
 
@@ -67,7 +70,11 @@ describe("storage interface contract (in-process)", () => {
     }
     expect(error).toBeInstanceOf(SqliteUnavailableError);
     expect((error as SqliteUnavailableError).driver).toBe(missing);
-    expect((error as Error).message).toMatch(missing === "node" ? /node:sqlite .* needs Node >= 22\.13/ : /npm (rebuild|install) better-sqlite3/);
+    expect((error as Error).message).toMatch(
+      missing === "node"
+        ? /node:sqlite needs Node >= 22\.13 \(this is Node [\d.]+\)\. Fix: run pi on Node >= 22\.13/
+        : /npm (rebuild|install --no-save) better-sqlite3/,
+    );
   });
 });
 
