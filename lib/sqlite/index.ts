@@ -8,3 +8,4 @@ export type { OpenOptions, RunResult, SqlParams, SqlValue, SqliteDatabase, Sqlit
 export { driverChoice, loadDriver, openDatabase, preparePrivateFile, probeSqlite, SQLITE_DRIVER_ENV, sqliteUnavailable, tidyAfterReading } from "./open.ts";
 export { isSqliteUnavailable, isTransientSqliteError, NODE_SQLITE_MIN_VERSION, noSqliteText, sqliteErrorCode, SqliteUnavailableError } from "./errors.ts";
 export { sqliteFailureAdvice, type DatabaseWhere } from "./failure-advice.ts";
+export { olderThan as olderThanVersion } from "./drivers/node-sqlite.ts";
