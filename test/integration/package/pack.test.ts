@@ -204,8 +204,11 @@ export async function bind(pi: ExtensionAPI): Promise<void> {
     );
     try {
       const tsc = await run(process.execPath, [join(team, "node_modules", "typescript", "bin", "tsc"), "-p", join(strict, "tsconfig.json")], team);
-      expect(tsc.stdout + tsc.stderr).toBe("");
-      expect(tsc.code).toBe(0);
+      // pi's own declarations may have errors of their own under these settings (pi 1.6 imports JSON
+      // without `with { type: "json" }`, TS1543 with NodeNext): those are pi's. None may be pi-governor's or the team's.
+      const errors = (tsc.stdout + tsc.stderr).split("\n").filter((l) => /error TS\d+/.test(l));
+      expect(errors.filter((l) => !/node_modules\/(@earendil-works|@mariozechner)\//.test(l.split("(")[0]!))).toEqual([]);
+      expect(errors.every((l) => !/TS2307/.test(l))).toBe(true);
     } finally {
       rmSync(strict, { recursive: true, force: true });
       rmSync(piDir, { force: true });

@@ -121,19 +121,22 @@ describe("pi-governor subcommands", () => {
       mkdirSync(agentDir, { recursive: true });
       writeFileSync(join(agentDir, "pi-governor.json"), JSON.stringify({ preset: "lean", prune: { keepRecentTurns: -1 } }));
       // A pi 9.8.7 whose `pi` is on PATH: in a shell, that is the pi the doctor reports (not pi-governor's dev dependency).
-      const globalPi = join(dir, "global", "node_modules", "@earendil-works", "pi-coding-agent");
+      // Outside the project (--cwd): a `pi` inside it is one the project planted, never read.
+      const global = mkdtempSync(join(tmpdir(), "gov-cli-global-"));
+      const globalPi = join(global, "node_modules", "@earendil-works", "pi-coding-agent");
       mkdirSync(join(globalPi, "dist"), { recursive: true });
       writeFileSync(join(globalPi, "package.json"), JSON.stringify({ name: "@earendil-works/pi-coding-agent", version: "9.8.7" }));
       writeFileSync(join(globalPi, "dist", "cli.js"), "#!/usr/bin/env node\n", { mode: 0o755 });
-      mkdirSync(join(dir, "global", "bin"), { recursive: true });
-      symlinkSync(join(globalPi, "dist", "cli.js"), join(dir, "global", "bin", "pi"));
+      mkdirSync(join(global, "bin"), { recursive: true });
+      symlinkSync(join(globalPi, "dist", "cli.js"), join(global, "bin", "pi"));
       const path = process.env.PATH;
-      process.env.PATH = `${join(dir, "global", "bin")}:${path}`;
+      process.env.PATH = `${join(global, "bin")}:${path}`;
       let r: Awaited<ReturnType<typeof cli>>;
       try {
         r = await cli("doctor", "--cwd", dir, "--json");
       } finally {
         process.env.PATH = path;
+        rmSync(global, { recursive: true, force: true });
       }
       const { results } = JSON.parse(r.out) as { results: Array<{ name: string; status: string; detail: string }> };
       expect(results.find((x) => x.name === "pi")!.detail).toBe(`@earendil-works/pi-coding-agent 9.8.7 (${globalPi}); the \`pi\` on PATH`);
