@@ -36,7 +36,7 @@ interface Block {
 }
 
 /** Every ```ts / ```typescript block with its line and whether it is marked `fragment`. */
-export function typescriptBlocks(doc: string, text: string): Block[] {
+function typescriptBlocks(doc: string, text: string): Block[] {
   const blocks: Block[] = [];
   const lines = text.split("\n");
   for (let i = 0; i < lines.length; i++) {
@@ -58,7 +58,7 @@ describe("TypeScript in the docs", () => {
 
   it("'A complete plugin' in docs/plugins.md is a whole block, not a fragment", () => {
     const plugins = readFileSync(join(repoRoot, "docs/plugins.md"), "utf8");
-    const at = plugins.split("\n").findIndex((l) => l === "## A complete plugin") + 1;
+    const at = plugins.split("\n").indexOf("## A complete plugin") + 1;
     const block = blocks.find((b) => b.doc === "docs/plugins.md" && b.line > at);
     expect(block?.fragment).toBe(false);
     expect(block?.code).toMatch(/definePlugin\(/);
