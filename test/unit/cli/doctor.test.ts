@@ -8,11 +8,11 @@
  *  - `--cwd` of a folder that does not exist: a wrong argument (exit 2); no check creates anything,
  *    for it or for a real folder (KotaDB's data folder included).
  */
-import { spawn } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { run } from "../../helpers/package-install.ts";
 import { piHost, repoRoot } from "../../helpers/pi-host.ts";
 
 const work = mkdtempSync(join(tmpdir(), "cli-doctor-"));
@@ -31,19 +31,16 @@ function tree(dir: string): string[] {
   return existsSync(dir) ? (readdirSync(dir, { recursive: true }) as string[]).sort() : [];
 }
 
-function doctor(args: string[], env: Record<string, string>, extraNodeArgs: string[] = []): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(shellNode, [...extraNodeArgs, join(repoRoot, "bin/pi-governor.mjs"), "doctor", ...args], {
-      cwd: work,
-      env: { HOME: join(work, "home"), PI_GOVERNOR_CONFIG: JSON.stringify({ doctor: { startTimeoutMs: 5_000 } }), ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let out = "";
-    let err = "";
-    child.stdout.on("data", (d) => (out += d));
-    child.stderr.on("data", (d) => (err += d));
-    child.on("close", (code) => resolve({ code, out, err }));
+/** `pi-governor doctor <args>` on the shell's Node, `extraNodeArgs` before the script, in a HOME of its own. */
+async function doctor(args: string[], env: Record<string, string>, extraNodeArgs: string[] = []): Promise<{ code: number | null; out: string; err: string }> {
+  const r = await run(shellNode, [...extraNodeArgs, join(repoRoot, "bin/pi-governor.mjs"), "doctor", ...args], work, {
+    HOME: join(work, "home"),
+    PI_CODING_AGENT_DIR: undefined,
+    PI_GOVERNOR_SQLITE_DRIVER: undefined,
+    PI_GOVERNOR_CONFIG: JSON.stringify({ doctor: { startTimeoutMs: 5_000 } }),
+    ...env,
   });
+  return { code: r.code, out: r.stdout, err: r.stderr };
 }
 
 describe("pi-governor doctor in a shell", { timeout: 60_000 }, () => {

@@ -5,11 +5,12 @@
  * `pi` command on PATH runs with (a wrapper script naming it, as users install pi on another Node).
  * Without such a `pi`, both commands fail alike: exit 3, the cause and the fix.
  */
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { run } from "../../helpers/package-install.ts";
 import { repoRoot } from "../../helpers/pi-host.ts";
 
 const olderThanNodeSqlite = (version: string) => {
@@ -46,41 +47,33 @@ const logPath = join(work, "store", "executions.db");
 const indexPath = join(work, "store", "recall", "index.db");
 const blobs = join(work, "store", "blobs");
 
-function run(node: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((resolve) => {
-    // The missing better-sqlite3 is loaded as an argument of this Node only: the re-run does not inherit it.
-    const child = spawn(
-      node,
-      ["--require", join(repoRoot, "test/fixtures/sqlite/without-better-sqlite3.cjs"), join(repoRoot, "bin/pi-governor.mjs"), ...args],
-      {
-        cwd: work,
-        env: { HOME: join(work, "home"), PI_CODING_AGENT_DIR: join(work, "agent"), ...env },
-        stdio: ["ignore", "pipe", "pipe"],
-      },
-    );
-    let out = "";
-    let err = "";
-    child.stdout.on("data", (d) => (out += d));
-    child.stderr.on("data", (d) => (err += d));
-    child.on("close", (code) => resolve({ code, out, err }));
-  });
+/** `pi-governor <args>` on `node`, without better-sqlite3 (loaded as an argument of this Node only: the re-run does not inherit it). */
+async function cli(node: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string; err: string }> {
+  const r = await run(
+    node,
+    ["--require", join(repoRoot, "test/fixtures/sqlite/without-better-sqlite3.cjs"), join(repoRoot, "bin/pi-governor.mjs"), ...args],
+    work,
+    {
+      HOME: join(work, "home"),
+      PI_CODING_AGENT_DIR: join(work, "agent"),
+      PI_GOVERNOR_SQLITE_DRIVER: undefined,
+      NODE_OPTIONS: undefined,
+      ...env,
+    },
+  );
+  return { code: r.code, out: r.stdout, err: r.stderr };
 }
 
 describe.skipIf(!cliNode || !piNode)("the shell CLI on a Node without SQLite", { timeout: 60_000 }, () => {
   beforeAll(async () => {
     mkdirSync(join(work, "home"), { recursive: true });
-    const wrote = await new Promise<string>((resolve, reject) => {
-      const child = spawn(
+    const wrote = (
+      await run(
         piNode!,
         [join(repoRoot, "node_modules/tsx/dist/cli.mjs"), join(repoRoot, "test/fixtures/sqlite/write-stores.ts"), logPath, indexPath, blobs],
-        {
-          stdio: ["ignore", "pipe", "inherit"],
-        },
-      );
-      let out = "";
-      child.stdout.on("data", (d) => (out += d));
-      child.on("close", (code) => (code === 0 ? resolve(out) : reject(new Error(`write-stores exited ${code}`))));
-    });
+        repoRoot,
+      )
+    ).stdout;
     expect(wrote).toMatch(/wrote both/);
   }, 60_000);
 
@@ -90,11 +83,11 @@ describe.skipIf(!cliNode || !piNode)("the shell CLI on a Node without SQLite", {
     writeFileSync(join(bin, "pi"), `#!/bin/sh\nexec "${piNode}" /opt/pi/node_modules/@earendil-works/pi-coding-agent/dist/cli.js "$@"\n`);
     chmodSync(join(bin, "pi"), 0o755);
     const env = { PATH: `${bin}:${dirname(cliNode!)}:/usr/bin:/bin` };
-    const stats = await run(cliNode!, ["stats", "--db", logPath], env);
+    const stats = await cli(cliNode!, ["stats", "--db", logPath], env);
     expect(stats.err).toBe("");
     expect(stats.code).toBe(0);
     expect(stats.out).toMatch(/^read\s+4\b/m);
-    const search = await run(cliNode!, ["search", "pelican", "--db", indexPath, "--blobs", blobs], env);
+    const search = await cli(cliNode!, ["search", "pelican", "--db", indexPath, "--blobs", blobs], env);
     expect(search.err).toBe("");
     expect(search.code).toBe(0);
     expect(search.out).toMatch(/1 output\(s\) match "pelican"/);
@@ -103,8 +96,8 @@ describe.skipIf(!cliNode || !piNode)("the shell CLI on a Node without SQLite", {
 
   it("without such a `pi`, both exit 3 with the cause and the fix", async () => {
     const env = { PATH: `${dirname(cliNode!)}:/usr/bin:/bin` };
-    const stats = await run(cliNode!, ["stats", "--db", logPath], env);
-    const search = await run(cliNode!, ["search", "pelican", "--db", indexPath, "--blobs", blobs], env);
+    const stats = await cli(cliNode!, ["stats", "--db", logPath], env);
+    const search = await cli(cliNode!, ["search", "pelican", "--db", indexPath, "--blobs", blobs], env);
     for (const r of [stats, search]) {
       expect(r.code).toBe(3);
       expect(r.err).toMatch(
