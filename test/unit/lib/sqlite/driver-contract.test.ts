@@ -101,6 +101,9 @@ describe("storage interface contract on Node 24 (child process)", () => {
     expect(out.results[0]!.report!.checks).toBeGreaterThanOrEqual(30);
     const better = out.results[1]!;
     // The shared install is built for Node 20: unless someone rebuilt it, it must fail with the fix.
-    if (!better.ok) expect(better.error).toMatch(/better-sqlite3 is built for another Node \(module version \d+; this one needs \d+\) \(Node 24[\d.]*\)\. Fix: rebuild better-sqlite3 for this Node in .*: npm rebuild better-sqlite3/);
+    if (!better.ok)
+      expect(better.error).toMatch(
+        /better-sqlite3 is built for another Node \(module version \d+; this one needs \d+\) \(Node 24[\d.]*\)\. Fix: rebuild better-sqlite3 for this Node in .*: npm rebuild better-sqlite3/,
+      );
   });
 });
