@@ -41,7 +41,8 @@ try {
   process.stderr.write(
     `pi-governor: the module "jiti" is not installed (${String(error?.message ?? error).split("\n", 1)[0]}). Fix: run \`npm ci --omit=dev\` in ${packageDir} (pi-governor's runtime dependencies), or reinstall the package.\n`,
   );
-  process.exit(1);
+  // 3: the command could not run (as for a store it cannot read); 2 is kept for a wrong argument.
+  process.exit(3);
 }
 const jiti = createJiti(import.meta.url, {
   fsCache: privateCompileCache(),

@@ -8,6 +8,9 @@ import type { CliCommand, CliContext, CliIO } from "../core/index.ts";
 // Not through core/index.ts: that loads the pipeline (tapable), and a missing dependency must be
 // reported below, not crash this module's import.
 import { visibleLines } from "../core/visible.ts";
+import { CANNOT_READ_EXIT, USAGE_EXIT } from "../core/cli-args.ts";
+import { didYouMean } from "../core/did-you-mean.ts";
+import { rerunOnPiNode } from "./sqlite-node.ts";
 
 export type { CliCommand, CliContext, CliIO };
 
@@ -43,25 +46,29 @@ const stdio: CliIO = { out: (t) => process.stdout.write(t), err: (t) => process.
 export async function main(argv: string[], raw: CliIO = stdio): Promise<number> {
   const io: CliIO = { out: (t) => raw.out(visibleLines(t)), err: (t) => raw.err(visibleLines(t)) };
   const [name, ...rest] = argv;
-  if (!name || name === "--help" || name === "-h" || name === "help") {
-    io.out(
-      `usage: pi-governor <command>\n\n${Object.entries(commands)
-        .map(([n, c]) => `  ${c.summary.startsWith(n) ? c.summary : `${n}  ${c.summary}`}`)
-        .join("\n")}\n\nEvery command answers --help. From a clone: node bin/pi-governor.mjs <command>.\n`,
-    );
-    return name ? 0 : 1;
+  const usage = `usage: pi-governor <command>\n\n${Object.entries(commands)
+    .map(([n, c]) => `  ${c.summary.startsWith(n) ? c.summary : `${n}  ${c.summary}`}`)
+    .join("\n")}\n\nEvery command answers --help. From a clone: node bin/pi-governor.mjs <command>.\n`;
+  if (name === "--help" || name === "-h" || name === "help") {
+    io.out(usage);
+    return 0;
+  }
+  // No command is a wrong argument like any other: the usage on stderr, exit 2.
+  if (!name) {
+    io.err(`pi-governor: give a command.\n\n${usage}`);
+    return USAGE_EXIT;
   }
   const command = commands[name];
   if (!command) {
-    io.err(`pi-governor: unknown command "${name}". Commands: ${Object.keys(commands).join(", ")}\n`);
-    return 2;
+    io.err(`pi-governor: unknown command "${name}"${didYouMean(name, Object.keys(commands))}. Commands: ${Object.keys(commands).join(", ")}\n`);
+    return USAGE_EXIT;
   }
   try {
     const mod = await command.load();
-    return await mod.run(rest, io, { trustedConfig: once(() => trustedConfigOf(process.env)) });
+    return await mod.run(rest, io, { trustedConfig: once(() => trustedConfigOf(process.env)), rerunWithSqlite: () => rerunOnPiNode(argv, io) });
   } catch (error) {
     io.err(`pi-governor ${name}: ${missingModuleMessage(error) ?? (error as Error).message}\n`);
-    return 1;
+    return CANNOT_READ_EXIT;
   }
 }
 

@@ -19,6 +19,12 @@ export interface CliContext {
    * a command opens. `{}` when there is none or it cannot be read (the doctor reports why).
    */
   trustedConfig(): Promise<Readonly<Record<string, unknown>>>;
+  /**
+   * For a command that found no SQLite driver in this Node: runs the same command on the Node pi
+   * runs with (when the `pi` command names another one) and resolves to its exit code, its output
+   * already written; undefined when there is none, and the command reports the failure itself.
+   */
+  rerunWithSqlite?(): Promise<number | undefined>;
 }
 
 /** A CLI command: parses its own argv, writes to the given streams, resolves to the process exit code. */

@@ -33,6 +33,11 @@ export interface DoctorCheckContext {
    * milliseconds: `doctor.startTimeoutMs`, default 15000.
    */
   startTimeoutMs: number;
+  /**
+   * Why no SQLite driver loads for the pi this doctor checks, when the doctor's own SQLite check
+   * failed: a stage that needs SQLite reports itself off (`skip`) instead of checking its files.
+   */
+  sqliteUnavailable?: string;
 }
 
 /**

@@ -7,6 +7,7 @@
  */
 export { createGovernor, type GovernorOptions } from "./host.ts";
 export { bindGovernor, createExtension, type ExtensionOptions } from "./pi/extension.ts";
+export type { PiExtensionApi } from "./pi/extension-api.ts";
 export type { CallOptions, SealedTool } from "./pipeline.ts";
 export { observationDetails } from "./observation.ts";
 export { createLogger } from "./services.ts";

@@ -18,6 +18,7 @@ import {
   type UiBridge,
 } from "./services.ts";
 import { fixedOverhead, formatFixedOverhead } from "./tool-overhead.ts";
+import { loadWarningLines } from "./load-warnings.ts";
 
 /**
  * How to build a governor outside or inside pi (`createExtension` fills these in from pi's session).
@@ -125,7 +126,7 @@ export async function createGovernor(options: GovernorOptions): Promise<Governor
   config.problems.unshift(...extraProblems);
 
   const logs: LogRecord[] = [];
-  const loadWarnings: string[] = [];
+  const loadWarnings: LogRecord[] = [];
   let loading = true;
   const clock = options.clock ?? systemClock;
   const pipeline = new Pipeline({ clock });
@@ -135,7 +136,7 @@ export async function createGovernor(options: GovernorOptions): Promise<Governor
   const logger = createLogger("governor", (record) => {
     logs.push(record);
     if (logs.length > LOG_CAPACITY) logs.shift();
-    if (loading && (record.level === "warn" || record.level === "error")) loadWarnings.push(`${record.source}: ${record.message}`);
+    if (loading && (record.level === "warn" || record.level === "error")) loadWarnings.push(record);
     pipeline.emit({ type: "log", record });
   });
   const provided = new Map<string, { value: unknown; by: string }>();
@@ -249,7 +250,7 @@ export async function createGovernor(options: GovernorOptions): Promise<Governor
     services,
     logs,
     problems,
-    degraded: () => [...loadWarnings],
+    degraded: () => loadWarningLines(loadWarnings),
     attachSession(id, bridge, sessionStore) {
       sessionId = id;
       ui = bridge;
@@ -284,7 +285,8 @@ export async function createGovernor(options: GovernorOptions): Promise<Governor
       const found = problems();
       lines.push(found.length ? `Problems (${found.length}):` : "Problems: none");
       for (const p of found) lines.push(`  - ${p}`);
-      if (loadWarnings.length) lines.push(`Degraded at load (${loadWarnings.length}):`, ...loadWarnings.map((w) => `  - ${w}`));
+      const degraded = loadWarningLines(loadWarnings);
+      if (degraded.length) lines.push(`Degraded at load (${degraded.length}):`, ...degraded.map((w) => `  - ${w}`));
       return lines.join("\n");
     },
   };

@@ -187,4 +187,5 @@ export {
 // A command a plugin ships for the `pi-governor` command line, and the checks it adds to the doctor.
 export { configuredPath, type CliCommand, type CliContext, type CliIO } from "./cli-command.ts";
 export type { DoctorCheckContext, DoctorCheckResult, DoctorChecks, DoctorCheckStatus } from "./doctor-check.ts";
-export { parseCommandArgs, USAGE_EXIT } from "./cli-args.ts";
+export type { OffBecause } from "./load-warnings.ts";
+export { CANNOT_READ_EXIT, parseCommandArgs, USAGE_EXIT } from "./cli-args.ts";

@@ -6,6 +6,7 @@ import { deepMerge, isPlainObject, withoutUnsafeKeys } from "./merge.ts";
 import { upgradeLayer } from "./renamed.ts";
 import { parseSalvaging } from "./salvage.ts";
 import { visible } from "../visible.ts";
+import { didYouMean } from "../did-you-mean.ts";
 
 /** Where a layer came from; later kinds override earlier ones. */
 export type LayerKind = "global" | "project" | "env";
@@ -132,7 +133,11 @@ export function resolveConfig(
       const plugin = byKey.get(key);
       if (!plugin && otherSections.has(key)) continue;
       if (!plugin) {
-        problems.push({ source: layer.source, path: key, message: `unknown section; known: ${[...byKey.keys()].join(", ")}` });
+        problems.push({
+          source: layer.source,
+          path: key,
+          message: `unknown section${didYouMean(key, [...byKey.keys()])}; known: ${[...byKey.keys()].join(", ")}`,
+        });
         continue;
       }
       // A bad value drops only its key (at any depth); the section's other keys still apply.

@@ -3,7 +3,8 @@
  * depth), never the section, and each dropped key becomes a problem that names the key path, the
  * value given and what is allowed.
  */
-import type { z } from "zod";
+import { z } from "zod";
+import { didYouMean } from "../did-you-mean.ts";
 import { isPlainObject } from "./merge.ts";
 
 /** A dropped key: dotted path inside the section and a user-facing message. */
@@ -118,6 +119,22 @@ function copy(value: unknown): unknown {
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, copy(v)]));
 }
 
+/** The keys an object schema at `path` inside `schema` allows (through optional, default and nullable), for "did you mean". */
+export function keysAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
+  let node: z.ZodType | undefined = schema;
+  const unwrap = (t: z.ZodType | undefined): z.ZodType | undefined => {
+    for (let i = 0; i < 10 && t && (t instanceof z.ZodOptional || t instanceof z.ZodDefault || t instanceof z.ZodNullable); i++)
+      t = (t as unknown as { unwrap(): z.ZodType }).unwrap();
+    return t;
+  };
+  for (const key of path) {
+    node = unwrap(node);
+    node = node instanceof z.ZodObject ? (node.shape as Record<string, z.ZodType>)[String(key)] : undefined;
+  }
+  node = unwrap(node);
+  return node instanceof z.ZodObject ? Object.keys(node.shape) : [];
+}
+
 /**
  * Parses `value` with `schema`, dropping each key zod rejects (and only it), until the rest parses.
  * `value` is not modified. Issue paths are relative to the section.
@@ -138,9 +155,10 @@ export function parseSalvaging(schema: z.ZodType, value: unknown): SalvageResult
       const paths = issue.code === "unrecognized_keys" ? issue.keys.map((k) => [...issue.path, k]) : [issue.path];
       for (const path of paths) {
         const inList = path.some((k) => typeof k === "number");
+        const guess = issue.code === "unrecognized_keys" ? didYouMean(String(path.at(-1)), keysAt(schema, issue.path)) : "";
         issues.push({
           path: path.map(String).join("."),
-          message: `${describeIssue(issue, valueAt(current, path))}${inList ? " (the whole list is ignored)" : ""}`,
+          message: `${guess ? `unknown key${guess}` : describeIssue(issue, valueAt(current, path))}${inList ? " (the whole list is ignored)" : ""}`,
         });
         dropped = dropAt(current, path) || dropped;
       }

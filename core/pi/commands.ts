@@ -1,4 +1,4 @@
-import type { ExtensionAPI, ExtensionCommandContext } from "@mariozechner/pi-coding-agent";
+import type { ExtensionAPI, ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
 import { errorText, isPluginError } from "../errors.ts";
 import type { Governor } from "../host.ts";
 import type { CommandContext, GovernorCommand } from "../tool-types.ts";

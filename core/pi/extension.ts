@@ -1,4 +1,5 @@
-import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
+import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
+import type { PiExtensionApi } from "./extension-api.ts";
 import type { AgentMessageLike } from "../content.ts";
 import { agentDirFrom } from "../config/layers.ts";
 import { createGovernor, type Governor, type GovernorOptions } from "../host.ts";
@@ -43,8 +44,8 @@ type PiToolResult = { content: never[]; details: Record<string, unknown> };
  * session whose `ctx.cwd` differs (the SDK's `createAgentSession({ cwd })`, `/resume` or `/fork`
  * into another project) rebuilds the governor there: see {@link SessionGovernors}.
  */
-export function createExtension(preset: Preset, options: ExtensionOptions = {}): (pi: ExtensionAPI) => Promise<void> {
-  return async (pi: ExtensionAPI) => {
+export function createExtension(preset: Preset, options: ExtensionOptions = {}): (pi: PiExtensionApi) => Promise<void> {
+  return async (pi: PiExtensionApi) => {
     const build = async (cwd: string) => {
       const governor = await createGovernor({
         preset,
@@ -84,7 +85,9 @@ const PROBLEMS_STATUS_KEY = "governor";
  * carries another `ctx.cwd` (tools and command roots the new governor adds are registered then;
  * tools it lacks are deactivated and answer with an error naming the cwd).
  */
-export function bindGovernor(pi: ExtensionAPI, governor: Governor, options: BindOptions = { cwd: process.cwd() }): void {
+export function bindGovernor(api: PiExtensionApi, governor: Governor, options: BindOptions = { cwd: process.cwd() }): void {
+  // The public signature names no pi (see extension-api.ts); inside, the current pi's own types.
+  const pi = api as unknown as ExtensionAPI;
   const registeredTools = new Set<string>();
   const deactivated = new Set<string>();
   const announced = new WeakSet<Governor>();
@@ -126,6 +129,11 @@ export function bindGovernor(pi: ExtensionAPI, governor: Governor, options: Bind
     const degraded = g.degraded();
     const lines = [...problems, ...degraded];
     if (!lines.length) return ui.setStatus(PROBLEMS_STATUS_KEY, undefined);
+    if (lines.length === 1 && !problems.length) {
+      // One thing degraded (a missing SQLite driver, a server that did not start): that line alone.
+      ui.notify(`pi-governor: ${lines[0]}`, "warning");
+      return ui.setStatus(PROBLEMS_STATUS_KEY, "governor: 1 warning at load (/governor status)");
+    }
     const counts = [problems.length ? `${problems.length} config problem(s)` : "", degraded.length ? `${degraded.length} warning(s) at load` : ""]
       .filter(Boolean)
       .join(", ");

@@ -5,7 +5,7 @@
  * log writes a row for it, the breaker judges pi's MCP servers by it); `user_bash` (a shell command
  * the user ran, which may change files) is reported as `host_user_shell`.
  */
-import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
+import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { Governor } from "../host.ts";
 import { piMcpNextStep, piMcpServerOf } from "../pi-mcp.ts";
 import type { ToolResultValue } from "../tool-types.ts";

@@ -4,7 +4,7 @@
  * server tool each of pi's MCP tools serves (its namespace), and whether this pi can end a run from a
  * blocked `tool_call`.
  */
-import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
+import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import { type McpToolIdentity, piMcpIdentity } from "../tool-identity.ts";
 import type { ToolAnnotations } from "../tool-types.ts";
 

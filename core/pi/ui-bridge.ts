@@ -1,12 +1,15 @@
-import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
+import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { SessionStore, UiBridge } from "../services.ts";
 import { visible, visibleLines } from "../visible.ts";
 
 /** Print-mode notices already written, so each appears once per process. */
 const shownOnStderr = new Set<string>();
 
-/** The prefix plugins put in front of their notices; the stderr line has its own. */
-const OWN_PREFIX = /^pi-governor:\s*/;
+/**
+ * The prefix plugins put in front of their notices (`pi-governor:`, `pi-governor recall:`); the
+ * stderr line is `pi-governor [part] <level>: <text>` instead, so the name is never doubled.
+ */
+const OWN_PREFIX = /^pi-governor(?: ([a-z][\w-]*))?:\s*/;
 
 /**
  * Wraps pi's ctx.ui. With a UI (interactive, and RPC mode, where pi forwards `notify`/`setStatus`
@@ -26,7 +29,8 @@ export function uiBridgeFrom(ctx: Pick<ExtensionContext, "ui" | "hasUI">, stderr
       if (ctx.hasUI) ui.notify(message, level);
       else if (level !== "info" && !shownOnStderr.has(message)) {
         shownOnStderr.add(message);
-        stderr(`pi-governor ${level}: ${message.replace(OWN_PREFIX, "")}\n`);
+        const part = OWN_PREFIX.exec(message)?.[1];
+        stderr(`pi-governor ${part ? `${part} ` : ""}${level}: ${message.replace(OWN_PREFIX, "")}\n`);
       }
     },
     setStatus: (key, text) => ui.setStatus(key, text === undefined ? undefined : visible(text)),

@@ -5,15 +5,42 @@
  */
 import type { SqliteDriverName } from "./types.ts";
 
-/** No driver could be loaded (or the one forced could not): the message names the driver and the fix. */
+/** The lowest Node whose built-in node:sqlite loads without a flag (with FTS5 and the trigram tokenizer). */
+export const NODE_SQLITE_MIN_VERSION = "22.13";
+
+/**
+ * No driver could be loaded (or the one forced could not). `why` says it in a few words ("node:sqlite
+ * needs Node >= 22.13 (this is 20.20.2); better-sqlite3 is not installed"), `fix` what to do; the
+ * message is both as one sentence each.
+ */
 export class SqliteUnavailableError extends Error {
   override readonly name = "SqliteUnavailableError";
   /** The driver that failed, or undefined when every driver was tried. */
   readonly driver: SqliteDriverName | undefined;
-  constructor(message: string, driver: SqliteDriverName | undefined, options?: { cause?: unknown }) {
-    super(message, options);
+  /** Why, without the fix and without a final period. */
+  readonly why: string;
+  /** What to do, without a final period. */
+  readonly fix: string;
+  /** For one driver: the reason in a few words, to join with the other's ("better-sqlite3 is not installed"). */
+  readonly short: string;
+  /** How to make better-sqlite3 load (install or rebuild it, and where), when it was tried. */
+  readonly nativeFix: string | undefined;
+  constructor(why: string, fix: string, driver: SqliteDriverName | undefined, options?: { cause?: unknown; short?: string; nativeFix?: string }) {
+    super(`${why}. Fix: ${fix}.`, options);
+    this.why = why;
+    this.fix = fix;
+    this.short = options?.short ?? why;
+    this.nativeFix = options?.nativeFix;
     this.driver = driver;
   }
+}
+
+/** True for {@link SqliteUnavailableError}, also across copies of this module (the CLI and pi load their own). */
+export function isSqliteUnavailable(error: unknown): error is SqliteUnavailableError {
+  return (
+    error instanceof SqliteUnavailableError ||
+    (error instanceof Error && error.name === "SqliteUnavailableError" && typeof (error as SqliteUnavailableError).why === "string")
+  );
 }
 
 /** Primary result codes, as SQLite numbers them. */
@@ -53,4 +80,13 @@ export function sqliteErrorCode(error: unknown): string | undefined {
 export function isTransientSqliteError(error: unknown): boolean {
   const code = sqliteErrorCode(error);
   return code === "SQLITE_BUSY" || code === "SQLITE_LOCKED" || code === "SQLITE_PROTOCOL";
+}
+
+/**
+ * For a shell command (`pi-governor stats`, `search`) that found no driver here and no other Node to
+ * run on: the cause, and how to read the file anyway, without a final period.
+ */
+export function noSqliteText(error: SqliteUnavailableError): string {
+  const native = error.nativeFix ? `, or ${error.nativeFix}` : "";
+  return `${error.why}, and the \`pi\` command on PATH names no other Node to read it with. Fix: run pi-governor with the Node pi runs on (Node >= ${NODE_SQLITE_MIN_VERSION} has node:sqlite built in)${native}`;
 }

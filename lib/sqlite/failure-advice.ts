@@ -6,7 +6,7 @@
  */
 import { existsSync, statfsSync, statSync } from "node:fs";
 import { dirname } from "node:path";
-import { sqliteErrorCode } from "./errors.ts";
+import { isSqliteUnavailable, sqliteErrorCode } from "./errors.ts";
 
 /** Where the database lives and how it is configured, for the advice. */
 export interface DatabaseWhere {
@@ -46,6 +46,8 @@ function sizeOf(path: string): number {
 
 /** The failure in words and its fix, one or two sentences (no trailing period). */
 export function sqliteFailureAdvice(error: unknown, where: DatabaseWhere): string {
+  // Not this file's fault: no driver loads in this Node. Its own fix, nothing about the folder.
+  if (isSqliteUnavailable(error)) return `${error.why}. Fix: ${error.fix}`;
   const code = sqliteErrorCode(error) ?? (error as { code?: unknown } | null)?.code;
   const message = error instanceof Error ? error.message : String(error);
   const dir = dirname(where.path);

@@ -5,6 +5,7 @@
  * telling a passing lock from a real failure.
  */
 export type { OpenOptions, RunResult, SqlParams, SqlValue, SqliteDatabase, SqliteDriverName, SqliteProbe, SqliteStatement, TransactionMode } from "./types.ts";
-export { driverChoice, loadDriver, openDatabase, preparePrivateFile, probeSqlite, SQLITE_DRIVER_ENV, tidyAfterReading } from "./open.ts";
-export { isTransientSqliteError, sqliteErrorCode, SqliteUnavailableError } from "./errors.ts";
+export { driverChoice, loadDriver, openDatabase, preparePrivateFile, probeSqlite, SQLITE_DRIVER_ENV, sqliteUnavailable, tidyAfterReading } from "./open.ts";
+export { isSqliteUnavailable, isTransientSqliteError, NODE_SQLITE_MIN_VERSION, noSqliteText, sqliteErrorCode, SqliteUnavailableError } from "./errors.ts";
 export { sqliteFailureAdvice, type DatabaseWhere } from "./failure-advice.ts";
+export { olderThan as olderThanVersion } from "./drivers/node-sqlite.ts";

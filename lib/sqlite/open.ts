@@ -9,7 +9,7 @@ import { dirname } from "node:path";
 import { loadBetterSqlite3Driver } from "./drivers/better-sqlite3.ts";
 import type { SqliteDriver } from "./drivers/driver.ts";
 import { loadNodeSqliteDriver } from "./drivers/node-sqlite.ts";
-import { SqliteUnavailableError } from "./errors.ts";
+import { NODE_SQLITE_MIN_VERSION, SqliteUnavailableError } from "./errors.ts";
 import type { OpenOptions, SqliteDatabase, SqliteDriverName, SqliteProbe } from "./types.ts";
 
 /** Environment variable forcing a driver: `node`, `better-sqlite3` or `auto` (the default). */
@@ -24,7 +24,11 @@ const LOADERS: Record<SqliteDriverName, () => SqliteDriver> = {
 export function driverChoice(option?: SqliteDriverName | "auto", env: NodeJS.ProcessEnv = process.env): SqliteDriverName | "auto" {
   const choice = option ?? (env[SQLITE_DRIVER_ENV]?.trim() || "auto");
   if (choice === "auto" || choice === "node" || choice === "better-sqlite3") return choice;
-  throw new SqliteUnavailableError(`${SQLITE_DRIVER_ENV}="${choice}" is not a SQLite driver; use node, better-sqlite3 or auto (or unset it).`, undefined);
+  throw new SqliteUnavailableError(
+    `${SQLITE_DRIVER_ENV}="${choice}" is not a SQLite driver`,
+    "set it to node, better-sqlite3 or auto (or unset it)",
+    undefined,
+  );
 }
 
 /**
@@ -40,10 +44,29 @@ export function loadDriver(option?: SqliteDriverName | "auto", env: NodeJS.Proce
     try {
       return loadBetterSqlite3Driver();
     } catch (betterError) {
-      throw new SqliteUnavailableError(`No SQLite driver loads. ${(nodeError as Error).message} ${(betterError as Error).message}`, undefined, {
-        cause: betterError,
-      });
+      const node = nodeError as SqliteUnavailableError;
+      const better = betterError as SqliteUnavailableError;
+      throw new SqliteUnavailableError(
+        `no SQLite driver loads on Node ${process.versions.node}: ${node.short}, and ${better.short}`,
+        `run pi on Node >= ${NODE_SQLITE_MIN_VERSION}, or ${better.fix}`,
+        undefined,
+        { cause: betterError, nativeFix: better.fix },
+      );
     }
+  }
+}
+
+/**
+ * Why no SQLite driver loads in this process (the driver choice of {@link loadDriver}), or undefined
+ * when one does. Cached like the drivers: cheap to ask again.
+ */
+export function sqliteUnavailable(env: NodeJS.ProcessEnv = process.env): SqliteUnavailableError | undefined {
+  try {
+    loadDriver(undefined, env);
+    return undefined;
+  } catch (error) {
+    if (error instanceof SqliteUnavailableError) return error;
+    throw error;
   }
 }
 

@@ -10,7 +10,7 @@ import { lstatSync } from "node:fs";
 import { join } from "node:path";
 import { CONFIG_FILE, type DoctorCheckContext, type DoctorCheckResult, type DoctorCheckStatus, type Governor, visible } from "../../core/sdk.ts";
 import type { PiInstall } from "../../lib/pi/index.ts";
-import type { SqliteProbe } from "../../lib/sqlite/index.ts";
+import { NODE_SQLITE_MIN_VERSION, olderThanVersion as olderThan, type SqliteProbe } from "../../lib/sqlite/index.ts";
 
 /** ok: fine; warn: works, but not fully; fail: broken, with the fix; skip: not used by this preset. */
 export type CheckStatus = DoctorCheckStatus;
@@ -18,16 +18,31 @@ export type CheckStatus = DoctorCheckStatus;
 /** One line of the doctor's report (the contract plugins' checks return too). */
 export type CheckResult = DoctorCheckResult;
 
+/** The Node program pi runs on, when the doctor runs in a shell and it is another than the shell's. */
+export interface PiNode {
+  /** Absolute path (links followed). */
+  path: string;
+  /** Its version, e.g. "24.21.0"; undefined when it did not answer `--version`. */
+  version: string | undefined;
+}
+
 /** Everything the checks read or start; {@link defaultDoctorEnvironment} builds the real one. */
 export interface DoctorEnvironment extends DoctorCheckContext {
-  /** `process.versions.node`. */
+  /** `process.versions.node`: the Node running the checks (pi's in a session, the shell's for `pi-governor doctor`). */
   nodeVersion: string;
   /** The installed pi, if any. */
   findPi(): PiInstall | undefined;
+  /**
+   * In a shell: the Node the `pi` command on PATH runs with, when that is another program than the
+   * one running the checks (read from its link or wrapper script). Absent or undefined in a session.
+   */
+  piNode?(): PiNode | undefined;
   /** The governor whose config, preset, stages and their checks are reported (the session's, or one built for the cwd). */
   governor: Pick<Governor, "preset" | "config" | "plugins" | "problems" | "degraded">;
   /** What SQLite can do here (driver, version, FTS5). */
   probeSqlite(): SqliteProbe;
+  /** Why no SQLite driver loads here, with the fix, or undefined when one does (absent: read from the probe). */
+  sqliteFailure?(): { why: string; fix: string } | undefined;
   /** Opens a database file in a fresh temporary folder, writes to it, closes and removes it; throws on failure. */
   openSqliteFile(): void;
 }
@@ -35,14 +50,22 @@ export interface DoctorEnvironment extends DoctorCheckContext {
 /** The lowest Node the package supports (package.json engines). */
 export const MIN_NODE = [20, 6] as const;
 
-/** Node: the version, against the supported minimum. */
-export function checkNode(env: Pick<DoctorEnvironment, "nodeVersion">): CheckResult {
+/** Node: the version, against the supported minimum; in a shell also the Node pi runs on, when it is another. */
+export function checkNode(env: Pick<DoctorEnvironment, "nodeVersion" | "piNode">): CheckResult {
   const [major = 0, minor = 0] = env.nodeVersion.split(".").map(Number);
   const ok = major > MIN_NODE[0] || (major === MIN_NODE[0] && minor >= MIN_NODE[1]);
-  const detail = `${env.nodeVersion} (needs ${MIN_NODE.join(".")} or later)`;
+  const pi = env.piNode?.();
+  const detail = pi
+    ? `${env.nodeVersion} runs this command (needs ${MIN_NODE.join(".")} or later); pi runs on Node ${pi.version ?? "of unknown version"} (${pi.path})`
+    : `${env.nodeVersion} (needs ${MIN_NODE.join(".")} or later)`;
   return ok
     ? { name: "node", status: "ok", detail }
-    : { name: "node", status: "fail", detail, fix: `Install Node ${MIN_NODE.join(".")} or later (Node 22.5+ adds the built-in SQLite driver).` };
+    : {
+        name: "node",
+        status: "fail",
+        detail,
+        fix: `Install Node ${MIN_NODE.join(".")} or later (Node ${NODE_SQLITE_MIN_VERSION} or later has the built-in SQLite driver; pi 1.x needs Node 22.19 or later).`,
+      };
 }
 
 /** How the pi report says where the pi was found. */
@@ -65,18 +88,43 @@ export function checkPi(env: Pick<DoctorEnvironment, "findPi">): CheckResult {
   return { name: "pi", status: "ok", detail: `${pi.scope}/pi-coding-agent ${pi.version} (${pi.dir})${pi.source ? `; ${PI_SOURCE[pi.source]}` : ""}` };
 }
 
-/** SQLite: a driver loads, a database file opens, FTS5 is there. */
-export function checkSqlite(env: Pick<DoctorEnvironment, "probeSqlite" | "openSqliteFile" | "agentDir">): CheckResult {
+/** What the stages that keep a SQLite database lose without a driver. */
+const WITHOUT_SQLITE = "Without SQLite the execution log and the search index of tool outputs are off; everything else works.";
+
+/**
+ * SQLite where pi runs: in a session, this process (a driver loads, a database file opens, FTS5 is
+ * there). In a shell whose `pi` runs on another Node, that Node: >= 22.13 has node:sqlite built in,
+ * and this shell's own driver matters only to `pi-governor stats` and `search` (which re-run on pi's Node).
+ */
+export function checkSqlite(
+  env: Pick<DoctorEnvironment, "probeSqlite" | "openSqliteFile" | "agentDir"> & Partial<Pick<DoctorEnvironment, "sqliteFailure" | "piNode" | "nodeVersion">>,
+): CheckResult {
+  const pi = env.piNode?.();
+  if (pi?.version) {
+    const here = env.probeSqlite().driver;
+    const shell = here ? "" : `; this shell's Node ${env.nodeVersion ?? ""} has none, so pi-governor stats and search run on pi's Node`;
+    if (!olderThan(pi.version, NODE_SQLITE_MIN_VERSION))
+      return { name: "sqlite", status: "ok", detail: `pi's Node ${pi.version} (${pi.path}) has node:sqlite built in, with FTS5${shell}` };
+    return {
+      name: "sqlite",
+      status: "warn",
+      detail: `pi runs on Node ${pi.version} (${pi.path}), which needs better-sqlite3 built for it; a shell on Node ${env.nodeVersion ?? ""} cannot load that module to check it`,
+      fix: `Run /governor doctor in pi to check it there, or run pi on Node ${NODE_SQLITE_MIN_VERSION} or later (node:sqlite needs no native module). ${WITHOUT_SQLITE}`,
+    };
+  }
   const probe = env.probeSqlite();
   if (!probe.driver) {
-    const why = Object.entries(probe.unavailable)
-      .map(([d, m]) => `${d}: ${m}`)
-      .join("; ");
+    const unavailable = env.sqliteFailure?.();
+    const why =
+      unavailable?.why ??
+      `no SQLite driver loads (${Object.entries(probe.unavailable)
+        .map(([d, m]) => `${d}: ${m}`)
+        .join("; ")})`;
     return {
       name: "sqlite",
       status: "fail",
-      detail: `no SQLite driver loads (${why})`,
-      fix: "Use Node 22.5 or later (built-in node:sqlite), or run `npm rebuild better-sqlite3` in the pi-governor folder. Without SQLite the execution log is off; everything else works.",
+      detail: why,
+      fix: `${unavailable ? `${unavailable.fix[0]!.toUpperCase()}${unavailable.fix.slice(1)}.` : `Run pi on Node ${NODE_SQLITE_MIN_VERSION} or later, or rebuild better-sqlite3 (npm rebuild better-sqlite3 in the pi-governor folder).`} ${WITHOUT_SQLITE}`,
     };
   }
   try {
@@ -95,7 +143,7 @@ export function checkSqlite(env: Pick<DoctorEnvironment, "probeSqlite" | "openSq
       name: "sqlite",
       status: "warn",
       detail,
-      fix: "This SQLite has no FTS5: full-text search is off. Use Node 22.5+ (node:sqlite has FTS5) or better-sqlite3.",
+      fix: `This SQLite has no FTS5: full-text search is off. Use Node ${NODE_SQLITE_MIN_VERSION} or later (node:sqlite has FTS5) or better-sqlite3.`,
     };
   return { name: "sqlite", status: "ok", detail };
 }
@@ -133,7 +181,7 @@ export function checkConfig(env: Pick<DoctorEnvironment, "governor" | "agentDir"
 }
 
 /** Preset: which preset runs and which stages are on, off or failed. */
-export function checkPreset(env: Pick<DoctorEnvironment, "governor">): CheckResult[] {
+export function checkPreset(env: Pick<DoctorEnvironment, "governor">, notPis?: string): CheckResult[] {
   const { preset, plugins } = env.governor;
   const on = plugins.filter((p) => p.enabled).map((p) => p.plugin.configKey);
   const off = plugins.filter((p) => !p.enabled && !p.failed).map((p) => p.plugin.configKey);
@@ -147,7 +195,9 @@ export function checkPreset(env: Pick<DoctorEnvironment, "governor">): CheckResu
     },
   ];
   for (const f of failed) results.push({ name: "preset", status: "fail", detail: `${f.plugin.name} [${f.plugin.configKey}] failed: ${f.failed}` });
-  for (const line of env.governor.degraded()) results.push({ name: "preset", status: "warn", detail: `degraded at load: ${line}` });
+  // `notPis`: the cause of a degradation that holds for this shell's Node only (no SQLite driver here, while pi's Node has one).
+  for (const line of env.governor.degraded())
+    if (!notPis || !line.startsWith(notPis)) results.push({ name: "preset", status: "warn", detail: `degraded at load: ${line}` });
   return results;
 }
 
@@ -166,8 +216,14 @@ async function guarded(name: string, run: () => CheckResult | readonly CheckResu
  * its resolved config section. A plugin the config turned off, or that is off because a service it
  * needs is, gets one `skip` line instead (its checks would test what the session does not use).
  */
-export async function checkPlugins(env: DoctorEnvironment): Promise<CheckResult[]> {
-  const context: DoctorCheckContext = { cwd: env.cwd, agentDir: env.agentDir, env: env.env, startTimeoutMs: env.startTimeoutMs };
+export async function checkPlugins(env: DoctorEnvironment, sqlite?: CheckResult): Promise<CheckResult[]> {
+  const context: DoctorCheckContext = {
+    cwd: env.cwd,
+    agentDir: env.agentDir,
+    env: env.env,
+    startTimeoutMs: env.startTimeoutMs,
+    ...(sqlite?.status === "fail" ? { sqliteUnavailable: sqlite.detail } : {}),
+  };
   const results: CheckResult[] = [];
   for (const entry of env.governor.plugins) {
     const checks = entry.plugin.doctorChecks;
@@ -183,14 +239,29 @@ export async function checkPlugins(env: DoctorEnvironment): Promise<CheckResult[
 
 /** Runs every check in order (one failing check never stops the others). */
 export async function runDoctor(env: DoctorEnvironment): Promise<CheckResult[]> {
+  const sqlite = await guarded("sqlite", () => checkSqlite(env));
   return [
     ...(await guarded("node", () => checkNode(env))),
     ...(await guarded("pi", () => checkPi(env))),
-    ...(await guarded("sqlite", () => checkSqlite(env))),
-    ...(await checkPlugins(env)),
+    ...sqlite,
+    // A stage that needs SQLite says it is off rather than "ok" after a SQLite FAIL.
+    ...(await checkPlugins(env, sqlite[0])),
     ...(await guarded("config", () => checkConfig(env))),
-    ...(await guarded("preset", () => checkPreset(env))),
+    ...(await guarded("preset", () => checkPreset(env, shellOnlySqliteFailure(env, sqlite[0])))),
   ];
+}
+
+/**
+ * In a shell whose `pi` runs on another Node that has SQLite: this shell's own missing driver, which
+ * the governor built here for the report degraded at load, but pi's does not.
+ */
+function shellOnlySqliteFailure(env: DoctorEnvironment, sqlite: CheckResult | undefined): string | undefined {
+  if (!env.piNode || sqlite?.status !== "ok") return undefined;
+  try {
+    return env.sqliteFailure?.()?.why;
+  } catch {
+    return undefined;
+  }
 }
 
 const LABEL: Record<CheckStatus, string> = { ok: "ok  ", warn: "WARN", fail: "FAIL", skip: "skip" };

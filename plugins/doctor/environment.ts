@@ -2,14 +2,15 @@
  * The real {@link DoctorEnvironment}: this machine's Node, pi, PATH, SQLite and file system. What a
  * plugin's own checks start (a server, bounded by `startTimeoutMs`) they start themselves.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Governor } from "../../core/sdk.ts";
 import { packageRoot } from "../../lib/package/index.ts";
-import { findPi } from "../../lib/pi/index.ts";
-import { openDatabase, probeSqlite } from "../../lib/sqlite/index.ts";
-import type { DoctorEnvironment } from "./checks.ts";
+import { findPi, readPiCommand, untrustedRoots } from "../../lib/pi/index.ts";
+import { openDatabase, probeSqlite, sqliteUnavailable } from "../../lib/sqlite/index.ts";
+import type { DoctorEnvironment, PiNode } from "./checks.ts";
 
 /** How long a check may wait for a program it starts to answer, in milliseconds. Default 15000. */
 export const DEFAULT_START_TIMEOUT_MS = 15_000;
@@ -32,6 +33,8 @@ export function defaultDoctorEnvironment(options: {
   host?: "pi" | "shell";
 }): DoctorEnvironment {
   const { cwd, agentDir, env } = options;
+  const untrusted = untrustedRoots(cwd);
+  const shell = options.host === "shell";
   return {
     nodeVersion: process.versions.node,
     findPi: () =>
@@ -39,8 +42,12 @@ export function defaultDoctorEnvironment(options: {
         ...(process.argv[1] ? { script: process.argv[1] } : {}),
         from: [PACKAGE_ROOT, cwd],
         ...(env.PATH ? { pathVar: env.PATH } : {}),
-        pathFirst: options.host === "shell",
+        pathFirst: shell,
+        untrusted,
       }),
+    // In a session the Node running the checks is pi's own.
+    ...(shell ? { piNode: () => piNodeOf(env.PATH, untrusted) } : {}),
+    sqliteFailure: () => sqliteUnavailable(env as NodeJS.ProcessEnv),
     cwd,
     agentDir,
     env,
@@ -61,4 +68,26 @@ export function defaultDoctorEnvironment(options: {
       }
     },
   };
+}
+
+/** Longest `<node> --version` may take, in milliseconds. */
+const VERSION_TIMEOUT_MS = 5_000;
+
+/**
+ * The Node the `pi` command on PATH runs with, when it is another program than this process's, and
+ * its version (it is asked `--version`: lib/pi/command.ts takes it only from outside the project).
+ */
+function piNodeOf(pathVar: string | undefined, untrusted: readonly string[]): PiNode | undefined {
+  const node = readPiCommand(pathVar, untrusted)?.node;
+  if (!node) return undefined;
+  let self = process.execPath;
+  try {
+    self = realpathSync(self);
+  } catch {
+    // compare as given
+  }
+  if (node === self) return undefined;
+  const answer = spawnSync(node, ["--version"], { encoding: "utf8", timeout: VERSION_TIMEOUT_MS, env: {} });
+  const version = /^v(\d+\.\d+\.\d+)/.exec(answer.stdout ?? "")?.[1];
+  return { path: node, version };
 }

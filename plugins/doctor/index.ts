@@ -49,6 +49,18 @@ export function reportLevel(results: readonly CheckResult[]): "info" | "warning"
   return results.some((r) => r.status === "warn") ? "warning" : "info";
 }
 
+/**
+ * One line after the report when a check failed or warned: how many, which, and that the fixes are in
+ * the report above. Undefined when everything passed.
+ */
+export function reportSummary(results: readonly CheckResult[]): string | undefined {
+  const failed = [...new Set(results.filter((r) => r.status === "fail").map((r) => r.name))];
+  const warned = [...new Set(results.filter((r) => r.status === "warn").map((r) => r.name))];
+  if (!failed.length && !warned.length) return undefined;
+  const part = (names: string[], what: string) => (names.length ? `${what}: ${names.join(", ")}` : "");
+  return `pi-governor doctor: ${[part(failed, "failed"), part(warned, "warnings")].filter(Boolean).join("; ")}. The report above has the fix for each.`;
+}
+
 function doctorCommand(pipeline: Pipeline, services: GovernorServices, startTimeoutMs: number): GovernorCommand {
   return {
     description: "Check Node, pi, SQLite, what each stage of the preset needs, config files and the preset; print the fix for each failure",
@@ -56,8 +68,12 @@ function doctorCommand(pipeline: Pipeline, services: GovernorServices, startTime
       const governor = governorOf(pipeline);
       if (!governor) throw new Error("the governor is still loading; run the doctor again in a moment");
       const results = await runDoctor(defaultDoctorEnvironment({ governor, cwd: ctx.cwd, agentDir: services.agentDir, env: services.env, startTimeoutMs }));
-      // A command's UI shows the answer in every mode (stderr in print mode).
-      ctx.ui.notify(formatDoctorReport(results).trimEnd(), reportLevel(results));
+      // A command's UI shows the answer in every mode (stderr in print mode). The report is the
+      // answer, not an error: pi's TUI shows an "error" notification as `Error: <text>`, the whole
+      // report included. What failed is said on its own line after it, at its level.
+      ctx.ui.notify(formatDoctorReport(results).trimEnd(), "info");
+      const summary = reportSummary(results);
+      if (summary) ctx.ui.notify(summary, reportLevel(results));
     },
   };
 }

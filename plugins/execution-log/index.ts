@@ -9,7 +9,7 @@
  * goes through lib/sqlite (node:sqlite where this Node has it, else better-sqlite3).
  */
 import { definePlugin, EVENT_STAGE, LIFECYCLE_STAGE, TOOL_STAGE, type Clock, type HostToolCall, type ToolWrapper } from "../../core/sdk.ts";
-import { loadDriver } from "../../lib/sqlite/index.ts";
+import { sqliteUnavailable } from "../../lib/sqlite/index.ts";
 import { REDACTOR } from "../redact/index.ts";
 import { UNKNOWN_TOOL_LABEL } from "./columns.ts";
 import { defaultDbPath, executionLogDefaults, executionLogSchema } from "./config.ts";
@@ -102,12 +102,12 @@ export const executionLog = definePlugin({
   optional: [REDACTOR],
   apply(pipeline, config, services) {
     // Load the SQLite driver now, while pi starts (better-sqlite3's native module takes ~100 ms to load,
-    // node:sqlite ~1 ms), not inside the first write in the middle of a session. A driver that cannot
-    // load is reported by the first write (one warning with the fix); here it is only cached.
-    try {
-      loadDriver();
-    } catch {
-      // reported on first write
+    // node:sqlite ~1 ms), not inside the first write in the middle of a session. Without one the log
+    // is off, said once at load (merged with every other stage off for the same reason).
+    const unavailable = sqliteUnavailable();
+    if (unavailable) {
+      services.logger.warn(`the execution log is off: ${unavailable.message}`, { off: "the execution log", why: unavailable.why, fix: unavailable.fix });
+      return;
     }
     const writer = new ExecutionLogWriter(
       {

@@ -3,10 +3,10 @@
  * p50/p95 latency, timeouts, errors and retries from the execution log.
  */
 import { existsSync } from "node:fs";
-import { agentDirFrom, type CliCommand, configuredPath, errorText, parseCommandArgs } from "../../core/sdk.ts";
+import { agentDirFrom, CANNOT_READ_EXIT, type CliCommand, configuredPath, errorText, parseCommandArgs } from "../../core/sdk.ts";
 import { defaultDbPath } from "./config.ts";
 import { openLogForReading } from "./open-db.ts";
-import { tidyAfterReading } from "../../lib/sqlite/index.ts";
+import { isSqliteUnavailable, noSqliteText, tidyAfterReading } from "../../lib/sqlite/index.ts";
 import { formatStats, parseSince, readStats } from "./stats.ts";
 
 const USAGE = `usage: pi-governor stats [--db path] [--since 24h|7d|2026-11-01] [--tool name] [--json]
@@ -17,9 +17,12 @@ Per-tool counts, p50/p95 latency (ms), timeouts, errors and retries from the exe
   --since when   only calls started since a duration ago (90s, 30m, 12h, 7d, 2w) or a date/time
   --tool name    only this tool
   --json         print JSON instead of a table
+
+Exits 0 (also when there is no log yet), 2 on a wrong argument, 3 when the log cannot be opened or
+read. Where this Node has no SQLite driver, it runs again on the Node the \`pi\` command runs with.
 `;
 
-/** The `stats` command. Exit codes: 0 ok (also when there is no log yet), 1 unreadable log, 2 bad arguments. */
+/** The `stats` command. Exit codes: 0 ok (also when there is no log yet), 2 bad arguments, 3 a log it cannot open or read. */
 export const run: CliCommand = async (argv, io, context) => {
   const parsed = parseCommandArgs(argv, { db: { type: "string" }, since: { type: "string" }, tool: { type: "string" }, json: { type: "boolean" } }, USAGE, io, {
     maxPositionals: 0,
@@ -49,8 +52,14 @@ export const run: CliCommand = async (argv, io, context) => {
   try {
     db = openLogForReading(path);
   } catch (error) {
+    if (isSqliteUnavailable(error)) {
+      const code = await context?.rerunWithSqlite?.();
+      if (code !== undefined) return code;
+      io.err(`pi-governor stats: cannot open ${path}: ${noSqliteText(error)}\n`);
+      return CANNOT_READ_EXIT;
+    }
     io.err(`pi-governor stats: cannot open ${path}: ${errorText(error)}\n`);
-    return 1;
+    return CANNOT_READ_EXIT;
   }
   try {
     const stats = readStats(db, { ...(since ? { since } : {}), ...(values.tool ? { tool: values.tool } : {}) });
@@ -64,7 +73,7 @@ export const run: CliCommand = async (argv, io, context) => {
     return 0;
   } catch (error) {
     io.err(`pi-governor stats: cannot read ${path}: ${errorText(error)}\n`);
-    return 1;
+    return CANNOT_READ_EXIT;
   } finally {
     db.close();
     tidyAfterReading(path);

@@ -1,10 +1,14 @@
 /**
  * What the doctor checks for the kota plugin: the command that starts KotaDB (Bun by default) is on
  * PATH, and KotaDB really starts and lists its tools within the doctor's start timeout (the same
- * start a session does, through lib/mcp's managed server, stopped again at once). Everything the
+ * start a session does, through lib/mcp's managed server, stopped again at once, its database in a
+ * throwaway folder: the doctor writes nothing). Everything the
  * check touches comes in through {@link KotaDoctorEnvironment}, so it is tested with a planted one
  * (no Bun, a KotaDB that exits or never answers).
  */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { DoctorCheckContext, DoctorCheckResult } from "../../core/sdk.ts";
 import { gitRoot } from "../../lib/git/index.ts";
 import { ManagedMcpServer } from "../../lib/mcp/index.ts";
@@ -119,18 +123,24 @@ function kotaStartFailed(error: unknown, launch: KotaLaunch, env: KotaDoctorEnvi
 }
 
 /** The real environment for the doctor's `context`: this machine's PATH and a real, bounded KotaDB start. */
-function kotaDoctorEnvironment(context: DoctorCheckContext): KotaDoctorEnvironment {
+function kotaDoctorEnvironment(context: DoctorCheckContext, scratchDir: string): KotaDoctorEnvironment {
   return {
     agentDir: context.agentDir,
     env: context.env,
     commandExists,
-    kotaLaunch: async (config) => kotaLaunch(config, context.env, context.agentDir, (await gitRoot(context.cwd)) ?? context.cwd),
+    kotaLaunch: async (config) => kotaLaunch(config, context.env, context.agentDir, (await gitRoot(context.cwd)) ?? context.cwd, scratchDir),
     startKota: startKotaOnce,
     deadlineMs: context.startTimeoutMs,
   };
 }
 
 /** The kota plugin's `doctorChecks`: {@link checkKota} in the real environment. */
-export function kotaDoctorChecks(config: KotaOptions, context: DoctorCheckContext): Promise<DoctorCheckResult[]> {
-  return checkKota(config, kotaDoctorEnvironment(context));
+export async function kotaDoctorChecks(config: KotaOptions, context: DoctorCheckContext): Promise<DoctorCheckResult[]> {
+  // The doctor writes nothing: KotaDB's database for this start lives in a throwaway folder.
+  const scratch = mkdtempSync(join(tmpdir(), "pi-governor-doctor-kota-"));
+  try {
+    return await checkKota(config, kotaDoctorEnvironment(context, scratch));
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
 }

@@ -302,19 +302,27 @@ const PASSED_ENV = ["PATH", "HOME", "USER", "LOGNAME", "SHELL", "TERM", "TMPDIR"
  * repository ships runs in KotaDB); PATH, HOME and friends pass through from `env`. Shared by the
  * runtime and `pi-governor doctor`, so the doctor starts exactly what a session starts.
  */
-export function kotaLaunch(config: KotaOptions, env: Readonly<Record<string, string | undefined>>, agentDir: string, root: string): KotaLaunch {
+export function kotaLaunch(
+  config: KotaOptions,
+  env: Readonly<Record<string, string | undefined>>,
+  agentDir: string,
+  root: string,
+  /** A folder for KotaDB's database instead of the repository's own (the doctor's throwaway start); nothing else is created then. */
+  scratchDir?: string,
+): KotaLaunch {
   const passed: Record<string, string> = {};
   for (const key of PASSED_ENV) {
     const v = env[key];
     if (v !== undefined) passed[key] = v;
   }
-  const data = kotaDataEnv(agentDir, root);
-  if (!config.env.KOTADB_PATH) mkdirSync(kotaDataDir(agentDir, root), { recursive: true, mode: 0o700 });
+  const data = scratchDir ? { KOTADB_PATH: join(scratchDir, "kota.db"), KOTADB_EXPORT_PATH: join(scratchDir, "export") } : kotaDataEnv(agentDir, root);
+  if (!scratchDir && !config.env.KOTADB_PATH) mkdirSync(kotaDataDir(agentDir, root), { recursive: true, mode: 0o700 });
   return {
     command: config.command,
     args: argsWithToolset(config.args, config.toolset),
     cwd: config.cwd || neutralCwd(root),
-    env: { ...passed, ...data, ...config.env },
+    // The scratch folder wins over a configured KOTADB_PATH: the doctor's start writes nothing of the user's.
+    env: scratchDir ? { ...passed, ...config.env, ...data } : { ...passed, ...data, ...config.env },
     connectTimeoutMs: config.connectTimeoutMs,
     installHint: config.command === "bun" ? BUN_INSTALL_HINT : `the "${config.command}" command`,
   };

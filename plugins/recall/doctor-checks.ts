@@ -26,5 +26,9 @@ async function checkRecallIndex(path: string, inspect: (path: string) => Promise
 
 /** The recall plugin's `doctorChecks`: the index a session would use, in `context`. */
 export async function recallDoctorChecks(config: Pick<RecallOptions, "dbPath">, context: DoctorCheckContext): Promise<DoctorCheckResult[]> {
+  if (context.sqliteUnavailable)
+    return [
+      { name: "recall index", status: "skip", detail: "off: it needs SQLite, and no driver loads (see the sqlite check); outputs still go to the blob cache" },
+    ];
   return [await checkRecallIndex(indexPathFor(config.dbPath, context), (p) => checkIndexFiles(p, { create: false }))];
 }

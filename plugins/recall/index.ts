@@ -24,6 +24,7 @@ import {
 import { isBlobId, RetentionSchedule } from "../../lib/blobs/index.ts";
 import { BLOB_STORE } from "../blobs/index.ts";
 import { redactValue } from "../../lib/redact/index.ts";
+import { sqliteUnavailable } from "../../lib/sqlite/index.ts";
 import { formatCall } from "../../lib/tool-call/index.ts";
 import { REDACTOR } from "../redact/index.ts";
 import { purgeIndexCommand, recallStatusCommand, searchCommand } from "./commands.ts";
@@ -101,6 +102,18 @@ export const recall = definePlugin({
       },
       { clock: services.clock, logger: services.logger, notify: (m, l) => services.ui().notify(m, l), store, ...(redactor ? { redactor } : {}) },
     );
+    // Without a SQLite driver there is no index: outputs are still stored as blobs (every placeholder
+    // keeps its way back), but nothing is searchable, so context_search is not offered. Said once at
+    // load, merged with every other stage off for the same reason.
+    const unavailable = sqliteUnavailable();
+    if (unavailable) {
+      writer.off(unavailable.why);
+      services.logger.warn(`the recall index is off: ${unavailable.message}`, {
+        off: "recall's search index (context_search and pi-governor search find nothing)",
+        why: unavailable.why,
+        fix: unavailable.fix,
+      });
+    }
     const savings = new SavingsTracker();
     const exclude = new Set([...config.exclude, CONTEXT_SEARCH_TOOL]);
     let turn = 0;
@@ -186,10 +199,11 @@ export const recall = definePlugin({
     });
 
     const scopes = config.searchAllProjects ? (["session", "project", "all"] as const) : (["session", "project"] as const);
-    pipeline.registerTool(
-      RECALL_PLUGIN,
-      contextSearchTool({ writer, store, cwd: services.cwd, answerBytes: config.answerBytes, defaultLimit: config.defaultLimit, scopes }),
-    );
+    if (!unavailable)
+      pipeline.registerTool(
+        RECALL_PLUGIN,
+        contextSearchTool({ writer, store, cwd: services.cwd, answerBytes: config.answerBytes, defaultLimit: config.defaultLimit, scopes }),
+      );
     const root = services.commandRoot;
     pipeline.registerCommand(RECALL_PLUGIN, `${root} search`, searchCommand(writer, store, root));
     pipeline.registerCommand(RECALL_PLUGIN, `${root} purge-index`, purgeIndexCommand(writer, root));

@@ -5,11 +5,10 @@
  * like the plugin's; the index folder and files are checked as the plugin checks them (no link, no
  * FIFO, nothing another user can write) before SQLite opens them.
  */
-import { parseArgs } from "node:util";
-import { agentDirFrom, type CliCommand, configuredPath, errorText } from "../../core/sdk.ts";
+import { agentDirFrom, CANNOT_READ_EXIT, type CliCommand, configuredPath, errorText, parseCommandArgs, USAGE_EXIT } from "../../core/sdk.ts";
 import { BlobStore, DEFAULT_BLOB_DIR, resolveBlobDir } from "../../lib/blobs/index.ts";
 import { redactValue } from "../../lib/redact/index.ts";
-import { tidyAfterReading } from "../../lib/sqlite/index.ts";
+import { isSqliteUnavailable, noSqliteText, tidyAfterReading } from "../../lib/sqlite/index.ts";
 import { indexPathFor } from "./config.ts";
 import { formatHits } from "./format.ts";
 import { checkIndexFiles } from "./index-file.ts";
@@ -22,7 +21,8 @@ Finds earlier tool outputs in the recall index (every tool output the recall sta
 project and session), best match first: for each hit the tool and its arguments, the turn, how long
 ago, the line range with a snippet, and the blob_read call that opens those lines. Read-only, so it
 is safe while pi runs. Exits 0 when something was found, 1 when nothing was (or there is no index
-yet), 2 on a wrong argument or an index it cannot open.
+yet), 2 on a wrong argument, 3 when the index cannot be opened or read. Where this Node has no
+SQLite driver, it runs again on the Node the \`pi\` command runs with.
 
 options:
   --session <id>   only outputs of this pi session (default: every session)
@@ -42,40 +42,31 @@ options:
 const READER_BUSY_TIMEOUT_MS = 2_000;
 
 export const run: CliCommand = async (argv, io, context) => {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        session: { type: "string" },
-        project: { type: "string" },
-        tool: { type: "string" },
-        limit: { type: "string" },
-        json: { type: "boolean" },
-        db: { type: "string" },
-        blobs: { type: "string" },
-        help: { type: "boolean", short: "h" },
-      },
-    });
-  } catch (error) {
-    io.err(`pi-governor search: ${(error as Error).message}\n${USAGE}`);
-    return 2;
-  }
+  const parsed = parseCommandArgs(
+    argv,
+    {
+      session: { type: "string" },
+      project: { type: "string" },
+      tool: { type: "string" },
+      limit: { type: "string" },
+      json: { type: "boolean" },
+      db: { type: "string" },
+      blobs: { type: "string" },
+    },
+    USAGE,
+    io,
+  );
+  if (typeof parsed === "number") return parsed;
   const { values, positionals } = parsed;
-  if (values.help) {
-    io.out(USAGE);
-    return 0;
-  }
   const query = positionals.join(" ").trim();
   if (!query) {
-    io.err(`pi-governor search: give the words to find.\n${USAGE}`);
-    return 2;
+    io.err(`pi-governor search: give the words to find.\n\n${USAGE}`);
+    return USAGE_EXIT;
   }
   const limit = values.limit === undefined ? 10 : Number(values.limit);
   if (!Number.isInteger(limit) || limit < 1 || limit > 100) {
     io.err(`pi-governor search: --limit must be a whole number from 1 to 100, got ${JSON.stringify(values.limit)}.\n`);
-    return 2;
+    return USAGE_EXIT;
   }
   const agentDir = agentDirFrom(process.env);
   // The folders the plugins use: recall.dbPath and blobs.dir as the global config sets them.
@@ -91,8 +82,14 @@ export const run: CliCommand = async (argv, io, context) => {
     }
     index = RecallIndex.open(path, { readonly: true, busyTimeoutMs: READER_BUSY_TIMEOUT_MS });
   } catch (error) {
-    io.err(`pi-governor search: cannot open the recall index: ${errorText(error)}\n`);
-    return 2;
+    if (isSqliteUnavailable(error)) {
+      const code = await context?.rerunWithSqlite?.();
+      if (code !== undefined) return code;
+      io.err(`pi-governor search: cannot open the recall index ${path}: ${noSqliteText(error)}\n`);
+      return CANNOT_READ_EXIT;
+    }
+    io.err(`pi-governor search: cannot open the recall index ${path}: ${errorText(error)}\n`);
+    return CANNOT_READ_EXIT;
   }
   try {
     const store = new BlobStore({ dir: blobDir ? resolveBlobDir(blobDir) : resolveBlobDir(DEFAULT_BLOB_DIR, { agentDir }) });
@@ -113,6 +110,9 @@ export const run: CliCommand = async (argv, io, context) => {
         `${formatHits(query, hits, { nowMs: Date.now(), maxBytes: 64 * 1024, relaxed, scope: values.session ? `session ${values.session}` : "all", showSession: !values.session })}\n`,
       );
     return hits.length ? 0 : 1;
+  } catch (error) {
+    io.err(`pi-governor search: cannot read the recall index ${path}: ${errorText(error)}\n`);
+    return CANNOT_READ_EXIT;
   } finally {
     index.close();
     tidyAfterReading(path);

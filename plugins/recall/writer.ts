@@ -77,6 +77,14 @@ export class RecallWriter {
     return this.brokenReason;
   }
 
+  /**
+   * Turns indexing off from the start, without a warning (the plugin said why at load); outputs are
+   * still stored in the blob cache.
+   */
+  off(reason: string): void {
+    this.brokenReason ??= reason;
+  }
+
   /** Queues one output; never throws. */
   add(output: PendingOutput): void {
     if (this.queue.length >= this.options.maxQueued) {

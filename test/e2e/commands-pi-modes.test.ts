@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { skipWithoutSqlite } from "../helpers/sqlite-available.ts";
 import { createFixtureRepo, type FixtureRepo } from "../fixtures/kota-repo.ts";
 import { standinKotaConfig } from "../helpers/kota-standin.ts";
 import { repoRoot, runPiCli, runPiRpc, type RpcLine } from "../helpers/pi-cli.ts";
@@ -41,7 +42,8 @@ const env = () => ({
 });
 
 describe("pi-governor commands answer in print mode (pi -p)", () => {
-  it("writes each command's answer to stderr; none reaches the model", async () => {
+  it("writes each command's answer to stderr; none reaches the model", async (ctx) => {
+    skipWithoutSqlite(ctx);
     const run = await runPiCli({ extensions: [kotaExtension], script: [], prompt: COMMANDS.map(([c]) => c), cwd: repo.root, env: env(), timeoutMs: 90_000 });
     for (const [command, answer] of COMMANDS) expect(run.stderr, command).toMatch(answer);
     // The same question twice is answered twice (commands are never deduplicated like load notices).
@@ -51,7 +53,8 @@ describe("pi-governor commands answer in print mode (pi -p)", () => {
 });
 
 describe("pi-governor commands answer in RPC mode (pi --mode rpc)", () => {
-  it("sends each command's answer to the client as a notify request", async () => {
+  it("sends each command's answer to the client as a notify request", async (ctx) => {
+    skipWithoutSqlite(ctx);
     const run = await runPiRpc({
       extensions: [kotaExtension],
       script: [{ text: "hi" }],

@@ -65,7 +65,12 @@ describe("/governor doctor in the real pi CLI (RPC mode)", () => {
     );
     expect(reports).toHaveLength(1);
     const report = reports[0]!;
-    expect(report.notifyType).toBe("error");
+    // The report is the answer (info); what failed follows on one line at error level.
+    expect(report.notifyType).toBe("info");
+    const summary = run.lines.filter((l) => l.type === "extension_ui_request" && l.method === "notify" && String(l.message).startsWith("pi-governor doctor: "));
+    expect(summary).toEqual([
+      expect.objectContaining({ notifyType: "error", message: expect.stringMatching(/^pi-governor doctor: failed: [^\n]*kota\.command/) }),
+    ]);
     expect(report.message).toMatch(/ok {4}pi: @(mariozechner|earendil-works)\/pi-coding-agent \d+\.\d+\.\d+/);
     expect(report.message).toMatch(/ok {4}preset: "kota"/);
     // Each failed check, then its fix on the next line.

@@ -4,8 +4,12 @@
  * the difference between a pi session with the kota extension and one without it, with pi's own
  * tools in both. A size, not a timing: it is paid on every request of every session.
  */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { fauxAssistantMessage, fauxText } from "@mariozechner/pi-ai";
 import { afterEach, describe, expect, it } from "vitest";
+import { skipWithoutSqlite } from "../helpers/sqlite-available.ts";
+import { repoRoot } from "../helpers/pi-host.ts";
 import { assertNoLiveChildren, type KotaE2e, startKotaSession } from "../helpers/kota-e2e.ts";
 import { type PiRequestPreamble, type PiTestSession, startPiSession } from "../helpers/pi-session.ts";
 
@@ -25,7 +29,8 @@ const toolChars = (t: PiRequestPreamble["tools"][number]) => JSON.stringify(t).l
 const promptChars = (p: PiRequestPreamble) => p.systemPrompt.length + p.systemMessages.reduce((s, m) => s + m.length, 0);
 
 describe("kota e2e: fixed per-request overhead", () => {
-  it(`the default preset adds at most ${FIXED_OVERHEAD_BOUND.toLocaleString("en-US")} chars (system prompt + tool schemas) to every request`, async () => {
+  it(`the default preset adds at most ${FIXED_OVERHEAD_BOUND.toLocaleString("en-US")} chars (system prompt + tool schemas) to every request`, async (ctx) => {
+    skipWithoutSqlite(ctx);
     e2e = await startKotaSession({ responses: [fauxAssistantMessage([fauxText("hi")])], defaultSystemPrompt: true });
     await e2e.pi.session.prompt("hello");
     // The same folder: pi's prompt names the working directory.
@@ -62,5 +67,11 @@ describe("kota e2e: fixed per-request overhead", () => {
     const n = (v: number) => v.toLocaleString("en-US");
     expect(status).toContain(`Fixed per-request overhead: ${n(prompt + tools)} chars (system prompt ${n(prompt)} + tool schemas ${n(tools)})`);
     for (const t of added) expect(status).toMatch(new RegExp(`\\b${t.name} [\\d,]+`));
+    // plugins/prune/README.md quotes these figures for the current pi (the devDependency this pass runs):
+    // "-> <total> chars (system prompt <before> -> <prompt>, tool schemas <before> -> <tools>)".
+    if (!process.env.PI_GOVERNOR_PI_HOME) {
+      const readme = readFileSync(join(repoRoot, "plugins/prune/README.md"), "utf8");
+      expect(readme).toMatch(new RegExp(`-> ${n(prompt + tools)} chars \\(system\\s+prompt [\\d,]+ -> ${n(prompt)}, tool schemas [\\d,]+ -> ${n(tools)}\\)`));
+    }
   }, 60_000);
 });

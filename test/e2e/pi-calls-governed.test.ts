@@ -9,6 +9,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fauxAssistantMessage, fauxText, fauxToolCall } from "@mariozechner/pi-ai";
 import { describe, expect, it } from "vitest";
+import { skipWithoutSqlite } from "../helpers/sqlite-available.ts";
 import { openDatabase } from "../../lib/sqlite/index.ts";
 import { bigAnswerServer } from "../fixtures/big-answer-mcp/command.ts";
 import { numberedFiller } from "../fixtures/big-answer-mcp/filler.mjs";
@@ -61,7 +62,8 @@ function resultsOf(pi: PiTestSession, toolName: string): string[] {
 describe(`calls pi runs itself (pi ${piHost.version})`, () => {
   const scope = piTestScope();
 
-  it("pi's built-in tools get an execution-log row each, a failed one included", { timeout: 60_000 }, async () => {
+  it("pi's built-in tools get an execution-log row each, a failed one included", { timeout: 60_000 }, async (ctx) => {
+    skipWithoutSqlite(ctx);
     const work = scope.tempDir("pigov-builtin-rows-");
     writeFileSync(join(work, "a.txt"), "alpha\n");
     const pi = await scope.start({

@@ -9,6 +9,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { skipWithoutSqlite } from "../helpers/sqlite-available.ts";
 import { repoRoot, runPiCli, runPiRpc, type RpcLine } from "../helpers/pi-cli.ts";
 
 let work: string;
@@ -44,7 +45,8 @@ function expectEachProblemOnce(text: string): void {
 }
 
 describe("config problems and degraded stages reach the user in every pi mode", () => {
-  it("print mode (pi -p): on stderr, once each, with file and key", async () => {
+  it("print mode (pi -p): on stderr, once each, with file and key", async (ctx) => {
+    skipWithoutSqlite(ctx);
     const run = await runPiCli({ extensions: [repoRoot], script: [{ text: "all good" }], prompt: "hello", cwd: project, env: env() });
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/all good/);
@@ -52,7 +54,8 @@ describe("config problems and degraded stages reach the user in every pi mode", 
     expect(count(run.stderr, "pi-governor warning: ")).toBe(1);
   }, 90_000);
 
-  it("RPC mode (pi --mode rpc): as notify requests to the client, once each, with file and key, and a status entry", async () => {
+  it("RPC mode (pi --mode rpc): as notify requests to the client, once each, with file and key, and a status entry", async (ctx) => {
+    skipWithoutSqlite(ctx);
     const run = await runPiRpc({ extensions: [repoRoot], script: [{ text: "all good" }], prompt: "hello", cwd: project, env: env() });
     expect(run.lines.some((l) => l.type === "response" && l.command === "prompt" && l.success === true)).toBe(true);
     expect(run.lines.some((l) => l.type === "agent_end")).toBe(true);

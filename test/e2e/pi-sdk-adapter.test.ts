@@ -57,7 +57,10 @@ describe("pi adapter with the real pi SDK", () => {
     expect(JSON.stringify(user.content)).toContain("[governed] say hello");
 
     // The session stored the transformed tool result, with the governor's details.
-    const stored = pi.session.messages.find((m) => m.role === "toolResult") as { content: Array<{ text: string }>; details: { governor: { status: string } } };
+    const stored = pi.session.messages.find((m) => m.role === "toolResult") as unknown as {
+      content: Array<{ text: string }>;
+      details: { governor: { status: string } };
+    };
     expect(stored.content[0]!.text).toBe("[governed] HELLO");
     expect(stored.details.governor.status).toBe("SUCCESS");
     // The session history itself keeps the untransformed user text: context is request-only.
@@ -122,7 +125,7 @@ describe("failures in a real pi session", () => {
     });
     try {
       await pi.session.prompt("fetch it");
-      const result = pi.session.messages.find((m) => m.role === "toolResult") as {
+      const result = pi.session.messages.find((m) => m.role === "toolResult") as unknown as {
         isError: boolean;
         content: Array<{ text: string }>;
         details: { error: { category: string } };

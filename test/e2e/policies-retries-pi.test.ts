@@ -103,7 +103,7 @@ describe("per-run limits across pi's own continuations (SDK)", () => {
     const pi = await startPiSession({
       cwd: project,
       retry: { maxRetries: 3, baseDelayMs: 5 },
-      extensions: [governed(), (api) => api.on("agent_start", () => void runs.push("agent_start"))],
+      extensions: [governed(), (api) => void api.on("agent_start", () => void runs.push("agent_start"))],
       responses: [
         touch("a"),
         failed("503 Service Unavailable"),
@@ -131,7 +131,7 @@ describe("per-run limits across pi's own continuations (SDK)", () => {
       cwd: project,
       autoCompaction: true,
       keepRecentTokens: 1,
-      extensions: [governed(), (api) => api.on("agent_start", () => void runs.push("agent_start"))],
+      extensions: [governed(), (api) => void api.on("agent_start", () => void runs.push("agent_start"))],
       responses: [
         touch("a"),
         failed("prompt is too long: 300000 tokens > 200000 maximum"),

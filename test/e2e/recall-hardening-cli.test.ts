@@ -127,7 +127,7 @@ describe.skipIf(!probeSqlite().fts5)("recall hardening in the real pi CLI", () =
       expect(f.code).toBe(0);
       expect(f.stderr).toContain(`recall index folder ${folder} is writable by every user`);
       const s = await search(["walrusDeltaSpill"]);
-      expect(s.code).toBe(2);
+      expect(s.code).toBe(3);
       expect(s.stderr).toContain("is writable by every user");
     } finally {
       chmodSync(folder, 0o700);

@@ -11,6 +11,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { skipWithoutSqlite } from "../helpers/sqlite-available.ts";
 import { faultyServer } from "../fixtures/faulty-mcp/command.ts";
 import { everyFileUnder } from "../helpers/files-under.ts";
 import { repoRoot, runPiCli } from "../helpers/pi-cli.ts";
@@ -20,7 +21,8 @@ const TOKEN = ["ghp", "_", "StderrLeak".repeat(3), "Qz7x01"].join("");
 const CREDENTIAL = ["acme", "Cred", "-", "9f3e", "71b2c5"].join("");
 
 describe("pi -p, mcp preset: a server that prints its token to stderr and crashes", () => {
-  it("keeps the token and the env credential from the model, the blob cache, the recall index and pi-governor search", async () => {
+  it("keeps the token and the env credential from the model, the blob cache, the recall index and pi-governor search", async (ctx) => {
+    skipWithoutSqlite(ctx);
     const home = mkdtempSync(join(tmpdir(), "pigov-redact-e2e-"));
     const stderrFile = join(home, "server-stderr.txt");
     writeFileSync(stderrFile, `auth: using GITHUB token ${TOKEN}\nconfig: credential ${CREDENTIAL} rejected\n`);

@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fauxAssistantMessage, fauxText, fauxToolCall } from "@mariozechner/pi-ai";
 import { afterEach, describe, expect, it } from "vitest";
+import { skipWithoutSqlite } from "../helpers/sqlite-available.ts";
 import { createExtension, type Governor } from "../../core/index.ts";
 import { liveChildCount } from "../../lib/mcp/index.ts";
 import { kotaPreset, mcpPreset, presetsExcept } from "../../presets/index.ts";
@@ -59,7 +60,8 @@ function lastBriefing(pi: PiTestRuntime): string {
 }
 
 describe("a pi session whose cwd is not the process's", () => {
-  it("reads that repository's project config, indexes and searches it, and follows a /resume into another repository", async () => {
+  it("reads that repository's project config, indexes and searches it, and follows a /resume into another repository", async (ctx) => {
+    skipWithoutSqlite(ctx);
     // autoContext's deadline covers starting KotaDB: generous, so a loaded machine still gets the briefing.
     const repoA = repoWith(ONLY_A, "alphaOnly", { kota: { autoContext: "onPaths" }, autoContext: { timeoutMs: 30_000 } });
     const repoB = repoWith(ONLY_B, "betaOnly", { kota: { autoContext: "onPaths" }, autoContext: { timeoutMs: 30_000 }, prune: { notAKey: 1 } });

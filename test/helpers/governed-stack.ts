@@ -6,11 +6,11 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import Database from "better-sqlite3";
 import { Type } from "typebox";
 import { afterEach, expect } from "vitest";
 import { type ContentBlock, createGovernor, deepMerge, definePreset, type Governor, type ToolAnnotations } from "../../core/index.ts";
 import { liveChildCount, ManagedMcpServer, type ManagedMcpServerConfig } from "../../lib/mcp/index.ts";
+import { openDatabase } from "../../lib/sqlite/index.ts";
 import { breaker } from "../../plugins/circuit-breaker/index.ts";
 import { executionLog } from "../../plugins/execution-log/index.ts";
 import { retry } from "../../plugins/retry/index.ts";
@@ -76,9 +76,12 @@ export async function governedStack(serverConfig: ManagedMcpServerConfig, tools:
     dbPath,
     async rows() {
       await gov.pipeline.hooks.sessionShutdown.run({ sessionId: "", cwd: dir, reason: "test" });
-      const db = new Database(dbPath, { readonly: true });
+      const db = openDatabase(dbPath, { readonly: true });
       try {
-        return db.prepare("SELECT * FROM tool_execution_log ORDER BY id").all() as Array<Record<string, unknown>>;
+        return db
+          .prepare("SELECT * FROM tool_execution_log ORDER BY id")
+          .all()
+          .map((row) => ({ ...row }));
       } finally {
         db.close();
       }

@@ -287,9 +287,14 @@ async function fauxModel(options: FauxOptions, agentDir: string): Promise<FauxMo
     return { faux, sessionOptions: { modelRuntime }, afterReload: () => {}, unregister: faux.unregister };
   }
   const faux = piAi.registerFauxProvider(options);
-  const authStorage = piSdk.AuthStorage.inMemory();
+  // pi 0.73's auth API (its declarations are not the ones this repository type-checks against).
+  const legacy = piSdk as unknown as {
+    AuthStorage: { inMemory(): { setRuntimeApiKey(provider: string, key: string): void } };
+    ModelRegistry: { inMemory(auth: unknown): unknown };
+  };
+  const authStorage = legacy.AuthStorage.inMemory();
   authStorage.setRuntimeApiKey(faux.getModel().provider, "faux-key");
-  const modelRegistry = piSdk.ModelRegistry.inMemory(authStorage);
+  const modelRegistry = legacy.ModelRegistry.inMemory(authStorage);
   // `/reload` resets pi-ai's API registry, which holds the faux provider's stream functions.
   const apiProvider = piAi.getApiProvider(faux.getModel().api);
   return {

@@ -5,6 +5,7 @@
  */
 import { createRequire } from "node:module";
 import type BetterSqlite3 from "better-sqlite3";
+import { packageRoot } from "../../package/index.ts";
 import { SqliteUnavailableError } from "../errors.ts";
 import type { SqlParams, SqlValue, SqliteDatabase, SqliteStatement, TransactionMode } from "../types.ts";
 import { firstValue, TransactionRunner, type SqliteDriver } from "./driver.ts";
@@ -30,16 +31,7 @@ function tryLoad(): { driver: SqliteDriver } | { error: SqliteUnavailableError }
     version = String(firstValue(probe.prepare("SELECT sqlite_version() AS v").get() as Record<string, SqlValue>));
     probe.close();
   } catch (error) {
-    const reason = error instanceof Error ? error.message.split("\n").slice(0, 4).join(" ") : String(error);
-    const missing = (error as { code?: string }).code === "MODULE_NOT_FOUND";
-    const fix = missing ? "install it (npm install better-sqlite3)" : "rebuild it for this Node (npm rebuild better-sqlite3 in the pi-governor package folder)";
-    return {
-      error: new SqliteUnavailableError(
-        `SQLite driver better-sqlite3 cannot load on Node ${process.versions.node}: ${reason}. Fix: ${fix}, or run pi on Node >= 22.13, whose built-in node:sqlite needs no native module.`,
-        "better-sqlite3",
-        { cause: error },
-      ),
-    };
+    return { error: unavailable(error) };
   }
   return {
     driver: {
@@ -48,6 +40,31 @@ function tryLoad(): { driver: SqliteDriver } | { error: SqliteUnavailableError }
       open: (path, options) => wrap(new Database(path, options.readonly ? { readonly: true, fileMustExist: true } : {}), path),
     },
   };
+}
+
+/**
+ * Why better-sqlite3 did not load, in a few words, and the fix: not installed (an optional dependency
+ * whose build failed: no prebuilt binary for this platform and Node, and no C++ toolchain), built for
+ * another Node (its NODE_MODULE_VERSION), or anything else.
+ */
+function unavailable(error: unknown): SqliteUnavailableError {
+  const node = process.versions.node;
+  const message = error instanceof Error ? error.message : String(error);
+  const where = `in ${packageRoot()}`;
+  const abi = /NODE_MODULE_VERSION (\d+)[\s\S]*?requires\s+NODE_MODULE_VERSION (\d+)/.exec(message);
+  const [short, fix] =
+    (error as { code?: string }).code === "MODULE_NOT_FOUND"
+      ? [
+          "better-sqlite3 is not installed",
+          `install better-sqlite3 ${where}: npm install --no-save better-sqlite3 (where no prebuilt binary fits, that builds it from source with g++, make and python3)`,
+        ]
+      : abi
+        ? [
+            `better-sqlite3 is built for another Node (module version ${abi[1]}; this one needs ${abi[2]})`,
+            `rebuild better-sqlite3 for this Node ${where}: npm rebuild better-sqlite3`,
+          ]
+        : [`better-sqlite3 does not load (${message.split("\n")[0]})`, `rebuild better-sqlite3 ${where}: npm rebuild better-sqlite3`];
+  return new SqliteUnavailableError(`${short} (Node ${node})`, fix, "better-sqlite3", { cause: error, short, nativeFix: fix });
 }
 
 function wrap(db: BetterSqlite3.Database, path: string): SqliteDatabase {

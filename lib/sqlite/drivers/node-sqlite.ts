@@ -4,7 +4,7 @@
  * {@link SqliteUnavailableError} and the caller falls back to better-sqlite3.
  */
 import { createRequire } from "node:module";
-import { SqliteUnavailableError } from "../errors.ts";
+import { NODE_SQLITE_MIN_VERSION, SqliteUnavailableError } from "../errors.ts";
 import type { SqlParams, SqlValue, SqliteDatabase, SqliteStatement, TransactionMode } from "../types.ts";
 import { firstValue, TransactionRunner, type SqliteDriver } from "./driver.ts";
 
@@ -61,13 +61,16 @@ function tryLoad(): { driver: SqliteDriver } | { error: SqliteUnavailableError }
     version = String(firstValue(probe.prepare("SELECT sqlite_version() AS v").get() as Record<string, SqlValue>));
     probe.close();
   } catch (error) {
-    const reason = error instanceof Error ? error.message.split("\n")[0] : String(error);
+    const node = process.versions.node;
+    const tooOld = olderThan(node, NODE_SQLITE_MIN_VERSION);
+    const short = tooOld
+      ? `node:sqlite needs Node >= ${NODE_SQLITE_MIN_VERSION}`
+      : `node:sqlite does not load (${error instanceof Error ? error.message.split("\n")[0] : String(error)})`;
     return {
-      error: new SqliteUnavailableError(
-        `SQLite driver node:sqlite is not available on Node ${process.versions.node} (${reason}); it needs Node >= 22.13. Fix: run pi on Node >= 22.13, or keep better-sqlite3 installed and built for this Node (npm rebuild better-sqlite3).`,
-        "node",
-        { cause: error },
-      ),
+      error: new SqliteUnavailableError(`${short} (this is Node ${node})`, `run pi on Node >= ${NODE_SQLITE_MIN_VERSION}, or use better-sqlite3`, "node", {
+        cause: error,
+        short,
+      }),
     };
   }
   const { DatabaseSync } = mod;
@@ -113,4 +116,16 @@ function wrap(db: NodeDatabase, path: string): SqliteDatabase {
       db.close();
     },
   };
+}
+
+/** True when Node version `version` ("20.20.2") is older than `min` ("22.13"). */
+export function olderThan(version: string, min: string): boolean {
+  const have = version.split(".").map(Number);
+  const need = min.split(".").map(Number);
+  for (let i = 0; i < need.length; i++) {
+    const h = have[i] ?? 0;
+    const n = need[i] ?? 0;
+    if (h !== n) return h < n;
+  }
+  return false;
 }

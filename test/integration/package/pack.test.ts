@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { npm, repoRoot, run } from "../../helpers/package-install.ts";
 import { runPiCli } from "../../helpers/pi-cli.ts";
+import { piHost } from "../../helpers/pi-host.ts";
 import { newestSource } from "./sources.ts";
 
 const work = mkdtempSync(join(tmpdir(), "gov-pack-"));
@@ -175,6 +176,53 @@ console.log(JSON.stringify({ definePlugin: typeof gov.definePlugin, createGovern
     expect(tsc.stdout.trim().split("\n")).toEqual([
       expect.stringMatching(/^src\/broken\.ts\(2,\d+\): error TS2322: Type 'number' is not assignable to type 'string'/),
     ]);
+  });
+
+  it("its declarations name no pi (they compile with skipLibCheck off), and fit the pi under test's own types", async () => {
+    // A team has only the pi it runs (pi 1.6's @earendil-works scope; 0.73's @mariozechner on the
+    // legacy line). 1: every declaration file of pi-governor's public entries is checked (skipLibCheck
+    // off) in a project that imports no pi: a declaration naming either scope fails to resolve (TS2307).
+    // 2: with pi's own types (skipLibCheck on: pi's declarations are pi's business), createExtension is
+    // an ExtensionFactory and bindGovernor takes an ExtensionAPI.
+    const piDir = join(team, "node_modules", ...piHost.scope.split("/"), "pi-coding-agent");
+    mkdirSync(join(piDir, ".."), { recursive: true });
+    symlinkSync(piHost.codingAgentDir, piDir, "dir");
+    const strict = join(team, "strict");
+    const typed = join(team, "typed");
+    const options = JSON.parse(TEAM_FILES["tsconfig.json"]!).compilerOptions as Record<string, unknown>;
+    const files: Record<string, string> = {
+      "strict/tsconfig.json": JSON.stringify({ compilerOptions: { ...options, skipLibCheck: false }, include: ["*.ts"] }),
+      "strict/uses.ts": `import { createExtension, createGovernor } from "pi-governor/host";
+import { definePlugin, definePreset } from "pi-governor/sdk";
+import * as everything from "pi-governor";
+export const factory = createExtension(definePreset({ name: "t", description: "t", plugins: () => [] }));
+export { createGovernor, definePlugin, everything };
+`,
+      "typed/tsconfig.json": JSON.stringify({ compilerOptions: options, include: ["*.ts"] }),
+      "typed/extension.ts": `import type { ExtensionAPI, ExtensionFactory } from "${piHost.scope}/pi-coding-agent";
+import { bindGovernor, createExtension, createGovernor } from "pi-governor/host";
+import { definePreset } from "pi-governor/sdk";
+import { shout } from "../src/shout.ts";
+
+const preset = definePreset({ name: "acme", description: "acme_shout", plugins: () => [shout()] });
+export const factory: ExtensionFactory = createExtension(preset);
+export async function bind(pi: ExtensionAPI): Promise<void> {
+  bindGovernor(pi, await createGovernor({ preset, cwd: process.cwd(), agentDir: process.cwd(), layers: [] }));
+}
+`,
+    };
+    for (const [file, text] of Object.entries(files)) {
+      mkdirSync(join(team, file, ".."), { recursive: true });
+      writeFileSync(join(team, file), text);
+    }
+    try {
+      for (const project of [strict, typed]) {
+        const tsc = await run(process.execPath, [join(team, "node_modules", "typescript", "bin", "tsc"), "-p", join(project, "tsconfig.json")], team);
+        expect({ project, out: tsc.stdout + tsc.stderr, code: tsc.code }).toEqual({ project, out: "", code: 0 });
+      }
+    } finally {
+      for (const dir of [strict, typed, piDir]) rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("runs the team's vitest test", async () => {

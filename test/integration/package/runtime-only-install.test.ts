@@ -7,7 +7,9 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { copyClone, npm, run } from "../../helpers/package-install.ts";
+import { readFileSync } from "node:fs";
+import { copyClone, npm, repoRoot, run } from "../../helpers/package-install.ts";
+import { runPiCli } from "../../helpers/pi-cli.ts";
 
 const clone = mkdtempSync(join(tmpdir(), "gov-runtime-only-"));
 afterAll(() => rmSync(clone, { recursive: true, force: true }), 60_000);
@@ -59,7 +61,7 @@ describe("pi-governor from a runtime-only install (npm ci --omit=dev)", { timeou
     expect(stats.stderr).not.toMatch(/Cannot find module/);
     // Node 20 without a built better-sqlite3 has no SQLite driver: stats says which and how to fix it.
     if (stats.code === 0) expect(stats.stdout).toMatch(/No execution log at .* yet/);
-    else expect(stats.stderr).toMatch(/No SQLite driver loads.*Fix:/s);
+    else expect(stats.stderr).toMatch(/no SQLite driver loads.*Fix:/s);
 
     const search = await cli("search", "anything");
     expect(search.stderr).toMatch(/no recall index at .* yet/);
@@ -68,7 +70,7 @@ describe("pi-governor from a runtime-only install (npm ci --omit=dev)", { timeou
   it("names a runtime dependency that is really missing, and the install that brings it", async () => {
     rmSync(join(clone, "node_modules", "tapable"), { recursive: true, force: true });
     const doctor = await cli("doctor");
-    expect(doctor.code).toBe(1);
+    expect(doctor.code).toBe(3);
     expect(doctor.stderr).toContain(`pi-governor doctor: the module "tapable" is not installed`);
     expect(doctor.stderr).toMatch(/Fix: run `npm ci --omit=dev` in .*gov-runtime-only-/);
     expect(doctor.stderr).not.toMatch(/Require stack/);
@@ -76,7 +78,23 @@ describe("pi-governor from a runtime-only install (npm ci --omit=dev)", { timeou
     // The loader itself: named by bin/pi-governor.mjs before any TypeScript runs.
     rmSync(join(clone, "node_modules", "jiti"), { recursive: true, force: true });
     const usage = await cli("--help");
-    expect(usage.code).toBe(1);
+    expect(usage.code).toBe(3);
     expect(usage.stderr).toMatch(/^pi-governor: the module "jiti" is not installed .*Fix: run `npm ci --omit=dev` in .*gov-runtime-only-/);
+  });
+});
+
+describe("pi-governor without the install step (a local path pi loads as it is)", { timeout: 120_000 }, () => {
+  it("pi fails with the `Cannot find module` the README names for this pi", async () => {
+    const bare = mkdtempSync(join(tmpdir(), "gov-no-install-"));
+    try {
+      copyClone(bare);
+      const run = await runPiCli({ extensions: [bare], script: [{ text: "hi" }], prompt: "hello" });
+      const missing = /Cannot find (?:module|package) '([^']+)'/.exec(run.stderr)?.[1];
+      expect(missing, run.stderr).toBeDefined();
+      const readme = readFileSync(join(repoRoot, "README.md"), "utf8");
+      expect(readme).toContain(`\`Cannot find module '${missing}'\``);
+    } finally {
+      rmSync(bare, { recursive: true, force: true });
+    }
   });
 });

@@ -49,15 +49,29 @@ describe("pi-governor subcommands", () => {
     }
   });
 
-  it("an unknown option exits 2 with the error and the usage on stderr", async () => {
-    for (const name of ["replay", "stats", "schema", "doctor"]) {
+  it("an unknown option exits 2 with the error (the command named, quotes balanced) and the usage on stderr", async () => {
+    for (const name of ["replay", "stats", "search", "schema", "doctor"]) {
       const r = await cli(name, "--bogus");
       expect(r.code).toBe(2);
-      expect(r.err).toMatch(/Unknown option '--bogus'/);
+      const first = r.err.split("\n")[0]!;
+      expect(first).toBe(`pi-governor ${name}: unknown option --bogus`);
       expect(r.err).toMatch(new RegExp(`usage: pi-governor ${name}`));
       expect(r.out).toBe("");
     }
     expect((await cli("replay", "--price", "cheap")).err).toMatch(/--price needs a non-negative number, got "cheap"/);
+  });
+
+  it("no command is a wrong argument: the usage on stderr, exit 2; a near miss is named", async () => {
+    const none = await cli();
+    expect(none.code).toBe(2);
+    expect(none.out).toBe("");
+    expect(none.err).toMatch(/^pi-governor: give a command\.\n\nusage: pi-governor <command>/);
+    expect((await cli("--help")).code).toBe(0);
+    const typo = await cli("stat");
+    expect(typo.code).toBe(2);
+    expect(typo.err).toMatch(/unknown command "stat" \(did you mean "stats"\?\)/);
+    expect((await cli("stats", "--jsno")).err.split("\n")[0]).toBe("pi-governor stats: unknown option --jsno (did you mean --json?)");
+    expect((await cli("search", "--limt", "3", "x")).err.split("\n")[0]).toBe("pi-governor search: unknown option --limt (did you mean --limit?)");
   });
 
   it("stats --json prints JSON even when there is no log yet", async () => {
@@ -107,19 +121,22 @@ describe("pi-governor subcommands", () => {
       mkdirSync(agentDir, { recursive: true });
       writeFileSync(join(agentDir, "pi-governor.json"), JSON.stringify({ preset: "lean", prune: { keepRecentTurns: -1 } }));
       // A pi 9.8.7 whose `pi` is on PATH: in a shell, that is the pi the doctor reports (not pi-governor's dev dependency).
-      const globalPi = join(dir, "global", "node_modules", "@earendil-works", "pi-coding-agent");
+      // Outside the project (--cwd): a `pi` inside it is one the project planted, never read.
+      const global = mkdtempSync(join(tmpdir(), "gov-cli-global-"));
+      const globalPi = join(global, "node_modules", "@earendil-works", "pi-coding-agent");
       mkdirSync(join(globalPi, "dist"), { recursive: true });
       writeFileSync(join(globalPi, "package.json"), JSON.stringify({ name: "@earendil-works/pi-coding-agent", version: "9.8.7" }));
       writeFileSync(join(globalPi, "dist", "cli.js"), "#!/usr/bin/env node\n", { mode: 0o755 });
-      mkdirSync(join(dir, "global", "bin"), { recursive: true });
-      symlinkSync(join(globalPi, "dist", "cli.js"), join(dir, "global", "bin", "pi"));
+      mkdirSync(join(global, "bin"), { recursive: true });
+      symlinkSync(join(globalPi, "dist", "cli.js"), join(global, "bin", "pi"));
       const path = process.env.PATH;
-      process.env.PATH = `${join(dir, "global", "bin")}:${path}`;
+      process.env.PATH = `${join(global, "bin")}:${path}`;
       let r: Awaited<ReturnType<typeof cli>>;
       try {
         r = await cli("doctor", "--cwd", dir, "--json");
       } finally {
         process.env.PATH = path;
+        rmSync(global, { recursive: true, force: true });
       }
       const { results } = JSON.parse(r.out) as { results: Array<{ name: string; status: string; detail: string }> };
       expect(results.find((x) => x.name === "pi")!.detail).toBe(`@earendil-works/pi-coding-agent 9.8.7 (${globalPi}); the \`pi\` on PATH`);

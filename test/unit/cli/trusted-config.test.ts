@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describeWithSqlite } from "../../helpers/sqlite-available.ts";
 import { type CliContext, configuredPath } from "../../../core/sdk.ts";
 import { openDatabase } from "../../../lib/sqlite/index.ts";
 import { migrate } from "../../../plugins/execution-log/index.ts";
@@ -60,7 +61,7 @@ function seedLog(path: string): void {
 const globalConfig = (data: unknown) => writeFileSync(join(agentDir, "pi-governor.json"), JSON.stringify(data));
 const projectConfig = (data: unknown) => writeFileSync(join(project, ".pi", "pi-governor.json"), JSON.stringify(data));
 
-describe("CLI commands read the trusted config only", () => {
+describeWithSqlite("CLI commands read the trusted config only", () => {
   it("a project config cannot point stats or search at a file it planted", async () => {
     const planted = join(project, "planted.db");
     seedLog(planted);

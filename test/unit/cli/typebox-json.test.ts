@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createJiti } from "jiti";
 import { afterAll, describe, expect, it } from "vitest";
+import { itWithSqlite } from "../../helpers/sqlite-available.ts";
 import { createGovernor, type Governor } from "../../../core/index.ts";
 import { kotaPreset } from "../../../presets/index.ts";
 import { Type } from "../../../cli/typebox-json.ts";
@@ -29,7 +30,7 @@ async function toolParameters(build: Build, preset: typeof kotaPreset): Promise<
 }
 
 describe("cli/typebox-json.ts, the command line's typebox", { timeout: 120_000 }, () => {
-  it("builds every shipped tool's parameters exactly as typebox does", async () => {
+  itWithSqlite("builds every shipped tool's parameters exactly as typebox does", async () => {
     const real = await toolParameters(createGovernor, kotaPreset);
     // The same sources, loaded the way bin/pi-governor.mjs loads them: `typebox` is the stand-in.
     const jiti = createJiti(import.meta.url, { alias: { typebox: STAND_IN }, moduleCache: false });

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import * as byName from "pi-governor";
 import * as hostByName from "pi-governor/host";
@@ -51,5 +52,30 @@ describe("package entry (package.json exports)", () => {
       types: "./dist/core/host-api.d.ts",
       default: "./dist/core/host-api.js",
     });
+  });
+});
+
+describe("pi's extension list", () => {
+  it("names the extension pi-governor, by pi's own labelling, not extension.ts", async () => {
+    const pkg = JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")) as { pi: { extensions: string[] } };
+    const entry = fileURLToPath(new URL(`../../../${pkg.pi.extensions[0]}`, import.meta.url));
+    // pi 1.x's interactive mode labels each loaded extension (its startup "Extensions" list).
+    const mode = (await import("@earendil-works/pi-coding-agent")) as unknown as { InteractiveMode?: { prototype: object } };
+    if (!mode.InteractiveMode) return; // pi 0.73 lists extensions by their full path
+    const labels = (Object.create(mode.InteractiveMode.prototype) as { getCompactExtensionLabels(e: unknown[]): string[] }).getCompactExtensionLabels([
+      // `pi -e <clone>` / settings.json path (clone folder "pi-governor"), and `pi install npm:pi-governor`.
+      {
+        path: entry.replace(fileURLToPath(new URL("../../../", import.meta.url)), "/home/u/pi-governor/"),
+        sourceInfo: { source: "local", scope: "temporary" },
+      },
+    ]);
+    expect(labels).toEqual(["pi-governor"]);
+    const npm = (Object.create(mode.InteractiveMode.prototype) as { getCompactExtensionLabels(e: unknown[]): string[] }).getCompactExtensionLabels([
+      {
+        path: entry.replace(fileURLToPath(new URL("../../../", import.meta.url)), "/home/u/.pi/agent/npm/node_modules/pi-governor/"),
+        sourceInfo: { source: "npm:pi-governor", scope: "user", baseDir: "/home/u/.pi/agent/npm/node_modules/pi-governor" },
+      },
+    ]);
+    expect(npm).toEqual(["pi-governor"]);
   });
 });

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { itWithSqlite } from "../../helpers/sqlite-available.ts";
 import { createGovernor } from "../../../core/host-api.ts";
 import { CONTEXT_STAGE, DEFAULT_STAGE, INJECT_STAGE, RESULT_STAGE, STAGE, TOOL_STAGE } from "../../../core/sdk.ts";
 import { kotaPreset } from "../../../presets/kota/index.ts";
@@ -65,7 +66,7 @@ const KOTA_TAP_ORDER = {
 };
 
 describe("the default kota preset's taps per hook", () => {
-  it("run in the pinned order", async () => {
+  itWithSqlite("run in the pinned order", async () => {
     const gov = await createGovernor({
       preset: kotaPreset,
       cwd: dir,

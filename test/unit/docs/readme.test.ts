@@ -70,3 +70,27 @@ describe("README for a newcomer", () => {
     expect(mentions[0]).toMatch(/^README\.md: From a clone, `node bin\/pi-governor\.mjs <command>` runs the same commands/);
   });
 });
+
+describe("commands the docs name", () => {
+  it("a /governor command the default preset answers under /kota is named with /kota or /<root> beside it", async () => {
+    const { createGovernor } = await import("../../../core/index.ts");
+    const { kotaPreset } = await import("../../../presets/kota/index.ts");
+    const governor = await createGovernor({ preset: kotaPreset, cwd: root, agentDir: join(root, "no-such-agent-dir"), env: {}, layers: [] });
+    const names = [...governor.pipeline.commands.keys()];
+    // What the default preset answers only under its own root (`/governor status` is always there, core/pi/commands.ts).
+    const underKota = new Set(
+      names.filter((c) => c.startsWith("kota ") && !names.includes(`governor ${c.slice(5)}`) && c !== "kota status").map((c) => c.slice(5)),
+    );
+    expect(underKota.has("unfold")).toBe(true);
+    const wrong: string[] = [];
+    for (const { path, text } of userDocs()) {
+      // Paragraphs: a mention is fine when the same paragraph names the default preset's form or the generic one.
+      for (const paragraph of text.split(/\n\s*\n/)) {
+        for (const [, sub] of paragraph.matchAll(/\/governor ([a-z][a-z-]*)/g)) {
+          if (underKota.has(sub!) && !paragraph.includes(`/kota ${sub}`) && !paragraph.includes(`/<root> ${sub}`)) wrong.push(`${path}: /governor ${sub}`);
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+});

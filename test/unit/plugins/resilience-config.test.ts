@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { itWithSqlite } from "../../helpers/sqlite-available.ts";
 import { type ConfigLayer, createGovernor, definePreset } from "../../../core/index.ts";
 import { breaker } from "../../../plugins/circuit-breaker/index.ts";
 import { executionLog } from "../../../plugins/execution-log/index.ts";
@@ -60,7 +61,7 @@ describe("resilience config from the config file", () => {
     expect(gov.pipeline.describe().toolCall ?? []).toEqual([]);
   });
 
-  it("lists the stages in run order when on: log, breaker, total deadline, retry, attempt timeout", async () => {
+  itWithSqlite("lists the stages in run order when on: log, breaker, total deadline, retry, attempt timeout", async () => {
     const { gov } = await governor({});
     expect((gov.pipeline.describe().toolCall ?? []).map((t) => `${t.name}@${t.stage}`)).toEqual([
       "governor:execution-log@100",

@@ -4,6 +4,7 @@
  */
 import { getEventListeners } from "node:events";
 import { describe, expect, it } from "vitest";
+import { itWithSqlite } from "../../../helpers/sqlite-available.ts";
 import { contentText } from "../../../../core/index.ts";
 import { flakyCommand } from "../../../fixtures/flaky-mcp/command.ts";
 import { governedStack } from "../../../helpers/governed-stack.ts";
@@ -30,7 +31,7 @@ async function flaky(overrides: Record<string, unknown> = {}, fails = 2) {
 }
 
 describe("retry against a flaky MCP server", () => {
-  it("retries isError results that report a network failure until the server recovers, and logs the retries", async () => {
+  itWithSqlite("retries isError results that report a network failure until the server recovers, and logs the retries", async () => {
     const s = await flaky();
     const obs = await s.gov.pipeline.callTool("flaky", { key: "a" }, { toolCallId: "c1" });
     expect(obs.status).toBe("SUCCESS");
@@ -47,7 +48,7 @@ describe("retry against a flaky MCP server", () => {
     expect(obs).toMatchObject({ status: "SUCCESS", retries: 1 });
   });
 
-  it("gives up after maxAttempts with the last error and its category", async () => {
+  itWithSqlite("gives up after maxAttempts with the last error and its category", async () => {
     const s = await flaky();
     const obs = await s.gov.pipeline.callTool("flaky", { key: "b", fails: 10 });
     expect(obs.status).toBe("ERROR");
@@ -76,7 +77,7 @@ describe("retry against a flaky MCP server", () => {
 });
 
 describe("circuit breaker against a flaky MCP server", () => {
-  it("opens after repeated failures, fails fast without calling the server, then lets one probe through", async () => {
+  itWithSqlite("opens after repeated failures, fails fast without calling the server, then lets one probe through", async () => {
     const s = await flaky({ retry: { enabled: false }, breaker: { failureThreshold: 3, cooldownMs: 800 } });
     for (let i = 0; i < 3; i++) expect((await s.gov.pipeline.callTool("flaky", { key: "e", fails: 3 })).status).toBe("ERROR");
     const refused = await s.gov.pipeline.callTool("flaky", { key: "e", fails: 3 });

@@ -3,7 +3,8 @@
  * mode, which records every notifications/cancelled the server receives), through the full stack.
  */
 import { getEventListeners } from "node:events";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, expect, it } from "vitest";
+import { describeWithSqlite } from "../../../helpers/sqlite-available.ts";
 import { contentText } from "../../../../core/index.ts";
 import { faultyServer, type FaultyServer } from "../../../fixtures/faulty-mcp/command.ts";
 import { eventually, governedStack } from "../../../helpers/governed-stack.ts";
@@ -24,7 +25,7 @@ async function everything(overrides: Record<string, unknown> = {}) {
   );
 }
 
-describe("timeout against server-everything", () => {
+describeWithSqlite("timeout against server-everything", () => {
   it("ends the long-running operation as TIMEOUT_EXCEEDED, cancels it on the server and logs it", async () => {
     const stack = await everything({ timeout: { perTool: { [LONG]: 400 } } });
     await stack.server.start();

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { itWithSqlite } from "../../../helpers/sqlite-available.ts";
 import { contentText, createGovernor, type Governor, observationDetails, type UiBridge } from "../../../../core/index.ts";
 import { liveChildCount } from "../../../../lib/mcp/index.ts";
 import { kotaPreset, leanPreset, mcpPreset, presets } from "../../../../presets/index.ts";
@@ -59,7 +60,7 @@ afterEach(async () => {
 });
 
 describe("the default kota preset through the stand-in", () => {
-  it("assembles every plugin in order, with kota tools, blob_read and the /kota commands", async () => {
+  itWithSqlite("assembles every plugin in order, with kota tools, blob_read and the /kota commands", async () => {
     const g = await build();
     expect(g.problems()).toEqual([]);
     expect(g.plugins.map((p) => [p.plugin.name, p.enabled])).toEqual([
@@ -184,7 +185,7 @@ describe("the default kota preset through the stand-in", () => {
     expect(messages).toHaveLength(1);
   });
 
-  it("a config file can switch to the lean preset", async () => {
+  itWithSqlite("a config file can switch to the lean preset", async () => {
     governor = await createGovernor({
       preset: kotaPreset,
       presets: [leanPreset],

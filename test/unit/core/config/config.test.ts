@@ -58,7 +58,7 @@ describe("resolveConfig", () => {
       { kind: "global", source: "G", data: { prnue: {}, prune: { keepRecentTurn: 1 }, kota: { limits: { depth: 9 } }, preset: 3 } },
     ]);
     const lines = formatProblems(r.problems).join("\n");
-    expect(lines).toMatch(/G: prnue: unknown section; known: kota, prune/);
+    expect(lines).toMatch(/G: prnue: unknown section \(did you mean "prune"\?\); known: kota, prune/);
     expect(lines).toMatch(/G: prune\.keepRecentTurn: unknown key/);
     expect(lines).toMatch(/G: kota\.limits\.depth: 9 is too large; use at most 3/);
     expect(lines).toMatch(/G: preset: .*expected string/);
@@ -227,5 +227,26 @@ describe("loadConfigLayers and createGovernor", () => {
     });
     expect(unknown.preset.name).toBe("a");
     expect(unknown.problems().join("\n")).toMatch(/unknown preset "zzz"; known: a, b/);
+  });
+});
+
+describe("a misspelled config key", () => {
+  it("names the key it is closest to (section keys, nested keys and sections), and only a close one", async () => {
+    const { createGovernor } = await import("../../../../core/index.ts");
+    const { presets } = await import("../../../../presets/index.ts");
+    const data = { prune: { keepRecentTurnz: 2, zzzzzz: 1 }, retry: { maxAttemps: 2 }, rerty: {} };
+    const g = await createGovernor({
+      preset: presets[0]!,
+      presets: presets.slice(1),
+      cwd: "/",
+      agentDir: "/nonexistent",
+      env: {},
+      layers: [{ kind: "global", source: "G", data }],
+    });
+    const problems = g.problems();
+    expect(problems).toContain('G: prune.keepRecentTurnz: unknown key (did you mean "keepRecentTurns"?)');
+    expect(problems).toContain('G: retry.maxAttemps: unknown key (did you mean "maxAttempts"?)');
+    expect(problems.find((p) => p.startsWith("G: rerty:"))).toMatch(/^G: rerty: unknown section \(did you mean "retry"\?\); known: /);
+    expect(problems).toContain("G: prune.zzzzzz: unknown key; check the spelling (see docs/config.md)");
   });
 });

@@ -78,8 +78,8 @@ describe("one bad value drops one key", () => {
     const r = resolveConfig(shipped, [project({ prune: { keepRecentTurn: 3, maxToolChars: 900, adaptve: false } })]);
     expect(r.values.get("prune")!.maxToolChars).toBe(900);
     expect(formatProblems(r.problems)).toEqual([
-      `${PROJECT}: prune.keepRecentTurn: unknown key; check the spelling (see docs/config.md)`,
-      `${PROJECT}: prune.adaptve: unknown key; check the spelling (see docs/config.md)`,
+      `${PROJECT}: prune.keepRecentTurn: unknown key (did you mean "keepRecentTurns"?)`,
+      `${PROJECT}: prune.adaptve: unknown key (did you mean "adaptive"?)`,
     ]);
   });
 

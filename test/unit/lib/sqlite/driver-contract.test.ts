@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { itWithSqlite } from "../../../helpers/sqlite-available.ts";
 import {
   driverChoice,
   loadDriver,
@@ -39,7 +40,7 @@ describe("storage interface contract (in-process)", () => {
     });
   }
 
-  it("auto picks node:sqlite where this Node has it, else better-sqlite3", () => {
+  itWithSqlite("auto picks node:sqlite where this Node has it, else better-sqlite3", () => {
     const expected = probe.unavailable.node ? "better-sqlite3" : "node";
     expect(probe.driver).toBe(expected);
     expect(loadDriver(undefined, {}).name).toBe(expected);
@@ -52,7 +53,9 @@ describe("storage interface contract (in-process)", () => {
     expect(driverChoice(undefined, { [SQLITE_DRIVER_ENV]: "better-sqlite3" })).toBe("better-sqlite3");
     expect(driverChoice(undefined, { [SQLITE_DRIVER_ENV]: "node" })).toBe("node");
     expect(driverChoice("auto", { [SQLITE_DRIVER_ENV]: "node" })).toBe("auto");
-    expect(() => driverChoice(undefined, { [SQLITE_DRIVER_ENV]: "sqlite3" })).toThrow(/"sqlite3" is not a SQLite driver; use node, better-sqlite3 or auto/);
+    expect(() => driverChoice(undefined, { [SQLITE_DRIVER_ENV]: "sqlite3" })).toThrow(
+      /"sqlite3" is not a SQLite driver\. Fix: set it to node, better-sqlite3 or auto/,
+    );
     expect(probeSqlite({ env: { [SQLITE_DRIVER_ENV]: "better-sqlite3" } }).driver).toBe(probe.unavailable["better-sqlite3"] ? undefined : "better-sqlite3");
   });
 
@@ -67,7 +70,11 @@ describe("storage interface contract (in-process)", () => {
     }
     expect(error).toBeInstanceOf(SqliteUnavailableError);
     expect((error as SqliteUnavailableError).driver).toBe(missing);
-    expect((error as Error).message).toMatch(missing === "node" ? /node:sqlite .* needs Node >= 22\.13/ : /npm (rebuild|install) better-sqlite3/);
+    expect((error as Error).message).toMatch(
+      missing === "node"
+        ? /node:sqlite needs Node >= 22\.13 \(this is Node [\d.]+\)\. Fix: run pi on Node >= 22\.13/
+        : /npm (rebuild|install --no-save) better-sqlite3/,
+    );
   });
 });
 
@@ -94,6 +101,9 @@ describe("storage interface contract on Node 24 (child process)", () => {
     expect(out.results[0]!.report!.checks).toBeGreaterThanOrEqual(30);
     const better = out.results[1]!;
     // The shared install is built for Node 20: unless someone rebuilt it, it must fail with the fix.
-    if (!better.ok) expect(better.error).toMatch(/better-sqlite3 cannot load on Node 24.*npm rebuild better-sqlite3.*Node >= 22\.13/);
+    if (!better.ok)
+      expect(better.error).toMatch(
+        /better-sqlite3 is built for another Node \(module version \d+; this one needs \d+\) \(Node 24[\d.]*\)\. Fix: rebuild better-sqlite3 for this Node in .*: npm rebuild better-sqlite3/,
+      );
   });
 });

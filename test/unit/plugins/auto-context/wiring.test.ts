@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { itWithSqlite } from "../../../helpers/sqlite-available.ts";
 import { createGovernor, definePreset, type GovernorPlugin } from "../../../../core/index.ts";
 import { autoContext } from "../../../../plugins/auto-context/index.ts";
 import { KOTA_RUNTIME, kota } from "../../../../plugins/kota/index.ts";
@@ -40,7 +41,7 @@ describe("autoContext gets KotaDB's runtime as the kota:runtime service", () => 
     expect(gov.pipeline.describe().beforeAgentStart ?? []).toEqual([]);
   });
 
-  it("is off with kota when the config turns kota off, without a warning", async () => {
+  itWithSqlite("is off with kota when the config turns kota off, without a warning", async () => {
     const gov = await createGovernor({
       preset: kotaPreset,
       cwd: dir,

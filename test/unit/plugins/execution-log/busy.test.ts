@@ -7,7 +7,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, expect, it } from "vitest";
+import { describeWithSqlite } from "../../../helpers/sqlite-available.ts";
 import type { Logger } from "../../../../core/index.ts";
 import { openDatabase, probeSqlite, SQLITE_DRIVER_ENV, type SqliteDatabase } from "../../../../lib/sqlite/index.ts";
 import { ExecutionLogWriter, type PendingExecution } from "../../../../plugins/execution-log/index.ts";
@@ -74,7 +75,7 @@ function lock(path: string): SqliteDatabase {
   return other;
 }
 
-describe("execution log writer on a busy database", () => {
+describeWithSqlite("execution log writer on a busy database", () => {
   it("keeps rows while locked, retries with backoff, drops only beyond maxBufferedRows, and writes the rest when the lock clears", async () => {
     const { clock, path, logs, notes, writer, taskIds } = setup({ maxBufferedRows: 5 });
     writer.add(row("before"));
@@ -192,7 +193,7 @@ describe("execution log writer on a busy database", () => {
       await clock.advance(1_000);
       expect(writer.degraded).toBe(true);
       expect(notes).toHaveLength(1);
-      expect(notes[0]!.message).toMatch(missing === "node" ? /node:sqlite is not available .* needs Node >= 22\.13/ : /npm rebuild better-sqlite3/);
+      expect(notes[0]!.message).toMatch(missing === "node" ? /node:sqlite needs Node >= 22\.13/ : /npm (rebuild|install --no-save) better-sqlite3/);
     } finally {
       if (saved === undefined) delete process.env[SQLITE_DRIVER_ENV];
       else process.env[SQLITE_DRIVER_ENV] = saved;

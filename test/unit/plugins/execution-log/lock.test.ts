@@ -8,7 +8,8 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, expect, it } from "vitest";
+import { describeWithSqlite } from "../../../helpers/sqlite-available.ts";
 import { SQLITE_DRIVER_ENV } from "../../../../lib/sqlite/index.ts";
 import { runLockScenario, type LockScenarioResult } from "../../../helpers/execution-log-lock.ts";
 
@@ -37,7 +38,7 @@ function expectLockSurvived(r: LockScenarioResult): void {
   expect(r.noteLevels).toEqual(["warning", "info"]);
 }
 
-describe("execution log under another process's lock", () => {
+describeWithSqlite("execution log under another process's lock", () => {
   for (const lockBeforeFirstWrite of [false, true]) {
     it(`keeps the event loop free and writes 300 of 300 rows once the lock clears (${lockBeforeFirstWrite ? "locked before the first open" : "locked after rows were written"})`, async () => {
       const r = await runLockScenario(dir, lockBeforeFirstWrite);

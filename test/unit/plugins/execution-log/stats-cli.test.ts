@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describeWithSqlite } from "../../../helpers/sqlite-available.ts";
 import { main } from "../../../../cli/main.ts";
 import { openDatabase } from "../../../../lib/sqlite/index.ts";
 import { migrate } from "../../../../plugins/execution-log/index.ts";
@@ -30,7 +31,7 @@ async function run(args: string[]) {
   return { code, out, err };
 }
 
-describe("pi-governor stats", () => {
+describeWithSqlite("pi-governor stats", () => {
   it("prints per-tool counts, p50/p95 latency, timeouts, errors and retries", async () => {
     const path = join(dir, "e.db");
     seed(path);
@@ -64,11 +65,11 @@ describe("pi-governor stats", () => {
     expect((await run(["--db", join(dir, "x.db"), "--since", "yesterday-ish"])).code).toBe(2);
   });
 
-  it("reports an unreadable database with exit code 1", async () => {
+  it("reports an unreadable database with exit code 3 (as search does)", async () => {
     const path = join(dir, "empty.db");
     openDatabase(path).close();
     const r = await run(["--db", path]);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(3);
     expect(r.err).toMatch(/cannot read/);
   });
 });

@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, expect, it } from "vitest";
+import { describeWithSqlite } from "../../../helpers/sqlite-available.ts";
 import { createGovernor, definePreset, textContent, type UiBridge } from "../../../../core/index.ts";
 import { openDatabase, type SqliteDatabase } from "../../../../lib/sqlite/index.ts";
 import { executionLog, ExecutionLogWriter, migrate, SCHEMA_VERSION } from "../../../../plugins/execution-log/index.ts";
@@ -40,7 +41,7 @@ const rows = (path: string) => {
   }
 };
 
-describe("execution log", () => {
+describeWithSqlite("execution log", () => {
   it("records every governed call with the base columns plus session, category, retries and bytes", async () => {
     const path = join(dir, "exec.db");
     const { gov } = await governor(path);
@@ -223,7 +224,7 @@ describe("execution log", () => {
   });
 });
 
-describe("execution log migration", () => {
+describeWithSqlite("execution log migration", () => {
   it("is idempotent and records the schema version", () => {
     const db = openDatabase(":memory:");
     migrate(db);
@@ -290,7 +291,7 @@ describe("execution log migration", () => {
   });
 });
 
-describe("execution log columns", () => {
+describeWithSqlite("execution log columns", () => {
   it("bounds and redacts every text column where the row is written, whatever the caller passed", async () => {
     const path = join(dir, "bounded.db");
     const clock = new ManualClock();

@@ -110,13 +110,13 @@ describe.skipIf(!fts)("recall's index folder and files", () => {
     expect(existsSync(join(dir, "target"))).toBe(false);
   });
 
-  it("`pi-governor search` on a FIFO planted as the index exits 2 at once instead of hanging", async () => {
+  it("`pi-governor search` on a FIFO planted as the index exits 3 (cannot read, as stats) at once instead of hanging", async () => {
     const folder = join(temp(), "recall");
     mkdirSync(folder, { mode: 0o700 });
     const fifo = join(folder, "index.db");
     execFileSync("mkfifo", [fifo]);
     const run = await cli(["anything", "--db", fifo]);
-    expect(run.code).toBe(2);
+    expect(run.code).toBe(3);
     expect(run.stderr).toContain("it is not a regular file");
   }, 30_000);
 
@@ -127,11 +127,11 @@ describe.skipIf(!fts)("recall's index folder and files", () => {
     RecallIndex.open(join(folder, "index.db")).close();
     symlinkSync(join(folder, "index.db"), join(folder, "link.db"));
     const linked = await cli(["anything", "--db", join(folder, "link.db")]);
-    expect(linked.code).toBe(2);
+    expect(linked.code).toBe(3);
     expect(linked.stderr).toContain("it is a symbolic link");
     chmodSync(folder, 0o777);
     const open = await cli(["anything", "--db", join(folder, "index.db")]);
-    expect(open.code).toBe(2);
+    expect(open.code).toBe(3);
     expect(open.stderr).toContain("is writable by every user");
   }, 60_000);
 });
