@@ -175,6 +175,10 @@ export function addTotals(into: SimTotals, t: SimTotals): SimTotals {
     breaksBreakpoint: into.breaksBreakpoint + t.breaksBreakpoint,
     costPrefix: into.costPrefix + t.costPrefix,
     costBreakpoint: into.costBreakpoint + t.costBreakpoint,
+    coldRequests: into.coldRequests + t.coldRequests,
+    warms: into.warms + t.warms,
+    warmCost: into.warmCost + t.warmCost,
+    sideCost: into.sideCost + t.sideCost,
   };
 }
 

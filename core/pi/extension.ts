@@ -11,6 +11,7 @@ import type { ToolResultValue } from "../tool-types.ts";
 import type { UiBridge } from "../services.ts";
 import { type MountedCommands, mountCommands } from "./commands.ts";
 import { SessionGovernors } from "./session-governors.ts";
+import { bindPromptCache } from "./prompt-cache.ts";
 import { appliesContextEdits, sessionMessageEntries } from "./session-entries.ts";
 import { commandUiBridgeFrom, sessionStoreFrom, uiBridgeFrom } from "./ui-bridge.ts";
 
@@ -34,7 +35,8 @@ type PiToolResult = { content: never[]; details: Record<string, unknown> };
 /**
  * Returns a pi extension factory for `preset`: pi calls it with its ExtensionAPI, and the pipeline
  * is bound to pi's events (`tool_call`, `tool_result`, `context`, `before_agent_start`,
- * `agent_start`, `turn_start`, `turn_end` (an observer, and on pi 0.87+ the boundary that takes context edits), `session_start`, `session_shutdown`), the plugins' tools and commands are registered, and `/governor status` is added.
+ * `agent_start`, `turn_start`, `turn_end` (an observer, and on pi 0.87+ the boundary that takes context edits), `session_start`, `session_shutdown`,
+ * and on pi 1.5.1+ `cache_warming_decision`), the plugins' tools and commands are registered, and `/governor status` is added.
  *
  * The factory does not know the session's cwd (pi gives it none), so it builds the governor for
  * `governorOptions.cwd`, else `process.cwd()`, to register the tools at load; the first event of a
@@ -141,6 +143,9 @@ export function bindGovernor(pi: ExtensionAPI, governor: Governor, options: Bind
     () => (abortBeforeNextRequest = true),
   );
 
+  // pi 1.x: the model's cache lifetime and pi's cache warming (prompt-cache.ts).
+  const cache = bindPromptCache(pi, attach);
+
   function registerTool(name: string, owner: Governor): void {
     registeredTools.add(name);
     const def = owner.pipeline.tools.get(name)!.definition;
@@ -245,12 +250,14 @@ export function bindGovernor(pi: ExtensionAPI, governor: Governor, options: Bind
     const usage = ctx.getContextUsage();
     const model = ctx.model;
     const sm = ctx.sessionManager as unknown;
+    const promptCache = cache.promptCache(ctx);
     const messages = await pipeline.hooks.context.run(event.messages as AgentMessageLike[], {
       sessionId: ctx.sessionManager.getSessionId(),
       ...(usage ? { usage } : {}),
       ...(model ? { model: { provider: String(model.provider), id: model.id } } : {}),
       ...(ctx.signal ? { signal: ctx.signal } : {}),
       ...(appliesContextEdits(sm) ? { sessionEntries: () => sessionMessageEntries(sm) } : {}),
+      ...(promptCache ? { promptCache } : {}),
     });
     return messages === (event.messages as unknown) ? undefined : { messages: messages as never };
   });
