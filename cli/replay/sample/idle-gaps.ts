@@ -1,7 +1,7 @@
 /**
  * Idle gaps of the session generator (`idleGaps`): people read the answer, go to a meeting, come back
  * tomorrow. Before a prompt (never the first) the user was away:
- * - with probability 0.26, 5 to 60 minutes (uniform);
+ * - with probability 0.28, 5 to 60 minutes (uniform);
  * - with probability 0.03, 1 to 16 hours;
  * - otherwise no gap beyond the generator's seconds between entries.
  * With about 3.5 model calls per turn, about one call in twelve then finds a 5-minute prompt cache
@@ -10,7 +10,7 @@
  */
 
 /** Share of prompts after 5-60 minutes away. */
-export const MINUTES_GAP_SHARE = 0.26;
+export const MINUTES_GAP_SHARE = 0.28;
 /** Share of prompts after 1-16 hours away. */
 export const HOURS_GAP_SHARE = 0.03;
 
