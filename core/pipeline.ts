@@ -79,7 +79,7 @@ export class Pipeline {
     /** Injections in front of a prompt: autoContext. */
     beforeAgentStart: TransformHook<Injection[], PromptInfo>;
     /**
-     * The host is about to refresh the prompt cache between requests (pi's cache warming, 1.5.1 and
+     * The host is about to refresh the prompt cache between requests (pi's cache warming, 0.87 and
      * later; never run on older lines): the value is the action so far (the host's own decision
      * first), a tap returns the action it wants.
      */

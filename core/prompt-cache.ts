@@ -1,6 +1,6 @@
 /**
  * The provider's prompt cache as the host knows it: how long an entry lives, when the host last
- * refreshed it, and the host's cache warming decisions (pi 1.5.1 and later keep caches warm between
+ * refreshed it, and the host's cache warming decisions (pi 0.87 and later keep caches warm between
  * requests, `cacheWarming`, and let extensions answer each refresh with `cache_warming_decision`).
  *
  * The core's part is neutral: the `context` event carries {@link PromptCacheInfo}, and the

@@ -60,7 +60,7 @@ export {
   type TurnBoundaryInfo,
 } from "./context-edits.ts";
 // The provider's prompt cache: its lifetime and warming on the `context` event, and the host's cache
-// warming decisions a `cacheWarming` tap may change (pi 1.5.1+).
+// warming decisions a `cacheWarming` tap may change (pi 0.87+).
 export type { CacheWarmingAction, CacheWarmingInfo, PromptCacheInfo } from "./prompt-cache.ts";
 
 // Services: what the host hands `apply` (logger, clock, UI, session store) and the typed services

@@ -147,7 +147,7 @@ export interface ContextInfo {
    * of this event carry the edits already (pi builds the context from its projection).
    */
   readonly sessionEntries?: () => readonly SessionMessageEntry[];
-  /** The provider's prompt cache for this request, as the host knows it (pi 1.5.1+ declare lifetimes and warm). */
+  /** The provider's prompt cache for this request, as the host knows it (pi 0.87+ declare lifetimes and warm). */
   readonly promptCache?: PromptCacheInfo;
 }
 

@@ -8,7 +8,7 @@
  * context just before it, except a call that failed before reaching a model (an error with no
  * usage, or aborted before any output): nothing was sent or billed, so it is not counted. Each call
  * has its time (the reply's timestamp) and the cache warming refreshes pi recorded before it (`usage`
- * entries of kind `cache_warm`, pi 1.5.1 and later), so the replay can price cache expiry.
+ * entries of kind `cache_warm`, pi 0.87 and later), so the replay can price cache expiry.
  *
  * Malformed lines are reported (with their line number) and skipped; reading goes on.
  */

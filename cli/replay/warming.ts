@@ -1,5 +1,5 @@
 /**
- * pi's prompt-cache warming (pi 1.5.1 and later, setting `cacheWarming`), as the simulator prices it.
+ * pi's prompt-cache warming (pi 0.87 and later, setting `cacheWarming`; `"idle"` by default since 1.5.1), as the simulator prices it.
  *
  * After every request pi arms a timer that re-sends that request with a one-token output cap before
  * its cache entry expires: at 90% of the lifetime, at least ten seconds before it (none for a lifetime
@@ -9,7 +9,7 @@
  * token); a lost entry costs writing it again instead of reading it; a real request comes in time with
  * probability 0.15 while idle (1 during a run); pi warms when the expected saving is at least $0.05,
  * and extensions may override each decision (`cache_warming_decision`, the last answer wins; "stop"
- * ends warming until the next request). The numbers are pi-ai's (`cache-warming.ts`).
+ * ends warming until the next request). The numbers are pi's own.
  */
 
 /** pi's `cacheWarming` setting. */

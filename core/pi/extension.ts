@@ -36,7 +36,7 @@ type PiToolResult = { content: never[]; details: Record<string, unknown> };
  * Returns a pi extension factory for `preset`: pi calls it with its ExtensionAPI, and the pipeline
  * is bound to pi's events (`tool_call`, `tool_result`, `context`, `before_agent_start`,
  * `agent_start`, `turn_start`, `turn_end` (an observer, and on pi 0.87+ the boundary that takes context edits), `session_start`, `session_shutdown`,
- * and on pi 1.5.1+ `cache_warming_decision`), the plugins' tools and commands are registered, and `/governor status` is added.
+ * and on pi lines with cache warming (0.87+) `cache_warming_decision`), the plugins' tools and commands are registered, and `/governor status` is added.
  *
  * The factory does not know the session's cwd (pi gives it none), so it builds the governor for
  * `governorOptions.cwd`, else `process.cwd()`, to register the tools at load; the first event of a

@@ -1,7 +1,7 @@
 /**
  * The provider's prompt cache as pi knows it, for the pipeline: the lifetime the model declares
  * (pi 1.x `promptCache.short`/`long`, for the retention in use), the cache warming refreshes pi
- * recorded (`usage` entries of kind `cache_warm`), and pi's `cache_warming_decision` (pi 1.5.1 and
+ * recorded (`usage` entries of kind `cache_warm`), and pi's `cache_warming_decision` (pi 0.87 and
  * later) bound to the `cacheWarming` hook.
  *
  * Detected by what pi offers, not by version: a model without `promptCache` gives no lifetime, a pi

@@ -1,5 +1,5 @@
 /**
- * Answering the host's cache warming (pi 1.5.1 and later: between requests pi re-sends the last
+ * Answering the host's cache warming (pi 0.87 and later: between requests pi re-sends the last
  * request so its cache entry does not expire, and asks extensions first, `cache_warming_decision`).
  *
  * pi weighs a refresh against losing the whole entry: it warms when the chance that a request comes

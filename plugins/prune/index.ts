@@ -10,7 +10,7 @@
  * the model a request goes to (see per-model.ts). On pi 0.87 and later the pruned results also become
  * pi `context_edit` session entries at each turn end (`contextEdits`, see context-edits.ts). The
  * clock (`cacheLifetime`): a request that finds the provider's cache cold takes its pending step for
- * free (cache-clock.ts), and pi's cache warming (1.5.1+) is stopped where the next request rewrites
+ * free (cache-clock.ts), and pi's cache warming (0.87+) is stopped where the next request rewrites
  * the prompt anyway (cache-warming.ts).
  *
  * Commands: `/<root> pin` pins the last meaning-bearing result; `/<root> pruning` shows settings and
@@ -100,7 +100,7 @@ export const prune = definePlugin({
       return out === messages ? undefined : out;
     });
 
-    // pi 1.5.1+: the host's cache warming is stopped where the next request rewrites the prompt anyway (cache-warming.ts).
+    // pi 0.87+: the host's cache warming is stopped where the next request rewrites the prompt anyway (cache-warming.ts).
     pipeline.hooks.cacheWarming.tap({ name: PRUNE_PLUGIN }, (action, info) => {
       const { pruner, settings } = sessions.current(info.sessionId);
       if (!pruner?.lastReport || !settings?.enabled || settings.options.cacheLifetime === "off") return undefined;
