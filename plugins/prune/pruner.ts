@@ -221,21 +221,24 @@ export class SessionPruner {
       // A fold that applies from this request rewrites the prompt from its first folded turn anyway:
       // stepping now adds no cache write and saves a prefix break later.
       const sentChars = rawChars - savedOutside(current, folded, folds);
-      // A cold cache is written in full whatever is sent: the step adds no cache write either.
-      const free = firstChange < 0 || foldApplies || clock?.cold === true;
-      const rewrite = free
-        ? { prefix: 0, breakpoint: 0, later: 0 }
-        : rewriteEstimates(
-            this.facts,
-            firstChange,
-            sentChars - pendingChars,
-            pendingChars,
-            this.prefixChars[n]! - this.prefixChars[firstChange]!,
-            this.options.stepRule === "carry" ? undefined : this.requestEnds,
-          );
-      if (candidate !== this.lastCandidate && !free) {
+      // What the step would rewrite on a warm cache. A cold cache is written in full whatever is sent,
+      // so there the step adds no cache write either; the warm estimate still says whether this turn
+      // could step within the lookback (cheapShare describes the session, not the clock).
+      const warm =
+        firstChange < 0 || foldApplies
+          ? { prefix: 0, breakpoint: 0, later: 0 }
+          : rewriteEstimates(
+              this.facts,
+              firstChange,
+              sentChars - pendingChars,
+              pendingChars,
+              this.prefixChars[n]! - this.prefixChars[firstChange]!,
+              this.options.stepRule === "carry" ? undefined : this.requestEnds,
+            );
+      const rewrite = clock?.cold ? { prefix: 0, breakpoint: 0, later: 0 } : warm;
+      if (candidate !== this.lastCandidate && !(firstChange < 0 || foldApplies)) {
         this.lastCandidate = candidate;
-        this.cheapShare = 0.8 * this.cheapShare + 0.2 * (rewrite.breakpoint < rewrite.later ? 1 : 0);
+        this.cheapShare = 0.8 * this.cheapShare + 0.2 * (warm.breakpoint < warm.later ? 1 : 0);
       }
       // Expected model calls left: as many as the session has made so far (a session that has run
       // long is likely to run on; a young one may end soon).
@@ -266,6 +269,11 @@ export class SessionPruner {
       }
     }
     if (current.blobs.length) this.blobWriter?.write(current.blobs);
+    // A cold request found no entry alive: only what it writes now is cached.
+    if (clock?.cold) {
+      this.requestEnds.length = 0;
+      this.requestEndTimes.length = 0;
+    }
     while (this.requestEnds.length && this.requestEnds[this.requestEnds.length - 1]! > n) this.popRequestEnd();
     this.requestEnds.push(n);
     this.requestEndTimes.push(clock?.now ?? 0);
@@ -346,13 +354,12 @@ export class SessionPruner {
     return typeof setting === "number" ? setting : (promptCache?.lifetimeSeconds ?? DEFAULT_CACHE_LIFETIME_SECONDS);
   }
 
-  /** Cache entries (request ends) the provider no longer has: all on a cold request, else those unused for longer than the lifetime. */
+  /**
+   * Cache entries (request ends) unused for longer than the lifetime are gone (on a cold request all
+   * of them: `run` forgets them after the step's warm estimate).
+   */
   private forgetExpiredEntries(clock: RequestCache): void {
-    if (clock.cold) {
-      this.requestEnds.length = 0;
-      this.requestEndTimes.length = 0;
-      return;
-    }
+    if (clock.cold) return;
     // The newest end is the previous request's: alive, since the request is not cold.
     let drop = 0;
     while (drop < this.requestEnds.length - 1 && this.requestEndTimes[drop]! > 0 && clock.now - this.requestEndTimes[drop]! > clock.lifetimeMs) drop++;
