@@ -3,12 +3,10 @@
  * sessions, test/e2e): context edits run only on a pi whose `turn_end` takes entries, the entries
  * proposed so far are kept, and nothing is returned when no tap adds anything.
  */
-import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { fakePi } from "../../../helpers/fake-pi.ts";
 import { bindGovernor, createGovernor, definePlugin, definePreset } from "../../../../core/index.ts";
-
-type Handler = (event: unknown, ctx: unknown) => Promise<unknown>;
 
 async function bound(draft: boolean) {
   const seen: unknown[] = [];
@@ -27,16 +25,7 @@ async function bound(draft: boolean) {
   });
   const preset = definePreset({ name: "t", description: "", plugins: () => [plugin()] });
   const governor = await createGovernor({ preset, cwd: "/tmp", agentDir: "/tmp", env: {}, layers: [] });
-  const handlers = new Map<string, Handler[]>();
-  const pi = {
-    on: (name: string, h: Handler) => void (handlers.get(name) ?? handlers.set(name, []).get(name)!).push(h),
-    registerTool: () => {},
-    registerCommand: () => {},
-    appendEntry: () => {},
-    getActiveTools: () => [],
-    setActiveTools: () => {},
-    getAllTools: () => [],
-  } as unknown as ExtensionAPI;
+  const { pi, handlers } = fakePi();
   bindGovernor(pi, governor, { cwd: "/tmp" });
   const branch = [{ type: "message", id: "m1", message: { role: "toolResult", toolCallId: "c1", content: [{ type: "text", text: "long" }], timestamp: 1 } }];
   const ctx = (projection: boolean) => ({

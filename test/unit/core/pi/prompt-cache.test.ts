@@ -3,13 +3,11 @@
  * refreshes reach the `context` event, and `cache_warming_decision` runs the `cacheWarming` hook,
  * answering only with a change (the rest is proven in a real pi 1.6 session, test/e2e).
  */
-import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { fakePi } from "../../../helpers/fake-pi.ts";
 import { bindGovernor, type CacheWarmingInfo, type ContextInfo, createGovernor, definePlugin, definePreset } from "../../../../core/index.ts";
 import { branchCacheFacts, declaredLifetime } from "../../../../core/pi/prompt-cache.ts";
-
-type Handler = (event: unknown, ctx: unknown) => Promise<unknown>;
 
 const assistant = (at: string, usage = { input: 10, cacheRead: 9000, cacheWrite: 1000 }) => ({
   type: "message",
@@ -42,16 +40,7 @@ async function bound(answer: "warm" | "stop" | undefined) {
   });
   const preset = definePreset({ name: "t", description: "", plugins: () => [plugin()] });
   const governor = await createGovernor({ preset, cwd: "/tmp", agentDir: "/tmp", env: {}, layers: [] });
-  const handlers = new Map<string, Handler[]>();
-  const pi = {
-    on: (name: string, h: Handler) => void (handlers.get(name) ?? handlers.set(name, []).get(name)!).push(h),
-    registerTool: () => {},
-    registerCommand: () => {},
-    appendEntry: () => {},
-    getActiveTools: () => [],
-    setActiveTools: () => {},
-    getAllTools: () => [],
-  } as unknown as ExtensionAPI;
+  const { pi, handlers } = fakePi();
   bindGovernor(pi, governor, { cwd: "/tmp" });
   const branch: unknown[] = [user("2026-01-01T10:00:00.000Z"), assistant("2026-01-01T10:00:05.000Z")];
   const ctx = {
