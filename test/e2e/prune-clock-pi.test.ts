@@ -113,7 +113,7 @@ describe("pruning that knows the clock, in a real pi session", () => {
       vi.useFakeTimers({ toFake: ["Date"], now: START });
       const ext = extension(cwd, prune_);
       const refreshes = { count: 0 };
-      const pi = await scope.start({ cwd, tools: ["read"], extensions: [ext.factory], responses: script(TURNS, refreshes) });
+      const pi = await scope.start({ ui: true, cwd, tools: ["read"], extensions: [ext.factory], responses: script(TURNS, refreshes) });
       const firstOfTurn: number[] = [];
       for (let t = 1; t <= TURNS; t++) {
         vi.setSystemTime(Date.now() + (pauses.get(t) ?? 20_000));
@@ -130,6 +130,11 @@ describe("pruning that knows the clock, in a real pi session", () => {
     expect(cold).toEqual([clock.firstOfTurn[4], clock.firstOfTurn[6]]);
     for (const i of cold) expect(clock.reports[i]).toMatchObject({ stepped: true });
     expect(clock.refreshes.count).toBe(0);
+    // `/governor pruning` says so.
+    await clock.pi.session.prompt("/governor pruning");
+    const status = clock.pi.ui.notifications.at(-1)!.message;
+    expect(status).toContain("prompt cache: entries live 300 s; the last call found it warm");
+    expect(status.match(/chars saved, on a cold cache/g)).toHaveLength(2);
 
     const off = await run({ cacheLifetime: "off" });
     expect(off.reports.map((r) => r.cold)).toEqual(off.reports.map(() => undefined));
