@@ -5,7 +5,8 @@
  * only lifetimes above ten seconds: one refresh a second).
  *
  * - Steps land on the requests that find the cache cold (the model declares no lifetime: 300 s), on
- *   every pi line; with `cacheLifetime: "off"` the same requests wait, as before.
+ *   every pi line; with `cacheLifetime: "off"` the same requests wait, as before. A session resumed
+ *   the next day (a new pi, the same session file) takes the waiting steps on its first request.
  * - pi lines with cache warming: pi's `cache_warming_decision` is answered. With a step pending at the next prompt the
  *   refresh is stopped (pi's status says an extension stopped it) and the request after the pause
  *   takes the step on the cold cache; with nothing pending pi's decision stands, its refreshes are
@@ -143,6 +144,35 @@ describe("pruning that knows the clock, in a real pi session", () => {
     expect(off.reports.slice(0, cold[0]).map((r) => r.stepped)).toEqual(clock.reports.slice(0, cold[0]).map((r) => r.stepped));
     for (const i of cold) expect(off.reports[i]!.stepped).toBe(false);
     expect(placeholders(off.pi)).toBeLessThan(placeholders(clock.pi));
+  }, 60_000);
+
+  it("a resumed session takes the waiting steps on its first request, the day after", async () => {
+    const run = async (prune_: Record<string, unknown>) => {
+      const cwd = workspace(6);
+      vi.useFakeTimers({ toFake: ["Date"], now: START });
+      const first = extension(cwd, prune_);
+      const pi = await scope.start({ cwd, tools: ["read"], extensions: [first.factory], responses: script(5, { count: 0 }), persist: true });
+      for (let t = 1; t <= 5; t++) {
+        vi.setSystemTime(Date.now() + 20_000);
+        await pi.session.prompt(`What does m${t}.ts do?`);
+      }
+      const before = first.reports.at(-1)!.placeholders;
+      const sessionFile = pi.session.sessionManager.getSessionFile()!;
+      // `pi --session <file>` the next day: a new pi, a new governor, the same session.
+      vi.setSystemTime(Date.now() + 24 * 60 * MINUTE);
+      const resumed = extension(cwd, prune_);
+      const later = await scope.start({ cwd, tools: ["read"], extensions: [resumed.factory], responses: script(6, { count: 0 }).slice(10), sessionFile });
+      await later.session.prompt("What does m6.ts do?");
+      vi.useRealTimers();
+      return { before, first: resumed.reports[0]! };
+    };
+    // The pruner of the new process knows nothing but the session: its first request is the resumed one.
+    const clock = await run({});
+    expect(clock.first).toMatchObject({ cold: true, stepped: true });
+    expect(clock.first.placeholders).toBeGreaterThan(clock.before);
+    // Without the clock a fresh pruner's first request lets the step wait (it may not repay in a young process).
+    const off = await run({ cacheLifetime: "off" });
+    expect(off.first).toMatchObject({ stepped: false, placeholders: off.before });
   }, 60_000);
 
   it.skipIf(!piHasCacheWarming)(
