@@ -225,14 +225,15 @@ export const run: CliCommand = async (argv, io) => {
       io.err(`${file}: no model calls on the active branch; skipped\n`);
       continue;
     }
-    const a = await simulate(session.requests, noPruning, sim);
-    const b = await simulate(session.requests, policy, sim);
+    const recorded = { ...sim, ...(session.trailingWarms ? { trailingWarms: session.trailingWarms } : {}) };
+    const a = await simulate(session.requests, noPruning, recorded);
+    const b = await simulate(session.requests, policy, recorded);
     const turns = session.requests[session.requests.length - 1]!.turn;
     replayed++;
     base = addTotals(base, a.totals);
     pruned = addTotals(pruned, b.totals);
     if (pruning && session.requests.length <= MAX_SCHEDULE_REQUESTS) {
-      const best = await hindsightRuns(session.requests, everyRequest, sim);
+      const best = await hindsightRuns(session.requests, everyRequest, recorded);
       timing.costPrefix += best.prefix.totals.costPrefix;
       timing.costBreakpoint += best.breakpoint.totals.costBreakpoint;
       timing.base = addTotals(timing.base, a.totals);

@@ -38,6 +38,8 @@ export interface ParsedSession {
   branchEntries: number;
   /** Assistant messages not counted as model calls: they failed before reaching a model. */
   failedCalls?: number;
+  /** Cache warming refreshes pi recorded after the last call (ms): the user did not come back in time. */
+  trailingWarms?: number[];
 }
 
 /** Token counts of an assistant message's usage, summed; 0 when it has none. */
@@ -219,7 +221,15 @@ export function parseSession(text: string, path = "<session>", migrate?: Session
   }
   if (failedCalls)
     problems.push(`${failedCalls} model call(s) failed before reaching a model (an error without usage, or aborted before any output); not counted`);
-  return { path, requests, problems, entries: order.length, branchEntries: branch.length, ...(failedCalls ? { failedCalls } : {}) };
+  return {
+    path,
+    requests,
+    problems,
+    entries: order.length,
+    branchEntries: branch.length,
+    ...(failedCalls ? { failedCalls } : {}),
+    ...(warms.length && requests.length ? { trailingWarms: warms } : {}),
+  };
 }
 
 /** Bytes looked at to tell a binary file from a session (JSONL text). */

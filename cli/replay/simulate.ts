@@ -35,6 +35,8 @@ export interface SimOptions {
   cacheLifetimeMs?: number;
   /** pi's cache warming between requests with times, where the session recorded none. Default: none. */
   warming?: WarmingModel;
+  /** Cache warming refreshes a session recorded after its last request (ms): priced on the last prompt. */
+  trailingWarms?: readonly number[];
 }
 
 /** One simulated request. */
@@ -97,6 +99,17 @@ export async function simulate(requests: readonly SimRequest[], policy: Policy, 
   const results: RequestResult[] = [];
   const totals: SimTotals = { ...ZERO_TOTALS };
   let last: { at: number | undefined; prepared: PreparedRequest } | undefined;
+  /** A warming refresh at `at`: the last request again, read from cache while its entry is alive. */
+  const refresh = (at: number): boolean => {
+    const a = prefixCache.refresh(at);
+    breakpointCache.refresh(at);
+    if (!a) return false;
+    totals.warms++;
+    totals.warmCost += a.cost;
+    totals.costPrefix += a.cost;
+    totals.costBreakpoint += a.cost;
+    return true;
+  };
   for (const request of requests) {
     let warmedAt: number | undefined;
     let warms = 0;
@@ -112,15 +125,9 @@ export async function simulate(requests: readonly SimRequest[], policy: Policy, 
             })
           : []);
       for (const at of times) {
-        const a = prefixCache.refresh(at);
-        breakpointCache.refresh(at);
-        if (!a) continue;
+        if (!refresh(at)) continue;
         warms++;
         warmedAt = at;
-        totals.warms++;
-        totals.warmCost += a.cost;
-        totals.costPrefix += a.cost;
-        totals.costBreakpoint += a.cost;
       }
     }
     const clock = request.at !== undefined ? { lifetimeSeconds: lifetimeMs / 1000, ...(warmedAt !== undefined ? { warmedAt } : {}) } : undefined;
@@ -149,6 +156,7 @@ export async function simulate(requests: readonly SimRequest[], policy: Policy, 
     totals.costPrefix += side;
     totals.costBreakpoint += side;
   }
+  for (const at of options.trailingWarms ?? []) refresh(at);
   return { policy: policy.name, requests: results, totals };
 }
 

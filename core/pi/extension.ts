@@ -143,7 +143,7 @@ export function bindGovernor(pi: ExtensionAPI, governor: Governor, options: Bind
     () => (abortBeforeNextRequest = true),
   );
 
-  // pi 1.x: the model's cache lifetime and pi's cache warming (prompt-cache.ts).
+  // The model's cache lifetime and pi's cache warming (prompt-cache.ts; pi 0.87+).
   const cache = bindPromptCache(pi, attach);
 
   function registerTool(name: string, owner: Governor): void {

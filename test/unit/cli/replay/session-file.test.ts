@@ -59,6 +59,11 @@ describe("session file reader", () => {
     expect(s.requests[1]!.warms).toEqual([Date.parse("2026-01-01T10:04:30.000Z"), Date.parse("2026-01-01T10:09:00.000Z")]);
     expect(s.requests[0]!.warms).toBeUndefined();
     expect(s.requests[2]!.warms).toBeUndefined();
+    expect(s.trailingWarms).toBeUndefined();
+    // Refreshes after the last call: the user did not come back in time (still paid).
+    const later = parseSession(`${text}\n${warm("11", "10", "2026-01-01T11:04:30.000Z")}`);
+    expect(later.trailingWarms).toEqual([Date.parse("2026-01-01T11:04:30.000Z")]);
+    expect(later.requests).toHaveLength(3);
     // Usage entries are never messages.
     expect(s.requests[2]!.messages.map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant", "user"]);
   });

@@ -64,6 +64,11 @@ describe("simulate with time", () => {
     requests[2]!.warms = [2 * MIN + 1000 + 4 * MIN, 2 * MIN + 1000 + 8 * MIN];
     const r = await simulate(requests, noPruning);
     expect(r.totals).toMatchObject({ warms: 2, coldRequests: 0 });
+    // Refreshes after the last request are paid too: the last prompt, read from cache each time.
+    const last = requests.at(-1)!.at!;
+    const trailing = await simulate(requests, noPruning, { trailingWarms: [last + 270_000, last + 540_000] });
+    expect(trailing.totals.warms).toBe(4);
+    expect(trailing.totals.costPrefix - r.totals.costPrefix).toBeCloseTo(2 * 0.1 * trailing.requests.at(-1)!.tokens, 5);
   });
 
   it("knows a request that starts a run (the agent waited for the user) from one within a run", () => {
