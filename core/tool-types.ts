@@ -2,6 +2,7 @@ import type { SessionMessageEntry } from "./context-edits.ts";
 import type { TSchema } from "typebox";
 import type { AgentMessageLike, ContentBlock } from "./content.ts";
 import type { ToolObservation } from "./observation.ts";
+import type { PromptCacheInfo } from "./prompt-cache.ts";
 import type { ResultMeta } from "./result-meta.ts";
 import type { UiBridge } from "./services.ts";
 import type { McpReach, McpToolIdentity } from "./tool-identity.ts";
@@ -154,6 +155,8 @@ export interface ContextInfo {
    * of this event carry the edits already (pi builds the context from its projection).
    */
   readonly sessionEntries?: () => readonly SessionMessageEntry[];
+  /** The provider's prompt cache for this request, as the host knows it (pi 0.87+ declare lifetimes and warm). */
+  readonly promptCache?: PromptCacheInfo;
 }
 
 /** The value of the `context` waterfall. */

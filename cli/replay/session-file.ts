@@ -6,7 +6,9 @@
  * and custom messages as messages, and at a compaction the summary followed by the kept messages
  * (from `firstKeptEntryId`). Every assistant message marks one model call whose prompt was the
  * context just before it, except a call that failed before reaching a model (an error with no
- * usage, or aborted before any output): nothing was sent or billed, so it is not counted.
+ * usage, or aborted before any output): nothing was sent or billed, so it is not counted. Each call
+ * has its time (the reply's timestamp) and the cache warming refreshes pi recorded before it (`usage`
+ * entries of kind `cache_warm`, pi 0.87 and later), so the replay can price cache expiry.
  *
  * Malformed lines are reported (with their line number) and skipped; reading goes on.
  */
@@ -19,6 +21,10 @@ export interface RecordedRequest {
   turn: number;
   /** The context sent, in order. Messages are shared between requests (same objects). */
   messages: AgentMessageLike[];
+  /** When it was sent (ms since the epoch): the reply's timestamp, when the file has one. */
+  at?: number;
+  /** Times (ms) of the cache warming refreshes pi recorded since the previous call (`usage` entries of kind `cache_warm`). */
+  warms?: number[];
 }
 
 /** A parsed session file. */
@@ -32,6 +38,8 @@ export interface ParsedSession {
   branchEntries: number;
   /** Assistant messages not counted as model calls: they failed before reaching a model. */
   failedCalls?: number;
+  /** Cache warming refreshes pi recorded after the last call (ms): the user did not come back in time. */
+  trailingWarms?: number[];
 }
 
 /** Unusable lines listed one by one; the rest are counted in one problem. */
@@ -194,7 +202,13 @@ export function parseSessionLines(lines: Iterable<string>, path = "<session>", m
   let contextIds: string[] = [];
   let turn = 0;
   let failedCalls = 0;
+  let warms: number[] = [];
   for (const e of branch) {
+    if (e.type === "usage" && e.kind === "cache_warm") {
+      const at = Date.parse(String(e.timestamp));
+      if (Number.isFinite(at)) warms.push(at);
+      continue;
+    }
     if (e.type === "compaction") {
       const kept = typeof e.firstKeptEntryId === "string" ? contextIds.indexOf(e.firstKeptEntryId) : -1;
       const summary: AgentMessageLike = {
@@ -211,7 +225,12 @@ export function parseSessionLines(lines: Iterable<string>, path = "<session>", m
     if (!m) continue;
     if (m.role === "assistant") {
       if (failedBeforeModel(m)) failedCalls++;
-      else requests.push({ turn, messages: context.slice() });
+      else {
+        const stamp = (m as { timestamp?: unknown }).timestamp;
+        const at = typeof stamp === "number" && Number.isFinite(stamp) && stamp > 0 ? stamp : Date.parse(String(e.timestamp));
+        requests.push({ turn, messages: context.slice(), ...(Number.isFinite(at) ? { at } : {}), ...(warms.length ? { warms } : {}) });
+        warms = [];
+      }
     }
     if (m.role === "user") turn++;
     contextIds.push(e.id as string);
@@ -219,7 +238,15 @@ export function parseSessionLines(lines: Iterable<string>, path = "<session>", m
   }
   if (failedCalls)
     problems.push(`${failedCalls} model call(s) failed before reaching a model (an error without usage, or aborted before any output); not counted`);
-  return { path, requests, problems, entries: order.length, branchEntries: branch.length, ...(failedCalls ? { failedCalls } : {}) };
+  return {
+    path,
+    requests,
+    problems,
+    entries: order.length,
+    branchEntries: branch.length,
+    ...(failedCalls ? { failedCalls } : {}),
+    ...(warms.length && requests.length ? { trailingWarms: warms } : {}),
+  };
 }
 
 /**

@@ -13,6 +13,7 @@ import type { UiBridge } from "../services.ts";
 import { type MountedCommands, mountCommands } from "./commands.ts";
 import { RunBoundary } from "./run-boundary.ts";
 import { SessionGovernors } from "./session-governors.ts";
+import { bindPromptCache } from "./prompt-cache.ts";
 import { appliesContextEdits, sessionMessageEntries } from "./session-entries.ts";
 import { commandUiBridgeFrom, sessionStoreFrom, uiBridgeFrom } from "./ui-bridge.ts";
 
@@ -37,7 +38,8 @@ type PiToolResult = { content: never[]; details: Record<string, unknown> };
  * Returns a pi extension factory for `preset`: pi calls it with its ExtensionAPI, and the pipeline
  * is bound to pi's events (`tool_call`, `tool_result`, `context`, `before_agent_start`,
  * `agent_start` (a run's start only when a prompt, not pi's own retry or continue, led to it: see
- * run-boundary.ts), `agent_settled`, `turn_start`, `turn_end` (an observer, and on pi 0.87+ the boundary that takes context edits), `session_start`, `session_shutdown`), the plugins' tools and commands are registered, and `/governor status` is added.
+ * run-boundary.ts), `agent_settled`, `turn_start`, `turn_end` (an observer, and on pi 0.87+ the boundary that takes context edits), `session_start`, `session_shutdown`,
+ * and on pi lines with cache warming (0.87+) `cache_warming_decision`), the plugins' tools and commands are registered, and `/governor status` is added.
  *
  * The factory does not know the session's cwd (pi gives it none), so it builds the governor for
  * `governorOptions.cwd`, else `process.cwd()`, to register the tools at load; the first event of a
@@ -151,6 +153,9 @@ export function bindGovernor(api: PiExtensionApi, governor: Governor, options: B
     () => (abortBeforeNextRequest = true),
   );
 
+  // The model's cache lifetime and pi's cache warming (prompt-cache.ts; pi 0.87+).
+  const cache = bindPromptCache(pi, attach);
+
   function registerTool(name: string, owner: Governor): void {
     registeredTools.add(name);
     const def = owner.pipeline.tools.get(name)!.definition;
@@ -260,12 +265,14 @@ export function bindGovernor(api: PiExtensionApi, governor: Governor, options: B
     const usage = ctx.getContextUsage();
     const model = ctx.model;
     const sm = ctx.sessionManager as unknown;
+    const promptCache = cache.promptCache(ctx);
     const messages = await pipeline.hooks.context.run(event.messages as AgentMessageLike[], {
       sessionId: ctx.sessionManager.getSessionId(),
       ...(usage ? { usage } : {}),
       ...(model ? { model: { provider: String(model.provider), id: model.id } } : {}),
       ...(ctx.signal ? { signal: ctx.signal } : {}),
       ...(appliesContextEdits(sm) ? { sessionEntries: () => sessionMessageEntries(sm) } : {}),
+      ...(promptCache ? { promptCache } : {}),
     });
     return messages === (event.messages as unknown) ? undefined : { messages: messages as never };
   });

@@ -27,6 +27,47 @@ describe("session file reader", () => {
     expect(JSON.stringify(s.requests[1]!.messages)).not.toContain("abandoned");
   });
 
+  it("gives each call its time (the reply's timestamp, else the entry's) and the cache warming refreshes pi recorded before it", () => {
+    const warm = (id: string, parentId: string, timestamp: string) =>
+      line({ type: "usage", id, parentId, timestamp, kind: "cache_warm", provider: "anthropic", model: "m", usage: { cacheRead: 50_000 } });
+    const text = [
+      line({ type: "session", version: 3, id: "s", timestamp: "", cwd: "/" }),
+      msg("1", null, user("first")),
+      msg("2", "1", { ...assistant("a1"), timestamp: Date.parse("2026-01-01T10:00:00.000Z") }),
+      warm("3", "2", "2026-01-01T10:04:30.000Z"),
+      warm("4", "3", "2026-01-01T10:09:00.000Z"),
+      line({ type: "usage", id: "5", parentId: "4", timestamp: "2026-01-01T10:10:00.000Z", kind: "compaction", usage: {} }),
+      msg("6", "5", user("second")),
+      line({
+        type: "message",
+        id: "7",
+        parentId: "6",
+        timestamp: "2026-01-01T10:12:00.000Z",
+        message: { role: "assistant", content: [{ type: "text", text: "a2" }] },
+      }),
+      warm("8", "7", "not a time"),
+      msg("9", "8", user("third")),
+      msg("10", "9", { ...assistant("a3"), timestamp: Date.parse("2026-01-01T11:00:00.000Z") }),
+    ].join("\n");
+    const s = parseSession(text);
+    expect(s.problems).toEqual([]);
+    expect(s.requests.map((r) => r.at)).toEqual([
+      Date.parse("2026-01-01T10:00:00.000Z"),
+      Date.parse("2026-01-01T10:12:00.000Z"),
+      Date.parse("2026-01-01T11:00:00.000Z"),
+    ]);
+    expect(s.requests[1]!.warms).toEqual([Date.parse("2026-01-01T10:04:30.000Z"), Date.parse("2026-01-01T10:09:00.000Z")]);
+    expect(s.requests[0]!.warms).toBeUndefined();
+    expect(s.requests[2]!.warms).toBeUndefined();
+    expect(s.trailingWarms).toBeUndefined();
+    // Refreshes after the last call: the user did not come back in time (still paid).
+    const later = parseSession(`${text}\n${warm("11", "10", "2026-01-01T11:04:30.000Z")}`);
+    expect(later.trailingWarms).toEqual([Date.parse("2026-01-01T11:04:30.000Z")]);
+    expect(later.requests).toHaveLength(3);
+    // Usage entries are never messages.
+    expect(s.requests[2]!.messages.map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant", "user"]);
+  });
+
   it("leaves out pi 0.74+ system messages (prompt and tool declarations), as pi's context event does", () => {
     const text = [
       line({ type: "session", version: 3, id: "s", timestamp: "", cwd: "/" }),

@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { bindGovernor, createGovernor, definePlugin, definePreset } from "../../../../core/index.ts";
 import { fakePi } from "../../../helpers/fake-pi.ts";
+import { bindGovernor, createGovernor, definePlugin, definePreset } from "../../../../core/index.ts";
 
 async function bound(draft: boolean) {
   const seen: unknown[] = [];
