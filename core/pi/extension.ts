@@ -11,6 +11,8 @@ import type { ToolResultValue } from "../tool-types.ts";
 import type { UiBridge } from "../services.ts";
 import { type MountedCommands, mountCommands } from "./commands.ts";
 import { RunBoundary } from "./run-boundary.ts";
+import { RunStop } from "./run-stop.ts";
+import { piHonoursTerminate } from "./tool-annotations.ts";
 import { SessionGovernors } from "./session-governors.ts";
 import { appliesContextEdits, sessionMessageEntries } from "./session-entries.ts";
 import { commandUiBridgeFrom, sessionStoreFrom, uiBridgeFrom } from "./ui-bridge.ts";
@@ -134,13 +136,13 @@ export function bindGovernor(pi: ExtensionAPI, governor: Governor, options: Bind
     ui.setStatus(PROBLEMS_STATUS_KEY, `governor: ${counts} (/governor status)`);
   };
 
-  // pi before 0.84.1 cannot end a run from tool_call: the run is aborted before its next request.
-  let abortBeforeNextRequest = false;
+  // A stopped run ends, also where pi does not end it after the batch (see run-stop.ts).
+  const runStop = new RunStop(piHonoursTerminate(pi));
   const hostCalls = bindHostCallEvents(
     pi,
     attach,
     () => sessionId,
-    () => (abortBeforeNextRequest = true),
+    () => runStop.stopped(),
   );
 
   function registerTool(name: string, owner: Governor): void {
@@ -199,7 +201,7 @@ export function bindGovernor(pi: ExtensionAPI, governor: Governor, options: Bind
   pi.on("agent_start", async (_event, ctx) => {
     const { pipeline } = await attach(ctx);
     if (!runs.agentStarted()) return;
-    abortBeforeNextRequest = false;
+    runStop.newRun();
     await pipeline.hooks.runStart.run({ sessionId });
   });
   // pi 0.87+: pi will not continue by itself; what starts next is a new run.
@@ -241,8 +243,7 @@ export function bindGovernor(pi: ExtensionAPI, governor: Governor, options: Bind
   });
 
   pi.on("context", async (event, ctx) => {
-    if (abortBeforeNextRequest) {
-      abortBeforeNextRequest = false;
+    if (runStop.beforeRequest()) {
       ctx.abort();
       return undefined;
     }

@@ -12,7 +12,7 @@ import type { ToolResultValue } from "../tool-types.ts";
 import { type ExecutionEvent, HostCalls } from "./host-calls.ts";
 import { type McpReach, resourceCallReach } from "../tool-identity.ts";
 import type { ToolInfo } from "../tool-types.ts";
-import { type HostTools, hostToolsFrom, piHonoursTerminate } from "./tool-annotations.ts";
+import { type HostTools, hostToolsFrom } from "./tool-annotations.ts";
 import { uiBridgeFrom } from "./ui-bridge.ts";
 
 /** The parent id pi 1.x puts on the events of a nested call. */
@@ -23,14 +23,14 @@ const parentOf = (event: unknown): string | undefined => {
 
 /**
  * Registers the handlers; returns the calls followed, whose `parentOf` gives a governed tool's
- * execute the id of the call that made it. `stopBeforeNextRequest` is called when a stage ends the
- * run on a pi that cannot end it from `tool_call` (before 0.84.1).
+ * execute the id of the call that made it. `runStopped` is called when a stage ends the run (a
+ * blocked call with `terminate`): pi may not end it after the batch (see run-stop.ts).
  */
 export function bindHostCallEvents(
   pi: ExtensionAPI,
   attach: (ctx: ExtensionContext) => Promise<Governor>,
   sessionId: () => string,
-  stopBeforeNextRequest: () => void,
+  runStopped: () => void,
 ): HostCalls {
   const calls = new HostCalls();
   const hostTools = hostToolsFrom(pi);
@@ -63,7 +63,7 @@ export function bindHostCallEvents(
     calls.blocked(event.toolCallId, decision.blockReason);
     // pi 0.84.1+ ends the run after a batch whose blocked calls all say terminate; older pi has no
     // such field, and an abort from tool_call only cancels the batch's running calls.
-    if (decision.terminate && !piHonoursTerminate(pi)) stopBeforeNextRequest();
+    if (decision.terminate) runStopped();
     return { block: true, reason: decision.blockReason, ...(decision.terminate ? { terminate: true } : {}) };
   });
 

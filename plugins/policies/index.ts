@@ -74,11 +74,15 @@ export const policies = definePlugin({
 
     pipeline.hooks.toolGate.tap({ name: NAME, stage: GATE_STAGE.POLICY }, async (decision, call) => {
       if (decision.blockReason) return decision;
+      const state = stateOf(call.sessionId);
+      // A stopped run refuses every later call as stopped, before any rule: no dialog is shown, and
+      // a call a rule denies still ends the run.
+      const { stop } = state.limits;
+      if (stop) return { blockReason: stop.reason, terminate: true };
       const names = identities.subjects(call);
       if (typeof names === "string") return { blockReason: names };
       const refused = await judge(call, config, globalFile, decideSubjects(config, names, call));
       if (refused) return refused;
-      const state = stateOf(call.sessionId);
       const breach = state.limits.admit(call.toolName, (glob) => names.some((s) => globNames(glob, s)));
       if (breach) return { blockReason: breach.reason, ...(breach.stop ? { terminate: true } : {}) };
       // A call that may change files makes every remembered answer of this run stale, now and
