@@ -9,6 +9,7 @@ import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-age
 import type { Governor } from "../host.ts";
 import { piMcpNextStep, piMcpServerOf } from "../pi-mcp.ts";
 import type { ToolResultValue } from "../tool-types.ts";
+import { holdApproved } from "./approved-args.ts";
 import { type ExecutionEvent, HostCalls } from "./host-calls.ts";
 import { type McpReach, resourceCallReach } from "../tool-identity.ts";
 import type { ToolInfo } from "../tool-types.ts";
@@ -59,12 +60,15 @@ export function bindHostCallEvents(
         ...(ctx.signal ? { signal: ctx.signal } : {}),
       },
     );
-    if (!decision.blockReason) return undefined;
-    calls.blocked(event.toolCallId, decision.blockReason);
+    // What a person approved is what runs: the arguments are held as shown, or the call is refused.
+    const changed = decision.approvedArgs === undefined ? undefined : holdApproved(event.toolName, event.input, decision.approvedArgs);
+    const blockReason = decision.blockReason ?? changed;
+    if (!blockReason) return undefined;
+    calls.blocked(event.toolCallId, blockReason);
     // pi 0.84.1+ ends the run after a batch whose blocked calls all say terminate; older pi has no
     // such field, and an abort from tool_call only cancels the batch's running calls.
     if (decision.terminate) runStopped();
-    return { block: true, reason: decision.blockReason, ...(decision.terminate ? { terminate: true } : {}) };
+    return { block: true, reason: blockReason, ...(decision.terminate ? { terminate: true } : {}) };
   });
 
   // An observer: it returns nothing, so pi runs the command as it would without pi-governor.

@@ -81,8 +81,8 @@ export const policies = definePlugin({
       if (stop) return { blockReason: stop.reason, terminate: true };
       const names = identities.subjects(call);
       if (typeof names === "string") return { blockReason: names };
-      const refused = await judge(call, config, globalFile, decideSubjects(config, names, call));
-      if (refused) return refused;
+      const judged = await judge(call, config, globalFile, decideSubjects(config, names, call));
+      if (judged?.blockReason) return judged;
       const breach = state.limits.admit(call.toolName, (glob) => names.some((s) => globNames(glob, s)));
       if (breach) return { blockReason: breach.reason, ...(breach.stop ? { terminate: true } : {}) };
       // A call that may change files makes every remembered answer of this run stale, now and
@@ -91,7 +91,8 @@ export const policies = definePlugin({
         state.watch.started(call.toolCallId, lingers(call));
         state.results.forget();
       }
-      return undefined;
+      // The user approved these arguments: the host runs exactly them.
+      return judged;
     });
     pipeline.hooks.event.tap({ name: NAME }, (event) => {
       if (event.type === "host_tool_end") {
@@ -113,7 +114,11 @@ export const policies = definePlugin({
   },
 });
 
-/** The access decision for one call as a verdict: undefined when it may run. `decided`: identity.ts's decision over its names. */
+/**
+ * The access decision for one call as a verdict: undefined when it may run, `approvedArgs` when the
+ * user approved it (the arguments shown), a `blockReason` when it may not. `decided`: identity.ts's
+ * decision over its names.
+ */
 async function judge(call: ToolGateInfo, config: PoliciesOptions, globalFile: string, decided: SubjectDecision): Promise<ToolGateDecision | undefined> {
   const { decision } = decided;
   if (!decision || decision.action === "allow") return undefined;
@@ -125,7 +130,7 @@ async function judge(call: ToolGateInfo, config: PoliciesOptions, globalFile: st
   if (call.ui.hasUI) {
     // The user sees every byte of what will run, or it does not run (ask-dialog.ts).
     const outcome = await askUser(call.ui, call.toolName, call.input, rule);
-    return outcome.allowed ? undefined : { blockReason: refusal(outcome, call.toolName, rule) };
+    return outcome.allowed ? { approvedArgs: outcome.approvedArgs } : { blockReason: refusal(outcome, call.toolName, rule) };
   }
   const allowLine = JSON.stringify({ tools: allowGlobFor(call.toolName, decided), action: "allow" });
   return {
