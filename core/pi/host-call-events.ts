@@ -105,8 +105,8 @@ export function withPiMcpNextStep(value: ToolResultValue, structuredContent: unk
  */
 function withMcpReach(toolName: string, input: Record<string, unknown>, governed: ToolInfo | undefined, hostTools: HostTools): { mcp?: McpReach } {
   if (governed) return governed.mcp ? { mcp: { targets: [governed.mcp], everyServer: false } } : {};
-  const own = hostTools.mcpIdentity(toolName);
-  if (own) return { mcp: { targets: [own], everyServer: false } };
+  const own = hostTools.mcpIdentities(toolName);
+  if (own.length) return { mcp: { targets: own, everyServer: false } };
   const resource = resourceCallReach(toolName, input, []);
   if (!resource) return {};
   return { mcp: resource.everyServer ? resourceCallReach(toolName, input, hostTools.mcpServers())! : resource };

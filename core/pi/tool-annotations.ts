@@ -5,7 +5,7 @@
  * blocked `tool_call`.
  */
 import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
-import { type McpToolIdentity, piMcpIdentity } from "../tool-identity.ts";
+import { type McpToolIdentity, piHashedIdentity, piMcpIdentity } from "../tool-identity.ts";
 import type { ToolAnnotations } from "../tool-types.ts";
 
 const HINTS = ["readOnlyHint", "idempotentHint", "destructiveHint", "openWorldHint"] as const;
@@ -28,8 +28,12 @@ const PI_BUILTIN_HINTS: Readonly<Record<string, Readonly<ToolAnnotations>>> = Ob
 export interface HostTools {
   /** The behaviour hints of `toolName`: pi's (MCP tools' annotations), or the built-ins' stated ones, or `{}`. */
   annotations(toolName: string): Readonly<ToolAnnotations>;
-  /** The MCP server tool `toolName` serves, for pi's own MCP tools (from the namespace pi reports). */
-  mcpIdentity(toolName: string): McpToolIdentity | undefined;
+  /**
+   * The MCP server tool `toolName` serves, for pi's own MCP tools (from the namespace pi reports):
+   * its identity as written, and the one it has if pi cut and hashed the name (core/tool-identity.ts).
+   * Empty for other tools.
+   */
+  mcpIdentities(toolName: string): McpToolIdentity[];
   /** The MCP servers pi reports tools of, read again now (servers connect in the background). */
   mcpServers(): string[];
   /**
@@ -68,7 +72,12 @@ export function hostToolsFrom(pi: Pick<ExtensionAPI, "getAllTools">): HostTools 
   };
   return {
     annotations: (toolName) => lookup(toolName)?.hints ?? PI_BUILTIN_HINTS[toolName] ?? NO_HINTS,
-    mcpIdentity: (toolName) => lookup(toolName)?.mcp,
+    mcpIdentities: (toolName) => {
+      const plain = lookup(toolName)?.mcp;
+      if (!plain) return [];
+      const hashed = piHashedIdentity(toolName, plain);
+      return hashed ? [plain, hashed] : [plain];
+    },
     mcpServers: () => {
       reload();
       return [...new Set([...known.values()].flatMap((t) => (t.mcp ? [t.mcp.server] : [])))];
