@@ -30,6 +30,8 @@ export interface McpToolIdentity {
 export interface McpReach {
   readonly targets: readonly McpToolIdentity[];
   readonly everyServer: boolean;
+  /** With `everyServer`: pi may reach servers not among `targets` that pi cannot list. */
+  readonly incomplete?: boolean;
 }
 
 /**

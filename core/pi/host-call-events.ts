@@ -101,7 +101,8 @@ export function withPiMcpNextStep(value: ToolResultValue, structuredContent: unk
 
 /**
  * The MCP server tools a call reaches (see core/tool-identity.ts): a managed server's tool, pi's own
- * MCP tool, or pi's resource tool by its `server` argument (every server pi reports without one).
+ * MCP tool, or pi's resource tool by its `server` argument (without one: every server pi reports
+ * tools of or an extension registered).
  */
 function withMcpReach(toolName: string, input: Record<string, unknown>, governed: ToolInfo | undefined, hostTools: HostTools): { mcp?: McpReach } {
   if (governed) return governed.mcp ? { mcp: { targets: [governed.mcp], everyServer: false } } : {};
@@ -109,5 +110,10 @@ function withMcpReach(toolName: string, input: Record<string, unknown>, governed
   if (own.length) return { mcp: { targets: own, everyServer: false } };
   const resource = resourceCallReach(toolName, input, []);
   if (!resource) return {};
-  return { mcp: resource.everyServer ? resourceCallReach(toolName, input, hostTools.mcpServers())! : resource };
+  if (!resource.everyServer) return { mcp: resource };
+  // Every server pi may reach: those it reports tools of, and those extensions registered (still
+  // connecting ones too: a listing reaches them once they are up).
+  const registered = hostTools.registeredMcpServers();
+  const known = [...new Set([...hostTools.mcpServers(), ...(registered ?? [])])];
+  return { mcp: { ...resourceCallReach(toolName, input, known)!, ...(registered ? {} : { incomplete: true }) } };
 }

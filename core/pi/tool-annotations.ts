@@ -37,6 +37,12 @@ export interface HostTools {
   /** The MCP servers pi reports tools of, read again now (servers connect in the background). */
   mcpServers(): string[];
   /**
+   * The MCP servers extensions registered with pi (`pi.registerMcpServer`, pi 1.5+; `pi.getMcpServers`),
+   * connected or not, that pi's resource tools may reach (not disabled, not hidden): empty on a pi
+   * where extensions cannot register servers; undefined when pi lets them but cannot say which.
+   */
+  registeredMcpServers(): string[] | undefined;
+  /**
    * Whether pi has a tool of this name (built-ins, other extensions', pi's MCP tools, pi-governor's):
    * any other name is one the model invented, of any length and content. True while pi's list
    * cannot be read yet.
@@ -50,6 +56,7 @@ export interface HostTools {
  * map lookup. Tools without hints (pi's built-ins, pi before 1.x) get `{}`.
  */
 export function hostToolsFrom(pi: Pick<ExtensionAPI, "getAllTools">): HostTools {
+  const servers = pi as { getMcpServers?: () => unknown; registerMcpServer?: unknown };
   let known = new Map<string, { hints: Readonly<ToolAnnotations>; mcp?: McpToolIdentity }>();
   let readable = false;
   const reload = () => {
@@ -83,6 +90,19 @@ export function hostToolsFrom(pi: Pick<ExtensionAPI, "getAllTools">): HostTools 
       return [...new Set([...known.values()].flatMap((t) => (t.mcp ? [t.mcp.server] : [])))];
     },
     has: (toolName) => lookup(toolName) !== undefined || !readable,
+    registeredMcpServers: () => {
+      if (typeof servers.getMcpServers !== "function") return typeof servers.registerMcpServer === "function" ? undefined : [];
+      try {
+        const list = servers.getMcpServers.call(pi);
+        if (!Array.isArray(list)) return undefined;
+        return list.flatMap((s: { name?: unknown; config?: { enabled?: unknown; exposure?: unknown } }) =>
+          typeof s?.name === "string" && s.config?.enabled !== false && s.config?.exposure !== "hidden" ? [s.name] : [],
+        );
+      } catch {
+        // Before pi bound the session it cannot say.
+        return undefined;
+      }
+    },
   };
 }
 

@@ -83,10 +83,13 @@ export class CallIdentities {
       const configured = this.configuredServers();
       const servers = new Set(targets.map((t) => t.server));
       for (const s of configured ?? []) servers.add(s);
-      if (!configured || servers.size > MAX_PI_SERVERS) {
+      if (!configured || reach.incomplete || servers.size > MAX_PI_SERVERS) {
         const { deny, rules, limits } = this.config;
         if (!deny.length && !rules.length && !limits.length) return [{ toolName: call.toolName }];
-        return `Refused: ${call.toolName} without "server" reaches more MCP servers than the policy judges one by one (over ${MAX_PI_SERVERS}); name the server in "server".`;
+        const why = reach.incomplete
+          ? "may reach MCP servers pi does not list (registered by an extension), which the policy cannot judge"
+          : `reaches more MCP servers than the policy judges one by one (over ${MAX_PI_SERVERS})`;
+        return `Refused: ${call.toolName} without "server" ${why}; name the server in "server".`;
       }
       targets = [...servers].map((server) => ({ server, tool: call.toolName }));
     }

@@ -58,7 +58,12 @@ export const policies = definePlugin({
     const piConfig = piMcpServers(services.agentDir, services.cwd);
     const piServers = [...piConfig.servers].filter(([, on]) => on).map(([name]) => name);
     const governedTools = () => [...pipeline.tools.values()].map((t) => t.info);
-    const identities = new CallIdentities(config, governedTools, () => (piConfig.truncated ? undefined : piServers));
+    // A listing of every server reads pi's mcp.json files again: a server added since load counts.
+    const configuredNow = () => {
+      const now = piMcpServers(services.agentDir, services.cwd);
+      return now.truncated ? undefined : [...now.servers].filter(([, on]) => on).map(([name]) => name);
+    };
+    const identities = new CallIdentities(config, governedTools, configuredNow);
     const unmatched = () => unmatchedGlobs(config, governedTools(), piServers, identities);
     pipeline.registerLoadCheck(NAME, unmatched);
     pipeline.registerStatusSection(NAME, "Policies", () => policyStatusLines(config, unmatched()));

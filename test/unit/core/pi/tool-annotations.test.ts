@@ -66,3 +66,24 @@ describe("which tools pi has", () => {
     expect(host.has("anything")).toBe(true);
   });
 });
+
+describe("the MCP servers extensions registered", () => {
+  it("lists those pi may reach, connected or not; none where extensions cannot register; unknown where pi cannot say", () => {
+    const registered = [
+      { name: "vault", config: { command: "x", exposure: "codemode" } },
+      { name: "off", config: { command: "x", enabled: false } },
+      { name: "hidden", config: { command: "x", exposure: "hidden" } },
+    ];
+    const host = hostToolsFrom({ getAllTools: () => [], getMcpServers: () => registered, registerMcpServer: () => {} } as never);
+    expect(host.registeredMcpServers()).toEqual(["vault"]);
+    expect(hostToolsFrom({ getAllTools: () => [] }).registeredMcpServers()).toEqual([]);
+    expect(hostToolsFrom({ getAllTools: () => [], registerMcpServer: () => {} } as never).registeredMcpServers()).toBeUndefined();
+    const unbound = hostToolsFrom({
+      getAllTools: () => [],
+      getMcpServers: () => {
+        throw new Error("not bound");
+      },
+    } as never);
+    expect(unbound.registeredMcpServers()).toBeUndefined();
+  });
+});

@@ -68,6 +68,10 @@ describe("a call's names under the rules", () => {
       () => undefined,
     );
     expect(unruled.subjects(none)).toEqual([{ toolName: "list_mcp_resources" }]);
+    // pi may reach servers it cannot list (an extension's): refused while anything is ruled.
+    const incomplete = { toolName: "list_mcp_resources", mcp: { targets: [], everyServer: true, incomplete: true } };
+    expect(ids(["docs"]).subjects(incomplete)).toMatch(/^Refused: list_mcp_resources without "server" may reach MCP servers pi does not list/);
+    expect(unruled.subjects(incomplete)).toEqual([{ toolName: "list_mcp_resources" }]);
   });
 
   it("the strictest decision over the subjects wins, whatever the order of the servers", () => {
