@@ -3,7 +3,8 @@
  * runs the `toolGate` stages (a refusal blocks the call, nested calls included), and
  * `tool_execution_start`/`_end` report each finished call as a `host_tool_end` event (the execution
  * log writes a row for it, the breaker judges pi's MCP servers by it); `user_bash` (a shell command
- * the user ran, which may change files) is reported as `host_user_shell`.
+ * the user ran, which may change files) is reported as `host_user_shell`, and so is a command pi
+ * recorded in the session that no `user_bash` announced (`unseen`: see user-shell.ts).
  */
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
 import type { Governor } from "../host.ts";
@@ -11,6 +12,7 @@ import { piMcpNextStep, piMcpServerOf } from "../pi-mcp.ts";
 import type { ToolResultValue } from "../tool-types.ts";
 import { holdApproved } from "./approved-args.ts";
 import { type ExecutionEvent, HostCalls } from "./host-calls.ts";
+import { UserShellWatch } from "./user-shell.ts";
 import { type McpReach, resourceCallReach } from "../tool-identity.ts";
 import type { ToolInfo } from "../tool-types.ts";
 import { type HostTools, hostToolsFrom } from "./tool-annotations.ts";
@@ -72,11 +74,24 @@ export function bindHostCallEvents(
   });
 
   // An observer: it returns nothing, so pi runs the command as it would without pi-governor.
-  pi.on("user_bash", async (_event, ctx) => {
+  const userShell = new UserShellWatch();
+  pi.on("user_bash", async (event, ctx) => {
     const { pipeline } = await attach(ctx);
+    userShell.announce(typeof event.command === "string" ? event.command : "");
     pipeline.emit({ type: "host_user_shell", sessionId: sessionId() });
     return undefined;
   });
+  // Commands pi-governor did not see start, found where pi records them (user-shell.ts): looked for
+  // before each run and each model request, so no remembered answer outlives the news of one.
+  const lookForUnseenCommands = async (ctx: ExtensionContext) => {
+    const unseen = userShell.unseen(ctx.sessionManager);
+    if (!unseen) return;
+    const { pipeline } = await attach(ctx);
+    pipeline.emit({ type: "host_user_shell", sessionId: sessionId(), unseen: true });
+  };
+  pi.on("session_start", (_event, ctx) => userShell.reset(ctx.sessionManager));
+  pi.on("agent_start", (_event, ctx) => lookForUnseenCommands(ctx));
+  pi.on("turn_start", (_event, ctx) => lookForUnseenCommands(ctx));
 
   pi.on("tool_execution_end", async (event, ctx) => {
     const { pipeline } = await attach(ctx);

@@ -106,6 +106,8 @@ export const policies = definePlugin({
       } else if (event.type === "host_user_shell") {
         const state = stateOf(event.sessionId);
         state.watch.outsideChange();
+        // Commands run unseen (their start never reported): one may be running at any time.
+        if (event.unseen) state.watch.unseenChanges();
         state.results.forget();
       }
     });
