@@ -67,8 +67,8 @@ export function bindHostCallEvents(
     const blockReason = decision.blockReason ?? changed;
     if (!blockReason) return undefined;
     calls.blocked(event.toolCallId, blockReason);
-    // pi 0.84.1+ ends the run after a batch whose blocked calls all say terminate; older pi has no
-    // such field, and an abort from tool_call only cancels the batch's running calls.
+    // pi 0.84.1+ ends the run after a batch whose calls all say terminate, which a batch with a call
+    // pi refused itself never does; older pi has no such field: run-stop.ts ends the run either way.
     if (decision.terminate) runStopped();
     return { block: true, reason: blockReason, ...(decision.terminate ? { terminate: true } : {}) };
   });

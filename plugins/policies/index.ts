@@ -16,7 +16,7 @@ import { askUser, refusal } from "./ask-dialog.ts";
 import { policiesDefaults, policiesSchema, type PoliciesOptions } from "./config.ts";
 import { ChangeWatch } from "./change-watch.ts";
 import { allowGlobFor, CallIdentities, decideSubjects, globNames, serverNamed, type SubjectDecision } from "./identity.ts";
-import { piMcpServers } from "./pi-mcp-servers.ts";
+import { piMcpServers, runningServers } from "./pi-mcp-servers.ts";
 import { CallLimits } from "./limits.ts";
 import { lingers, repeatedCallWrapper, TurnResults } from "./repeated-calls.ts";
 import { policyStatusLines } from "./status.ts";
@@ -55,13 +55,12 @@ export const policies = definePlugin({
     };
     const globalFile = join(services.agentDir, CONFIG_FILE);
     // One identity for an MCP server's tool on either side (pi's mcp__s__t, a managed s_t, pi's resource tools).
-    const piConfig = piMcpServers(services.agentDir, services.cwd);
-    const piServers = [...piConfig.servers].filter(([, on]) => on).map(([name]) => name);
+    const piServers = runningServers(piMcpServers(services.agentDir, services.cwd));
     const governedTools = () => [...pipeline.tools.values()].map((t) => t.info);
     // A listing of every server reads pi's mcp.json files again: a server added since load counts.
     const configuredNow = () => {
       const now = piMcpServers(services.agentDir, services.cwd);
-      return now.truncated ? undefined : [...now.servers].filter(([, on]) => on).map(([name]) => name);
+      return now.truncated ? undefined : runningServers(now);
     };
     const identities = new CallIdentities(config, governedTools, configuredNow);
     const unmatched = () => unmatchedGlobs(config, governedTools(), piServers, identities);

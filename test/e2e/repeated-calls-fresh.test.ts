@@ -50,6 +50,15 @@ function readResults(run: PiCliRun): string[] {
   return last.messages.filter((m) => m.role === "toolResult" && m.toolName === "fs_read_text_file").map((m) => JSON.stringify(m.content));
 }
 
+/** {@link readResults} of a run whose model requests were logged to `log` (RPC mode). */
+function readResultsLogged(log: string): string[] {
+  const calls = readFileSync(log, "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l));
+  return readResults({ code: 0, stdout: "", stderr: "", calls });
+}
+
 /** The text of the results of `tool` the model was sent on its last call, in order. */
 function resultsOf(run: PiCliRun, tool: string): string[] {
   return run.calls
@@ -167,11 +176,7 @@ describe(`repeated calls stay fresh under pi's parallel batches (pi ${piHost.ver
         },
       });
       expect(r.lines.find((l) => l.type === "response" && l.id === "user-shell")?.success, r.stderr).toBe(true);
-      const calls = readFileSync(log, "utf8")
-        .trim()
-        .split("\n")
-        .map((l) => JSON.parse(l));
-      const results = readResults({ code: 0, stdout: "", stderr: "", calls });
+      const results = readResultsLogged(log);
       expect(results).toHaveLength(2);
       expect(results[1]).not.toContain("answered from that result");
       expect(results[1]).toContain("NEW");
@@ -213,11 +218,7 @@ describe(`repeated calls stay fresh under pi's parallel batches (pi ${piHost.ver
       });
       expect(r.lines.find((l) => l.type === "response" && l.id === "user-shell")?.success, r.stderr).toBe(true);
       expect(readFileSync(file, "utf8")).toBe("NEW\n");
-      const calls = readFileSync(log, "utf8")
-        .trim()
-        .split("\n")
-        .map((l) => JSON.parse(l));
-      const results = readResults({ code: 0, stdout: "", stderr: "", calls });
+      const results = readResultsLogged(log);
       expect(results).toHaveLength(2);
       expect(results[1]).not.toContain("answered from that result");
       expect(results[1]).toContain("NEW");

@@ -33,7 +33,7 @@ function recordingUi(answers: { confirm?: boolean; select?: (options: string[]) 
   return { ui, shown };
 }
 
-async function gate(command: string, ui: UiBridge): Promise<ToolGateDecision> {
+async function gate(command: string | Record<string, unknown>, ui: UiBridge): Promise<ToolGateDecision> {
   const preset = definePreset({ name: "t", description: "", plugins: () => [policies()] });
   const gov = await createGovernor({
     preset,
@@ -44,7 +44,16 @@ async function gate(command: string, ui: UiBridge): Promise<ToolGateDecision> {
   });
   return gov.pipeline.hooks.toolGate.run(
     {},
-    { toolName: "bash", toolCallId: "c1", input: { command }, governed: false, annotations: {}, tool: undefined, sessionId: "s", ui },
+    {
+      toolName: "bash",
+      toolCallId: "c1",
+      input: typeof command === "string" ? { command } : command,
+      governed: false,
+      annotations: {},
+      tool: undefined,
+      sessionId: "s",
+      ui,
+    },
   );
 }
 
@@ -149,18 +158,7 @@ describe("a yes approves what was shown, and only that", () => {
         return true;
       },
     };
-    const preset = definePreset({ name: "t", description: "", plugins: () => [policies()] });
-    const gov = await createGovernor({
-      preset,
-      cwd: "/",
-      agentDir: "/nonexistent",
-      env: {},
-      layers: [{ kind: "global", source: "g", data: { policies: { rules: [{ tools: "bash", action: "ask" }] } } }],
-    });
-    const decision = await gov.pipeline.hooks.toolGate.run(
-      {},
-      { toolName: "bash", toolCallId: "c1", input, governed: false, annotations: {}, tool: undefined, sessionId: "s", ui },
-    );
+    const decision = await gate(input, ui);
     expect(decision.blockReason).toMatch(/changed after they were shown to the user/);
     expect(decision.approvedArgs).toBeUndefined();
   });
