@@ -10,7 +10,10 @@
 
 /** Freezes `input` (every nested object and array too); a refusal reason when it no longer matches `approvedArgs`. */
 export function holdApproved(toolName: string, input: unknown, approvedArgs: string): string | undefined {
-  deepFreeze(input);
+  // pi's arguments are plain data (parsed JSON, cloned): a getter was put there to answer one way
+  // when shown and another when run.
+  if (!deepFreeze(input))
+    return `The arguments of this ${toolName} call are not plain data (another extension put a getter in them), so what runs cannot be held to what the user approved; it did not run.`;
   let now: string | undefined;
   try {
     now = JSON.stringify(input ?? {});
@@ -21,10 +24,16 @@ export function holdApproved(toolName: string, input: unknown, approvedArgs: str
   return `The arguments of this ${toolName} call changed after the user approved them (another extension changed them), so it did not run. Ask the user how to go on.`;
 }
 
-/** Object.freeze on `value` and everything reachable from it (cycles visited once). */
-function deepFreeze(value: unknown, seen = new Set<object>()): void {
-  if (typeof value !== "object" || value === null || seen.has(value)) return;
+/** Object.freeze on `value` and everything reachable from it (cycles visited once); false when a property is a getter or setter. */
+function deepFreeze(value: unknown, seen = new Set<object>()): boolean {
+  if (typeof value !== "object" || value === null || seen.has(value)) return true;
   seen.add(value);
-  for (const key of Reflect.ownKeys(value)) deepFreeze((value as Record<PropertyKey, unknown>)[key], seen);
+  let plain = true;
+  for (const key of Reflect.ownKeys(value)) {
+    const property = Object.getOwnPropertyDescriptor(value, key);
+    if (!property || !("value" in property)) plain = false;
+    else if (!deepFreeze(property.value, seen)) plain = false;
+  }
   Object.freeze(value);
+  return plain;
 }

@@ -23,4 +23,11 @@ describe("holdApproved", () => {
     const approved = JSON.stringify({ command: "echo approved" });
     expect(holdApproved("bash", { command: "touch NOT_APPROVED" }, approved)).toMatch(/changed after the user approved them/);
   });
+
+  it("refuses arguments with a getter (one answer when shown, another when run)", () => {
+    let reads = 0;
+    const input = {};
+    Object.defineProperty(input, "command", { enumerable: true, get: () => (reads++ < 1 ? "echo approved" : "touch NOT_APPROVED") });
+    expect(holdApproved("bash", input, JSON.stringify({ command: "echo approved" }))).toMatch(/not plain data/);
+  });
 });
