@@ -1,7 +1,7 @@
 import { PluginError, errorText } from "./errors.ts";
 import { CONFIG_FILE, loadConfigLayers } from "./config/layers.ts";
 import { join } from "node:path";
-import { type ConfigLayer, type ConfigProblem, formatProblems, type ResolvedConfig, resolveConfig } from "./config/resolve.ts";
+import { chosenPreset, type ConfigLayer, type ConfigProblem, formatProblems, type ResolvedConfig, resolveConfig } from "./config/resolve.ts";
 import { Pipeline } from "./pipeline.ts";
 import type { GovernorPlugin, Preset } from "./plugin.ts";
 import { planApplyOrder } from "./plugin-order.ts";
@@ -108,7 +108,7 @@ export async function createGovernor(options: GovernorOptions): Promise<Governor
 
   let preset = options.preset;
   const extraProblems: ConfigProblem[] = [...loaded.problems];
-  const wanted = [...layers].reverse().find((l) => typeof l.data.preset === "string")?.data.preset as string | undefined;
+  const wanted = chosenPreset(layers);
   if (wanted && wanted !== preset.name) {
     const found = options.presets?.find((p) => p.name === wanted);
     if (found) preset = found;

@@ -154,7 +154,10 @@ export {
   mcpSpellings,
   PI_BUILTIN_TOOLS,
   PI_MCP_RESOURCE_TOOLS,
+  piHashedIdentity,
   piMcpIdentity,
+  piMcpToolName,
+  piToolHash,
   resourceCallReach,
 } from "./tool-identity.ts";
 // Text shown to a person, with control characters made visible.

@@ -225,6 +225,12 @@ export interface ToolGateDecision {
   blockReason?: string;
   /** End the run (pi 0.84.1+: after this batch; older pi: before the next model request). */
   terminate?: boolean;
+  /**
+   * A person approved the call with these arguments (their JSON, as shown): the host runs the call
+   * with exactly them or not at all. The pi adapter freezes pi's arguments object, so no later
+   * `tool_call` handler or tool can change it, and refuses the call if it no longer matches.
+   */
+  approvedArgs?: string;
 }
 
 /** A turn (one model request and the tool calls it makes) is starting. */

@@ -12,6 +12,8 @@ import type { ToolResultValue } from "../tool-types.ts";
 import type { UiBridge } from "../services.ts";
 import { type MountedCommands, mountCommands } from "./commands.ts";
 import { RunBoundary } from "./run-boundary.ts";
+import { RunStop } from "./run-stop.ts";
+import { piHonoursTerminate } from "./tool-annotations.ts";
 import { SessionGovernors } from "./session-governors.ts";
 import { bindPromptCache } from "./prompt-cache.ts";
 import { appliesContextEdits, sessionMessageEntries } from "./session-entries.ts";
@@ -144,13 +146,13 @@ export function bindGovernor(api: PiExtensionApi, governor: Governor, options: B
     ui.setStatus(PROBLEMS_STATUS_KEY, `governor: ${counts} (/governor status)`);
   };
 
-  // pi before 0.84.1 cannot end a run from tool_call: the run is aborted before its next request.
-  let abortBeforeNextRequest = false;
+  // A stopped run ends, also where pi does not end it after the batch (see run-stop.ts).
+  const runStop = new RunStop(piHonoursTerminate(pi));
   const hostCalls = bindHostCallEvents(
     pi,
     attach,
     () => sessionId,
-    () => (abortBeforeNextRequest = true),
+    () => runStop.stopped(),
   );
 
   // The model's cache lifetime and pi's cache warming (prompt-cache.ts; pi 0.87+).
@@ -212,7 +214,7 @@ export function bindGovernor(api: PiExtensionApi, governor: Governor, options: B
   pi.on("agent_start", async (_event, ctx) => {
     const { pipeline } = await attach(ctx);
     if (!runs.agentStarted()) return;
-    abortBeforeNextRequest = false;
+    runStop.newRun();
     await pipeline.hooks.runStart.run({ sessionId });
   });
   // pi 0.87+: pi will not continue by itself; what starts next is a new run.
@@ -254,8 +256,7 @@ export function bindGovernor(api: PiExtensionApi, governor: Governor, options: B
   });
 
   pi.on("context", async (event, ctx) => {
-    if (abortBeforeNextRequest) {
-      abortBeforeNextRequest = false;
+    if (runStop.beforeRequest()) {
       ctx.abort();
       return undefined;
     }

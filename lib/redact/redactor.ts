@@ -1,12 +1,17 @@
 /**
- * The redactor: replaces every known secret in a text by `[redacted:<rule>]`: one pass for private
- * key blocks, then one pass per rule in order (an earlier rule's placeholder is never matched by a
- * later one), then the literal values (the env given to a server). A text that holds string escapes
- * is read through its unescaped view (escapes.ts): the passes run on the view, and what they find is
- * hidden in the text over the whole escapes it came from, so a secret escaped to any depth of JSON is
- * found and the output stays valid JSON. The result is idempotent (a placeholder never matches a
- * rule) and never longer in secrets than its input. Linear time: see anchors.ts, rules.ts, shape.ts
- * and value-scan.ts for why each rule is.
+ * The redactor: replaces every known secret in a text by `[redacted:<rule>]`. The user's rules run
+ * first, in order, each on what the ones before left: private key blocks, the built-in rules, the
+ * user's shapes. Shapes a project added run after them, only where nothing is hidden yet, so a shape
+ * can never cut into a secret a user's rule finds: adding a shape only hides more. The exact values
+ * (the env given to a server) are looked for in the whole text, whatever else matched around them,
+ * and the union of everything found is hidden. Every pass sees a copy of the text where what is
+ * found is masked (as long as it, never matched by a rule), so offsets hold; the placeholders go in
+ * once at the end. A text that holds string escapes is read through its unescaped view
+ * (escapes.ts): the passes run on the view, and what they find is hidden in the text over the whole
+ * escapes it came from, so a secret escaped to any depth of JSON is found and the output stays
+ * valid JSON. The result is idempotent (a placeholder never matches a rule) and never longer in
+ * secrets than its input. Linear time: see anchors.ts, rules.ts, shape.ts and value-scan.ts for why
+ * each rule is.
  */
 import { AnchorScan } from "./anchors.ts";
 import { unescapedView } from "./escapes.ts";
@@ -24,8 +29,13 @@ export function placeholder(rule: string): string {
 export interface RedactorOptions {
   /** Built-in rule names to leave out (their false positives hurt more than they help). Default none. */
   disabledRules?: readonly string[];
-  /** Extra token shapes (config `redact.patterns`, `redact.projectPatterns`). Default none. */
+  /** The user's own token shapes (config `redact.patterns`): run with the built-in rules. Default none. */
   shapes?: readonly TokenShape[];
+  /**
+   * Shapes a config file added (`redact.projectPatterns`, which a project may set): run after every
+   * rule of the user's, only over what is not hidden yet. Default none.
+   */
+  addedShapes?: readonly TokenShape[];
   /** Exact values to hide wherever they appear, e.g. the env given to a server ({@link secretEnvValues}). */
   literals?: readonly string[];
 }
@@ -54,9 +64,14 @@ const LITERAL = "env-value";
  */
 export class Redactor {
   private rules: RedactionRule[];
+  /** Shapes a config file added: after the user's rules. */
+  private readonly added: RedactionRule[];
   private readonly keyBlocks: boolean;
   private readonly literals = new Set<string>();
   private compiled: CompiledRule[] = [];
+  private compiledAdded: CompiledRule[] = [];
+  /** The exact values, longest first, as one rule. */
+  private literalRule: CompiledRule | undefined;
   private anchorScan = new AnchorScan([]);
   /** The literal values that hold a backslash (the view decodes it): searched in the text itself too. */
   private backslashLiterals: CompiledRule | undefined;
@@ -67,7 +82,9 @@ export class Redactor {
     const off = new Set(options.disabledRules ?? []);
     this.rules = BUILTIN_RULES.filter((r) => !off.has(r.name));
     this.keyBlocks = !off.has(PRIVATE_KEY);
-    for (const s of options.shapes ?? []) this.rules.push({ name: checkShape(s).name, source: shapeSource(s), finds: "", anchors: [s.prefix] });
+    const asRule = (s: TokenShape): RedactionRule => ({ name: checkShape(s).name, source: shapeSource(s), finds: "", anchors: [s.prefix] });
+    for (const s of options.shapes ?? []) this.rules.push(asRule(s));
+    this.added = (options.addedShapes ?? []).map(asRule);
     for (const l of options.literals ?? []) this.addLiteral(l);
     this.compile();
   }
@@ -93,70 +110,64 @@ export class Redactor {
       this.totals[name] = (this.totals[name] ?? 0) + 1;
     };
     const view = unescapedView(text);
-    let out: string;
-    if (!view)
-      out = this.passes(text, (name) => {
-        count(name);
-        return placeholder(name);
-      });
-    else {
-      // The rules run on the view; what they find is masked there with text of the same length
-      // (offsets hold, and later rules skip it as they skip placeholders) and replaced in the text
-      // by a placeholder over the escapes it came from.
-      const found: Array<Span & { rule: string }> = [];
-      this.passes(view.text, (rule, start, end) => {
-        found.push({ rule, start: view.toSource(start), end: view.toSource(end) });
-        count(rule);
-        return mask(end - start);
-      });
-      out = replaceSpans(text, mergeSpans(found), (span) => placeholder(span.rule));
-      // A literal value with a backslash of its own is found in the text as it is.
-      if (this.backslashLiterals) out = replaceMatches(out, this.backslashLiterals, () => (count(LITERAL), placeholder(LITERAL)));
+    const base = view ? view.text : text;
+    const toSource = view ? (at: number) => view.toSource(at) : (at: number) => at;
+    // What the passes find, in the text's offsets; each is masked in the copy the later passes see.
+    const found: Array<Span & { rule: string }> = [];
+    const hide = (rule: string, start: number, end: number) => {
+      found.push({ rule, start: toSource(start), end: toSource(end) });
+      count(rule);
+      return mask(end - start);
+    };
+    const present = this.anchorScan.present(base);
+    let masked = base;
+    if (this.keyBlocks && (masked.includes("-----BEGIN ") || masked.includes(BASE64_BEGIN))) {
+      masked = replaceSpans(masked, keyBlockSpans(masked), (span) => hide(PRIVATE_KEY, span.start, span.end));
     }
-    return { text: out, counts };
-  }
-
-  /**
-   * Key blocks, then each rule in order, over `text`; each secret found at [start, end) of the text
-   * as it stands at that pass is replaced by what `replace` returns.
-   */
-  private passes(text: string, replace: (rule: string, start: number, end: number) => string): string {
-    let out = text;
-    if (this.keyBlocks && (out.includes("-----BEGIN ") || out.includes(BASE64_BEGIN))) {
-      out = replaceSpans(out, keyBlockSpans(out), (span) => replace(PRIVATE_KEY, span.start, span.end));
+    masked = runRules(masked, this.compiled, present, hide);
+    // The exact values in the whole text: a match of another rule that cuts into one cannot keep the
+    // rest of it from being hidden (the union of both is). Then masked for the added shapes.
+    const values: Array<Span & { rule: string }> = [];
+    if (this.literalRule) {
+      const inBase: Span[] = [];
+      replaceMatches(base, this.literalRule, (start, end) => (inBase.push({ start, end }), ""));
+      for (const v of inBase) values.push({ rule: LITERAL, start: toSource(v.start), end: toSource(v.end) });
+      if (inBase.length) masked = replaceSpans(masked, inBase, (v) => mask(v.end - v.start));
     }
-    // One pass per rule, skipped when none of its anchors occurs in the text (one scan for all
-    // anchors is far cheaper than a regular expression that must try every position): most texts
-    // hold none of most anchors. A placeholder put in meanwhile adds none a rule could match.
-    const present = this.anchorScan.present(text);
-    for (const c of this.compiled) {
-      if (c.anchors && !c.anchors.some(present)) continue;
-      out = replaceMatches(out, c, (start, end) => replace(c.name, start, end));
-    }
-    return out;
+    // A value with a backslash of its own is found in the text as it is (the view decodes it).
+    if (view && this.backslashLiterals) replaceMatches(text, this.backslashLiterals, (start, end) => (values.push({ rule: LITERAL, start, end }), ""));
+    // Shapes a config file added: only over what no rule of the user's hides.
+    runRules(masked, this.compiledAdded, present, hide);
+    if (!found.length && !values.length) return { text, counts };
+    const hidden = mergeSpans(found);
+    for (const v of values) if (!covered(hidden, v)) count(LITERAL);
+    return { text: replaceSpans(text, mergeSpans([...found, ...values]), (span) => placeholder(span.rule)), counts };
   }
 
   private addLiteral(value: string): boolean {
     const v = value.length > MAX_LITERAL_LENGTH ? value.slice(0, MAX_LITERAL_LENGTH) : value;
     if (v.length < MIN_LITERAL_LENGTH || this.literals.has(v) || this.literals.size >= MAX_LITERALS) return false;
     // A value inside a placeholder ("redacted", "github-token") would break what was hidden already.
-    if (this.rules.some((r) => placeholder(r.name).includes(v)) || placeholder(LITERAL).includes(v) || placeholder(PRIVATE_KEY).includes(v)) return false;
+    const names = [...this.rules, ...this.added].map((r) => r.name);
+    if ([...names, LITERAL, PRIVATE_KEY].some((name) => placeholder(name).includes(v))) return false;
     this.literals.add(v);
     return true;
   }
 
   private compile(): void {
-    this.anchorScan = new AnchorScan(this.rules.flatMap((r) => r.anchors ?? []));
-    this.compiled = this.rules.map((rule) => ({
+    this.anchorScan = new AnchorScan([...this.rules, ...this.added].flatMap((r) => r.anchors ?? []));
+    const compile = (rule: RedactionRule): CompiledRule => ({
       name: rule.name,
       re: new RegExp(rule.source, "g"),
       ...(rule.anchors ? { anchors: rule.anchors } : {}),
       ...(rule.value ? { value: rule.value } : {}),
-    }));
+    });
+    this.compiled = this.rules.map(compile);
+    this.compiledAdded = this.added.map(compile);
     if (this.literals.size) {
       // Longest first, so a value that contains another is hidden whole.
       const alternatives = [...this.literals].sort((a, b) => b.length - a.length).map(escapeRegExp);
-      this.compiled.push({ name: LITERAL, re: new RegExp(alternatives.join("|"), "g") });
+      this.literalRule = { name: LITERAL, re: new RegExp(alternatives.join("|"), "g") };
       const withBackslash = [...this.literals].filter((l) => l.includes("\\")).sort((a, b) => b.length - a.length);
       this.backslashLiterals = withBackslash.length ? { name: LITERAL, re: new RegExp(withBackslash.map(escapeRegExp).join("|"), "g") } : undefined;
     }
@@ -174,6 +185,40 @@ interface CompiledRule {
 /** What hides a secret in the unescaped view: as long as it, never matched by a rule (like a placeholder: `[`, `#`, `]`). */
 function mask(length: number): string {
   return length < 2 ? "#".repeat(length) : `[${"#".repeat(length - 2)}]`;
+}
+
+/**
+ * Each rule of `rules` in order over `text` (skipped when none of its anchors is `present`): what one
+ * finds at [start, end) of the text as it stands at that pass is replaced by what `replace` returns.
+ * One scan for all anchors is far cheaper than a regular expression that must try every position,
+ * and most texts hold none of most anchors.
+ */
+function runRules(
+  text: string,
+  rules: readonly CompiledRule[],
+  present: (anchor: string) => boolean,
+  replace: (rule: string, start: number, end: number) => string,
+): string {
+  let out = text;
+  for (const c of rules) {
+    if (c.anchors && !c.anchors.some(present)) continue;
+    out = replaceMatches(out, c, (start, end) => replace(c.name, start, end));
+  }
+  return out;
+}
+
+/** Whether `span` lies inside one of the ordered, disjoint `spans` (binary search). */
+function covered(spans: readonly Span[], span: Span): boolean {
+  let lo = 0;
+  let hi = spans.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const s = spans[mid]!;
+    if (s.end <= span.start) lo = mid + 1;
+    else if (s.start > span.start) hi = mid - 1;
+    else return span.end <= s.end;
+  }
+  return false;
 }
 
 /** Spans ordered by start, overlapping ones joined (the first one's rule names the whole). */

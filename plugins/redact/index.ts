@@ -75,12 +75,10 @@ export const redact = definePlugin({
   additiveKeys: ["projectPatterns"],
   provides: [REDACTOR],
   apply(pipeline, config, services) {
-    const shapes = [];
-    for (const s of [...config.patterns, ...config.projectPatterns]) {
-      if (s.minLength > s.maxLength) continue;
-      shapes.push(s);
-    }
-    const redactor = new Redactor({ disabledRules: config.disabledRules, shapes });
+    const valid = (shapes: typeof config.patterns) => shapes.filter((s) => s.minLength <= s.maxLength);
+    // The user's shapes run with the built-in rules; added shapes (a project may add them) only after
+    // every rule of the user's, over what is not hidden yet: adding a shape only hides more.
+    const redactor = new Redactor({ disabledRules: config.disabledRules, shapes: valid(config.patterns), addedShapes: valid(config.projectPatterns) });
     services.provide(REDACTOR, redactor);
 
     const wrapper: ToolWrapper = (next) => async (call) => redactObservation(await next(call), redactor);
