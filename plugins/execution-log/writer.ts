@@ -19,6 +19,7 @@ import {
   type SqliteStatement,
   type SqlValue,
 } from "../../lib/sqlite/index.ts";
+import type { TextRedactor } from "../../lib/redact/index.ts";
 import { columnText, MAX_CATEGORY_CHARS } from "./columns.ts";
 import { openLogForWriting } from "./open-db.ts";
 import { type ExecutionRow, INSERT_SQL } from "./schema.ts";
@@ -53,8 +54,8 @@ export interface ExecutionLogWriterOptions {
   retryMaxMs?: number;
   /** Longest time close() keeps retrying a busy database before reporting the rows it could not write, in ms. Default 2000. */
   closeTimeoutMs?: number;
-  /** Hides secrets in the text columns before they are bounded and written (the session's redactor). Default: none. */
-  redact?: (text: string) => string;
+  /** Hides secrets in the text columns before they are bounded and written: the session's redactor. Default: the built-in rules (lib/redact's redactorForWrites). */
+  redactor?: TextRedactor;
 }
 
 /** Writer collaborators. */
@@ -272,7 +273,7 @@ export class ExecutionLogWriter {
 
   /** The row as written: every text column bounded and redacted here, whatever the caller passed (see columns.ts). */
   private toRow(r: PendingExecution): ExecutionRow {
-    const text = (value: string | undefined, max?: number) => (value ? columnText(value, max, this.options.redact) : null);
+    const text = (value: string | undefined, max?: number) => (value ? columnText(value, max, this.options.redactor) : null);
     return {
       task_id: text(r.taskId),
       parent_task_id: text(r.parentTaskId),

@@ -10,7 +10,7 @@
  * for the measurement in test/bench/recall-tokenizer.bench.ts and is not used by the plugin.
  */
 import type { PreparedBlob, TextRedactor } from "../../lib/blobs/index.ts";
-import { Redactor } from "../../lib/redact/index.ts";
+import { redactorForWrites } from "../../lib/redact/index.ts";
 import { openDatabase, type SqliteDatabase } from "../../lib/sqlite/index.ts";
 import { chunkText, DEFAULT_CHUNK_LIMITS, type ChunkLimits } from "./chunk.ts";
 import { identifierWords, splitIdentifier } from "./identifiers.ts";
@@ -130,14 +130,14 @@ export function createRecallSchema(db: SqliteDatabase, variant: TokenizerVariant
 export class RecallIndex {
   readonly variant: TokenizerVariant;
   private readonly limits: ChunkLimits;
-  private redactor: TextRedactor | undefined;
+  private readonly redactor: TextRedactor;
 
   constructor(
     readonly db: SqliteDatabase,
     options: RecallIndexOptions = {},
   ) {
     this.variant = options.variant ?? "words";
-    this.redactor = options.redactor;
+    this.redactor = redactorForWrites(options.redactor);
     this.limits = { ...DEFAULT_CHUNK_LIMITS, ...options.chunk, maxChunks: Math.min(options.chunk?.maxChunks ?? DEFAULT_CHUNK_LIMITS.maxChunks, CHUNK_SLOTS) };
     if (options.readonly) {
       const version = Number(db.pragma("user_version") ?? 0);
@@ -163,7 +163,6 @@ export class RecallIndex {
 
   /** `text` as the index stores it: with every secret hidden. */
   private redact(text: string): string {
-    this.redactor ??= new Redactor();
     return this.redactor.redact(text);
   }
 

@@ -297,7 +297,14 @@ describeWithSqlite("execution log columns", () => {
     const clock = new ManualClock();
     const token = ["ghp", "_", "Wr1terC0lumn".repeat(3)].join("");
     const writer = new ExecutionLogWriter(
-      { path, phase: "p", batchSize: 100, flushIntervalMs: 1_000, maxBufferedRows: 100, redact: (t) => t.replaceAll(token, "[redacted:github-token]") },
+      {
+        path,
+        phase: "p",
+        batchSize: 100,
+        flushIntervalMs: 1_000,
+        maxBufferedRows: 100,
+        redactor: { redact: (t) => t.replaceAll(token, "[redacted:github-token]") },
+      },
       { clock, logger: { debug() {}, info() {}, warn() {}, error() {} } as never, notify: () => {} },
     );
     const long = `${token}_${"z".repeat(65_540)}`;
@@ -325,5 +332,29 @@ describeWithSqlite("execution log columns", () => {
     }
     expect((row!.error_category as string).length).toBeLessThanOrEqual(64);
     expect(statSync(path).size).toBeLessThan(64 * 1024);
+  });
+
+  it("redacts with the built-in rules when it is given no redactor (the redact plugin off or absent)", async () => {
+    const path = join(dir, "builtin.db");
+    const token = ["ghp", "AbCdEfGhIjKlMnOpQrStUvWxYz0123456789"].join("_");
+    const writer = new ExecutionLogWriter(
+      { path, phase: "p", batchSize: 100, flushIntervalMs: 1_000, maxBufferedRows: 100 },
+      { clock: new ManualClock(), logger: { debug() {}, info() {}, warn() {}, error() {} } as never, notify: () => {} },
+    );
+    writer.add({
+      taskId: `call_${token}`,
+      toolName: "bash",
+      status: "SUCCESS",
+      durationMs: 1,
+      startedAtMs: 0,
+      sessionId: "s",
+      errorCategory: undefined,
+      retries: 0,
+      args: {},
+      content: [],
+    });
+    expect(writer.flush()).toBe("done");
+    await writer.close();
+    expect(rows(path)[0]!.task_id).toBe("call_[redacted:github-token]");
   });
 });
