@@ -1,15 +1,17 @@
 /**
  * The redactor: replaces every known secret in a text by `[redacted:<rule>]`: one pass for private
- * key blocks, then one pass per rule in order (an earlier rule's placeholder is never matched by a
- * later one), then the literal values (the env given to a server). A text that holds string escapes
- * is read through its unescaped view (escapes.ts): the passes run on the view, and what they find is
- * hidden in the text over the whole escapes it came from, so a secret escaped to any depth of JSON is
- * found and the output stays valid JSON. The result is idempotent (a placeholder never matches a
+ * key blocks, then one pass per rule in order (an earlier rule's find is never matched by a later
+ * one), then the literal values (the env given to a server). A text that holds string escapes is read
+ * through its unescaped view (escapes.ts), and one that holds terminal escape sequences also through
+ * that view without them (terminal.ts): the passes run on the views, and what they find is hidden in
+ * the text over the whole escapes and sequences it came from, so a secret escaped to any depth of
+ * JSON, or behind a colour code, is found and the output stays valid JSON. The result is idempotent (a placeholder never matches a
  * rule) and never longer in secrets than its input. Linear time: see anchors.ts, rules.ts, shape.ts
  * and value-scan.ts for why each rule is.
  */
 import { AnchorScan } from "./anchors.ts";
 import { unescapedView } from "./escapes.ts";
+import { ansiStrippedView } from "./terminal.ts";
 import { BASE64_BEGIN, keyBlockSpans, type Span } from "./key-blocks.ts";
 import { BUILTIN_RULES, type RedactionRule } from "./rules.ts";
 import { checkShape, escapeRegExp, shapeSource, type TokenShape } from "./shape.ts";
@@ -84,36 +86,54 @@ export class Redactor {
     return this.redactWithReport(text).text;
   }
 
-  /** The text with every secret replaced, and how many of each rule. */
-  redactWithReport(text: string): RedactionReport {
+  /**
+   * The text with every secret replaced, and how many of each rule. `also`: more spans of the text to
+   * hide, found elsewhere (the pieces of secrets pi's cut left, cut-edges.ts).
+   */
+  redactWithReport(text: string, also: ReadonlyArray<Span & { rule: string }> = []): RedactionReport {
     const counts: Record<string, number> = {};
-    if (text.length < 8) return { text, counts };
-    const count = (name: string) => {
-      counts[name] = (counts[name] ?? 0) + 1;
-      this.totals[name] = (this.totals[name] ?? 0) + 1;
-    };
-    const view = unescapedView(text);
-    let out: string;
-    if (!view)
-      out = this.passes(text, (name) => {
-        count(name);
-        return placeholder(name);
+    if (text.length < 8 && !also.length) return { text, counts };
+    const spans = also.length ? mergeSpans([...this.secretSpans(text), ...also.filter((s) => s.start < s.end)]) : this.secretSpans(text);
+    for (const span of spans) {
+      counts[span.rule] = (counts[span.rule] ?? 0) + 1;
+      this.totals[span.rule] = (this.totals[span.rule] ?? 0) + 1;
+    }
+    let out = replaceSpans(text, spans, (span) => placeholder(span.rule));
+    // A literal value with a backslash of its own is found in the text as it is (a view decodes it).
+    if (this.backslashLiterals && out.includes("\\"))
+      out = replaceMatches(out, this.backslashLiterals, () => {
+        counts[LITERAL] = (counts[LITERAL] ?? 0) + 1;
+        this.totals[LITERAL] = (this.totals[LITERAL] ?? 0) + 1;
+        return placeholder(LITERAL);
       });
-    else {
-      // The rules run on the view; what they find is masked there with text of the same length
-      // (offsets hold, and later rules skip it as they skip placeholders) and replaced in the text
-      // by a placeholder over the escapes it came from.
-      const found: Array<Span & { rule: string }> = [];
-      this.passes(view.text, (rule, start, end) => {
-        found.push({ rule, start: view.toSource(start), end: view.toSource(end) });
-        count(rule);
+    return { text: out, counts };
+  }
+
+  /**
+   * Where the secrets of `text` are: ordered, disjoint spans of the text, each named by the rule that
+   * found it (overlapping finds are joined under the first one's rule). The rules run on the text's
+   * views: the text with its string escapes decoded (escapes.ts), and, when it holds terminal escape
+   * sequences, that view without them (terminal.ts); what a view shows is masked there with text of
+   * the same length (offsets hold, and later rules skip it as they skip placeholders) and mapped back
+   * to the text over the whole escapes and sequences it came from. Counts nothing.
+   */
+  secretSpans(text: string): Array<Span & { rule: string }> {
+    if (text.length < 8) return [];
+    const found: Array<Span & { rule: string }> = [];
+    const escaped = unescapedView(text);
+    const base = escaped?.text ?? text;
+    const toSource = escaped ? (v: number) => escaped.toSource(v) : (v: number) => v;
+    this.passes(base, (rule, start, end) => {
+      found.push({ rule, start: toSource(start), end: toSource(end) });
+      return mask(end - start);
+    });
+    const stripped = ansiStrippedView(base);
+    if (stripped)
+      this.passes(stripped.text, (rule, start, end) => {
+        found.push({ rule, start: toSource(stripped.toSource(start)), end: toSource(stripped.toSource(end, true)) });
         return mask(end - start);
       });
-      out = replaceSpans(text, mergeSpans(found), (span) => placeholder(span.rule));
-      // A literal value with a backslash of its own is found in the text as it is.
-      if (this.backslashLiterals) out = replaceMatches(out, this.backslashLiterals, () => (count(LITERAL), placeholder(LITERAL)));
-    }
-    return { text: out, counts };
+    return mergeSpans(found);
   }
 
   /**

@@ -39,10 +39,12 @@ function ci(word: string): string {
 
 const shape = (s: TokenShape, finds: string): RedactionRule => ({ name: s.name, source: shapeSource(s), finds, anchors: [s.prefix] });
 const alnum = "A-Za-z0-9";
-/** What ends a header or assignment value besides space: quotes and the delimiters of templates and lists. */
+/** Control characters: never part of a value (an escape character before a colour code is not a secret). */
+const CONTROLS = "\\u0000-\\u001f\\u007f";
+/** What ends a header or assignment value besides space and control characters: quotes and the delimiters of templates and lists. */
 const VALUE_DELIMITERS = "\"'`$<>{}()[]\\,;";
-/** Characters of a header or assignment value: anything but space, quotes and the delimiters of templates and lists. */
-const VALUE = "[^\\s\"'`$<>{}()\\[\\]\\\\,;]";
+/** Characters of a header or assignment value: anything but space, control characters, quotes and the delimiters of templates and lists. */
+const VALUE = `[^\\s${CONTROLS}"'\`$<>{}()\\[\\]\\\\,;]`;
 /**
  * Placeholders in documentation, judged on the WHOLE value (each alternative must reach the value's
  * end): `your-api-key`, `YOUR_TOKEN_HERE`, `my-token`, `test`, `dummy-token`, `example_secret` (a
@@ -71,9 +73,9 @@ function placeholderValue(valueClass: string): string {
 /** Refuses a placeholder value (see {@link placeholderValue}). */
 const notAPlaceholder = (valueClass: string): string => `(?!${placeholderValue(valueClass)})`;
 /** The value classes of the rules below: what a `.npmrc` credential, a Bearer token and a URL's password are made of. */
-const NPMRC_VALUE = "[^\\s\"'`$]";
+const NPMRC_VALUE = `[^\\s${CONTROLS}"'\`$]`;
 const BEARER_VALUE = "[A-Za-z0-9._~+/=-]";
-const URL_PASSWORD = "[^\\s/@'\"`<>{}]";
+const URL_PASSWORD = `[^\\s${CONTROLS}/@'"\`<>{}]`;
 /** A host that is example.com, .org or .net, or a subdomain of one (documentation's own hosts, RFC 2606), and nothing longer. */
 const EXAMPLE_HOST = "(?:[A-Za-z0-9-]{1,63}\\.){0,8}example\\.(?:com|org|net)(?![A-Za-z0-9-]|\\.[A-Za-z0-9])";
 /** An assignment's value that is an elided example (`sk-...`); scans at most 128 characters. */
@@ -81,7 +83,7 @@ const NOT_ELIDED = `(?!${VALUE}{0,128}(?:\\.\\.\\.|…))`;
 /** Authentication schemes in front of a header's credential. */
 const SCHEME = "(?:Bearer|Basic|Token|Bot|Digest|bearer|basic|token)(?:[ \\t]{1,4}|%20)";
 
-const VALUE_CHAR = allExcept(VALUE_DELIMITERS);
+const VALUE_CHAR = allExcept(VALUE_DELIMITERS, true);
 /** What may not start a header's credential: a template or variable, a second scheme, a placeholder. */
 const NOT_A_CREDENTIAL_START = new RegExp(`[$<{%*\\[]|${SCHEME}|${placeholderValue(VALUE)}`, "y");
 /** Longest credential hidden as one (characters). */
