@@ -1,4 +1,4 @@
-import type { SessionMessageEntry } from "./context-edits.ts";
+import type { SessionMessageEntry, SessionRecord } from "./context-edits.ts";
 import type { TSchema } from "typebox";
 import type { AgentMessageLike, ContentBlock } from "./content.ts";
 import type { ToolObservation } from "./observation.ts";
@@ -154,6 +154,8 @@ export interface ContextInfo {
    * of this event carry the edits already (pi builds the context from its projection).
    */
   readonly sessionEntries?: () => readonly SessionMessageEntry[];
+  /** Same lines: the session's `custom` records of a kind with the context edits right before each (O(entries)). */
+  readonly sessionRecords?: (kind: string) => readonly SessionRecord[];
 }
 
 /** The value of the `context` waterfall. */
