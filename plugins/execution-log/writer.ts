@@ -6,7 +6,9 @@
  * SQLite waits for another connection's lock synchronously, so the writer never waits long: with a
  * 5 ms busy timeout a locked database fails fast, the rows STAY in the buffer (bounded by
  * maxBufferedRows, oldest dropped and counted), and the batch is retried from a timer with backoff
- * (50 ms doubling to 2 s). One warning when the wait starts, one line when it ends, with counts.
+ * (50 ms doubling to 2 s). One warning when the wait starts, one line when it ends, with counts
+ * (dropped rows included). A buffer that fills while the database is writable (a burst of thousands
+ * of calls in one tick) is written at once instead: nothing is dropped then.
  * Only a failure that waiting cannot heal (no driver, unwritable path, not a database, a dropped
  * table) disables the log: one warning with the fix, after which rows are discarded.
  */
@@ -107,8 +109,14 @@ export class ExecutionLogWriter {
     return this.buffer.length;
   }
 
-  /** Queues one row. Never throws, never does I/O. */
+  /**
+   * Queues one row. Never throws. No I/O, but when the buffer is full and the database is not known
+   * to be locked: then the buffer is written at once (one transaction) rather than a row dropped.
+   * Rows are dropped (oldest first, counted, and said to the user) only while the database is locked.
+   */
   add(row: PendingExecution): void {
+    if (this.disabled) return;
+    if (this.buffer.length >= this.options.maxBufferedRows && !this.waiting) this.flush();
     if (this.disabled) return;
     if (this.buffer.length >= this.options.maxBufferedRows) {
       this.buffer.shift();
@@ -256,8 +264,12 @@ export class ExecutionLogWriter {
     this.dropped = 0;
   }
 
+  /** Rows were dropped outside a lock wait (a flush that found the database busy and then not): said to the user, not only logged. */
   private reportDropped(): void {
-    this.deps.logger.warn(`execution log dropped ${this.dropped} rows while the buffer was full`, { dropped: this.dropped });
+    this.warn(
+      `pi-governor: the execution log at ${this.options.path} dropped ${this.dropped} rows while its buffer was full (executionLog.maxBufferedRows = ${this.options.maxBufferedRows}); raise it to keep more.`,
+      "warning",
+    );
     this.dropped = 0;
   }
 
