@@ -49,7 +49,7 @@ const VALUE = `[^\\s${CONTROLS}"'\`$<>{}()\\[\\]\\\\,;]`;
  * Placeholders in documentation, judged on the WHOLE value (each alternative must reach the value's
  * end): `your-api-key`, `YOUR_TOKEN_HERE`, `my-token`, `test`, `dummy-token`, `example_secret` (a
  * placeholder word and letters, no digit), `xxxx-xxxx`, an upper-case name (`SOME_TOKEN`), a flag
- * (`true`, `no`, `null`) or a small number (`1`, `3000`); and, by their first characters, `<token>`
+ * (`true`, `no`, `null`) or a number (`1`, `3000`, `3.5`, `1.2.3`); and, by their first characters, `<token>`
  * and an elided `...value`. A realistic value that merely starts like one (`2024!Secure#Pass`,
  * `no-way-J0se!`, `Testing-2024-Prod!`, `test_9f8e7d…`) is not a placeholder. Bounded: at most ~200
  * characters are looked at per key.
@@ -66,7 +66,8 @@ function placeholderValue(valueClass: string): string {
     "[xX*]{3}[xX*._-]{0,61}",
     "[A-Z][A-Z_]{2,63}",
     `(?:${PLACEHOLDER_FLAG})`,
-    "[0-9]{1,8}",
+    // a number, a decimal or a version (`3000`, `3.5`, `1.2.3`)
+    "[0-9]{1,8}(?:\\.[0-9]{1,8}){0,3}",
   ];
   return `(?:(?:${whole.join("|")})(?!${valueClass})|\\.\\.\\.|…|<)`;
 }

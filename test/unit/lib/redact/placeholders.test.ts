@@ -52,6 +52,8 @@ const placeholders = [
   "API_TOKEN=XXXX-XXXX-XXXX",
   "SKIP_AUTH=1",
   "PORT_KEY=3000",
+  "var CHARS_PER_TOKEN=3.5,ESTIMATED_IMAGE_CHARS=4800;",
+  "MIN_VERSION_KEY=1.2.3",
   "USE_KEY=true",
   "USE_KEY=no",
   "API_KEY=null",
