@@ -4,9 +4,11 @@
  * every tool result, governed or pi's own, is redacted first in `toolResult` (before the model reads
  * it). Other plugins get the session's redactor as the `redact:redactor` service: the MCP and kota
  * plugins add the env values they give a server and redact stderr tails and command lines with it;
- * the blob store and the recall index redact every byte they write with it, and telemetry what it
- * exports (those three fall back to the built-in rules without this plugin). Turning it off, or
- * leaving out a built-in rule, is the user's choice (global file).
+ * the blob store, the recall index and the execution log redact every byte they write with it, and
+ * telemetry what it exports (all four get the built-in rules without this plugin: lib/redact's
+ * redactorForWrites). A result pi cut itself (bash, pi 1.x's MCP tools) is redacted against the whole
+ * output pi saved, so no piece of a secret its cut split is left (lib/redact/cut-edges.ts). Turning
+ * it off, or leaving out a built-in rule, is the user's choice (global file).
  */
 import {
   definePlugin,
