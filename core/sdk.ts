@@ -56,7 +56,9 @@ export {
   type ContextEditDraft,
   messageIdentity,
   type RecordDraft,
+  type SessionEdit,
   type SessionMessageEntry,
+  type SessionRecord,
   type TurnBoundaryInfo,
 } from "./context-edits.ts";
 // The provider's prompt cache: its lifetime and warming on the `context` event, and the host's cache

@@ -1,4 +1,4 @@
-import type { SessionMessageEntry } from "./context-edits.ts";
+import type { SessionMessageEntry, SessionRecord } from "./context-edits.ts";
 import type { TSchema } from "typebox";
 import type { AgentMessageLike, ContentBlock } from "./content.ts";
 import type { ToolObservation } from "./observation.ts";
@@ -157,6 +157,8 @@ export interface ContextInfo {
   readonly sessionEntries?: () => readonly SessionMessageEntry[];
   /** The provider's prompt cache for this request, as the host knows it (pi 0.87+ declare lifetimes and warm). */
   readonly promptCache?: PromptCacheInfo;
+  /** Same lines: the session's `custom` records of a kind with the context edits right before each (O(entries)). */
+  readonly sessionRecords?: (kind: string) => readonly SessionRecord[];
 }
 
 /** The value of the `context` waterfall. */

@@ -16,7 +16,7 @@ import { RunStop } from "./run-stop.ts";
 import { piHonoursTerminate } from "./tool-annotations.ts";
 import { SessionGovernors } from "./session-governors.ts";
 import { bindPromptCache } from "./prompt-cache.ts";
-import { appliesContextEdits, sessionMessageEntries } from "./session-entries.ts";
+import { appliesContextEdits, sessionMessageEntries, sessionRecords } from "./session-entries.ts";
 import { commandUiBridgeFrom, sessionStoreFrom, uiBridgeFrom } from "./ui-bridge.ts";
 
 /** Options for {@link createExtension}. */
@@ -272,7 +272,7 @@ export function bindGovernor(api: PiExtensionApi, governor: Governor, options: B
       ...(usage ? { usage } : {}),
       ...(model ? { model: { provider: String(model.provider), id: model.id } } : {}),
       ...(ctx.signal ? { signal: ctx.signal } : {}),
-      ...(appliesContextEdits(sm) ? { sessionEntries: () => sessionMessageEntries(sm) } : {}),
+      ...(appliesContextEdits(sm) ? { sessionEntries: () => sessionMessageEntries(sm), sessionRecords: (kind: string) => sessionRecords(sm, kind) } : {}),
       ...(promptCache ? { promptCache } : {}),
     });
     return messages === (event.messages as unknown) ? undefined : { messages: messages as never };
@@ -292,6 +292,7 @@ export function bindGovernor(api: PiExtensionApi, governor: Governor, options: B
       sessionId,
       turnIndex: boundary.turnIndex ?? 0,
       entries: () => sessionMessageEntries(sm, proposed),
+      records: (kind: string) => sessionRecords(sm, kind),
       ...(ctx.signal ? { signal: ctx.signal } : {}),
     });
     // Only what this handler adds; the entries proposed so far are kept, as pi's docs require.

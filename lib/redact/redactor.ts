@@ -6,15 +6,16 @@
  * (the env given to a server) are looked for in the whole text, whatever else matched around them,
  * and the union of everything found is hidden. Every pass sees a copy of the text where what is
  * found is masked (as long as it, never matched by a rule), so offsets hold; the placeholders go in
- * once at the end. A text that holds string escapes is read through its unescaped view
- * (escapes.ts): the passes run on the view, and what they find is hidden in the text over the whole
- * escapes it came from, so a secret escaped to any depth of JSON is found and the output stays
- * valid JSON. The result is idempotent (a placeholder never matches a rule) and never longer in
- * secrets than its input. Linear time: see anchors.ts, rules.ts, shape.ts and value-scan.ts for why
- * each rule is.
+ * once at the end. The passes run on the text's views: its string escapes decoded (escapes.ts) and,
+ * when it holds terminal escape sequences, that view without them (terminal.ts); what they find is
+ * hidden in the text over the whole escapes and sequences it came from, so a secret escaped to any
+ * depth of JSON, or behind a colour code, is found and the output stays valid JSON. The result is
+ * idempotent (a placeholder never matches a rule) and never longer in secrets than its input. Linear
+ * time: see anchors.ts, rules.ts, shape.ts and value-scan.ts for why each rule is.
  */
 import { AnchorScan } from "./anchors.ts";
 import { unescapedView } from "./escapes.ts";
+import { ansiStrippedView } from "./terminal.ts";
 import { BASE64_BEGIN, keyBlockSpans, type Span } from "./key-blocks.ts";
 import { BUILTIN_RULES, type RedactionRule } from "./rules.ts";
 import { checkShape, escapeRegExp, shapeSource, type TokenShape } from "./shape.ts";
@@ -101,47 +102,64 @@ export class Redactor {
     return this.redactWithReport(text).text;
   }
 
-  /** The text with every secret replaced, and how many of each rule. */
-  redactWithReport(text: string): RedactionReport {
+  /**
+   * The text with every secret replaced, and how many of each rule. `also`: more spans of the text to
+   * hide, found elsewhere (the pieces of secrets pi's cut left, cut-edges.ts).
+   */
+  redactWithReport(text: string, also: ReadonlyArray<Span & { rule: string }> = []): RedactionReport {
     const counts: Record<string, number> = {};
-    if (text.length < 8) return { text, counts };
-    const count = (name: string) => {
-      counts[name] = (counts[name] ?? 0) + 1;
-      this.totals[name] = (this.totals[name] ?? 0) + 1;
-    };
-    const view = unescapedView(text);
-    const base = view ? view.text : text;
-    const toSource = view ? (at: number) => view.toSource(at) : (at: number) => at;
-    // What the passes find, in the text's offsets; each is masked in the copy the later passes see.
+    if (text.length < 8 && !also.length) return { text, counts };
+    const spans = also.length ? mergeSpans([...this.secretSpans(text), ...also.filter((s) => s.start < s.end)]) : this.secretSpans(text);
+    if (!spans.length) return { text, counts };
+    for (const span of spans) {
+      counts[span.rule] = (counts[span.rule] ?? 0) + 1;
+      this.totals[span.rule] = (this.totals[span.rule] ?? 0) + 1;
+    }
+    return { text: replaceSpans(text, spans, (span) => placeholder(span.rule)), counts };
+  }
+
+  /**
+   * Where the secrets of `text` are: ordered, disjoint spans of the text, each named by the rule that
+   * found it (overlapping finds are joined under the first one's rule). Counts nothing.
+   */
+  secretSpans(text: string): Array<Span & { rule: string }> {
+    if (text.length < 8) return [];
     const found: Array<Span & { rule: string }> = [];
-    const hide = (rule: string, start: number, end: number) => {
-      found.push({ rule, start: toSource(start), end: toSource(end) });
-      count(rule);
-      return mask(end - start);
-    };
-    const present = this.anchorScan.present(base);
-    let masked = base;
-    if (this.keyBlocks && (masked.includes("-----BEGIN ") || masked.includes(BASE64_BEGIN))) {
-      masked = replaceSpans(masked, keyBlockSpans(masked), (span) => hide(PRIVATE_KEY, span.start, span.end));
-    }
-    masked = runRules(masked, this.compiled, present, hide);
-    // The exact values in the whole text: a match of another rule that cuts into one cannot keep the
-    // rest of it from being hidden (the union of both is). Then masked for the added shapes.
-    const values: Array<Span & { rule: string }> = [];
-    if (this.literalRule) {
-      const inBase: Span[] = [];
-      replaceMatches(base, this.literalRule, (start, end) => (inBase.push({ start, end }), ""));
-      for (const v of inBase) values.push({ rule: LITERAL, start: toSource(v.start), end: toSource(v.end) });
-      if (inBase.length) masked = replaceSpans(masked, inBase, (v) => mask(v.end - v.start));
-    }
+    const escaped = unescapedView(text);
+    const base = escaped?.text ?? text;
+    const toSource = escaped ? (v: number) => escaped.toSource(v) : (v: number) => v;
+    this.passes(base, (rule, start, end) => found.push({ rule, start: toSource(start), end: toSource(end) }));
+    const stripped = ansiStrippedView(base);
+    if (stripped)
+      this.passes(stripped.text, (rule, start, end) =>
+        found.push({ rule, start: toSource(stripped.toSource(start)), end: toSource(stripped.toSource(end, true)) }),
+      );
     // A value with a backslash of its own is found in the text as it is (the view decodes it).
-    if (view && this.backslashLiterals) replaceMatches(text, this.backslashLiterals, (start, end) => (values.push({ rule: LITERAL, start, end }), ""));
-    // Shapes a config file added: only over what no rule of the user's hides.
-    runRules(masked, this.compiledAdded, present, hide);
-    if (!found.length && !values.length) return { text, counts };
-    const hidden = mergeSpans(found);
-    for (const v of values) if (!covered(hidden, v)) count(LITERAL);
-    return { text: replaceSpans(text, mergeSpans([...found, ...values]), (span) => placeholder(span.rule)), counts };
+    if (escaped && this.backslashLiterals) replaceMatches(text, this.backslashLiterals, (start, end) => (found.push({ rule: LITERAL, start, end }), ""));
+    return mergeSpans(found);
+  }
+
+  /**
+   * Every pass over one view of a text, each secret found at [start, end) of it given to `hide`: key
+   * blocks and the user's rules in order, each over what the ones before left; the exact values over
+   * the whole view; then the added shapes over what none of those hides.
+   */
+  private passes(text: string, hide: (rule: string, start: number, end: number) => void): void {
+    const masking = (rule: string, start: number, end: number) => (hide(rule, start, end), mask(end - start));
+    const present = this.anchorScan.present(text);
+    let masked = text;
+    if (this.keyBlocks && (masked.includes("-----BEGIN ") || masked.includes(BASE64_BEGIN))) {
+      masked = replaceSpans(masked, keyBlockSpans(masked), (span) => masking(PRIVATE_KEY, span.start, span.end));
+    }
+    masked = runRules(masked, this.compiled, present, masking);
+    // The exact values in the whole view: a match of another rule that cuts into one cannot keep the
+    // rest of it from being hidden (the union of both is). Then masked for the added shapes.
+    if (this.literalRule) {
+      const values: Span[] = [];
+      replaceMatches(text, this.literalRule, (start, end) => (values.push({ start, end }), ""));
+      if (values.length) masked = replaceSpans(masked, values, (v) => masking(LITERAL, v.start, v.end));
+    }
+    if (this.compiledAdded.length) runRules(masked, this.compiledAdded, present, masking);
   }
 
   private addLiteral(value: string): boolean {
@@ -205,20 +223,6 @@ function runRules(
     out = replaceMatches(out, c, (start, end) => replace(c.name, start, end));
   }
   return out;
-}
-
-/** Whether `span` lies inside one of the ordered, disjoint `spans` (binary search). */
-function covered(spans: readonly Span[], span: Span): boolean {
-  let lo = 0;
-  let hi = spans.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const s = spans[mid]!;
-    if (s.end <= span.start) lo = mid + 1;
-    else if (s.start > span.start) hi = mid - 1;
-    else return span.end <= s.end;
-  }
-  return false;
 }
 
 /** Spans ordered by start, overlapping ones joined (the first one's rule names the whole). */

@@ -123,7 +123,7 @@ export const prune = definePlugin({
     });
 
     // pi 0.87+: what pruning sent also becomes context_edit entries at each turn end (context-edits.ts).
-    const edits = registerContextEdits(pipeline, PRUNE_PLUGIN, services, config.contextEdits !== "off");
+    const edits = registerContextEdits(pipeline, PRUNE_PLUGIN, config.contextEdits !== "off");
     pipeline.registerStatusSection(PRUNE_PLUGIN, "Pruning path", () => contextEditsStatus(config.contextEdits, edits));
 
     const root = services.commandRoot;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseSession } from "../../../../cli/replay/session-file.ts";
+import { MAX_REPLAYED_CALLS, parseSession, parseSessionLines } from "../../../../cli/replay/session-file.ts";
 
 const line = (o: Record<string, unknown>) => JSON.stringify(o);
 const msg = (id: string, parentId: string | null, message: Record<string, unknown>) =>
@@ -139,5 +139,45 @@ describe("session file reader", () => {
     expect(s.requests.map((r) => r.turn)).toEqual([1, 2, 2]);
     expect(s.failedCalls).toBe(3);
     expect(s.problems).toEqual(["3 model call(s) failed before reaching a model (an error without usage, or aborted before any output); not counted"]);
+  });
+
+  it("shares the context between model calls: each call's messages are the same objects as the one before, no copy kept per call", () => {
+    const lines = [line({ type: "session", version: 3, id: "s", timestamp: "", cwd: "/" }), msg("0", null, user("q"))];
+    for (let i = 1; i <= 200; i++) lines.push(msg(String(i), String(i - 1), assistant(`a${i}`)));
+    const s = parseSession(lines.join("\n"));
+    expect(s.requests).toHaveLength(200);
+    expect(s.requests[199]!.messages).toHaveLength(200);
+    expect(s.requests[199]!.messages[50]).toBe(s.requests[100]!.messages[50]);
+    // No array of messages is held per call: what a call holds is a reference and a length.
+    for (const r of s.requests) expect(Object.getOwnPropertyDescriptor(r, "messages")?.value).toBeUndefined();
+  });
+
+  it("replays at most MAX_REPLAYED_CALLS model calls of a session, and says so", () => {
+    function* chain(): Generator<string> {
+      yield line({ type: "session", version: 3, id: "s", timestamp: "", cwd: "/" });
+      yield msg("0", null, user("q"));
+      for (let i = 1; i <= MAX_REPLAYED_CALLS + 5; i++) yield msg(String(i), String(i - 1), assistant("k"));
+    }
+    const s = parseSessionLines(chain());
+    expect(s.requests).toHaveLength(MAX_REPLAYED_CALLS);
+    expect(s.problems.join("\n")).toMatch(
+      new RegExp(`${MAX_REPLAYED_CALLS.toLocaleString("en-US")} model calls.*${(MAX_REPLAYED_CALLS + 5).toLocaleString("en-US")}`),
+    );
+  });
+
+  it("keeps nothing of lines it cannot use: a million empty objects are counted, not stored (memory: test/bench/replay-read.bench.ts)", () => {
+    let made = 0;
+    function* empties(): Generator<string> {
+      yield line({ type: "session", version: 3, id: "s", timestamp: "", cwd: "/" });
+      yield msg("1", null, user("q"));
+      for (let i = 0; i < 1_000_000; i++, made++) yield "{}";
+      yield msg("2", "1", assistant("a"));
+    }
+    const s = parseSessionLines(empties(), "x.jsonl");
+    expect(made).toBe(1_000_000);
+    expect(s.requests).toHaveLength(1);
+    expect(s.entries).toBe(2);
+    expect(s.problems.length).toBeLessThanOrEqual(101);
+    expect(s.problems.join("\n")).toMatch(/999,900 more entries without an id; skipped/);
   });
 });
