@@ -13,7 +13,7 @@ import type { ToolResultValue } from "../tool-types.ts";
 import { holdApproved } from "./approved-args.ts";
 import { type ExecutionEvent, HostCalls } from "./host-calls.ts";
 import { UserShellWatch } from "./user-shell.ts";
-import { type McpReach, resourceCallReach } from "../tool-identity.ts";
+import { type McpReach, piCutMcpName, resourceCallReach, serverCutIdentity } from "../tool-identity.ts";
 import type { ToolInfo } from "../tool-types.ts";
 import { type HostTools, hostToolsFrom } from "./tool-annotations.ts";
 import { uiBridgeFrom } from "./ui-bridge.ts";
@@ -116,19 +116,28 @@ export function withPiMcpNextStep(value: ToolResultValue, structuredContent: unk
 
 /**
  * The MCP server tools a call reaches (see core/tool-identity.ts): a managed server's tool, pi's own
- * MCP tool, or pi's resource tool by its `server` argument (without one: every server pi reports
- * tools of or an extension registered).
+ * MCP tool, a tool whose name pi cut inside a server's name (each server it may be), or pi's resource
+ * tool by its `server` argument (without one: every server pi reports tools of or an extension
+ * registered).
  */
 function withMcpReach(toolName: string, input: Record<string, unknown>, governed: ToolInfo | undefined, hostTools: HostTools): { mcp?: McpReach } {
   if (governed) return governed.mcp ? { mcp: { targets: [governed.mcp], everyServer: false } } : {};
   const own = hostTools.mcpIdentities(toolName);
   if (own.length) return { mcp: { targets: own, everyServer: false } };
+  // Every server pi may reach: those it reports tools of, and those extensions registered (still
+  // connecting ones too: a listing reaches them once they are up).
+  const knownServers = () => {
+    const registered = hostTools.registeredMcpServers();
+    return { known: [...new Set([...hostTools.mcpServers(), ...(registered ?? [])])], registered };
+  };
+  // A name pi cut inside a server's name with no namespace to say which: every server it may be.
+  if (piCutMcpName(toolName)) {
+    const targets = knownServers().known.flatMap((server) => serverCutIdentity(toolName, server) ?? []);
+    return { mcp: { targets, everyServer: false, serverCut: true } };
+  }
   const resource = resourceCallReach(toolName, input, []);
   if (!resource) return {};
   if (!resource.everyServer) return { mcp: resource };
-  // Every server pi may reach: those it reports tools of, and those extensions registered (still
-  // connecting ones too: a listing reaches them once they are up).
-  const registered = hostTools.registeredMcpServers();
-  const known = [...new Set([...hostTools.mcpServers(), ...(registered ?? [])])];
+  const { known, registered } = knownServers();
   return { mcp: { ...resourceCallReach(toolName, input, known)!, ...(registered ? {} : { incomplete: true }) } };
 }
