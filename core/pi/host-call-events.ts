@@ -4,7 +4,8 @@
  * `tool_execution_start`/`_end` report each finished call as a `host_tool_end` event (the execution
  * log writes a row for it, the breaker judges pi's MCP servers by it); `user_bash` (a shell command
  * the user ran, which may change files) is reported as `host_user_shell`, and so is a command pi
- * recorded in the session that no `user_bash` announced (`unseen`: see user-shell.ts).
+ * recorded in the session that no `user_bash` announced (`unseen`: see user-shell.ts); a message from
+ * the user (a prompt, a steer or follow-up inside a run) as `host_user_message`.
  */
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { Governor } from "../host.ts";
@@ -44,6 +45,8 @@ export function bindHostCallEvents(
 
   pi.on("tool_call", async (event, ctx) => {
     const { pipeline } = await attach(ctx);
+    // A steer or follow-up the user sent that pi has not delivered yet (pi 0.73 reports none on arrival).
+    if (userMessageWaiting(ctx)) pipeline.emit({ type: "host_user_message", sessionId: sessionId() });
     const parent = parentOf(event);
     const governed = pipeline.tools.get(event.toolName);
     const decision = await pipeline.hooks.toolGate.run(
@@ -89,6 +92,20 @@ export function bindHostCallEvents(
     const { pipeline } = await attach(ctx);
     pipeline.emit({ type: "host_user_shell", sessionId: sessionId(), unseen: true });
   };
+  // A message from the user inside a run (steer, follow-up): pi 1.x reports it on arrival (`input`),
+  // every pi line when it joins the conversation (`message_start` of a user message), and while it
+  // waits (`tool_call` above: pi 0.73's steer and follow-up have no `input` event). Observers: they
+  // return nothing, so the message is unchanged.
+  const userMessage = async (ctx: ExtensionContext) => {
+    const { pipeline } = await attach(ctx);
+    pipeline.emit({ type: "host_user_message", sessionId: sessionId() });
+  };
+  (pi.on as (event: string, handler: (event: unknown, ctx: ExtensionContext) => Promise<void>) => void)("input", async (_event, ctx) => {
+    await userMessage(ctx);
+  });
+  pi.on("message_start", async (event, ctx) => {
+    if ((event as { message?: { role?: unknown } }).message?.role === "user") await userMessage(ctx);
+  });
   pi.on("session_start", (_event, ctx) => userShell.reset(ctx.sessionManager));
   pi.on("agent_start", (_event, ctx) => lookForUnseenCommands(ctx));
   pi.on("turn_start", (_event, ctx) => lookForUnseenCommands(ctx));
@@ -101,6 +118,15 @@ export function bindHostCallEvents(
   });
 
   return calls;
+}
+
+/** Whether a message the user sent waits to be delivered into the run (`ctx.hasPendingMessages()`; false where pi cannot say). */
+function userMessageWaiting(ctx: ExtensionContext): boolean {
+  try {
+    return (ctx as { hasPendingMessages?: () => boolean }).hasPendingMessages?.() === true;
+  } catch {
+    return false;
+  }
 }
 
 /**
