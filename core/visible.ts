@@ -184,6 +184,7 @@ const isAsciiAlnum = (cp: number) => (cp >= 48 && cp <= 57) || (cp >= 65 && cp <
  * of each word (a run of letters, marks and digits): every letter of a look-alike script in a word
  * that also has ASCII letters or digits ("gіthub" with a Cyrillic і), every letter of a word made only
  * of Latin look-alikes ("аррӏе"), and fullwidth, mathematical, Roman-numeral and letterlike letters
+ * and non-ASCII digits anywhere; punctuation and symbols that pass for ASCII ones ({@link PUNCT})
  * anywhere; a mark on an escaped letter is escaped with it. Words of those scripts that do not read
  * as Latin ("привет", "καλημέρα") stay. One pass, linear in the text.
  */
@@ -266,9 +267,10 @@ function shown(text: string, keepLines: boolean): string {
 /**
  * `text` for one line of human-facing output: every control character (newlines and tabs included,
  * so a value cannot forge a line of its own) shown as an escape, e.g. ESC as `\u001b`; so are
- * characters that show nothing (U+200B, tag characters), spaces that are not the ASCII space, and
- * letters that pass for Latin ones (a Cyrillic і in "github"). Other text, non-Latin scripts and
- * emoji included, is unchanged.
+ * characters that show nothing (U+200B, tag characters), spaces that are not the ASCII space,
+ * letters that pass for Latin ones (a Cyrillic і in "github"), and punctuation and digits that pass
+ * for ASCII ones (a division slash, a Malayalam zero). Other text, non-Latin scripts and emoji
+ * included, is unchanged.
  */
 export function visible(text: string): string {
   return shown(text, false);
