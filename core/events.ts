@@ -56,6 +56,12 @@ export type PipelineEvent =
    * the SDK): the user's commands may run where pi-governor cannot see them start.
    */
   | { type: "host_user_shell"; sessionId: string; unseen?: boolean }
+  /**
+   * A message from the user reached pi (a prompt, or inside a run: RPC `steer` and `follow_up`, a
+   * message typed while pi works, the SDK's `steer()`/`followUp()`): the user may have changed
+   * anything before writing it.
+   */
+  | { type: "host_user_message"; sessionId: string }
   | { type: "plugin_error"; error: PluginError }
   | { type: "log"; record: LogRecord }
   | { type: "custom"; source: string; name: string; data?: Record<string, unknown> };

@@ -156,11 +156,14 @@ export {
   mcpSpellings,
   PI_BUILTIN_TOOLS,
   PI_MCP_RESOURCE_TOOLS,
+  piCutMcpName,
   piHashedIdentity,
   piMcpIdentity,
   piMcpToolName,
+  piServerCutIdentity,
   piToolHash,
   resourceCallReach,
+  serverCutIdentity,
 } from "./tool-identity.ts";
 // Text shown to a person, with control characters made visible.
 export { visible, visibleLines } from "./visible.ts";

@@ -13,8 +13,9 @@ export interface McpToolIdentity {
   readonly tool: string;
   /**
    * pi cut the tool's name and added a hash ({@link piHashedIdentity}): `tool` is only the start of
-   * the name as pi writes it (every character other than letters, digits and `_` as `_`), and `hash`
-   * the 8 hex digits that tell the whole name.
+   * the name as pi writes it (every character other than letters, digits and `_` as `_`; empty when
+   * pi cut inside the server's name, {@link piServerCutIdentity}), and `hash` the 8 hex digits that
+   * tell the whole name.
    */
   readonly truncated?: boolean;
   /** pi's hash suffix of this tool (8 hex digits of SHA-256 of `<server>\0<tool>`), when its name carries one. */
@@ -32,6 +33,12 @@ export interface McpReach {
   readonly everyServer: boolean;
   /** With `everyServer`: pi may reach servers not among `targets` that pi cannot list. */
   readonly incomplete?: boolean;
+  /**
+   * pi cut the tool's name inside a server's name and no namespace said which server
+   * ({@link piCutMcpName}): `targets` are the servers pi reports whose name fits, and any other
+   * server that fits (pi's mcp.json files) may be the one too.
+   */
+  readonly serverCut?: boolean;
 }
 
 /**
@@ -87,12 +94,48 @@ export function mcpSpellings(id: McpToolIdentity): { pi: string; governed: strin
  * namespace (`mcp__<server>__...`) gets one, so another extension cannot claim a server's tool.
  */
 export function piMcpIdentity(toolName: string, namespace: unknown): McpToolIdentity | undefined {
+  const ns = piNamespaceOf(namespace);
+  if (!ns || !toolName.startsWith(`${ns.name}__`)) return undefined;
+  const tool = toolName.slice(ns.name.length + 2);
+  return tool ? { server: ns.server, tool } : undefined;
+}
+
+/** pi's namespace of an MCP server's tools (`{ name: "mcp__<server>", aliases: ["<server>"] }`): its name and the server. */
+function piNamespaceOf(namespace: unknown): { name: string; server: string } | undefined {
   if (!namespace || typeof namespace !== "object") return undefined;
   const { name, aliases } = namespace as { name?: unknown; aliases?: unknown };
-  if (typeof name !== "string" || !name.startsWith("mcp__") || !toolName.startsWith(`${name}__`)) return undefined;
-  const alias = Array.isArray(aliases) && typeof aliases[0] === "string" && aliases[0] ? aliases[0] : name.slice("mcp__".length);
-  const tool = toolName.slice(name.length + 2);
-  return tool ? { server: alias, tool } : undefined;
+  if (typeof name !== "string" || !name.startsWith("mcp__")) return undefined;
+  const server = Array.isArray(aliases) && typeof aliases[0] === "string" && aliases[0] ? aliases[0] : name.slice("mcp__".length);
+  return { name, server };
+}
+
+/**
+ * The identity of pi's MCP tool `toolName` when pi cut its name before the tool's name began: a
+ * server name of about 50 characters leaves `mcp__<start of the server>_<hash>`, which names neither
+ * the server nor the tool. The server is the one of the namespace pi reports for the tool, if that
+ * server's spelling starts with what pi left; the tool is known only by pi's hash (`tool` empty,
+ * `truncated`).
+ */
+export function piServerCutIdentity(toolName: string, namespace: unknown): McpToolIdentity | undefined {
+  const ns = piNamespaceOf(namespace);
+  return ns ? serverCutIdentity(toolName, ns.server) : undefined;
+}
+
+/** The start pi left of a 64-character MCP tool name it cut and hashed, and the hash (undefined for other names). */
+export function piCutMcpName(toolName: string): { start: string; hash: string } | undefined {
+  if (toolName.length !== PI_MAX_TOOL_NAME || !toolName.startsWith("mcp__")) return undefined;
+  const suffix = HASH_SUFFIX.exec(toolName);
+  return suffix ? { start: toolName.slice(0, -suffix[0].length), hash: suffix[1]! } : undefined;
+}
+
+/**
+ * `server`'s identity for pi's tool `toolName` if pi's cut name may be one of that server's tools
+ * with the cut at or before the end of `mcp__<server>__` (see {@link piServerCutIdentity}).
+ */
+export function serverCutIdentity(toolName: string, server: string): McpToolIdentity | undefined {
+  const cut = piCutMcpName(toolName);
+  if (!cut || !`mcp__${mcpNormalized(server)}__`.startsWith(cut.start)) return undefined;
+  return { server, tool: "", hash: cut.hash, truncated: true };
 }
 
 /** pi's longest tool name (providers take 64 characters); pi cuts a longer MCP tool name and adds a hash. */

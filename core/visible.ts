@@ -47,6 +47,43 @@ const ALWAYS_LOOKALIKE = /^[\uff10-\uff19\uff21-\uff3a\uff41-\uff5a\u{1d400}-\u{
  */
 const LATIN_LOOKALIKES = new Set("АВЕЅІЈКМНОРСТУХҮӀԀԚԜҺаеорсухѕіјӏԁһԛԝүΑΒΕΖΗΙΚΜΝΟΡΤΥΧαικνορτυχօսհոⲀⲂⲈⲎⲒⲔⲘⲚⲞⲢⲤⲦⲨⲬⲁⲏⲓⲕⲟⲣⲥⲧⲩⲭıȷᴀʙᴄᴅᴇɢʜɪᴊᴋʟᴍɴᴏᴘʀꜱᴛᴜᴠᴡʏᴢ");
 const LISU_LETTER = /^\p{Script=Lisu}$/u;
+/**
+ * Punctuation and symbols that pass for ASCII ones, shown escaped wherever they stand
+ * (`github.com∕corp` with U+2215 is not a path on github.com; `a; b` with U+037E is one command):
+ * - every character whose compatibility form (NFKC) is printable ASCII: fullwidth forms U+FF01 to
+ *   U+FF5E, small forms, `․` (U+2024), `‥`, `…`, `‼`, circled and parenthesized letters and digits,
+ *   superscripts and subscripts, ligatures (`ﬁ`), modifier letters (`ʰ`), unit symbols (`㎏`);
+ * - every dash (Unicode's Dash property: hyphens U+2010 and U+2011, en and em dashes, the minus sign);
+ * - {@link CONFUSABLE_PUNCTUATION}.
+ */
+const COMPAT_ASCII = /^[\x21-\x7e]+$/;
+const DASH = /^\p{Dash}$/u;
+/** Digits of every script (Unicode's Nd): `g൦൦gle` with Malayalam zeros reads as `g00gle`. */
+const DECIMAL_DIGIT = /^\p{Nd}$/u;
+/**
+ * The punctuation and symbols (general categories P and S) that Unicode's confusables data (UTS #39
+ * confusables.txt, version 17.0.0) maps to printable ASCII, less those the rules above already find:
+ * U+2215 division slash and U+2044 fraction slash (`/`), U+037E Greek question mark (`;`), U+0589
+ * Armenian full stop (`:`), curly quotes, primes, ratio `∶`, `×`, angle quotes `‹ ›`, and the rest.
+ */
+const CONFUSABLE_PUNCTUATION = new RegExp(
+  "^[" +
+    "\\u00b4\\u00b8\\u00d7\\u02c2-\\u02c4\\u02d7\\u02db-\\u02dd\\u02f4\\u02f6\\u02f8\\u037e\\u0384\\u055a\\u055d" +
+    "\\u0589\\u05c0\\u05c3\\u05f3\\u05f4\\u060d\\u066b\\u066d\\u06d4\\u0701-\\u0704\\u1400\\u166d\\u166e\\u16ec" +
+    "\\u16ed\\u1735\\u1803\\u1809\\u1cd3\\u1fbd\\u1fbf\\u1fc0\\u1fef\\u1ffd\\u1ffe\\u2010-\\u2013\\u2016" +
+    "\\u2018-\\u201d\\u201f\\u2024-\\u2026\\u2032-\\u2037\\u2039\\u203a\\u203c\\u2041\\u2043\\u2044\\u2047-\\u2049" +
+    "\\u204e\\u2053\\u2057\\u205a\\u20a8\\u20b6\\u2100\\u2101\\u2105\\u2106\\u2116\\u2121\\u212e\\u213b\\u2212" +
+    "\\u2215-\\u2217\\u221e\\u2223\\u2225\\u2228\\u222a\\u2236\\u223c\\u226a\\u226b\\u22a4\\u22c1\\u22c3\\u22d8" +
+    "\\u22d9\\u22ff\\u2373\\u2374\\u237a\\u23fd\\u244a\\u249c-\\u24b5\\u2571\\u2573\\u2768\\u2769\\u276e\\u276f" +
+    "\\u2772-\\u2775\\u2795\\u2796\\u27cb\\u27cd\\u27d9\\u292b\\u292c\\u29f5\\u29f8\\u29f9\\u2a20\\u2a2f" +
+    "\\u2a74-\\u2a76\\u2aa5\\u2afb\\u2afd\\u2cf9\\u2e28\\u2e29\\u2e40\\u2f02\\u2f03\\u3003\\u3014\\u3015\\u30a0" +
+    "\\u31d3\\u31d4\\ua4fe\\ua4ff\\ua60e\\ua789\\ufd3e\\ufd3f\\ufe30\\ufe4d-\\ufe4f\\ufe58\\ufe68\\uff01\\uff02" +
+    "\\uff07\\uff1a\\uff3b-\\uff3d\\uff40\\uffe8\\u{10a50}\\u{1d114}\\u{1d206}\\u{1d20d}\\u{1d20f}\\u{1d212}" +
+    "\\u{1d213}\\u{1d216}\\u{1d22a}\\u{1d236}\\u{1d237}\\u{1d23a}\\u{1d23b}\\u{1f110}-\\u{1f12a}\\u{1f700}" +
+    "\\u{1f707}\\u{1f74c}\\u{1f75c}\\u{1f768}\\u{1f76b}\\u{1f76c}" +
+    "]$",
+  "u",
+);
 const MARK = /^\p{M}$/u;
 
 /** What a non-ASCII code point is, as bits. */
@@ -63,6 +100,8 @@ const JAMO_T = 256;
 const SYLLABLE = 512;
 /** In `before` only: the character before was shown as itself (not ASCII, not escaped). */
 const SHOWN = 1024;
+/** Punctuation or a symbol that passes for an ASCII one: escaped wherever it stands. */
+const PUNCT = 2048;
 
 /** Bits by code point, filled as characters are met (each regex runs once per distinct character): BMP in a table (bit 15: known), the rest in a bounded map. */
 const bmpKinds = new Uint16Array(0x10000);
@@ -92,10 +131,10 @@ function kindOf(cp: number): number {
   else if (WORD_CHAR.test(ch)) {
     kind |= WORD | hangulKind(cp);
     if (LOOKALIKE_SCRIPT.test(ch)) kind |= SCRIPT;
-    if (ALWAYS_LOOKALIKE.test(ch)) kind |= ALWAYS;
+    if (ALWAYS_LOOKALIKE.test(ch) || DECIMAL_DIGIT.test(ch) || COMPAT_ASCII.test(ch.normalize("NFKC"))) kind |= ALWAYS;
     if (LATIN_LOOKALIKES.has(ch) || LISU_LETTER.test(ch)) kind |= LATIN;
     if (MARK.test(ch)) kind |= IS_MARK;
-  }
+  } else if (DASH.test(ch) || CONFUSABLE_PUNCTUATION.test(ch) || COMPAT_ASCII.test(ch.normalize("NFKC"))) kind |= PUNCT;
   if (cp < 0x10000) bmpKinds[cp] = kind | KNOWN;
   else if (astralKinds.size < MAX_ASTRAL_KINDS) astralKinds.set(cp, kind);
   return kind;
@@ -145,6 +184,7 @@ const isAsciiAlnum = (cp: number) => (cp >= 48 && cp <= 57) || (cp >= 65 && cp <
  * of each word (a run of letters, marks and digits): every letter of a look-alike script in a word
  * that also has ASCII letters or digits ("gіthub" with a Cyrillic і), every letter of a word made only
  * of Latin look-alikes ("аррӏе"), and fullwidth, mathematical, Roman-numeral and letterlike letters
+ * and non-ASCII digits anywhere; punctuation and symbols that pass for ASCII ones ({@link PUNCT})
  * anywhere; a mark on an escaped letter is escaped with it. Words of those scripts that do not read
  * as Latin ("привет", "καλημέρα") stay. One pass, linear in the text.
  */
@@ -196,7 +236,7 @@ function shown(text: string, keepLines: boolean): string {
     } else {
       kind = kindOf(cp);
       // U+FE0F after a character shown as itself is an emoji's normal form (❤️).
-      hide = kind & HIDE ? !(cp === 0xfe0f && before & SHOWN) : kind & (IS_MARK | JAMO_V | JAMO_T) ? !attaches(kind, before) : false;
+      hide = kind & HIDE ? !(cp === 0xfe0f && before & SHOWN) : kind & (IS_MARK | JAMO_V | JAMO_T) ? !attaches(kind, before) : (kind & PUNCT) !== 0;
       word = !hide && (kind & WORD) !== 0;
     }
     if (word) {
@@ -227,9 +267,10 @@ function shown(text: string, keepLines: boolean): string {
 /**
  * `text` for one line of human-facing output: every control character (newlines and tabs included,
  * so a value cannot forge a line of its own) shown as an escape, e.g. ESC as `\u001b`; so are
- * characters that show nothing (U+200B, tag characters), spaces that are not the ASCII space, and
- * letters that pass for Latin ones (a Cyrillic і in "github"). Other text, non-Latin scripts and
- * emoji included, is unchanged.
+ * characters that show nothing (U+200B, tag characters), spaces that are not the ASCII space,
+ * letters that pass for Latin ones (a Cyrillic і in "github"), and punctuation and digits that pass
+ * for ASCII ones (a division slash, a Malayalam zero). Other text, non-Latin scripts and emoji
+ * included, is unchanged.
  */
 export function visible(text: string): string {
   return shown(text, false);

@@ -4,7 +4,8 @@
  * `tool_execution_start`/`_end` report each finished call as a `host_tool_end` event (the execution
  * log writes a row for it, the breaker judges pi's MCP servers by it); `user_bash` (a shell command
  * the user ran, which may change files) is reported as `host_user_shell`, and so is a command pi
- * recorded in the session that no `user_bash` announced (`unseen`: see user-shell.ts).
+ * recorded in the session that no `user_bash` announced (`unseen`: see user-shell.ts); a message from
+ * the user (a prompt, a steer or follow-up inside a run) as `host_user_message`.
  */
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { Governor } from "../host.ts";
@@ -13,7 +14,7 @@ import type { ToolResultValue } from "../tool-types.ts";
 import { holdApproved } from "./approved-args.ts";
 import { type ExecutionEvent, HostCalls } from "./host-calls.ts";
 import { UserShellWatch } from "./user-shell.ts";
-import { type McpReach, resourceCallReach } from "../tool-identity.ts";
+import { type McpReach, piCutMcpName, resourceCallReach, serverCutIdentity } from "../tool-identity.ts";
 import type { ToolInfo } from "../tool-types.ts";
 import { type HostTools, hostToolsFrom } from "./tool-annotations.ts";
 import { uiBridgeFrom } from "./ui-bridge.ts";
@@ -44,6 +45,8 @@ export function bindHostCallEvents(
 
   pi.on("tool_call", async (event, ctx) => {
     const { pipeline } = await attach(ctx);
+    // A steer or follow-up the user sent that pi has not delivered yet (pi 0.73 reports none on arrival).
+    if (userMessageWaiting(ctx)) pipeline.emit({ type: "host_user_message", sessionId: sessionId() });
     const parent = parentOf(event);
     const governed = pipeline.tools.get(event.toolName);
     const decision = await pipeline.hooks.toolGate.run(
@@ -89,6 +92,20 @@ export function bindHostCallEvents(
     const { pipeline } = await attach(ctx);
     pipeline.emit({ type: "host_user_shell", sessionId: sessionId(), unseen: true });
   };
+  // A message from the user inside a run (steer, follow-up): pi 1.x reports it on arrival (`input`),
+  // every pi line when it joins the conversation (`message_start` of a user message), and while it
+  // waits (`tool_call` above: pi 0.73's steer and follow-up have no `input` event). Observers: they
+  // return nothing, so the message is unchanged.
+  const userMessage = async (ctx: ExtensionContext) => {
+    const { pipeline } = await attach(ctx);
+    pipeline.emit({ type: "host_user_message", sessionId: sessionId() });
+  };
+  (pi.on as (event: string, handler: (event: unknown, ctx: ExtensionContext) => Promise<void>) => void)("input", async (_event, ctx) => {
+    await userMessage(ctx);
+  });
+  pi.on("message_start", async (event, ctx) => {
+    if ((event as { message?: { role?: unknown } }).message?.role === "user") await userMessage(ctx);
+  });
   pi.on("session_start", (_event, ctx) => userShell.reset(ctx.sessionManager));
   pi.on("agent_start", (_event, ctx) => lookForUnseenCommands(ctx));
   pi.on("turn_start", (_event, ctx) => lookForUnseenCommands(ctx));
@@ -101,6 +118,15 @@ export function bindHostCallEvents(
   });
 
   return calls;
+}
+
+/** Whether a message the user sent waits to be delivered into the run (`ctx.hasPendingMessages()`; false where pi cannot say). */
+function userMessageWaiting(ctx: ExtensionContext): boolean {
+  try {
+    return (ctx as { hasPendingMessages?: () => boolean }).hasPendingMessages?.() === true;
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -116,19 +142,28 @@ export function withPiMcpNextStep(value: ToolResultValue, structuredContent: unk
 
 /**
  * The MCP server tools a call reaches (see core/tool-identity.ts): a managed server's tool, pi's own
- * MCP tool, or pi's resource tool by its `server` argument (without one: every server pi reports
- * tools of or an extension registered).
+ * MCP tool, a tool whose name pi cut inside a server's name (each server it may be), or pi's resource
+ * tool by its `server` argument (without one: every server pi reports tools of or an extension
+ * registered).
  */
 function withMcpReach(toolName: string, input: Record<string, unknown>, governed: ToolInfo | undefined, hostTools: HostTools): { mcp?: McpReach } {
   if (governed) return governed.mcp ? { mcp: { targets: [governed.mcp], everyServer: false } } : {};
   const own = hostTools.mcpIdentities(toolName);
   if (own.length) return { mcp: { targets: own, everyServer: false } };
+  // Every server pi may reach: those it reports tools of, and those extensions registered (still
+  // connecting ones too: a listing reaches them once they are up).
+  const knownServers = () => {
+    const registered = hostTools.registeredMcpServers();
+    return { known: [...new Set([...hostTools.mcpServers(), ...(registered ?? [])])], registered };
+  };
+  // A name pi cut inside a server's name with no namespace to say which: every server it may be.
+  if (piCutMcpName(toolName)) {
+    const targets = knownServers().known.flatMap((server) => serverCutIdentity(toolName, server) ?? []);
+    return { mcp: { targets, everyServer: false, serverCut: true } };
+  }
   const resource = resourceCallReach(toolName, input, []);
   if (!resource) return {};
   if (!resource.everyServer) return { mcp: resource };
-  // Every server pi may reach: those it reports tools of, and those extensions registered (still
-  // connecting ones too: a listing reaches them once they are up).
-  const registered = hostTools.registeredMcpServers();
-  const known = [...new Set([...hostTools.mcpServers(), ...(registered ?? [])])];
+  const { known, registered } = knownServers();
   return { mcp: { ...resourceCallReach(toolName, input, known)!, ...(registered ? {} : { incomplete: true }) } };
 }

@@ -5,7 +5,7 @@
  * blocked `tool_call`.
  */
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
-import { type McpToolIdentity, piHashedIdentity, piMcpIdentity } from "../tool-identity.ts";
+import { type McpToolIdentity, piHashedIdentity, piMcpIdentity, piServerCutIdentity } from "../tool-identity.ts";
 import type { ToolAnnotations } from "../tool-types.ts";
 
 const HINTS = ["readOnlyHint", "idempotentHint", "destructiveHint", "openWorldHint"] as const;
@@ -30,8 +30,8 @@ export interface HostTools {
   annotations(toolName: string): Readonly<ToolAnnotations>;
   /**
    * The MCP server tool `toolName` serves, for pi's own MCP tools (from the namespace pi reports):
-   * its identity as written, and the one it has if pi cut and hashed the name (core/tool-identity.ts).
-   * Empty for other tools.
+   * its identity as written, and the one it has if pi cut and hashed the name, or the server's tool
+   * known by its hash when pi cut inside the server's name (core/tool-identity.ts). Empty for other tools.
    */
   mcpIdentities(toolName: string): McpToolIdentity[];
   /** The MCP servers pi reports tools of, read again now (servers connect in the background). */
@@ -57,15 +57,21 @@ export interface HostTools {
  */
 export function hostToolsFrom(pi: Pick<ExtensionAPI, "getAllTools">): HostTools {
   const servers = pi as { getMcpServers?: () => unknown; registerMcpServer?: unknown };
-  let known = new Map<string, { hints: Readonly<ToolAnnotations>; mcp?: McpToolIdentity }>();
+  let known = new Map<string, KnownTool>();
   let readable = false;
   const reload = () => {
-    const next = new Map<string, { hints: Readonly<ToolAnnotations>; mcp?: McpToolIdentity }>();
+    const next = new Map<string, KnownTool>();
     try {
       for (const tool of pi.getAllTools()) {
         const { annotations: declared, namespace } = tool as { annotations?: unknown; namespace?: unknown };
         const mcp = piMcpIdentity(tool.name, namespace);
-        next.set(tool.name, { hints: declared ? hintsOf(declared) : (PI_BUILTIN_HINTS[tool.name] ?? NO_HINTS), ...(mcp ? { mcp } : {}) });
+        // A name pi cut inside the server's name: the namespace says which server, pi's hash which tool.
+        const serverCut = piServerCutIdentity(tool.name, namespace);
+        next.set(tool.name, {
+          hints: declared ? hintsOf(declared) : (PI_BUILTIN_HINTS[tool.name] ?? NO_HINTS),
+          ...(mcp ? { mcp } : {}),
+          ...(serverCut ? { serverCut } : {}),
+        });
       }
       readable = true;
     } catch {
@@ -80,14 +86,14 @@ export function hostToolsFrom(pi: Pick<ExtensionAPI, "getAllTools">): HostTools 
   return {
     annotations: (toolName) => lookup(toolName)?.hints ?? PI_BUILTIN_HINTS[toolName] ?? NO_HINTS,
     mcpIdentities: (toolName) => {
-      const plain = lookup(toolName)?.mcp;
-      if (!plain) return [];
-      const hashed = piHashedIdentity(toolName, plain);
-      return hashed ? [plain, hashed] : [plain];
+      const tool = lookup(toolName);
+      const plain = tool?.mcp;
+      const hashed = plain && piHashedIdentity(toolName, plain);
+      return [plain, hashed, tool?.serverCut].filter((id): id is McpToolIdentity => id !== undefined);
     },
     mcpServers: () => {
       reload();
-      return [...new Set([...known.values()].flatMap((t) => (t.mcp ? [t.mcp.server] : [])))];
+      return [...new Set([...known.values()].flatMap((t) => (t.mcp ? [t.mcp.server] : t.serverCut ? [t.serverCut.server] : [])))];
     },
     has: (toolName) => lookup(toolName) !== undefined || !readable,
     registeredMcpServers: () => {
@@ -107,6 +113,13 @@ export function hostToolsFrom(pi: Pick<ExtensionAPI, "getAllTools">): HostTools 
 }
 
 const NO_HINTS: Readonly<ToolAnnotations> = Object.freeze({});
+
+/** What pi's list says of one tool: its hints, the MCP server tool it serves, or the server whose name pi cut in its name. */
+interface KnownTool {
+  hints: Readonly<ToolAnnotations>;
+  mcp?: McpToolIdentity;
+  serverCut?: McpToolIdentity;
+}
 
 /** Only the four MCP hints, only booleans: the rest of what a server declares is not trusted. */
 function hintsOf(value: unknown): Readonly<ToolAnnotations> {

@@ -14,7 +14,7 @@ const SUMMARY_PREVIEW = 80;
 
 function describe(fold: ActiveFold, view: FoldView): string {
   const s = fold.call.summary.replace(/\s+/g, " ").trim();
-  const preview = s.length > SUMMARY_PREVIEW ? `${s.slice(0, SUMMARY_PREVIEW - 1)}…` : s;
+  const preview = s.length > SUMMARY_PREVIEW ? `${s.slice(0, SUMMARY_PREVIEW - 1)}...` : s;
   return `${fold.call.id}: ${turnLabel(view.map.turns[fold.first]!, view.map.turns[fold.last]!)}, ${n(fold.end - fold.start)} messages, ${n(fold.chars)} chars: ${preview}`;
 }
 

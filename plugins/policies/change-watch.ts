@@ -62,6 +62,14 @@ export class ChangeWatch {
   }
 
   /**
+   * The user wrote to pi (a steer or follow-up inside a run): they may have changed anything before,
+   * so a read running now is not remembered. Later reads are remembered as before.
+   */
+  userMessage(): void {
+    this.changes++;
+  }
+
+  /**
    * The user's shell commands run where their start is not reported (another extension handles
    * them; the SDK runs them): one may be running at any moment, so nothing is remembered again in
    * this session.

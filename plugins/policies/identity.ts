@@ -11,7 +11,10 @@
  * (core/tool-identity.ts). Such a call is judged as written and as the server's tool, strictest
  * first. Where the name was cut, only the start of the tool's name is known: a glob that may name
  * the tool (`deny`, `ask`, a limit) counts, and an `allow` glob counts only when it names every tool
- * with that start (ends with `*`) or names this tool exactly, which pi's hash tells.
+ * with that start (ends with `*`) or names this tool exactly, which pi's hash tells. Where pi cut
+ * inside the server's name, the server is the one pi's namespace for the tool names, or else each
+ * server pi runs or reports whose name fits (strictest of them); a tool's exact name names the call
+ * only when pi's hash says it is that tool.
  */
 import {
   type McpToolIdentity,
@@ -21,6 +24,7 @@ import {
   PI_MCP_RESOURCE_TOOLS,
   piMcpToolName,
   piToolHash,
+  serverCutIdentity,
   type ToolGateInfo,
   type ToolInfo,
 } from "../../core/sdk.ts";
@@ -79,6 +83,12 @@ export class CallIdentities {
     const reach = call.mcp;
     if (!reach) return [{ toolName: call.toolName }];
     let targets = reach.targets;
+    if (reach.serverCut) {
+      // pi cut the name inside a server's name: each server pi runs whose name fits may be the one.
+      const servers = new Set(targets.map((t) => t.server));
+      const more = (this.configuredServers() ?? []).filter((s) => !servers.has(s)).flatMap((s) => serverCutIdentity(call.toolName, s) ?? []);
+      targets = [...targets, ...more];
+    }
     if (reach.everyServer) {
       const configured = this.configuredServers();
       const servers = new Set(targets.map((t) => t.server));
@@ -150,6 +160,9 @@ export function globNames(glob: string, subject: CallSubject, mode: MatchMode = 
   const names = subject.governedName === undefined ? [subject.piName] : [subject.piName, subject.governedName];
   const id = subject.mcp!;
   if (!id.truncated) return names.some((name) => toolGlobMatches(normalized, name));
+  // Cut inside the server's name, the tool is known only by pi's hash: a tool's exact name names it
+  // when the hash says so; a glob names it when it may name one of the server's tools.
+  if (id.tool === "" && !normalized.includes("*")) return namesByHash(glob, id);
   if (mode === "could") return names.some((name) => globCouldStartWith(normalized, name));
   return (normalized.endsWith("*") && names.some((name) => toolGlobMatches(normalized, name))) || namesByHash(glob, id);
 }

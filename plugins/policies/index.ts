@@ -108,6 +108,11 @@ export const policies = definePlugin({
         // Commands run unseen (their start never reported): one may be running at any time.
         if (event.unseen) state.watch.unseenChanges();
         state.results.forget();
+      } else if (event.type === "host_user_message") {
+        // "I just edited it; read it again": nothing remembered before the user's message answers after it.
+        const state = sessions.get(event.sessionId);
+        state?.watch.userMessage();
+        state?.results.forget();
       }
     });
 

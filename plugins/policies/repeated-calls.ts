@@ -9,7 +9,8 @@
  * moment of it (the {@link ChangeWatch}: pi runs a batch's calls in parallel), and such a call clears
  * the memory when it starts and again when it ends. After a call whose work may outlast it (`bash`,
  * an MCP server's tool, another extension's tool: every change but pi's `edit` and `write` and
- * pi-governor's own tools), nothing more is remembered in that run. Only tools whose answer nothing else moves are
+ * pi-governor's own tools), nothing more is remembered in that run. A message from the user inside
+ * the run (a steer, a follow-up) clears the memory too: the user may have changed anything. Only tools whose answer nothing else moves are
  * remembered: read-only and closed-world (an open-world tool reads a web that changes on its own),
  * and not pi-governor's own stores (`context_search` reads an index every call adds to).
  */

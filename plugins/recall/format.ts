@@ -29,7 +29,7 @@ export function formatHit(hit: SearchHit, index: number, nowMs: number, showSess
     .replace(/\s*\n\s*/g, " ⏎ ")
     .replace(/\s+/g, " ")
     .trim();
-  const cut = snippet.length > SNIPPET_CHARS ? `${snippet.slice(0, SNIPPET_CHARS - 1)}…` : snippet;
+  const cut = snippet.length > SNIPPET_CHARS ? `${snippet.slice(0, SNIPPET_CHARS - 1)}...` : snippet;
   const where = [`turn ${hit.turn}`, ago(nowMs - hit.atMs), `lines ${hit.firstLine}-${hit.lastLine} of ${hit.lines}`];
   if (hit.isError) where.push("error");
   if (showSession) where.push(`session ${hit.sessionId.slice(0, 8)}`);
@@ -42,7 +42,7 @@ export function formatHits(
   hits: readonly SearchHit[],
   options: { nowMs: number; maxBytes: number; relaxed: boolean; scope: string; showSession?: boolean },
 ): string {
-  const shownQuery = JSON.stringify(query.length > 100 ? `${query.slice(0, 99)}…` : query);
+  const shownQuery = JSON.stringify(query.length > 100 ? `${query.slice(0, 99)}...` : query);
   if (!hits.length) return `No earlier output matches ${shownQuery} (scope: ${options.scope}). Try other words, a part of an identifier, or scope "project".`;
   const head = `${hits.length} output(s) match ${shownQuery}${options.relaxed ? " (not every word matched)" : ""}, best first (scope: ${options.scope}):`;
   let out = head;

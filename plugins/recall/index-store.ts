@@ -259,7 +259,7 @@ export class RecallIndex {
       .prepare(
         `SELECT o.id AS outputId, ${bounded("session_id", "sessionId")}, ${bounded("project")}, ${bounded("tool")}, ${bounded("args")}, o.turn, o.at_ms AS atMs,
                 ${bounded("tool_call_id", "toolCallId")}, ${bounded("blob_id", "blobId")}, o.bytes, o.lines, o.is_error AS isError, c.first_line AS firstLine, c.last_line AS lastLine,
-                snippet(chunks, 0, '${HIGHLIGHT[0]}', '${HIGHLIGHT[1]}', '…', 12) AS snippet, c.body AS body, ${weights} AS rank
+                snippet(chunks, 0, '${HIGHLIGHT[0]}', '${HIGHLIGHT[1]}', '...', 12) AS snippet, c.body AS body, ${weights} AS rank
            FROM chunks c JOIN outputs o ON o.id = c.rowid / ${CHUNK_SLOTS}
           WHERE ${where.join(" AND ")}
           ORDER BY rank LIMIT ?`,
@@ -367,7 +367,7 @@ export function partSnippet(body: string, terms: readonly string[]): string | un
     if (at < 0) continue;
     const start = Math.max(0, at - PART_CONTEXT);
     const end = Math.min(body.length, at + needle.length + PART_CONTEXT);
-    return `${start > 0 ? "…" : ""}${body.slice(start, at)}${HIGHLIGHT[0]}${body.slice(at, at + needle.length)}${HIGHLIGHT[1]}${body.slice(at + needle.length, end)}${end < body.length ? "…" : ""}`;
+    return `${start > 0 ? "..." : ""}${body.slice(start, at)}${HIGHLIGHT[0]}${body.slice(at, at + needle.length)}${HIGHLIGHT[1]}${body.slice(at + needle.length, end)}${end < body.length ? "..." : ""}`;
   }
   return undefined;
 }

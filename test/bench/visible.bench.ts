@@ -2,7 +2,7 @@
  * What showing untrusted text to a person costs (`visibleLines`: pi's dialogs, notices, `pi-governor
  * search`), per MB, on the inputs that cost it most: floods of characters it escapes (each becomes
  * six characters), words of look-alike letters, invisible characters, marks and Hangul jamo judged by
- * the character before them, a long word with one non-ASCII letter, and plain text of several scripts. Baseline: the same MB of ESC escaped by the regular
+ * the character before them, look-alike punctuation and digits, a long word with one non-ASCII letter, and plain text of several scripts. Baseline: the same MB of ESC escaped by the regular
  * expression these helpers used before (`text.replace(/[\u0000-\u001f...]/g, escape)`). Target: no
  * input costs more than 1.5x that baseline (an escape flood writes six characters per character
  * either way; every other input costs a fraction of it).
@@ -37,6 +37,8 @@ const suite: BenchSuite = async (report) => {
     "decomposed Korean (jamo)": "\u1100\u1161\u11a8 ".repeat(MB / 10),
     "stray trailing jamo": "\u11a8".repeat(MB / 3),
     "Roman numerals in words (gⅰthub)": "gⅰthub ".repeat(MB / 9),
+    "look-alike punctuation (a∕b a\u037eb)": "a\u2215b a\u037eb ".repeat(MB / 14),
+    "non-ASCII digits in words (g൦൦gle)": "g\u0d66\u0d66gle ".repeat(MB / 12),
     "Russian prose": "привет мир ".repeat(MB / 22),
     "emoji with joiners": "👨‍👩‍👧 ".repeat(MB / 20),
     "plain ASCII": "hello world ".repeat(MB / 12),

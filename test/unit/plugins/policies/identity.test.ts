@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { McpReach, ToolInfo } from "../../../../core/index.ts";
-import { piHashedIdentity, piMcpIdentity, piMcpToolName } from "../../../../core/tool-identity.ts";
+import { piHashedIdentity, piMcpIdentity, piMcpToolName, piServerCutIdentity, serverCutIdentity } from "../../../../core/tool-identity.ts";
 import { allowGlobFor, CallIdentities, type CallSubject, decideSubjects, globNames, serverNamed } from "../../../../plugins/policies/identity.ts";
 
 const tool = (name: string, mcp?: { server: string; tool: string }): ToolInfo => ({
@@ -164,5 +164,71 @@ describe("pi's hashed tool names (a name over 64 characters, or one two tools sh
     const dash = handed.subjectOf("acme_wipe-all", { server: "acme", tool: "wipe-all" });
     expect(globNames(piMcpToolName({ server: "acme", tool: "wipe-all" }, true), dash)).toBe(true);
     expect(globNames(piMcpToolName({ server: "acme", tool: "wipe_all" }, true), dash)).toBe(false);
+  });
+});
+
+describe("a name pi cut inside the server's name (a server name of about 50 characters)", () => {
+  const SERVER = "production-database-cluster-primary-eu-west-1-critical-xyz";
+  const TWIN = "production-database-cluster-primary-eu-west-1-critical-abc";
+  const wipe = piMcpToolName({ server: SERVER, tool: "wipe" });
+  const status = piMcpToolName({ server: SERVER, tool: "status" });
+  const decide = (
+    toolName: string,
+    mcp: McpReach,
+    config: { deny?: string[]; rules?: Array<{ tools: string; action: "allow" | "deny" | "ask" }> },
+    configured: string[] = [],
+  ) => {
+    const full = { deny: config.deny ?? [], rules: config.rules ?? [], limits: [] };
+    const subjects = new CallIdentities(
+      full,
+      () => governed,
+      () => configured,
+    ).subjects({ toolName, mcp }) as CallSubject[];
+    return decideSubjects(full, subjects, { annotations: {}, mcp }).decision;
+  };
+  const byNamespace = (toolName: string): McpReach => ({
+    targets: [piServerCutIdentity(toolName, { name: `mcp__${SERVER.replace(/-/g, "_")}`, aliases: [SERVER] })!],
+    everyServer: false,
+  });
+
+  it("pi's name keeps only the start of the server's name", () => {
+    expect(wipe).toMatch(/^mcp__production_database_cluster_primary_eu_west_1_crit_[0-9a-f]{8}$/);
+    expect(serverCutIdentity(wipe, SERVER)).toMatchObject({ server: SERVER, tool: "", truncated: true });
+    expect(serverCutIdentity(wipe, "production-database")).toBeUndefined();
+    expect(serverCutIdentity("mcp__short__wipe", SERVER)).toBeUndefined();
+  });
+
+  it("a deny of the server's tools holds for every tool; a tool's exact name, in either spelling, only for that tool (pi's hash tells)", () => {
+    for (const glob of [`mcp__${SERVER.replace(/-/g, "_")}__*`, `${SERVER}_*`, "mcp__production_*"]) {
+      expect(decide(wipe, byNamespace(wipe), { deny: [glob] }), glob).toEqual({ action: "deny", rule: -1 });
+      expect(decide(status, byNamespace(status), { deny: [glob] }), glob).toEqual({ action: "deny", rule: -1 });
+    }
+    for (const glob of [`mcp__${SERVER.replace(/-/g, "_")}__wipe`, `${SERVER}_wipe`, `mcp__${SERVER}__wipe`]) {
+      expect(decide(wipe, byNamespace(wipe), { deny: [glob] }), glob).toEqual({ action: "deny", rule: -1 });
+      expect(decide(status, byNamespace(status), { deny: [glob] }), glob).toBeUndefined();
+    }
+    expect(decide(wipe, byNamespace(wipe), { deny: [`${TWIN}_*`, `${TWIN}_wipe`] })).toBeUndefined();
+  });
+
+  it("an allow counts only when sure: every tool of the server, or the exact tool by pi's hash", () => {
+    const denyRest = { tools: "*", action: "deny" as const };
+    for (const glob of [`${SERVER}_*`, `mcp__${SERVER.replace(/-/g, "_")}__*`, `${SERVER}_wipe`]) {
+      expect(decide(wipe, byNamespace(wipe), { rules: [{ tools: glob, action: "allow" }, denyRest] }), glob).toEqual({ action: "allow", rule: 0 });
+    }
+    for (const glob of [`${SERVER}_w*`, `${SERVER}_status`, `${TWIN}_*`]) {
+      expect(decide(wipe, byNamespace(wipe), { rules: [{ tools: glob, action: "allow" }, denyRest] }), glob).toEqual({ action: "deny", rule: 1 });
+    }
+  });
+
+  it("without a namespace, every server pi runs whose name fits is judged, the strictest wins; the hash picks the exact one", () => {
+    const cutOnly: McpReach = { targets: [], everyServer: false, serverCut: true };
+    // Neither server named by pi: the mcp.json servers whose names fit.
+    expect(decide(wipe, cutOnly, { deny: [`${SERVER}_*`] }, [TWIN, SERVER, "docs"])).toEqual({ action: "deny", rule: -1 });
+    expect(decide(wipe, cutOnly, { deny: [`${TWIN}_*`] }, [TWIN, SERVER])).toEqual({ action: "deny", rule: -1 });
+    expect(decide(wipe, cutOnly, { rules: [{ tools: `${TWIN}_*`, action: "ask" }] }, [SERVER, TWIN])).toEqual({ action: "ask", rule: 0 });
+    // The exact name is the twin's tool by its hash only if it is that tool.
+    expect(decide(wipe, cutOnly, { deny: [`${TWIN}_wipe`] }, [TWIN, SERVER])).toBeUndefined();
+    expect(decide(wipe, cutOnly, { deny: [`${SERVER}_wipe`] }, [TWIN, SERVER])).toEqual({ action: "deny", rule: -1 });
+    expect(decide(wipe, cutOnly, { deny: ["docs_*"] }, [TWIN, SERVER, "docs"])).toBeUndefined();
   });
 });
