@@ -1,7 +1,8 @@
 import { PluginError, errorText } from "./errors.ts";
 import { CONFIG_FILE, loadConfigLayers } from "./config/layers.ts";
 import { join } from "node:path";
-import { type ConfigLayer, type ConfigProblem, formatProblems, type ResolvedConfig, resolveConfig } from "./config/resolve.ts";
+import { formatProblems, resolveConfig } from "./config/resolve.ts";
+import { type ConfigLayer, type ConfigProblem, type Governor, registerGovernor } from "./governor.ts";
 import { Pipeline } from "./pipeline.ts";
 import type { GovernorPlugin, Preset } from "./plugin.ts";
 import { planApplyOrder } from "./plugin-order.ts";
@@ -51,47 +52,7 @@ export interface GovernorOptions {
   layers?: ConfigLayer[];
 }
 
-/** A built pipeline with its config, plugins and diagnostics. */
-export interface Governor {
-  readonly pipeline: Pipeline;
-  readonly preset: Preset;
-  readonly config: ResolvedConfig;
-  /**
-   * The preset's plugins in preset order. `failed` says why one that should run is not applied;
-   * `offBecause` why one enabled in the config is off anyway (a service it needs comes from a plugin that is off).
-   */
-  readonly plugins: ReadonlyArray<{ plugin: GovernorPlugin<any>; enabled: boolean; failed?: string; offBecause?: string }>;
-  /** The order plugins were applied in: providers of services before their users, preset order otherwise. */
-  readonly applyOrder: readonly string[];
-  /**
-   * The host's services. `need` and `maybe` read any provided service here (for tests and tools
-   * around the governor); `provide` throws: only a plugin's `apply` provides.
-   */
-  readonly services: GovernorServices;
-  /** Recent log records (newest last, at most 200). */
-  readonly logs: readonly LogRecord[];
-  /** Config problems and plugin failures, as lines for the user. */
-  problems(): string[];
-  /**
-   * Stages that run degraded since load: the warnings and errors plugins logged while they were
-   * applied (an MCP server that did not start, so its tools are missing), as lines for the user.
-   */
-  degraded(): string[];
-  /** Points services at the live session (id, UI and record store). */
-  attachSession(sessionId: string, ui: UiBridge, store?: SessionStore): void;
-  /** Multi-line text for `/governor status`. */
-  statusText(): string;
-}
-
 const LOG_CAPACITY = 200;
-
-/** Governors by their pipeline, so a plugin's command can describe the governor it runs in. */
-const governorsByPipeline = new WeakMap<object, Governor>();
-
-/** The governor `pipeline` belongs to (undefined while its plugins are still being applied). */
-export function governorOf(pipeline: object): Governor | undefined {
-  return governorsByPipeline.get(pipeline);
-}
 
 /**
  * Loads config, picks the preset, applies every enabled plugin (providers of a service before the
@@ -290,7 +251,7 @@ export async function createGovernor(options: GovernorOptions): Promise<Governor
       return lines.join("\n");
     },
   };
-  governorsByPipeline.set(pipeline, governor);
+  registerGovernor(governor);
   return governor;
 }
 

@@ -5,20 +5,7 @@
  * one line says the cause once, every feature it turns off, and the fix once. Two stages off for
  * one missing SQLite driver are one line, not two of 700 characters each.
  */
-import type { LogRecord } from "./services.ts";
-
-/**
- * The data of a load warning that turns a feature off for a cause other stages may share: log it
- * with `services.logger.warn(message, { off, why, fix })` while applying.
- */
-export interface OffBecause {
-  /** What is off, as the end of "..., so X is off": `the execution log`. */
-  off: string;
-  /** The cause, without a final period: `no SQLite driver loads on Node 20.20.2: ...`. */
-  why: string;
-  /** What to do, without a final period. */
-  fix: string;
-}
+import type { LogRecord, OffBecause } from "./services.ts";
 
 function offBecause(data: Record<string, unknown> | undefined): OffBecause | undefined {
   if (!data) return undefined;

@@ -71,6 +71,7 @@ export {
   type LogLevel,
   type LogRecord,
   memorySessionStore,
+  type OffBecause,
   type ServiceKey,
   type SessionStore,
   silentUi,
@@ -79,7 +80,7 @@ export {
   type UiBridge,
 } from "./services.ts";
 // What a status or doctor plugin reads about the governor its pipeline belongs to.
-export { type Governor, governorOf } from "./host.ts";
+export { type Governor, governorOf } from "./governor.ts";
 
 // Observations (what a governed call ends in), errors with stable codes and their classification.
 export {
@@ -144,9 +145,8 @@ export { hasTag, KOTA_TAG, MCP_TAG, mcpServerTag, REHYDRATION_TAG, STATUS_TAG, s
 // pi's own MCP tools (`mcp__<server>__<tool>`), which the host reports in `host_tool_end` events.
 export { piMcpNextStep, piMcpServerOf } from "./pi-mcp.ts";
 // One identity for an MCP server's tool, whichever side runs the server (rules match every spelling).
+export type { McpReach, McpToolIdentity } from "./tool-types.ts";
 export {
-  type McpReach,
-  type McpToolIdentity,
   mcpNormalized,
   mcpSpellings,
   PI_BUILTIN_TOOLS,
@@ -187,5 +187,4 @@ export {
 // A command a plugin ships for the `pi-governor` command line, and the checks it adds to the doctor.
 export { configuredPath, type CliCommand, type CliContext, type CliIO } from "./cli-command.ts";
 export type { DoctorCheckContext, DoctorCheckResult, DoctorChecks, DoctorCheckStatus } from "./doctor-check.ts";
-export type { OffBecause } from "./load-warnings.ts";
 export { CANNOT_READ_EXIT, parseCommandArgs, USAGE_EXIT } from "./cli-args.ts";

@@ -65,6 +65,19 @@ export interface LogRecord {
   at: number;
 }
 
+/**
+ * The data of a load warning that turns a feature off for a cause other stages may share: log it
+ * with `services.logger.warn(message, { off, why, fix })` while applying.
+ */
+export interface OffBecause {
+  /** What is off, as the end of "..., so X is off": `the execution log`. */
+  off: string;
+  /** The cause, without a final period: `no SQLite driver loads on Node 20.20.2: ...`. */
+  why: string;
+  /** What to do, without a final period. */
+  fix: string;
+}
+
 /** Structured logger handed to plugins. */
 export interface Logger {
   debug(message: string, data?: Record<string, unknown>): void;

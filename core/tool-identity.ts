@@ -6,20 +6,7 @@
  * under every spelling of the server tool it reaches: `{ server, tool }`.
  */
 
-/** The MCP server tool a call reaches: the server's name as configured, and the tool's name. */
-export interface McpToolIdentity {
-  readonly server: string;
-  readonly tool: string;
-}
-
-/**
- * What an MCP call reaches. `targets` is one identity for a server's tool; for a resource tool
- * without a server, one per server known to be reachable (`everyServer`: pi lists or reads them all).
- */
-export interface McpReach {
-  readonly targets: readonly McpToolIdentity[];
-  readonly everyServer: boolean;
-}
+import type { McpReach, McpToolIdentity } from "./tool-types.ts";
 
 /**
  * pi's resource tools (pi 1.x, the names Codex and opencode use): the `server` argument names the

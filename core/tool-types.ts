@@ -4,7 +4,21 @@ import type { AgentMessageLike, ContentBlock } from "./content.ts";
 import type { ToolObservation } from "./observation.ts";
 import type { ResultMeta } from "./result-meta.ts";
 import type { UiBridge } from "./services.ts";
-import type { McpReach, McpToolIdentity } from "./tool-identity.ts";
+
+/** The MCP server tool a call reaches: the server's name as configured, and the tool's name. */
+export interface McpToolIdentity {
+  readonly server: string;
+  readonly tool: string;
+}
+
+/**
+ * What an MCP call reaches. `targets` is one identity for a server's tool; for a resource tool
+ * without a server, one per server known to be reachable (`everyServer`: pi lists or reads them all).
+ */
+export interface McpReach {
+  readonly targets: readonly McpToolIdentity[];
+  readonly everyServer: boolean;
+}
 
 /** MCP-style behaviour hints: what may be repeated safely. */
 export interface ToolAnnotations {

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { GovernorPlugin } from "../plugin.ts";
+import type { ConfigLayer, ConfigProblem, ResolvedConfig } from "../governor.ts";
 import type { IgnoredTrustedKey } from "../services.ts";
 import { additiveList, droppedMessage, type ListContribution } from "./additive.ts";
 import { deepMerge, isPlainObject, withoutUnsafeKeys } from "./merge.ts";
@@ -8,43 +9,7 @@ import { parseSalvaging } from "./salvage.ts";
 import { visible } from "../visible.ts";
 import { didYouMean } from "../did-you-mean.ts";
 
-/** Where a layer came from; later kinds override earlier ones. */
-export type LayerKind = "global" | "project" | "env";
-
-/** One parsed config source. */
-export interface ConfigLayer {
-  kind: LayerKind;
-  /** File path or env variable name, as problems name it. */
-  source: string;
-  data: Record<string, unknown>;
-}
-
-/** Something wrong with the config: where, which key, and what was expected. */
-export interface ConfigProblem {
-  source: string;
-  /** Dotted key path, e.g. `prune.keepRecentTurns` ("" for the whole file). */
-  path: string;
-  message: string;
-}
-
-// Defined beside the services that hand it to plugins, so services.ts needs nothing from config/.
-export type { IgnoredTrustedKey };
-
-/** The outcome: per-plugin config, which sources contributed, and what was rejected. */
-export interface ResolvedConfig {
-  /** Preset name chosen by config (`preset` key), when any layer set one. */
-  preset: string | undefined;
-  /** Config per plugin config key, defaults filled in. */
-  values: Map<string, Record<string, unknown> & { enabled: boolean }>;
-  /** Sources that contributed, in order (`defaults`, then files and env). */
-  sources: string[];
-  problems: ConfigProblem[];
-  /**
-   * Trusted keys project files set that were ignored (no `allowProjectSpawnConfig` in the global
-   * file), so a plugin can say why its program or path is not the project's (e.g. "bun is not on PATH").
-   */
-  ignoredTrustedKeys: IgnoredTrustedKey[];
-}
+export type { ConfigLayer, ConfigProblem, LayerKind, ResolvedConfig } from "../governor.ts";
 
 /** The line that lets project files set trusted keys, for messages. */
 export const ALLOW_PROJECT_LINE = '"allowProjectSpawnConfig": true';

@@ -1,6 +1,6 @@
 import type { ExtensionAPI, ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
 import { errorText, isPluginError } from "../errors.ts";
-import type { Governor } from "../host.ts";
+import type { Governor } from "../governor.ts";
 import type { CommandContext, GovernorCommand } from "../tool-types.ts";
 import { commandUiBridgeFrom } from "./ui-bridge.ts";
 

@@ -2,7 +2,8 @@ import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-a
 import type { PiExtensionApi } from "./extension-api.ts";
 import type { AgentMessageLike } from "../content.ts";
 import { agentDirFrom } from "../config/layers.ts";
-import { createGovernor, type Governor, type GovernorOptions } from "../host.ts";
+import type { Governor } from "../governor.ts";
+import { createGovernor, type GovernorOptions } from "../host.ts";
 import { observationDetails } from "../observation.ts";
 import { resultMeta } from "../result-meta.ts";
 import { isNestedResult, type PiToolResultFields, resultPatch } from "./result-patch.ts";

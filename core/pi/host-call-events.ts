@@ -6,12 +6,12 @@
  * the user ran, which may change files) is reported as `host_user_shell`.
  */
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
-import type { Governor } from "../host.ts";
+import type { Governor } from "../governor.ts";
 import { piMcpNextStep, piMcpServerOf } from "../pi-mcp.ts";
 import type { ToolResultValue } from "../tool-types.ts";
 import { type ExecutionEvent, HostCalls } from "./host-calls.ts";
-import { type McpReach, resourceCallReach } from "../tool-identity.ts";
-import type { ToolInfo } from "../tool-types.ts";
+import { resourceCallReach } from "../tool-identity.ts";
+import type { McpReach, ToolInfo } from "../tool-types.ts";
 import { type HostTools, hostToolsFrom, piHonoursTerminate } from "./tool-annotations.ts";
 import { uiBridgeFrom } from "./ui-bridge.ts";
 

@@ -1,4 +1,4 @@
-import type { Governor } from "../host.ts";
+import type { Governor } from "../governor.ts";
 
 /** Why a governor was closed without pi ending the session (passed to `sessionShutdown` hooks). */
 export const CWD_CHANGE_REASON = "cwd-change";

@@ -5,8 +5,8 @@
  * blocked `tool_call`.
  */
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
-import { type McpToolIdentity, piMcpIdentity } from "../tool-identity.ts";
-import type { ToolAnnotations } from "../tool-types.ts";
+import { piMcpIdentity } from "../tool-identity.ts";
+import type { McpToolIdentity, ToolAnnotations } from "../tool-types.ts";
 
 const HINTS = ["readOnlyHint", "idempotentHint", "destructiveHint", "openWorldHint"] as const;
 
