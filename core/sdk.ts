@@ -169,8 +169,7 @@ export {
   toolListSchema,
   toolNameSchema,
 } from "./config/bounds.ts";
-export { agentDirFrom, CONFIG_FILE } from "./config/layers.ts";
-export { ALLOW_PROJECT_LINE } from "./config/resolve.ts";
+export { agentDirFrom, ALLOW_PROJECT_LINE, CONFIG_FILE } from "./config/files.ts";
 
 // Reading a file a repository or another user may have planted: bounded, no links followed.
 export { absolutePathEntries, absoluteSearchPath } from "./search-path.ts";

@@ -1,19 +1,14 @@
-import { homedir } from "node:os";
 import { join } from "node:path";
 import { readBoundedFileSync, UnsafeFileError } from "../safe-file.ts";
 import { asConfigObject, type ConfigLayer, type ConfigProblem } from "./resolve.ts";
+import { CONFIG_FILE } from "./files.ts";
 
-/** Config file name in pi's agent dir and in a project's `.pi/` folder. */
-export const CONFIG_FILE = "pi-governor.json";
+export { agentDirFrom, CONFIG_FILE } from "./files.ts";
+
 /** The original extension's file name, still read when no pi-governor.json exists. */
 export const LEGACY_CONFIG_FILE = "pi-kota.json";
 /** Largest config file read, in bytes (256 KiB); a larger one is refused unread. */
 export const CONFIG_MAX_BYTES = 256 * 1024;
-
-/** pi's agent directory: `PI_CODING_AGENT_DIR`, else `~/.pi/agent`. */
-export function agentDirFrom(env: Readonly<Record<string, string | undefined>>): string {
-  return env.PI_CODING_AGENT_DIR || join(homedir(), ".pi", "agent");
-}
 
 /** Where to look, for a working directory and environment. */
 export interface LayerLocations {

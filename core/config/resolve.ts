@@ -11,8 +11,9 @@ import { didYouMean } from "../did-you-mean.ts";
 
 export type { ConfigLayer, ConfigProblem, LayerKind, ResolvedConfig } from "../governor.ts";
 
-/** The line that lets project files set trusted keys, for messages. */
-export const ALLOW_PROJECT_LINE = '"allowProjectSpawnConfig": true';
+import { ALLOW_PROJECT_LINE } from "./files.ts";
+
+export { ALLOW_PROJECT_LINE };
 
 /** Top-level keys that are not plugin sections. */
 export const META_KEYS = ["$schema", "preset", "allowProjectSpawnConfig"] as const;
