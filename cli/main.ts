@@ -78,7 +78,7 @@ export async function main(argv: string[], raw: CliIO = stdio): Promise<number> 
  */
 async function trustedConfigOf(env: NodeJS.ProcessEnv): Promise<Readonly<Record<string, unknown>>> {
   try {
-    const { agentDirFrom, loadConfigLayers } = await import("../core/config/layers.ts");
+    const { agentDirFrom, loadConfigLayers } = await import("../host/config/layers.ts");
     const { deepMerge } = await import("../core/config/merge.ts");
     const { layers } = loadConfigLayers({ agentDir: agentDirFrom(env), cwd: process.cwd(), env });
     let merged: Record<string, unknown> = {};

@@ -42,7 +42,7 @@ export interface PluginSpec<S extends z.ZodObject> {
    * hidden, files never pruned). Layers add up instead of replacing: the list in force is the
    * default until the global file or the environment sets it, plus every entry any config source
    * adds (a project file's entries last), so a project file can add entries but never remove one.
-   * Each must be a list (its default an array) and not a trusted key. See core/config/additive.ts.
+   * Each must be a list (its default an array) and not a trusted key. See host/config/additive.ts.
    */
   additiveKeys?: ReadonlyArray<keyof z.infer<S> & string>;
   /**

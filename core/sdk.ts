@@ -1,6 +1,6 @@
 /**
  * The plugin SDK: everything a plugin or preset author needs from the kernel, and nothing the host
- * needs only to run it (that is `core/host-api.ts`). Plugins (`plugins/*`) and libraries (`lib/*`)
+ * needs only to run it (that is `host/index.ts`). Plugins (`plugins/*`) and libraries (`lib/*`)
  * import the kernel only from here, which `test/unit/architecture/import-graph.test.ts` checks;
  * outside this repository it is `pi-governor/sdk`.
  *

@@ -2,7 +2,7 @@ import { fauxAssistantMessage, fauxText, fauxToolCall } from "@mariozechner/pi-a
 import { Type } from "typebox";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { createExtension } from "../../core/host-api.ts";
+import { createExtension } from "../../host/index.ts";
 import { definePlugin, definePreset, LIFECYCLE_STAGE, textContent } from "../../core/sdk.ts";
 import { startPiSession } from "../helpers/pi-session.ts";
 

@@ -132,7 +132,7 @@ describe("the packed pi-governor in a team's project", { timeout: 120_000 }, () 
         "dist/core/index.js",
         "dist/core/index.d.ts",
         "dist/core/sdk.d.ts",
-        "dist/core/host-api.js",
+        "dist/host/index.js",
         "dist/presets/kota/index.js",
         "presets/kota/extension.ts",
         "bin/pi-governor.mjs",
@@ -162,7 +162,7 @@ console.log(JSON.stringify({ definePlugin: typeof gov.definePlugin, createGovern
       sdkFrom: expect.stringMatching(/node_modules\/pi-governor\/dist\/core\/sdk\.js$/),
     });
     // Internals stay internal.
-    const internal = await run(process.execPath, ["--input-type=module", "-e", `await import("pi-governor/core/host.ts")`], team);
+    const internal = await run(process.execPath, ["--input-type=module", "-e", `await import("pi-governor/host/governor.ts")`], team);
     expect(internal.stderr).toMatch(/ERR_PACKAGE_PATH_NOT_EXPORTED/);
   });
 

@@ -20,12 +20,12 @@ import {
 const edge = (from: string, to: string, names?: readonly string[]): ImportEdge => ({ from, to, kind: "static", line: 1, ...(names ? { names } : {}) });
 const surface = pluginSurfaceUnder(REPO_ROOT);
 
-describe("the import graph of core, lib, cli, plugins, presets and bin", () => {
+describe("the import graph of core, host, lib, cli, plugins, presets and bin", () => {
   const edges = scanImports(REPO_ROOT);
 
   it("covers every layer, dynamic imports and the bin loader included", () => {
     const files = listSourceFiles(REPO_ROOT);
-    for (const dir of ["core/", "lib/", "cli/", "plugins/", "presets/", "bin/"]) expect(files.some((f) => f.startsWith(dir))).toBe(true);
+    for (const dir of ["core/", "host/", "lib/", "cli/", "plugins/", "presets/", "bin/"]) expect(files.some((f) => f.startsWith(dir))).toBe(true);
     expect(files.some((f) => f.startsWith("test/"))).toBe(false);
     expect(edges).toContainEqual(expect.objectContaining({ from: "bin/pi-governor.mjs", to: "cli/main.ts", kind: "dynamic" }));
     expect(edges).toContainEqual(expect.objectContaining({ from: "cli/write-schema.ts", to: "presets/index.ts", kind: "dynamic" }));
@@ -36,7 +36,7 @@ describe("the import graph of core, lib, cli, plugins, presets and bin", () => {
     expect(findCycles(edges).map((cycle) => cycle.join(" -> "))).toEqual([]);
   });
 
-  it("keeps the layering rules (core is the kernel; lib and plugins use core/sdk.ts, presets also core/host-api.ts; no plugin's internals from outside it)", () => {
+  it("keeps the layering rules (core is the kernel; lib and plugins use core/sdk.ts, presets also host/index.ts; plugins never the host; no plugin's internals from outside it)", () => {
     expect(ruleViolations(edges, fileExistsUnder(REPO_ROOT), surface)).toEqual([]);
   });
 
@@ -124,11 +124,12 @@ describe("the checker itself", () => {
       edge("plugins/auto-context/index.ts", "plugins/kota/git.ts"),
       edge("plugins/execution-log/stats-cli.ts", "cli/main.ts"),
       edge("presets/lean/index.ts", "presets/kota/extension.ts"),
-      edge("presets/kota/extension.ts", "core/pi/extension.ts"),
+      edge("presets/kota/extension.ts", "host/pi/extension.ts"),
       edge("plugins/blobs/excerpt.ts", "lib/blobs/read-lines.ts"),
       edge("plugins/retry/index.ts", "core/index.ts"),
-      edge("plugins/doctor/index.ts", "core/host-api.ts"),
-      edge("lib/mcp/x.ts", "core/host-api.ts"),
+      edge("plugins/doctor/index.ts", "host/index.ts"),
+      edge("lib/mcp/x.ts", "host/index.ts"),
+      edge("host/pi/extension.ts", "plugins/retry/index.ts"),
       edge("presets/kota/index.ts", "core/index.ts"),
     ]);
     expect(broken).toEqual([
@@ -138,23 +139,26 @@ describe("the checker itself", () => {
       "plugins/auto-context/index.ts:1 imports plugins/kota/git.ts: another plugin's internals; import plugins/kota/index.ts (or use a service)",
       "plugins/execution-log/stats-cli.ts:1 imports cli/main.ts: a plugin imports no preset and no cli",
       "presets/lean/index.ts:1 imports presets/kota/extension.ts: a preset imports no other preset; share a value beside its plugin (plugins/<name>/index.ts) or in lib/",
-      "presets/kota/extension.ts:1 imports core/pi/extension.ts: a preset imports the kernel from core/sdk.ts or, to run it (extension.ts), core/host-api.ts",
+      "presets/kota/extension.ts:1 imports host/pi/extension.ts: a preset imports the kernel from core/sdk.ts or, to run it (extension.ts), host/index.ts",
       "plugins/blobs/excerpt.ts:1 imports lib/blobs/read-lines.ts: a library's internals; import lib/blobs/index.ts",
       "plugins/retry/index.ts:1 imports core/index.ts: a plugin or library imports the kernel only from core/sdk.ts (the plugin SDK)",
-      "plugins/doctor/index.ts:1 imports core/host-api.ts: a plugin or library imports the kernel only from core/sdk.ts (the plugin SDK)",
-      "lib/mcp/x.ts:1 imports core/host-api.ts: a plugin or library imports the kernel only from core/sdk.ts (the plugin SDK)",
-      "presets/kota/index.ts:1 imports core/index.ts: a preset imports the kernel from core/sdk.ts or, to run it (extension.ts), core/host-api.ts",
+      "plugins/doctor/index.ts:1 imports host/index.ts: plugins and libraries never import the host",
+      "lib/mcp/x.ts:1 imports host/index.ts: plugins and libraries never import the host",
+      "host/pi/extension.ts:1 imports plugins/retry/index.ts: the host imports only core, lib and the host",
+      "presets/kota/index.ts:1 imports core/index.ts: a preset imports the kernel from core/sdk.ts or, to run it (extension.ts), host/index.ts",
     ]);
   });
 
   it("allows what the layering allows", () => {
     expect(
       ruleViolations([
-        edge("core/pi/extension.ts", "core/host.ts"),
+        edge("host/pi/extension.ts", "host/governor.ts"),
+        edge("host/governor.ts", "core/pipeline.ts"),
+        edge("core/index.ts", "host/index.ts"),
         edge("lib/mcp/managed-server.ts", "core/sdk.ts"),
         edge("plugins/retry/index.ts", "core/sdk.ts"),
         edge("presets/kota/index.ts", "core/sdk.ts"),
-        edge("presets/kota/extension.ts", "core/host-api.ts"),
+        edge("presets/kota/extension.ts", "host/index.ts"),
         edge("cli/doctor.ts", "core/index.ts"),
         edge("lib/mcp/managed-server.ts", "lib/mcp/errors.ts"),
         edge("plugins/mcp-servers/index.ts", "lib/mcp/index.ts"),
@@ -167,7 +171,7 @@ describe("the checker itself", () => {
         edge("cli/replay/policies.ts", "plugins/prune/index.ts"),
         edge("cli/replay/command.ts", "presets/index.ts"),
         edge("cli/doctor.ts", "plugins/doctor/checks.ts"),
-        edge("cli/write-schema.ts", "core/config/json-schema.ts"),
+        edge("cli/write-schema.ts", "host/config/json-schema.ts"),
         edge("bin/pi-governor.mjs", "cli/main.ts"),
       ]),
     ).toEqual([]);

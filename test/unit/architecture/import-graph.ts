@@ -3,8 +3,9 @@
  * `import` and `export ... from` (type-only ones too: they couple modules the same way for a reader
  * and for tsc), `import()` and `jiti.import()` with a string literal. Paths are repo-relative with `/`.
  *
- * Layers, top to bottom: bin -> cli -> presets -> plugins -> lib -> core. A layer imports only layers
- * below it (cli may import anything under it, presets' CLI helpers included); see docs/architecture.md.
+ * Layers, top to bottom: bin -> cli -> presets -> plugins | host -> lib -> core. A layer imports only
+ * layers below it (cli may import anything under it, presets' CLI helpers included); plugins and the
+ * host never import each other; see docs/architecture.md.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, posix, relative } from "node:path";
@@ -12,7 +13,7 @@ import { fileURLToPath } from "node:url";
 import ts from "typescript";
 
 /** Top-level folders whose files form the graph (tests are outside it). */
-export const SCANNED_DIRS = ["core", "lib", "cli", "plugins", "presets", "bin"] as const;
+export const SCANNED_DIRS = ["core", "host", "lib", "cli", "plugins", "presets", "bin"] as const;
 
 /** One import of one file. */
 export interface ImportEdge {
@@ -212,7 +213,9 @@ export function layerOf(file: string): { layer: string; unit: string } {
 /** The plugin SDK: the one core file plugins and libraries import. */
 export const SDK_ENTRY = "core/sdk.ts";
 /** The host entry: what runs plugins (createGovernor, createExtension, config loading). */
-export const HOST_ENTRY = "core/host-api.ts";
+export const HOST_ENTRY = "host/index.ts";
+/** The package's full entry: the SDK and the host entry together. */
+export const FULL_ENTRY = "core/index.ts";
 
 /**
  * What plugins take from each other besides services: the names of a plugin's tools and the text
@@ -268,10 +271,11 @@ function presetImportAllowed(e: ImportEdge, to: { unit: string }): boolean {
 
 /**
  * Layering rules broken by `edges`, one line each (`file:line imports target: why`):
- * - core imports only core;
+ * - core imports only core (core/index.ts, the package's full entry, also host/index.ts);
+ * - the host imports only core, lib and itself;
  * - lib imports neither plugins, presets nor cli;
  * - lib and plugins reach core only through core/sdk.ts; presets through core/sdk.ts or
- *   core/host-api.ts; cli and bin through any of them (core/index.ts is both);
+ *   host/index.ts; cli and bin through any of them (core/index.ts is both);
  * - plugins import no preset and no cli, and another plugin only through its index.ts, and (when
  *   `surface` is given) take from it only its service keys, their value types and its
  *   {@link PLUGIN_VOCABULARY}: the rest of what plugins share is a service or lives in lib/;
@@ -290,12 +294,16 @@ export function ruleViolations(edges: readonly ImportEdge[], exists?: (file: str
     const to = layerOf(e.to);
     const where = `${e.from}:${e.line} imports ${e.to}`;
     if (exists && !exists(e.to)) out.push(`${where}: no such file`);
-    if (from.layer === "core" && to.layer !== "core") out.push(`${where}: core imports only core (the kernel depends on nothing above it)`);
+    if (from.layer === "core" && to.layer !== "core" && !(e.from === FULL_ENTRY && e.to === HOST_ENTRY))
+      out.push(`${where}: core imports only core (the kernel depends on nothing above it)`);
+    if (from.layer === "host" && to.layer !== "host" && to.layer !== "core" && to.layer !== "lib")
+      out.push(`${where}: the host imports only core, lib and the host`);
+    if ((from.layer === "lib" || from.layer === "plugins") && to.layer === "host") out.push(`${where}: plugins and libraries never import the host`);
     if (from.layer === "lib" && (to.layer === "plugins" || to.layer === "presets" || to.layer === "cli"))
       out.push(`${where}: lib imports only lib and ${SDK_ENTRY}`);
     if ((from.layer === "lib" || from.layer === "plugins") && to.layer === "core" && e.to !== SDK_ENTRY)
       out.push(`${where}: a plugin or library imports the kernel only from ${SDK_ENTRY} (the plugin SDK)`);
-    if (from.layer === "presets" && to.layer === "core" && e.to !== SDK_ENTRY && e.to !== HOST_ENTRY)
+    if (from.layer === "presets" && ((to.layer === "core" && e.to !== SDK_ENTRY) || (to.layer === "host" && e.to !== HOST_ENTRY)))
       out.push(`${where}: a preset imports the kernel from ${SDK_ENTRY} or, to run it (extension.ts), ${HOST_ENTRY}`);
     if (from.layer === "plugins" && (to.layer === "presets" || to.layer === "cli")) out.push(`${where}: a plugin imports no preset and no cli`);
     if (from.layer === "presets" && to.layer === "cli") out.push(`${where}: a preset imports no cli`);

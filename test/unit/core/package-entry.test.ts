@@ -6,7 +6,7 @@ import * as hostByName from "pi-governor/host";
 import * as sdkByName from "pi-governor/sdk";
 import { kotaPreset } from "pi-governor/presets/kota/index.ts";
 import { retry } from "pi-governor/plugins/retry/index.ts";
-import * as hostByPath from "../../../core/host-api.ts";
+import * as hostByPath from "../../../host/index.ts";
 import * as byPath from "../../../core/index.ts";
 import * as sdkByPath from "../../../core/sdk.ts";
 
@@ -48,9 +48,9 @@ describe("package entry (package.json exports)", () => {
     expect(pkg.exports["."]).toEqual({ "pi-governor-source": "./core/index.ts", types: "./dist/core/index.d.ts", default: "./dist/core/index.js" });
     expect(pkg.exports["./sdk"]).toEqual({ "pi-governor-source": "./core/sdk.ts", types: "./dist/core/sdk.d.ts", default: "./dist/core/sdk.js" });
     expect(pkg.exports["./host"]).toEqual({
-      "pi-governor-source": "./core/host-api.ts",
-      types: "./dist/core/host-api.d.ts",
-      default: "./dist/core/host-api.js",
+      "pi-governor-source": "./host/index.ts",
+      types: "./dist/host/index.d.ts",
+      default: "./dist/host/index.js",
     });
   });
 });

@@ -2,8 +2,8 @@ import { fileURLToPath } from "node:url";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 
-const core = (file: string) => fileURLToPath(new URL(`../../../core/${file}`, import.meta.url));
-const ENTRIES = { sdk: core("sdk.ts"), host: core("host-api.ts"), index: core("index.ts") };
+const file = (path: string) => fileURLToPath(new URL(`../../../${path}`, import.meta.url));
+const ENTRIES = { sdk: file("core/sdk.ts"), host: file("host/index.ts"), index: file("core/index.ts") };
 
 /** Each entry's exported names, and those whose declaration carries no JSDoc. */
 function readEntries() {

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { itWithSqlite } from "../../helpers/sqlite-available.ts";
-import { createGovernor } from "../../../core/host-api.ts";
+import { createGovernor } from "../../../host/index.ts";
 import { CONTEXT_STAGE, DEFAULT_STAGE, INJECT_STAGE, RESULT_STAGE, STAGE, TOOL_STAGE } from "../../../core/sdk.ts";
 import { kotaPreset } from "../../../presets/kota/index.ts";
 

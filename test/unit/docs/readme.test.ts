@@ -77,7 +77,7 @@ describe("commands the docs name", () => {
     const { kotaPreset } = await import("../../../presets/kota/index.ts");
     const governor = await createGovernor({ preset: kotaPreset, cwd: root, agentDir: join(root, "no-such-agent-dir"), env: {}, layers: [] });
     const names = [...governor.pipeline.commands.keys()];
-    // What the default preset answers only under its own root (`/governor status` is always there, core/pi/commands.ts).
+    // What the default preset answers only under its own root (`/governor status` is always there, host/pi/commands.ts).
     const underKota = new Set(
       names.filter((c) => c.startsWith("kota ") && !names.includes(`governor ${c.slice(5)}`) && c !== "kota status").map((c) => c.slice(5)),
     );

@@ -1,0 +1,100 @@
+/**
+ * What the pi adapter knows about tools it does not govern: the behaviour hints pi reports for them
+ * (pi 1.x gives MCP tools the annotations their server declares, in `pi.getAllTools()`), the MCP
+ * server tool each of pi's MCP tools serves (its namespace), and whether this pi can end a run from a
+ * blocked `tool_call`.
+ */
+import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
+import { piMcpIdentity } from "../../core/tool-identity.ts";
+import type { McpToolIdentity, ToolAnnotations } from "../../core/tool-types.ts";
+
+const HINTS = ["readOnlyHint", "idempotentHint", "destructiveHint", "openWorldHint"] as const;
+
+/**
+ * pi's built-in tools declare no hints; these say what they do, so rules by hint treat them as the
+ * MCP tools they resemble. Another extension's tool of the same name with its own hints wins.
+ */
+const PI_BUILTIN_HINTS: Readonly<Record<string, Readonly<ToolAnnotations>>> = Object.freeze({
+  read: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
+  grep: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
+  find: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
+  ls: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
+  edit: { readOnlyHint: false, destructiveHint: true, openWorldHint: false },
+  write: { readOnlyHint: false, destructiveHint: true, openWorldHint: false },
+  // bash can do anything: the MCP defaults (may destroy, may reach the network) are right for it.
+});
+
+/** What the adapter knows of pi's tools: their hints, the MCP server tool each serves, the MCP servers. */
+export interface HostTools {
+  /** The behaviour hints of `toolName`: pi's (MCP tools' annotations), or the built-ins' stated ones, or `{}`. */
+  annotations(toolName: string): Readonly<ToolAnnotations>;
+  /** The MCP server tool `toolName` serves, for pi's own MCP tools (from the namespace pi reports). */
+  mcpIdentity(toolName: string): McpToolIdentity | undefined;
+  /** The MCP servers pi reports tools of, read again now (servers connect in the background). */
+  mcpServers(): string[];
+  /**
+   * Whether pi has a tool of this name (built-ins, other extensions', pi's MCP tools, pi-governor's):
+   * any other name is one the model invented, of any length and content. True while pi's list
+   * cannot be read yet.
+   */
+  has(toolName: string): boolean;
+}
+
+/**
+ * Returns what pi reports of its tools. pi's tool list is read again only when a name is not in the
+ * last copy (tools registered later, such as MCP servers that finished connecting), so a call costs a
+ * map lookup. Tools without hints (pi's built-ins, pi before 1.x) get `{}`.
+ */
+export function hostToolsFrom(pi: Pick<ExtensionAPI, "getAllTools">): HostTools {
+  let known = new Map<string, { hints: Readonly<ToolAnnotations>; mcp?: McpToolIdentity }>();
+  let readable = false;
+  const reload = () => {
+    const next = new Map<string, { hints: Readonly<ToolAnnotations>; mcp?: McpToolIdentity }>();
+    try {
+      for (const tool of pi.getAllTools()) {
+        const { annotations: declared, namespace } = tool as { annotations?: unknown; namespace?: unknown };
+        const mcp = piMcpIdentity(tool.name, namespace);
+        next.set(tool.name, { hints: declared ? hintsOf(declared) : (PI_BUILTIN_HINTS[tool.name] ?? NO_HINTS), ...(mcp ? { mcp } : {}) });
+      }
+      readable = true;
+    } catch {
+      // Before pi bound the session its tool list cannot be read: no hints yet.
+    }
+    known = next;
+  };
+  const lookup = (toolName: string) => {
+    if (!known.has(toolName)) reload();
+    return known.get(toolName);
+  };
+  return {
+    annotations: (toolName) => lookup(toolName)?.hints ?? PI_BUILTIN_HINTS[toolName] ?? NO_HINTS,
+    mcpIdentity: (toolName) => lookup(toolName)?.mcp,
+    mcpServers: () => {
+      reload();
+      return [...new Set([...known.values()].flatMap((t) => (t.mcp ? [t.mcp.server] : [])))];
+    },
+    has: (toolName) => lookup(toolName) !== undefined || !readable,
+  };
+}
+
+const NO_HINTS: Readonly<ToolAnnotations> = Object.freeze({});
+
+/** Only the four MCP hints, only booleans: the rest of what a server declares is not trusted. */
+function hintsOf(value: unknown): Readonly<ToolAnnotations> {
+  if (!value || typeof value !== "object") return NO_HINTS;
+  const out: ToolAnnotations = {};
+  for (const hint of HINTS) {
+    const v = (value as Record<string, unknown>)[hint];
+    if (typeof v === "boolean") out[hint] = v;
+  }
+  return Object.freeze(out);
+}
+
+/**
+ * True when pi ends a run after a batch of blocked calls that all say `terminate` (pi 0.84.1 and
+ * later). pi-governor imports nothing from pi at run time, so this tells the line by a method it
+ * gained in the same release series (`registerMarkdownTransformer`, 0.84.0).
+ */
+export function piHonoursTerminate(pi: object): boolean {
+  return typeof (pi as { registerMarkdownTransformer?: unknown }).registerMarkdownTransformer === "function";
+}
