@@ -4,9 +4,10 @@
  */
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
-import { agentDirFrom, createGovernor } from "../core/index.ts";
-import type { CliCommand } from "../core/index.ts";
-import { parseCommandArgs, USAGE_EXIT } from "../core/index.ts";
+import { createGovernor } from "../core/index.ts";
+import { agentDirFrom } from "../lib/config/index.ts";
+import type { CliCommand } from "../lib/cli-command/index.ts";
+import { parseCommandArgs, USAGE_EXIT } from "../lib/cli-command/index.ts";
 import { formatDoctorReport, runDoctor } from "../plugins/doctor/checks.ts";
 import { DEFAULT_START_TIMEOUT_MS, defaultDoctorEnvironment } from "../plugins/doctor/environment.ts";
 

@@ -1,8 +1,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { CliCommand } from "../core/index.ts";
-import { parseCommandArgs } from "../core/index.ts";
+import type { CliCommand } from "../lib/cli-command/index.ts";
+import { parseCommandArgs } from "../lib/cli-command/index.ts";
 import { configMarkdown } from "./config-doc.ts";
 import { configJsonSchema } from "../host/config/json-schema.ts";
 

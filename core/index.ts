@@ -9,5 +9,3 @@
 export * from "../host/index.ts";
 export * from "./sdk.ts";
 export type { TapRecord } from "./hooks.ts";
-export { PI_MCP_PREFIX } from "./pi-mcp.ts";
-export { MCP_SERVER_TAG_PREFIX, SERVER_TAG_PREFIX } from "./tags.ts";

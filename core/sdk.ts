@@ -138,52 +138,10 @@ export {
   withResultMeta,
 } from "./result-meta.ts";
 
-// Content blocks and messages, their one size measure, and the tool tags plugins match on.
+// Content blocks and messages.
 export { type AgentMessageLike, type AssistantBlock, type ContentBlock, contentText, type ImageBlock, type TextBlock, textContent } from "./content.ts";
-export { blockChars, CHARS_PER_TOKEN, contentBytes, contentChars, estimateTokens, IMAGE_CHARS, messageChars, messagesChars, utf8Bytes } from "./size.ts";
-export { hasTag, KOTA_TAG, MCP_TAG, mcpServerTag, REHYDRATION_TAG, STATUS_TAG, serverOfTags, serverTag } from "./tags.ts";
-// pi's own MCP tools (`mcp__<server>__<tool>`), which the host reports in `host_tool_end` events.
-export { piMcpNextStep, piMcpServerOf } from "./pi-mcp.ts";
 // One identity for an MCP server's tool, whichever side runs the server (rules match every spelling).
 export type { McpReach, McpToolIdentity } from "./tool-types.ts";
-export {
-  mcpNormalized,
-  mcpSpellings,
-  PI_BUILTIN_TOOLS,
-  PI_MCP_RESOURCE_TOOLS,
-  piMcpIdentity,
-  resourceCallReach,
-} from "./tool-identity.ts";
-// Text shown to a person, with control characters made visible.
-export { visible, visibleLines } from "./visible.ts";
 
-// Config: the bounds every plugin schema uses, and the config file facts messages name.
-export {
-  boundedRecord,
-  MAX_CONFIG_ENTRIES,
-  MAX_PATH_CHARS,
-  MAX_TEXT_CHARS,
-  MAX_TOOL_NAME_CHARS,
-  pathSchema,
-  textSchema,
-  toolListSchema,
-  toolNameSchema,
-} from "./config/bounds.ts";
-export { agentDirFrom, ALLOW_PROJECT_LINE, CONFIG_FILE } from "./config/files.ts";
-
-// Reading a file a repository or another user may have planted: bounded, no links followed.
-export { absolutePathEntries, absoluteSearchPath } from "./search-path.ts";
-export {
-  type BoundedReadOptions,
-  type CheckedOpenOptions,
-  currentUid,
-  openCheckedFileSync,
-  readBoundedFileSync,
-  SAFE_READ_FLAGS,
-  UnsafeFileError,
-} from "./safe-file.ts";
-
-// A command a plugin ships for the `pi-governor` command line, and the checks it adds to the doctor.
-export { configuredPath, type CliCommand, type CliContext, type CliIO } from "./cli-command.ts";
+// The checks a plugin adds to the doctor.
 export type { DoctorCheckContext, DoctorCheckResult, DoctorChecks, DoctorCheckStatus } from "./doctor-check.ts";
-export { CANNOT_READ_EXIT, parseCommandArgs, USAGE_EXIT } from "./cli-args.ts";

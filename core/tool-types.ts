@@ -38,7 +38,7 @@ export interface ToolInfo {
   readonly description: string;
   readonly annotations: Readonly<ToolAnnotations>;
   /**
-   * Free-form labels plugins match on; the shared ones are constants in core/tags.ts:
+   * Free-form labels plugins match on; the shared ones are constants in lib/tags/index.ts:
    * `rehydration` (never re-blobbed), `status`, `mcp`, `mcp:<server>`, `server:<name>`, `kota`.
    */
   readonly tags: readonly string[];
@@ -214,7 +214,7 @@ export interface ToolGateInfo {
   /** The governed tool's info; undefined for pi's and other extensions' tools. */
   readonly tool: ToolInfo | undefined;
   /**
-   * The MCP server tools the call reaches, whichever side runs the server (core/tool-identity.ts):
+   * The MCP server tools the call reaches, whichever side runs the server (lib/mcp-identity/tool-identity.ts):
    * a managed server's tool, pi's `mcp__<server>__<tool>`, or pi's resource tool naming a server in
    * its arguments (without one: every server pi reports). Undefined for every other call.
    */

@@ -13,7 +13,8 @@
  * A "cache break" is a request that does not reuse the whole previous request as its cached prefix.
  */
 import { createHash } from "node:crypto";
-import { type AgentMessageLike, estimateTokens as tokensOf, messageChars } from "../../core/index.ts";
+import type { AgentMessageLike } from "../../core/index.ts";
+import { estimateTokens as tokensOf, messageChars } from "../../lib/size/index.ts";
 import { CACHE_PRICING } from "../../plugins/prune/index.ts";
 
 /** Content blocks the provider searches back from a breakpoint for an earlier cache entry. */

@@ -9,9 +9,9 @@
 import { readdirSync, statSync } from "node:fs";
 import { basename, dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseCommandArgs, USAGE_EXIT } from "../../core/index.ts";
-import type { CliCommand, CliIO } from "../../core/index.ts";
-import { agentDirFrom } from "../../core/index.ts";
+import { parseCommandArgs, USAGE_EXIT } from "../../lib/cli-command/index.ts";
+import type { CliCommand, CliIO } from "../../lib/cli-command/index.ts";
+import { agentDirFrom } from "../../lib/config/index.ts";
 import { loadPiSessionFormat } from "./pi-session-format.ts";
 import { type ReplayConfig, replayConfig } from "./config.ts";
 import { governorPolicy, noPruning } from "./policies.ts";

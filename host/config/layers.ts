@@ -1,9 +1,9 @@
 import { join } from "node:path";
-import { readBoundedFileSync, UnsafeFileError } from "../../core/safe-file.ts";
+import { readBoundedFileSync, UnsafeFileError } from "../../lib/safe-file/index.ts";
 import { asConfigObject, type ConfigLayer, type ConfigProblem } from "./resolve.ts";
-import { CONFIG_FILE } from "../../core/config/files.ts";
+import { CONFIG_FILE } from "../../lib/config/index.ts";
 
-export { agentDirFrom, CONFIG_FILE } from "../../core/config/files.ts";
+export { agentDirFrom, CONFIG_FILE } from "../../lib/config/index.ts";
 
 /** The original extension's file name, still read when no pi-governor.json exists. */
 export const LEGACY_CONFIG_FILE = "pi-kota.json";

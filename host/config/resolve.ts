@@ -6,12 +6,12 @@ import { additiveList, droppedMessage, type ListContribution } from "./additive.
 import { deepMerge, isPlainObject, withoutUnsafeKeys } from "../../core/config/merge.ts";
 import { upgradeLayer } from "../../core/config/renamed.ts";
 import { parseSalvaging } from "./salvage.ts";
-import { visible } from "../../core/visible.ts";
-import { didYouMean } from "../../core/did-you-mean.ts";
+import { visible } from "../../lib/visible/index.ts";
+import { didYouMean } from "../../lib/did-you-mean/index.ts";
 
 export type { ConfigLayer, ConfigProblem, LayerKind, ResolvedConfig } from "../../core/governor.ts";
 
-import { ALLOW_PROJECT_LINE } from "../../core/config/files.ts";
+import { ALLOW_PROJECT_LINE } from "../../lib/config/index.ts";
 
 export { ALLOW_PROJECT_LINE };
 

@@ -4,7 +4,7 @@
  * value given and what is allowed.
  */
 import { z } from "zod";
-import { didYouMean } from "../../core/did-you-mean.ts";
+import { didYouMean } from "../../lib/did-you-mean/index.ts";
 import { isPlainObject } from "../../core/config/merge.ts";
 
 /** A dropped key: dotted path inside the section and a user-facing message. */

@@ -7,10 +7,10 @@
  */
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { Governor } from "../../core/governor.ts";
-import { piMcpNextStep, piMcpServerOf } from "../../core/pi-mcp.ts";
+import { piMcpNextStep, piMcpServerOf } from "../../lib/mcp-identity/index.ts";
 import type { ToolResultValue } from "../../core/tool-types.ts";
 import { type ExecutionEvent, HostCalls } from "./host-calls.ts";
-import { resourceCallReach } from "../../core/tool-identity.ts";
+import { resourceCallReach } from "../../lib/mcp-identity/index.ts";
 import type { McpReach, ToolInfo } from "../../core/tool-types.ts";
 import { type HostTools, hostToolsFrom, piHonoursTerminate } from "./tool-annotations.ts";
 import { uiBridgeFrom } from "./ui-bridge.ts";
@@ -96,7 +96,7 @@ export function withPiMcpNextStep(value: ToolResultValue, structuredContent: unk
 }
 
 /**
- * The MCP server tools a call reaches (see core/tool-identity.ts): a managed server's tool, pi's own
+ * The MCP server tools a call reaches (see lib/mcp-identity/tool-identity.ts): a managed server's tool, pi's own
  * MCP tool, or pi's resource tool by its `server` argument (every server pi reports without one).
  */
 function withMcpReach(toolName: string, input: Record<string, unknown>, governed: ToolInfo | undefined, hostTools: HostTools): { mcp?: McpReach } {

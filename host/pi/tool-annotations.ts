@@ -5,7 +5,7 @@
  * blocked `tool_call`.
  */
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
-import { piMcpIdentity } from "../../core/tool-identity.ts";
+import { piMcpIdentity } from "../../lib/mcp-identity/index.ts";
 import type { McpToolIdentity, ToolAnnotations } from "../../core/tool-types.ts";
 
 const HINTS = ["readOnlyHint", "idempotentHint", "destructiveHint", "openWorldHint"] as const;

@@ -1,6 +1,6 @@
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { SessionStore, UiBridge } from "../../core/services.ts";
-import { visible, visibleLines } from "../../core/visible.ts";
+import { visible, visibleLines } from "../../lib/visible/index.ts";
 
 /** Print-mode notices already written, so each appears once per process. */
 const shownOnStderr = new Set<string>();

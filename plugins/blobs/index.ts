@@ -17,7 +17,7 @@ export { BLOB_MARKER_PATTERN, BLOB_READ_TOOL, blobMarker, blobReadCall } from ".
 export { buildExcerpt, type Excerpt, type ExcerptOptions } from "./excerpt.ts";
 export { jsonOutline } from "./json-outline.ts";
 /** The tag of tools never cut into another blob; defined in the core, re-exported for older imports. */
-export { REHYDRATION_TAG } from "../../core/sdk.ts";
+export { REHYDRATION_TAG } from "../../lib/tags/index.ts";
 
 /** Plugin name, as taps, logs and errors show it. */
 export const BLOBS_PLUGIN = "governor:blobs";

@@ -5,9 +5,7 @@ import { readPiFullOutput } from "../../lib/pi/index.ts";
 import {
   contentText,
   errorText,
-  REHYDRATION_TAG,
   resultMeta,
-  utf8Bytes,
   withMeta,
   type BlobMeta,
   type ContentBlock,
@@ -15,6 +13,8 @@ import {
   type ToolResultInfo,
   type ToolResultValue,
 } from "../../core/sdk.ts";
+import { REHYDRATION_TAG } from "../../lib/tags/index.ts";
+import { utf8Bytes } from "../../lib/size/index.ts";
 import type { BlobsOptions } from "./config.ts";
 import { boundDetails } from "./details.ts";
 import { buildExcerpt } from "./excerpt.ts";

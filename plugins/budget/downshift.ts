@@ -2,7 +2,6 @@ import type { BlobStore } from "../../lib/blobs/index.ts";
 import {
   contentText,
   errorText,
-  REHYDRATION_TAG,
   textContent,
   type BlobMeta,
   type Logger,
@@ -12,6 +11,7 @@ import {
   type ToolObservation,
   type ToolWrapper,
 } from "../../core/sdk.ts";
+import { REHYDRATION_TAG } from "../../lib/tags/index.ts";
 import { applyRung, clampArgs, describePatch } from "./args.ts";
 import type { BudgetOptions } from "./config.ts";
 import { largestFittingCount } from "./fit.ts";

@@ -9,16 +9,8 @@
  * refused before running (invalid arguments) never pass the gate and count for nothing; aborted
  * calls are neutral.
  */
-import {
-  contentText,
-  formatSeconds,
-  piMcpNextStep,
-  piMcpServerOf,
-  type Clock,
-  type HostToolCall,
-  type ToolGateDecision,
-  type ToolGateInfo,
-} from "../../core/sdk.ts";
+import { contentText, formatSeconds, type Clock, type HostToolCall, type ToolGateDecision, type ToolGateInfo } from "../../core/sdk.ts";
+import { piMcpNextStep, piMcpServerOf } from "../../lib/mcp-identity/index.ts";
 import { Admission, Circuit } from "./circuit.ts";
 import type { BreakerOptions } from "./config.ts";
 

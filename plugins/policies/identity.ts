@@ -7,15 +7,8 @@
  * `mcp__acme__get_sum` name one tool). A resource listing without a server is judged once per
  * server it may reach, and the strictest decision wins.
  */
-import {
-  type McpToolIdentity,
-  mcpNormalized,
-  mcpSpellings,
-  PI_BUILTIN_TOOLS,
-  PI_MCP_RESOURCE_TOOLS,
-  type ToolGateInfo,
-  type ToolInfo,
-} from "../../core/sdk.ts";
+import type { McpToolIdentity, ToolGateInfo, ToolInfo } from "../../core/sdk.ts";
+import { mcpNormalized, mcpSpellings, PI_BUILTIN_TOOLS, PI_MCP_RESOURCE_TOOLS } from "../../lib/mcp-identity/index.ts";
 import { type AccessDecision, decideAccess } from "./access.ts";
 import type { PoliciesOptions } from "./config.ts";
 import { MAX_PI_SERVERS } from "./pi-mcp-servers.ts";

@@ -12,8 +12,6 @@ import {
   contentText,
   definePlugin,
   errorText,
-  hasTag,
-  REHYDRATION_TAG,
   resultMeta,
   CONTEXT_STAGE,
   RESULT_STAGE,
@@ -21,6 +19,7 @@ import {
   type AgentMessageLike,
   type ContentBlock,
 } from "../../core/sdk.ts";
+import { hasTag, REHYDRATION_TAG } from "../../lib/tags/index.ts";
 import { isBlobId, RetentionSchedule } from "../../lib/blobs/index.ts";
 import { BLOB_STORE } from "../blobs/index.ts";
 import { redactValue } from "../../lib/redact/index.ts";

@@ -1,6 +1,6 @@
 /** Shared tool tags: which server a tool belongs to. */
 import { describe, expect, it } from "vitest";
-import { mcpServerTag, serverOfTags, serverTag } from "../../../core/tags.ts";
+import { mcpServerTag, serverOfTags, serverTag } from "../../../../lib/tags/index.ts";
 
 describe("shared tags", () => {
   it("names a tool's server by its first server:<name> or mcp:<name> tag", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { piMcpNextStep, piMcpServerOf } from "../../../core/index.ts";
+import { piMcpNextStep, piMcpServerOf } from "../../../../lib/mcp-identity/index.ts";
 
 describe("piMcpServerOf", () => {
   it("reads the server of pi's MCP tool names", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { absolutePathEntries, absoluteSearchPath } from "../../../core/search-path.ts";
+import { absolutePathEntries, absoluteSearchPath } from "../../../../lib/search-path/index.ts";
 
 describe("the PATH a spawned program is looked up on", () => {
   it("keeps only absolute entries: relative ones (., node_modules/.bin, an empty entry) resolve in the repository", () => {

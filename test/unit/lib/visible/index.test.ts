@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { formatProblems, visible, visibleLines } from "../../../core/index.ts";
+import { formatProblems } from "../../../../core/index.ts";
+import { visible, visibleLines } from "../../../../lib/visible/index.ts";
 
 const OSC52 = "\u001b]52;c;aGVsbG8=\u0007";
 // eslint-disable-next-line no-control-regex

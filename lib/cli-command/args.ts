@@ -4,8 +4,8 @@
  * the usage on stderr, exit 2).
  */
 import { parseArgs, type ParseArgsConfig } from "node:util";
-import type { CliIO } from "./cli-command.ts";
-import { didYouMean } from "./did-you-mean.ts";
+import type { CliIO } from "./command.ts";
+import { didYouMean } from "../did-you-mean/index.ts";
 
 type Options = NonNullable<ParseArgsConfig["options"]>;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { mcpNormalized, mcpSpellings, piMcpIdentity, resourceCallReach } from "../../../core/tool-identity.ts";
+import { mcpNormalized, mcpSpellings, piMcpIdentity, resourceCallReach } from "../../../../lib/mcp-identity/tool-identity.ts";
 
 describe("one identity for an MCP server's tool", () => {
   it("spells it as pi and as pi-governor do, normalized as pi writes names", () => {

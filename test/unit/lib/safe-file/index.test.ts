@@ -10,7 +10,7 @@ import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { openCheckedFileSync, readBoundedFileSync, UnsafeFileError } from "../../../core/safe-file.ts";
+import { openCheckedFileSync, readBoundedFileSync, UnsafeFileError } from "../../../../lib/safe-file/index.ts";
 
 let root: string;
 let project: string;

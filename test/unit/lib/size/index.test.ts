@@ -1,9 +1,9 @@
 /** One size measure for content: UTF-8 bytes, characters and the token estimate, shared by budget and prune. */
 import { describe, expect, it } from "vitest";
-import { textContent, type ContentBlock } from "../../../core/content.ts";
-import { contentBytes, contentChars, estimateTokens, IMAGE_CHARS, messageChars, utf8Bytes } from "../../../core/size.ts";
-import { measure } from "../../../plugins/budget/measure.ts";
-import { messageChars as pruneMessageChars, tokensOf } from "../../../plugins/prune/size.ts";
+import { textContent, type ContentBlock } from "../../../../core/content.ts";
+import { contentBytes, contentChars, estimateTokens, IMAGE_CHARS, messageChars, utf8Bytes } from "../../../../lib/size/index.ts";
+import { measure } from "../../../../plugins/budget/measure.ts";
+import { messageChars as pruneMessageChars, tokensOf } from "../../../../plugins/prune/size.ts";
 
 describe("one size measure", () => {
   const content: ContentBlock[] = [...textContent("héllo"), { type: "image", data: "QUJD".repeat(1_000), mimeType: "image/png" }];

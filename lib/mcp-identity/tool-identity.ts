@@ -6,7 +6,7 @@
  * under every spelling of the server tool it reaches: `{ server, tool }`.
  */
 
-import type { McpReach, McpToolIdentity } from "./tool-types.ts";
+import type { McpReach, McpToolIdentity } from "../../core/sdk.ts";
 
 /**
  * pi's resource tools (pi 1.x, the names Codex and opencode use): the `server` argument names the

@@ -3,7 +3,7 @@
  * (the execution log's `stats`, recall's `search`) and the CLI in cli/ loads them on demand, so the
  * contract sits in the kernel: plugins implement it without importing the CLI above them.
  */
-import { MAX_PATH_CHARS } from "./config/bounds.ts";
+import { MAX_PATH_CHARS } from "../config/index.ts";
 
 /** Output streams, injectable for tests. */
 export interface CliIO {
