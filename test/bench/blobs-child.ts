@@ -9,7 +9,7 @@ import { open, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createGovernor, definePreset, textContent, type ToolResultValue } from "../../core/index.ts";
 import { blobs } from "../../plugins/blobs/index.ts";
-import { oneToolPlugin } from "../helpers/tool-plugin.ts";
+import { oneToolPlugin } from "../../testing/tool-plugin.ts";
 
 const [mode = "governed", mb = "1", dir = "/tmp/pigov-bench-blobs"] = process.argv.slice(2);
 const bytes = Number(mb) * 1024 * 1024;

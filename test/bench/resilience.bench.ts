@@ -13,7 +13,7 @@ import { retryDefaults, retryWrapper } from "../../plugins/retry/index.ts";
 import { attemptTimeoutWrapper, TOOL_TIMEOUT_MS } from "../../plugins/timeout/index.ts";
 import { timeoutDefaults } from "../../plugins/timeout/config.ts";
 import { formatNs, nsPerCall, type BenchSuite } from "./harness.ts";
-import { testTool } from "../helpers/tool-plugin.ts";
+import { testTool } from "../../testing/tool-plugin.ts";
 
 const ITERATIONS = 50_000;
 const TARGET = 4;

@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { createExtension, definePreset, textContent } from "../../core/index.ts";
 import { BLOB_MARKER_PATTERN, blobs } from "../../plugins/blobs/index.ts";
 import { startPiSession } from "../helpers/pi-session.ts";
-import { oneToolPlugin } from "../helpers/tool-plugin.ts";
+import { oneToolPlugin } from "../../testing/tool-plugin.ts";
 
 const CALLS = 3;
 const root = mkdtempSync(join(tmpdir(), "pigov-blob-e2e-"));

@@ -10,7 +10,7 @@ import {
 } from "../../core/index.ts";
 import { blobs } from "../../plugins/blobs/index.ts";
 import { budget } from "../../plugins/budget/index.ts";
-import { oneToolPlugin } from "./tool-plugin.ts";
+import { oneToolPlugin } from "../../testing/tool-plugin.ts";
 
 /** A tool plugin whose `emit` tool answers with whatever text the test puts in `outputs`. */
 export function emitterPlugin(outputs: { text: string; details?: Record<string, unknown> }) {

@@ -9,7 +9,7 @@ import { createInterface } from "node:readline";
 import { createGovernor, definePreset, systemClock, textContent, type Clock, type UiBridge } from "../../core/index.ts";
 import { openDatabase, probeSqlite } from "../../lib/sqlite/index.ts";
 import { executionLog } from "../../plugins/execution-log/index.ts";
-import { oneToolPlugin } from "./tool-plugin.ts";
+import { oneToolPlugin } from "../../testing/tool-plugin.ts";
 
 const HOLDER = resolve(import.meta.dirname, "../fixtures/sqlite/lock-holder.mjs");
 /** How long the other process holds the lock by default, in ms. */

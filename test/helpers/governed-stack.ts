@@ -15,7 +15,7 @@ import { breaker } from "../../plugins/circuit-breaker/index.ts";
 import { executionLog } from "../../plugins/execution-log/index.ts";
 import { retry } from "../../plugins/retry/index.ts";
 import { timeout } from "../../plugins/timeout/index.ts";
-import { toolsPlugin } from "./tool-plugin.ts";
+import { toolsPlugin } from "../../testing/tool-plugin.ts";
 
 const cleanups: Array<() => Promise<void> | void> = [];
 

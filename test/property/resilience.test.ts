@@ -8,7 +8,7 @@ import { STAGE, timedOut, type ToolObservation } from "../../core/index.ts";
 import { NEVER_RETRIED, RetryBudget, retryDefaults, retryWrapper, type RetryOptions } from "../../plugins/retry/index.ts";
 import { attemptTimeoutWrapper, DEADLINE_STAGE, totalDeadlineWrapper } from "../../plugins/timeout/index.ts";
 import { timeoutDefaults } from "../../plugins/timeout/config.ts";
-import { ManualClock } from "../helpers/manual-clock.ts";
+import { ManualClock } from "../../testing/manual-clock.ts";
 import { ok, pipelineWith } from "../helpers/wrapper-pipeline.ts";
 
 /** Outcomes a scripted attempt can have. */

@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url";
 import ts from "typescript";
 
 /** Top-level folders whose files form the graph (tests are outside it). */
-export const SCANNED_DIRS = ["core", "host", "lib", "cli", "plugins", "presets", "bin"] as const;
+export const SCANNED_DIRS = ["core", "host", "lib", "cli", "plugins", "presets", "testing", "bin"] as const;
 
 /** One import of one file. */
 export interface ImportEdge {
@@ -272,7 +272,7 @@ function presetImportAllowed(e: ImportEdge, to: { unit: string }): boolean {
 /**
  * Layering rules broken by `edges`, one line each (`file:line imports target: why`):
  * - core imports only core (core/index.ts, the package's full entry, also host/index.ts);
- * - the host imports only core, lib and itself;
+ * - the host imports only core, lib and itself; the testing kit (testing/) only core, lib, the host and itself;
  * - lib imports neither plugins, presets nor cli;
  * - lib and plugins reach core only through core/sdk.ts; presets through core/sdk.ts or
  *   host/index.ts; cli and bin through any of them (core/index.ts is both);
@@ -299,6 +299,9 @@ export function ruleViolations(edges: readonly ImportEdge[], exists?: (file: str
     if (from.layer === "host" && to.layer !== "host" && to.layer !== "core" && to.layer !== "lib")
       out.push(`${where}: the host imports only core, lib and the host`);
     if ((from.layer === "lib" || from.layer === "plugins") && to.layer === "host") out.push(`${where}: plugins and libraries never import the host`);
+    if (from.layer === "testing" && !["testing", "host", "core", "lib"].includes(to.layer))
+      out.push(`${where}: the testing kit imports only core, lib, the host and itself`);
+    if (to.layer === "testing" && from.layer !== "testing") out.push(`${where}: only tests import the testing kit`);
     if (from.layer === "lib" && (to.layer === "plugins" || to.layer === "presets" || to.layer === "cli"))
       out.push(`${where}: lib imports only lib and ${SDK_ENTRY}`);
     if ((from.layer === "lib" || from.layer === "plugins") && to.layer === "core" && e.to !== SDK_ENTRY)

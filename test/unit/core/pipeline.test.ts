@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { Type } from "typebox";
 import { Pipeline, STAGE, contentText, success, textContent, type ToolHandler, type ToolObservation } from "../../../core/index.ts";
-import { testTool } from "../../helpers/tool-plugin.ts";
+import { testTool } from "../../../testing/tool-plugin.ts";
 
 function pipelineWithEcho(): Pipeline {
   const p = new Pipeline();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { contentText, isPluginError, Pipeline, type PluginError, STAGE, textContent, type CommandContext, type PipelineEvent } from "../../../core/index.ts";
-import { testTool } from "../../helpers/tool-plugin.ts";
+import { testTool } from "../../../testing/tool-plugin.ts";
 
 function pipeline(): { p: Pipeline; reported: PluginError[] } {
   const p = new Pipeline();

@@ -8,8 +8,8 @@ import { breaker } from "../../../plugins/circuit-breaker/index.ts";
 import { executionLog } from "../../../plugins/execution-log/index.ts";
 import { retry } from "../../../plugins/retry/index.ts";
 import { timeout } from "../../../plugins/timeout/index.ts";
-import { ManualClock } from "../../helpers/manual-clock.ts";
-import { toolsPlugin } from "../../helpers/tool-plugin.ts";
+import { ManualClock } from "../../../testing/manual-clock.ts";
+import { toolsPlugin } from "../../../testing/tool-plugin.ts";
 import { never, sysError } from "../../helpers/wrapper-pipeline.ts";
 
 let dir: string;

@@ -12,7 +12,7 @@ import { createGovernor, definePreset, type ContentBlock, type Governor, type To
 import { ManagedMcpServer } from "../../../../lib/mcp/index.ts";
 import { BLOB_MARKER_PATTERN, blobs } from "../../../../plugins/blobs/index.ts";
 import { budget } from "../../../../plugins/budget/index.ts";
-import { toolsPlugin, type TestTool } from "../../../helpers/tool-plugin.ts";
+import { toolsPlugin, type TestTool } from "../../../../testing/tool-plugin.ts";
 
 const require = createRequire(import.meta.url);
 const entry = (pkg: string) => join(dirname(require.resolve(`${pkg}/package.json`)), "dist", "index.js");

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { bindGovernor, createGovernor, definePlugin, definePreset } from "../../../../core/index.ts";
-import { fakePi } from "../../../helpers/fake-pi.ts";
+import { fakePi } from "../../../../testing/fake-pi.ts";
 
 async function bound(draft: boolean) {
   const seen: unknown[] = [];

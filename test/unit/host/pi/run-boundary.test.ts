@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { bindGovernor, createGovernor, definePlugin, definePreset } from "../../../../core/index.ts";
 import { RunBoundary } from "../../../../host/pi/run-boundary.ts";
-import { fakePi } from "../../../helpers/fake-pi.ts";
+import { fakePi } from "../../../../testing/fake-pi.ts";
 
 /** A governor bound to a fake pi that records each runStart; `emit` fires pi's events in order. */
 async function bound() {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { contentText, STAGE, type ToolObservation } from "../../../../core/index.ts";
 import { breaker, breakerDefaults, breakerWrapper, circuitKey, type BreakerOptions } from "../../../../plugins/circuit-breaker/index.ts";
-import { ManualClock } from "../../../helpers/manual-clock.ts";
+import { ManualClock } from "../../../../testing/manual-clock.ts";
 import { ok, pipelineWith, sysError } from "../../../helpers/wrapper-pipeline.ts";
 
 const opts = (o: Partial<BreakerOptions> = {}): BreakerOptions => ({ ...breakerDefaults, failureThreshold: 3, cooldownMs: 30_000, ...o });

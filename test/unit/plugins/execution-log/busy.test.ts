@@ -12,7 +12,7 @@ import { describeWithSqlite } from "../../../helpers/sqlite-available.ts";
 import type { Logger } from "../../../../core/index.ts";
 import { openDatabase, probeSqlite, SQLITE_DRIVER_ENV, type SqliteDatabase } from "../../../../lib/sqlite/index.ts";
 import { ExecutionLogWriter, type PendingExecution } from "../../../../plugins/execution-log/index.ts";
-import { ManualClock } from "../../../helpers/manual-clock.ts";
+import { ManualClock } from "../../../../testing/manual-clock.ts";
 
 let dir: string;
 let other: SqliteDatabase | undefined;

@@ -6,8 +6,8 @@ import { describeWithSqlite } from "../../../helpers/sqlite-available.ts";
 import { createGovernor, definePreset, textContent, type UiBridge } from "../../../../core/index.ts";
 import { openDatabase, type SqliteDatabase } from "../../../../lib/sqlite/index.ts";
 import { executionLog, ExecutionLogWriter, migrate, SCHEMA_VERSION } from "../../../../plugins/execution-log/index.ts";
-import { ManualClock } from "../../../helpers/manual-clock.ts";
-import { toolsPlugin } from "../../../helpers/tool-plugin.ts";
+import { ManualClock } from "../../../../testing/manual-clock.ts";
+import { toolsPlugin } from "../../../../testing/tool-plugin.ts";
 
 let dir: string;
 beforeEach(() => {

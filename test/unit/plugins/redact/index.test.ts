@@ -20,7 +20,7 @@ import { probeSqlite } from "../../../../lib/sqlite/index.ts";
 import { blobs } from "../../../../plugins/blobs/index.ts";
 import { recall } from "../../../../plugins/recall/index.ts";
 import { redact } from "../../../../plugins/redact/index.ts";
-import { oneToolPlugin } from "../../../helpers/tool-plugin.ts";
+import { oneToolPlugin } from "../../../../testing/tool-plugin.ts";
 
 // Built at run time: no whole token in the repository.
 const TOKEN = ["ghp", "_", "R3dactMe".repeat(4), "Zq9x"].join("");

@@ -4,7 +4,7 @@ import { jitteredBackoffMs as backoffDelay } from "../../../../lib/resilience/ba
 import { retry, retryDefaults, retryWrapper, RetryBudget, type RetryOptions } from "../../../../plugins/retry/index.ts";
 import { attemptTimeoutWrapper, DEADLINE_STAGE, totalDeadlineWrapper } from "../../../../plugins/timeout/index.ts";
 import { timeoutDefaults } from "../../../../plugins/timeout/config.ts";
-import { flush, ManualClock } from "../../../helpers/manual-clock.ts";
+import { flush, ManualClock } from "../../../../testing/manual-clock.ts";
 import { ok, pipelineWith, sysError, type Body } from "../../../helpers/wrapper-pipeline.ts";
 
 const SAFE: ToolAnnotations = { readOnlyHint: true };

@@ -19,7 +19,7 @@ import { redact } from "../../../../plugins/redact/index.ts";
 import { retry } from "../../../../plugins/retry/index.ts";
 import { ATTR, EVENT, GEN_AI, METRIC, SPAN, telemetry } from "../../../../plugins/telemetry/index.ts";
 import { timeout } from "../../../../plugins/timeout/index.ts";
-import { ManualClock } from "../../../helpers/manual-clock.ts";
+import { ManualClock } from "../../../../testing/manual-clock.ts";
 import { OtelRecorder } from "../../../helpers/otel-recorder.ts";
 
 const otel = new OtelRecorder();

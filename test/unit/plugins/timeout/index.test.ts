@@ -4,7 +4,7 @@ import { contentText, STAGE, timedOut, type ToolCallContext, type ToolHandler } 
 import { runAttempt } from "../../../../plugins/timeout/attempt.ts";
 import { attemptTimeoutWrapper, linkedCount, timeout, TOOL_TIMEOUT_MS, totalDeadlineWrapper, DEADLINE_STAGE } from "../../../../plugins/timeout/index.ts";
 import { timeoutDefaults, type TimeoutOptions } from "../../../../plugins/timeout/config.ts";
-import { flush, ManualClock } from "../../../helpers/manual-clock.ts";
+import { flush, ManualClock } from "../../../../testing/manual-clock.ts";
 import { never, ok, pipelineWith, type Body } from "../../../helpers/wrapper-pipeline.ts";
 
 const opts = (o: Partial<TimeoutOptions> = {}): TimeoutOptions => ({ ...timeoutDefaults, ...o });
