@@ -10,6 +10,27 @@
  */
 import type { AgentMessageLike } from "./content.ts";
 
+/** One `context_edit` of the session: the content it puts in place, and pi's id of its entry. */
+export interface SessionEdit {
+  readonly content: unknown;
+  /** pi's id of the edit entry; absent for a draft proposed earlier at the same boundary (not yet in the session). */
+  readonly entryId?: string;
+}
+
+/**
+ * A `custom` record on the session's active branch with the context edits pi appended right before it:
+ * pi appends a boundary's drafts in the order they were proposed, so a plugin that proposes its edits
+ * and then its record finds, at the next request, the ids of exactly the edit entries it wrote there.
+ */
+export interface SessionRecord {
+  readonly data: Record<string, unknown>;
+  /** The run of `context_edit` entries directly before the record on the branch, oldest first (at most {@link MAX_EDITS_BEFORE_RECORD}). */
+  readonly editsBefore: ReadonlyArray<{ readonly entryId: string; readonly targetId: string }>;
+}
+
+/** Most edits listed before one record (a boundary's edits; older ones in a longer run are left out). */
+export const MAX_EDITS_BEFORE_RECORD = 10_000;
+
 /** One message entry of the session's active branch, with the latest context edit that targets it. */
 export interface SessionMessageEntry {
   /** pi's session entry id. */
@@ -20,13 +41,13 @@ export interface SessionMessageEntry {
    * The latest `context_edit` targeting this entry on the active branch (edits proposed earlier in
    * the same boundary included): the content it puts in place, `null` for an omission. Absent: no edit.
    */
-  readonly edit?: { readonly content: unknown } | null;
+  readonly edit?: SessionEdit | null;
   /**
    * Every `context_edit` targeting this entry on the active branch, oldest first (drafts of the same
    * boundary last); `edit` is its last element. Edits stack: undoing one's own edit means putting back
    * the one beneath it, which may be another extension's. Absent: no edit.
    */
-  readonly edits?: ReadonlyArray<{ readonly content: unknown } | null>;
+  readonly edits?: ReadonlyArray<SessionEdit | null>;
 }
 
 /** A `context_edit` draft: replace the content of entry `targetId` in every later model context. */
@@ -54,6 +75,8 @@ export interface TurnBoundaryInfo {
   readonly turnIndex: number;
   /** The session's message entries on the active branch with their latest edit; read on demand (O(entries)). */
   readonly entries: () => readonly SessionMessageEntry[];
+  /** The session's `custom` records of a kind on the active branch, with the edits right before each ({@link SessionRecord}); O(entries). */
+  readonly records: (kind: string) => readonly SessionRecord[];
   readonly signal?: AbortSignal;
 }
 

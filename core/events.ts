@@ -50,7 +50,12 @@ export type PipelineEvent =
    * The user ran a shell command of their own (`!` / `!!` in pi, RPC's `bash`), which may change
    * files outside any tool call; pi reports its start only (pi 1.x in every mode, 0.73 interactive).
    */
-  | { type: "host_user_shell"; sessionId: string }
+  /**
+   * The user ran a shell command (`!`, RPC `bash`), which may change files. `unseen`: pi-governor
+   * learned of it only from the result pi recorded (another extension handled it, or it came from
+   * the SDK): the user's commands may run where pi-governor cannot see them start.
+   */
+  | { type: "host_user_shell"; sessionId: string; unseen?: boolean }
   | { type: "plugin_error"; error: PluginError }
   | { type: "log"; record: LogRecord }
   | { type: "custom"; source: string; name: string; data?: Record<string, unknown> };

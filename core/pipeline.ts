@@ -2,6 +2,7 @@ import { classifyError } from "./classify.ts";
 import { isGovernorError, isPluginError, PipelineError, PluginError } from "./errors.ts";
 import type { BoundaryDraft, TurnBoundaryInfo } from "./context-edits.ts";
 import type { PipelineEvent } from "./events.ts";
+import type { CacheWarmingAction, CacheWarmingInfo } from "./prompt-cache.ts";
 import { LifecycleHook, ObserverHook, type TapRecord, TransformHook, WrapHook } from "./hooks.ts";
 import { failure, type ToolObservation } from "./observation.ts";
 import { type Clock, systemClock } from "./services.ts";
@@ -78,6 +79,12 @@ export class Pipeline {
     contextEdits: TransformHook<BoundaryDraft[], TurnBoundaryInfo>;
     /** Injections in front of a prompt: autoContext. */
     beforeAgentStart: TransformHook<Injection[], PromptInfo>;
+    /**
+     * The host is about to refresh the prompt cache between requests (pi's cache warming, 0.87 and
+     * later; never run on older lines): the value is the action so far (the host's own decision
+     * first), a tap returns the action it wants.
+     */
+    cacheWarming: TransformHook<CacheWarmingAction, CacheWarmingInfo>;
     sessionStart: LifecycleHook<SessionInfo>;
     sessionShutdown: LifecycleHook<SessionInfo>;
     /**
@@ -112,6 +119,7 @@ export class Pipeline {
       context: new TransformHook<ContextMessages, ContextInfo>(host, "context"),
       contextEdits: new TransformHook<BoundaryDraft[], TurnBoundaryInfo>(host, "contextEdits"),
       beforeAgentStart: new TransformHook<Injection[], PromptInfo>(host, "beforeAgentStart"),
+      cacheWarming: new TransformHook<CacheWarmingAction, CacheWarmingInfo>(host, "cacheWarming"),
       sessionStart: new LifecycleHook<SessionInfo>(host, "sessionStart"),
       sessionShutdown: new LifecycleHook<SessionInfo>(host, "sessionShutdown"),
       runStart: new LifecycleHook<RunInfo>(host, "runStart"),

@@ -56,9 +56,14 @@ export {
   type ContextEditDraft,
   messageIdentity,
   type RecordDraft,
+  type SessionEdit,
   type SessionMessageEntry,
+  type SessionRecord,
   type TurnBoundaryInfo,
 } from "./context-edits.ts";
+// The provider's prompt cache: its lifetime and warming on the `context` event, and the host's cache
+// warming decisions a `cacheWarming` tap may change (pi 0.87+).
+export type { CacheWarmingAction, CacheWarmingInfo, PromptCacheInfo } from "./prompt-cache.ts";
 
 // Services: what the host hands `apply` (logger, clock, UI, session store) and the typed services
 // plugins offer each other (`defineService` keys declared in `provides`, `requires`, `optional`).

@@ -7,7 +7,7 @@
 export interface IgnoredTrustedKey {
   /** The project file that set it. */
   source: string;
-  /** Plugin config key, e.g. `kota`. */
+  /** Plugin config key, e.g. `kota` ("" for a top-level key: `preset`). */
   section: string;
   /** Top-level key of the section, e.g. `command`. */
   key: string;

@@ -1,7 +1,8 @@
-import type { SessionMessageEntry } from "./context-edits.ts";
+import type { SessionMessageEntry, SessionRecord } from "./context-edits.ts";
 import type { TSchema } from "typebox";
 import type { AgentMessageLike, ContentBlock } from "./content.ts";
 import type { ToolObservation } from "./observation.ts";
+import type { PromptCacheInfo } from "./prompt-cache.ts";
 import type { ResultMeta } from "./result-meta.ts";
 import type { UiBridge } from "./services.ts";
 
@@ -9,15 +10,27 @@ import type { UiBridge } from "./services.ts";
 export interface McpToolIdentity {
   readonly server: string;
   readonly tool: string;
+  /**
+   * pi cut the tool's name and added a hash (`piHashedIdentity` in lib/mcp-identity): `tool` is only
+   * the start of the name as pi writes it (every character other than letters, digits and `_` as
+   * `_`), and `hash` the 8 hex digits that tell the whole name.
+   */
+  readonly truncated?: boolean;
+  /** pi's hash suffix of this tool (8 hex digits of SHA-256 of `<server>\0<tool>`), when its name carries one. */
+  readonly hash?: string;
 }
 
 /**
- * What an MCP call reaches. `targets` is one identity for a server's tool; for a resource tool
- * without a server, one per server known to be reachable (`everyServer`: pi lists or reads them all).
+ * What an MCP call reaches. `targets` is one identity for a server's tool (two for a pi tool name
+ * that may carry a hash suffix: as written, and as pi's hashed name; the call is judged under both);
+ * for a resource tool without a server, one per server known to be reachable (`everyServer`: pi
+ * lists or reads them all).
  */
 export interface McpReach {
   readonly targets: readonly McpToolIdentity[];
   readonly everyServer: boolean;
+  /** With `everyServer`: pi may reach servers not among `targets` that pi cannot list. */
+  readonly incomplete?: boolean;
 }
 
 /** MCP-style behaviour hints: what may be repeated safely. */
@@ -168,6 +181,10 @@ export interface ContextInfo {
    * of this event carry the edits already (pi builds the context from its projection).
    */
   readonly sessionEntries?: () => readonly SessionMessageEntry[];
+  /** The provider's prompt cache for this request, as the host knows it (pi 0.87+ declare lifetimes and warm). */
+  readonly promptCache?: PromptCacheInfo;
+  /** Same lines: the session's `custom` records of a kind with the context edits right before each (O(entries)). */
+  readonly sessionRecords?: (kind: string) => readonly SessionRecord[];
 }
 
 /** The value of the `context` waterfall. */
@@ -236,6 +253,12 @@ export interface ToolGateDecision {
   blockReason?: string;
   /** End the run (pi 0.84.1+: after this batch; older pi: before the next model request). */
   terminate?: boolean;
+  /**
+   * A person approved the call with these arguments (their JSON, as shown): the host runs the call
+   * with exactly them or not at all. The pi adapter freezes pi's arguments object, so no later
+   * `tool_call` handler or tool can change it, and refuses the call if it no longer matches.
+   */
+  approvedArgs?: string;
 }
 
 /** A turn (one model request and the tool calls it makes) is starting. */

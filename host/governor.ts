@@ -1,7 +1,7 @@
 import { PluginError } from "../core/errors.ts";
 import { CONFIG_FILE, loadConfigLayers } from "./config/layers.ts";
 import { join } from "node:path";
-import { formatProblems, resolveConfig } from "./config/resolve.ts";
+import { chosenPreset, formatProblems, resolveConfig } from "./config/resolve.ts";
 import { type ConfigLayer, type ConfigProblem, type Governor, registerGovernor } from "../core/governor.ts";
 import { Pipeline } from "../core/pipeline.ts";
 import type { Preset } from "../core/plugin.ts";
@@ -135,7 +135,7 @@ function presetAndConfig(options: GovernorOptions, env: Readonly<Record<string, 
 
   let preset = options.preset;
   const extraProblems: ConfigProblem[] = [...loaded.problems];
-  const wanted = [...layers].reverse().find((l) => typeof l.data.preset === "string")?.data.preset as string | undefined;
+  const wanted = chosenPreset(layers);
   if (wanted && wanted !== preset.name) {
     const found = options.presets?.find((p) => p.name === wanted);
     if (found) preset = found;

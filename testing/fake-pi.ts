@@ -2,7 +2,7 @@
  * A stand-in for pi's ExtensionAPI that records the handlers an extension registers, for unit tests
  * of the pi adapter's bindings (what pi itself does with them is proven in test/e2e).
  */
-import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
+import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 
 /** An event handler as the adapter registers it. */
 export type FakePiHandler = (event: unknown, ctx: unknown) => Promise<unknown> | unknown;

@@ -11,6 +11,10 @@
  *     (pruning an old turn) costs a full rewrite of everything after the system prompt.
  *
  * A "cache break" is a request that does not reuse the whole previous request as its cached prefix.
+ *
+ * Entries expire (`observe(req, at)` with the request's time and the models' `lifetimeMs`): an entry
+ * lives `lifetimeMs` after its last use (written, read, or refreshed by cache warming), so a request
+ * after a gap longer than the lifetime reads nothing ("cold"). Without times nothing expires.
  */
 import { createHash } from "node:crypto";
 import type { AgentMessageLike } from "../../core/index.ts";
@@ -28,6 +32,8 @@ export interface CacheOutcome {
   cost: number;
   /** The request did not reuse the whole previous request. */
   broke: boolean;
+  /** Every cache entry had expired: the request found the cache cold (read nothing). */
+  cold?: boolean;
 }
 
 /** A request prepared for the cache models: per-message hashes, tokens and block counts. */
@@ -92,7 +98,7 @@ export class RequestPreparer {
   }
 }
 
-function outcome(req: PreparedRequest, readMessages: number, systemHit: boolean, previousLength: number | undefined): CacheOutcome {
+function outcome(req: PreparedRequest, readMessages: number, systemHit: boolean, previousLength: number | undefined, cold: boolean): CacheOutcome {
   let read = systemHit ? req.systemTokens : 0;
   for (let j = 0; j < readMessages; j++) read += req.tokens[j]!;
   const write = req.total - read;
@@ -101,48 +107,113 @@ function outcome(req: PreparedRequest, readMessages: number, systemHit: boolean,
     writeTokens: write,
     cost: read * CACHE_PRICING.read + write * CACHE_PRICING.write,
     broke: previousLength !== undefined && readMessages < previousLength,
+    ...(cold ? { cold } : {}),
   };
 }
 
+/**
+ * Cache entries by prefix hash with the time of their last use (ms; 0 without times). An entry is
+ * alive while `at - lastUse <= lifetimeMs`, or always when either time is unknown.
+ */
+class Entries {
+  private readonly lastUse = new Map<string, number>();
+
+  constructor(private readonly lifetimeMs: number) {}
+
+  alive(hash: string, at: number | undefined): boolean {
+    const used = this.lastUse.get(hash);
+    if (used === undefined) return false;
+    return at === undefined || used < 0 || at - used <= this.lifetimeMs;
+  }
+
+  touch(hash: string, at: number | undefined): void {
+    this.lastUse.set(hash, at ?? -1);
+  }
+
+  /** Whether any entry was used before (a request with none alive then found the cache cold). */
+  get used(): boolean {
+    return this.lastUse.size > 0;
+  }
+}
+
+/** The lifetime of a prompt cache entry when the model declares none (Anthropic's default tier), in ms. */
+export const DEFAULT_CACHE_LIFETIME_MS = 300_000;
+
 /** Model (a): the longest whole-message prefix any earlier request sent is cached. */
 export class PrefixCache {
-  private readonly seen = new Set<string>();
+  private readonly seen: Entries;
   private previous: number | undefined;
+  private last: PreparedRequest | undefined;
 
-  observe(req: PreparedRequest): CacheOutcome {
-    const systemHit = this.seen.has(req.prefix[0]!);
+  /** @param lifetimeMs how long an entry lives after its last use (default 300 s; only with request times) */
+  constructor(lifetimeMs = DEFAULT_CACHE_LIFETIME_MS) {
+    this.seen = new Entries(lifetimeMs);
+  }
+
+  /** Prices `req` sent at `at` (ms; undefined: nothing expires). */
+  observe(req: PreparedRequest, at?: number): CacheOutcome {
+    const systemHit = this.seen.alive(req.prefix[0]!, at);
     let j = 0;
-    if (systemHit) while (j + 1 < req.prefix.length && this.seen.has(req.prefix[j + 1]!)) j++;
-    const result = outcome(req, j, systemHit, this.previous);
-    for (const p of req.prefix) this.seen.add(p);
+    if (systemHit) while (j + 1 < req.prefix.length && this.seen.alive(req.prefix[j + 1]!, at)) j++;
+    const result = outcome(req, j, systemHit, this.previous, !systemHit && this.seen.used);
+    for (const p of req.prefix) this.seen.touch(p, at);
     this.previous = req.prefix.length - 1;
+    this.last = req;
     return result;
+  }
+
+  /** A cache warming refresh at `at`: the last request again, read whole while it is alive. */
+  refresh(at: number): CacheOutcome | undefined {
+    const req = this.last;
+    if (!req || !this.seen.alive(req.prefix[req.prefix.length - 1]!, at)) return undefined;
+    for (const p of req.prefix) this.seen.touch(p, at);
+    return outcome(req, req.prefix.length - 1, true, undefined, false);
   }
 }
 
 /** Model (b): reads only up to a breakpoint an earlier request wrote, within LOOKBACK_BLOCKS of the end. */
 export class BreakpointCache {
-  private readonly written = new Set<string>();
+  private readonly written: Entries;
   private previous: number | undefined;
+  private last: PreparedRequest | undefined;
 
-  observe(req: PreparedRequest): CacheOutcome {
+  /** @param lifetimeMs how long an entry lives after its last use (default 300 s; only with request times) */
+  constructor(lifetimeMs = DEFAULT_CACHE_LIFETIME_MS) {
+    this.written = new Entries(lifetimeMs);
+  }
+
+  /** Prices `req` sent at `at` (ms; undefined: nothing expires). */
+  observe(req: PreparedRequest, at?: number): CacheOutcome {
     const n = req.prefix.length - 1;
-    const systemHit = this.written.has(req.prefix[0]!);
+    const systemHit = this.written.alive(req.prefix[0]!, at);
     let hit = 0;
     if (systemHit) {
       let back = 0;
       for (let j = n; j > 0 && back <= LOOKBACK_BLOCKS; j--) {
-        if (this.written.has(req.prefix[j]!)) {
+        if (this.written.alive(req.prefix[j]!, at)) {
           hit = j;
           break;
         }
         back += req.blocks[j - 1]!;
       }
     }
-    const result = outcome(req, hit, systemHit, this.previous);
-    this.written.add(req.prefix[0]!);
-    this.written.add(req.prefix[n]!);
+    const result = outcome(req, hit, systemHit, this.previous, !systemHit && this.written.used);
+    // The entry read is used again (its lifetime starts over); the request writes its own breakpoints.
+    if (hit > 0) this.written.touch(req.prefix[hit]!, at);
+    this.written.touch(req.prefix[0]!, at);
+    this.written.touch(req.prefix[n]!, at);
     this.previous = n;
+    this.last = req;
     return result;
+  }
+
+  /** A cache warming refresh at `at`: the last request again, read whole while its entry is alive. */
+  refresh(at: number): CacheOutcome | undefined {
+    const req = this.last;
+    const n = req ? req.prefix.length - 1 : 0;
+    if (!req || !this.written.alive(req.prefix[n]!, at)) return undefined;
+    this.written.touch(req.prefix[0]!, at);
+    this.written.touch(req.prefix[n]!, at);
+    return outcome(req, n, true, undefined, false);
   }
 }

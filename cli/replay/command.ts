@@ -16,7 +16,7 @@ import { loadPiSessionFormat } from "./pi-session-format.ts";
 import { type ReplayConfig, replayConfig } from "./config.ts";
 import { governorPolicy, noPruning } from "./policies.ts";
 import { hindsightRuns, MAX_SCHEDULE_REQUESTS, STEP_EVERY_REQUEST } from "./hindsight.ts";
-import { addTotals, fileLine, savingsLine, promptChart, totalsTable, turnTable, ZERO_TOTALS } from "./report.ts";
+import { addTotals, coldLine, fileLine, savingsLine, promptChart, totalsTable, turnTable, ZERO_TOTALS } from "./report.ts";
 import { type ParsedSession, readSessionFile } from "./session-file.ts";
 import { DEFAULT_MAX_SESSION_BYTES, MAX_FILE_MB } from "./session-read.ts";
 import { simulate } from "./simulate.ts";
@@ -33,7 +33,9 @@ Replays every model call of pi session files with and without the configured pru
 tokens sent, the largest prompt, prompt-cache breaks and cache-weighted cost (cached input 0.1x,
 cache writes 1.25x) under two cache models: (a) any unchanged message prefix is cached; (b) only up to
 a breakpoint an earlier call wrote (Anthropic, as pi marks them). It also says what the same pruning
-would have saved perfectly timed, knowing each session to its end. The pruning simulated is yours:
+would have saved perfectly timed, knowing each session to its end. Calls are priced at their real
+times: a call that comes longer than the cache lifetime after the previous one (or the last cache
+warming refresh pi recorded) finds the cache cold and reads nothing. The pruning simulated is yours:
 the preset and prune settings your pi-governor config picks. No argument: your ${RECENT_SESSIONS} most recent
 sessions in ~/.pi/agent/sessions (PI_CODING_AGENT_DIR/sessions), or the bundled sample when you have none.
 
@@ -41,6 +43,7 @@ options:
   --config <file>        read the config from this JSON file alone (default: your pi-governor config files)
   --system-tokens <n>    tokens of system prompt + tool definitions per call (default 4000)
   --window <n>           model context window in tokens (default 200000)
+  --cache-lifetime <s>   seconds a prompt cache entry lives after its last use (default 300)
   --price <usd>          dollars per million fresh input tokens, for the cost column (default 3)
   --max-file-mb <n>      largest session file read, in MiB (default ${DEFAULT_MAX_SESSION_BYTES / 1024 / 1024}, at most ${MAX_FILE_MB.max}); larger files are skipped unread
   --no-chart             skip the chart
@@ -55,6 +58,8 @@ interface Args {
   price: number;
   /** Largest session file read, in bytes. */
   maxFileBytes: number;
+  /** Seconds a prompt cache entry lives after its last use. */
+  cacheLifetime: number;
   chart: boolean;
   turns: boolean;
 }
@@ -69,6 +74,7 @@ function parseReplayArgs(argv: string[], io: CliIO): Args | number {
       window: { type: "string" },
       price: { type: "string" },
       "max-file-mb": { type: "string" },
+      "cache-lifetime": { type: "string" },
       "no-chart": { type: "boolean" },
       "no-turns": { type: "boolean" },
     },
@@ -77,7 +83,7 @@ function parseReplayArgs(argv: string[], io: CliIO): Args | number {
   );
   if (typeof parsed === "number") return parsed;
   const { values } = parsed;
-  const number = (name: "system-tokens" | "window" | "price" | "max-file-mb", fallback: number): number | string => {
+  const number = (name: "system-tokens" | "window" | "price" | "max-file-mb" | "cache-lifetime", fallback: number): number | string => {
     const raw = values[name];
     if (raw === undefined) return fallback;
     const v = Number(raw);
@@ -86,12 +92,13 @@ function parseReplayArgs(argv: string[], io: CliIO): Args | number {
   const systemTokens = number("system-tokens", 4000);
   const window = number("window", 200_000);
   const price = number("price", 3);
+  const cacheLifetime = number("cache-lifetime", 300);
   const maxFileMb = number("max-file-mb", DEFAULT_MAX_SESSION_BYTES / 1024 / 1024);
   const outOfRange =
     typeof maxFileMb === "number" && !(Number.isInteger(maxFileMb) && maxFileMb >= MAX_FILE_MB.min && maxFileMb <= MAX_FILE_MB.max)
       ? `--max-file-mb needs a whole number from ${MAX_FILE_MB.min} to ${MAX_FILE_MB.max}, got "${values["max-file-mb"]}"`
       : undefined;
-  const bad = [systemTokens, window, price, maxFileMb, outOfRange].find((v) => typeof v === "string");
+  const bad = [systemTokens, window, price, cacheLifetime, maxFileMb, outOfRange].find((v) => typeof v === "string");
   if (bad !== undefined) {
     io.err(`${bad}\n\n${USAGE}`);
     return USAGE_EXIT;
@@ -103,6 +110,7 @@ function parseReplayArgs(argv: string[], io: CliIO): Args | number {
     window: window as number,
     price: price as number,
     maxFileBytes: (maxFileMb as number) * 1024 * 1024,
+    cacheLifetime: cacheLifetime as number,
     chart: !values["no-chart"],
     turns: !values["no-turns"],
   };
@@ -175,7 +183,8 @@ export const TURN_TABLE_LEGEND = `How to read this table:
   cache breaks calls whose prompt could not reuse the cache, under two cache models:
                a = any unchanged start of the prompt is cached (OpenAI-style automatic caching);
                b = only the part up to a cache breakpoint an earlier call set is cached (Anthropic, as pi sets them).
-               "ab" means both models broke on that call.`;
+               "ab" means both models broke on that call; "c" marks a call that found the cache cold (it came
+               longer than the cache lifetime after the previous call and read nothing, whatever was sent).`;
 
 /** The `replay` command. */
 export const run: CliCommand = async (argv, io) => {
@@ -203,7 +212,7 @@ export const run: CliCommand = async (argv, io) => {
   const everyRequest = governorPolicy({ prune: { ...config.prune, ...STEP_EVERY_REQUEST }, fold: config.fold, contextWindow: args.window });
   // Sums over the sessions a perfectly timed schedule was computed for: without pruning, pruned, perfectly timed.
   const timing = { base: ZERO_TOTALS, pruned: ZERO_TOTALS, costPrefix: 0, costBreakpoint: 0, sessions: 0 };
-  const sim = { systemTokens: args.systemTokens, contextWindow: args.window };
+  const sim = { systemTokens: args.systemTokens, contextWindow: args.window, cacheLifetimeMs: args.cacheLifetime * 1000 };
   const single = files.length === 1;
   let base = ZERO_TOTALS;
   let pruned = ZERO_TOTALS;
@@ -221,7 +230,7 @@ export const run: CliCommand = async (argv, io) => {
     `  sessions read with ${format ? `pi ${format.pi.version}'s session reader (${format.pi.scope})` : "pi-governor's own reader (pi not found: sessions older than format version 2 are skipped)"}\n`,
   );
   io.out(
-    `  assumed: ${args.systemTokens.toLocaleString("en-US")} tokens of system prompt + tool definitions per call; ${args.window.toLocaleString("en-US")}-token context window; tokens = characters / 4\n\n`,
+    `  assumed: ${args.systemTokens.toLocaleString("en-US")} tokens of system prompt + tool definitions per call; ${args.window.toLocaleString("en-US")}-token context window; tokens = characters / 4; a cache entry lives ${args.cacheLifetime.toLocaleString("en-US")} s after its last use\n\n`,
   );
   for (const { path: file, named } of files) {
     let session: ParsedSession;
@@ -236,14 +245,15 @@ export const run: CliCommand = async (argv, io) => {
       io.err(`${file}: no model calls on the active branch; skipped\n`);
       continue;
     }
-    const a = await simulate(session.requests, noPruning, sim);
-    const b = await simulate(session.requests, policy, sim);
+    const recorded = { ...sim, ...(session.trailingWarms ? { trailingWarms: session.trailingWarms } : {}) };
+    const a = await simulate(session.requests, noPruning, recorded);
+    const b = await simulate(session.requests, policy, recorded);
     const turns = session.requests[session.requests.length - 1]!.turn;
     replayed++;
     base = addTotals(base, a.totals);
     pruned = addTotals(pruned, b.totals);
     if (pruning && session.requests.length <= MAX_SCHEDULE_REQUESTS) {
-      const best = await hindsightRuns(session.requests, everyRequest, sim);
+      const best = await hindsightRuns(session.requests, everyRequest, recorded);
       timing.costPrefix += best.prefix.totals.costPrefix;
       timing.costBreakpoint += best.breakpoint.totals.costBreakpoint;
       timing.base = addTotals(timing.base, a.totals);
@@ -269,6 +279,7 @@ export const run: CliCommand = async (argv, io) => {
   io.out(
     `  costs are input token-equivalents (cached input 0.1x, cache writes 1.25x; a = prefix cache model, b = breakpoint model); $ at ${args.price} per million input tokens; output tokens are the same either way and not counted\n`,
   );
+  io.out(`  ${coldLine(base, args.cacheLifetime)}\n`);
   if (timing.sessions) io.out(`\n${savingsLine(timing.base, timing.pruned, timing, timing.sessions < replayed)}\n`);
   if (pruning && timing.sessions < replayed)
     io.out(`  (${replayed - timing.sessions} session(s) of more than ${MAX_SCHEDULE_REQUESTS} model calls left out of that comparison)\n`);

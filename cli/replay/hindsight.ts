@@ -18,7 +18,7 @@
  */
 import type { AgentMessageLike } from "../../core/index.ts";
 import { CACHE_PRICING, hasNewFold } from "../../plugins/prune/index.ts";
-import { LOOKBACK_BLOCKS, messageHash, messageTokens } from "./cache-model.ts";
+import { DEFAULT_CACHE_LIFETIME_MS, LOOKBACK_BLOCKS, messageHash, messageTokens } from "./cache-model.ts";
 import type { Policy } from "./policies.ts";
 import { type SimOptions, type SimRequest, simulate, type SimTotals } from "./simulate.ts";
 
@@ -89,12 +89,18 @@ export class SchedulePricer {
   private readonly stepCost: Float64Array[] = [];
   /** segment[p][r - p - 1]: request r (> p) sent as views[p] plus the history appended since. */
   private readonly segment: Float64Array[] = [];
+  /** cold[r]: request r comes longer than the cache lifetime after request r - 1 and reads nothing. */
+  private readonly cold: boolean[];
+  /** lastCold[r]: the latest cold request at or before r (0 when none): cache entries before it are gone. */
+  private readonly lastCold: Int32Array;
 
   /**
    * @param systemTokens tokens of the system prompt and tool definitions sent first (default 4000)
    * @param contextWindow a schedule may not send a prompt larger than this many tokens (default: no limit)
    * @param mustStep requests every schedule steps at (default none): a fold the model made applies
    *   from its request on, whatever the step rule does, so no schedule may postpone it
+   * @param clock the requests' times (ms) and the cache lifetime: a request after a longer gap
+   *   reads nothing, so it costs a full write whether it steps or not (default: nothing expires)
    */
   constructor(
     raw: readonly (readonly AgentMessageLike[])[],
@@ -103,6 +109,7 @@ export class SchedulePricer {
     private readonly systemTokens = 4000,
     private readonly contextWindow = Number.POSITIVE_INFINITY,
     mustStep: readonly boolean[] = [],
+    private readonly clock?: ScheduleClock,
   ) {
     if (raw.length !== views.length) throw new Error(`raw and views differ in length (${raw.length} and ${views.length} requests)`);
     if (raw.length > MAX_SCHEDULE_REQUESTS)
@@ -111,6 +118,9 @@ export class SchedulePricer {
     this.raw = raw.map((m) => sumsOf(m, ids));
     this.views = views.map((m) => sumsOf(m, ids));
     const R = raw.length;
+    this.cold = raw.map((_, r) => r > 0 && clock !== undefined && coldAfter(clock, r));
+    this.lastCold = new Int32Array(R);
+    for (let r = 1; r < R; r++) this.lastCold[r] = this.cold[r] ? r : this.lastCold[r - 1]!;
     for (let p = 0; p < R; p++) {
       const row = new Float64Array(R - p - 1).fill(Number.POSITIVE_INFINITY);
       for (let r = p + 1; r < R && !mustStep[r] && this.extends(r, r - 1) && this.extends(r, p); r++) row[r - p - 1] = this.segmentRequestCost(p, r);
@@ -148,6 +158,7 @@ export class SchedulePricer {
     const stepView = this.views[r]!;
     if (this.systemTokens + now.tokens > this.contextWindow && this.systemTokens + stepView.tokens[stepView.messages.length]! <= this.contextWindow)
       return Number.POSITIVE_INFINITY;
+    if (this.cold[r]) return price(0, this.systemTokens + now.tokens);
     const before = this.sent(r - 1, p);
     // The previous request is a prefix: (a) reads all of it; (b) only while its end is within the lookback.
     const hit = this.model === "prefix" || now.blocks - before.blocks <= LOOKBACK_BLOCKS ? before.tokens : 0;
@@ -158,6 +169,7 @@ export class SchedulePricer {
     const view = this.views[s]!;
     const previous = this.views[p]!;
     const total = view.tokens[view.messages.length]!;
+    if (this.cold[s]) return price(0, this.systemTokens + total);
     // The previous request sent views[p] plus raw messages; the step's view must match it message by message.
     let same = commonPrefix(view, previous, Math.min(view.messages.length, previous.messages.length));
     if (same === previous.messages.length) {
@@ -172,9 +184,11 @@ export class SchedulePricer {
     }
     if (this.model === "prefix") return price(this.systemTokens + view.tokens[same]!, total - view.tokens[same]!);
     // (b): the latest earlier request end at or before the change, if it lies within the lookback of
-    // the new end (an earlier one lies further back). Request ends grow with r: binary search.
+    // the new end (an earlier one lies further back) and is still alive (written after the last cold
+    // request, within the lifetime). Request ends grow with r: binary search.
     const limit = Math.min(same, view.messages.length);
-    let lo = p;
+    let lo = Math.max(p, this.lastCold[s - 1]!);
+    if (this.clock) while (lo < s - 1 && !aliveAt(this.clock, lo, s)) lo++;
     let hi = s - 1;
     if (this.sent(lo, p).length > limit) return price(this.systemTokens, total);
     while (lo < hi) {
@@ -266,6 +280,27 @@ export class SchedulePricer {
   }
 }
 
+/** Request times and the cache lifetime a schedule is priced with. */
+export interface ScheduleClock {
+  /** Each request's time (ms); a request without one never finds the cache cold. */
+  times: readonly (number | undefined)[];
+  lifetimeMs: number;
+}
+
+/** Request r comes longer than the lifetime after request r - 1. */
+function coldAfter(clock: ScheduleClock, r: number): boolean {
+  const now = clock.times[r];
+  const before = clock.times[r - 1];
+  return now !== undefined && before !== undefined && now - before > clock.lifetimeMs;
+}
+
+/** The cache entry request q wrote is alive at request s (written within the lifetime before it; unknown times: alive). */
+function aliveAt(clock: ScheduleClock, q: number, s: number): boolean {
+  const now = clock.times[s];
+  const then = clock.times[q];
+  return now === undefined || then === undefined || now - then <= clock.lifetimeMs;
+}
+
 /** Sends what a schedule sends: at request r, the view of the last step at or before r plus the history appended since. */
 export function schedulePolicy(name: string, schedule: StepSchedule, views: readonly (readonly AgentMessageLike[])[]): Policy {
   return {
@@ -316,8 +351,10 @@ export async function hindsightRuns(
   const raw = requests.map((r) => r.messages);
   const mustStep = raw.map((m, r) => r > 0 && hasNewFold(m, raw[r - 1]!.length));
   const out = {} as Record<CacheModelName, HindsightRun>;
+  const times = requests.map((r) => r.at);
+  const clock = times.some((t) => t !== undefined) ? { times, lifetimeMs: options.cacheLifetimeMs ?? DEFAULT_CACHE_LIFETIME_MS } : undefined;
   for (const model of ["prefix", "breakpoint"] as const) {
-    const pricer = new SchedulePricer(raw, views, model, options.systemTokens ?? 4000, options.contextWindow ?? 200_000, mustStep);
+    const pricer = new SchedulePricer(raw, views, model, options.systemTokens ?? 4000, options.contextWindow ?? 200_000, mustStep, clock);
     const schedule = options.maxSteps === undefined ? pricer.cheapest() : pricer.cheapestWithin(options.maxSteps);
     out[model] = { schedule, totals: (await simulate(requests, schedulePolicy(`hindsight (${model})`, schedule, views), options)).totals };
   }

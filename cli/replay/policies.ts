@@ -7,12 +7,39 @@ import { estimateTokens as tokensOf, messagesChars } from "../../lib/size/index.
 import { fold } from "../../plugins/fold/index.ts";
 import { prune, RESULT_ONLY_PRUNING } from "../../plugins/prune/index.ts";
 
+/** What a request knows of the prompt cache's clock (requests with times only): its lifetime and the last warming refresh. */
+export interface RequestClock {
+  lifetimeSeconds: number;
+  /** Time of the last cache warming refresh since the previous request (ms), if any. */
+  warmedAt?: number;
+}
+
+/** One refresh pi's cache warming is about to send (warming.ts), and pi's decision. */
+export interface WarmingQuestion {
+  warmCost: number;
+  missCost: number;
+  continuationProbability: number;
+  action: "warm" | "stop";
+  idle: boolean;
+  promptTokens: number;
+}
+
+/**
+ * One session under a policy: the context sent for each request, and optionally the policy's
+ * answer to pi's cache warming (undefined: pi's decision stands) and the cost of its own model calls.
+ */
+export type PolicyRun = ((messages: AgentMessageLike[], clock?: RequestClock) => Promise<AgentMessageLike[]>) & {
+  cacheWarming?: (question: WarmingQuestion) => Promise<"warm" | "stop" | undefined>;
+  /** What the policy's own model calls (a summariser) cost since it was last asked, in fresh-input token equivalents. */
+  takeSideCost?: () => number;
+};
+
 /** One way of turning the history into the context that is sent. */
 export interface Policy {
   /** Short name for tables. */
   name: string;
   /** Starts a fresh run (one session). */
-  start(): Promise<(messages: AgentMessageLike[]) => Promise<AgentMessageLike[]>>;
+  start(): Promise<PolicyRun>;
 }
 
 /** Sends the full history. */
@@ -55,7 +82,26 @@ export function governorPolicy(options: GovernorPolicyOptions = {}): Policy {
         ...(Object.keys(overrides).length ? { overrides } : {}),
       });
       const usage = { tokens: null, contextWindow: options.contextWindow ?? 200_000, percent: null };
-      return (messages) => governor.pipeline.hooks.context.run(messages, { sessionId: "replay", usage });
+      const hooks = governor.pipeline.hooks;
+      const run: PolicyRun = (messages, clock) =>
+        hooks.context.run(messages, {
+          sessionId: "replay",
+          usage,
+          ...(clock ? { promptCache: { lifetimeSeconds: clock.lifetimeSeconds, ...(clock.warmedAt !== undefined ? { warmedAt: clock.warmedAt } : {}) } } : {}),
+        });
+      run.cacheWarming = async (q) => {
+        const action = await hooks.cacheWarming.run(q.action, {
+          sessionId: "replay",
+          warmCost: q.warmCost,
+          missCost: q.missCost,
+          continuationProbability: q.continuationProbability,
+          hostAction: q.action,
+          idle: q.idle,
+          promptTokens: q.promptTokens,
+        });
+        return action === q.action ? undefined : action;
+      };
+      return run;
     },
   };
 }

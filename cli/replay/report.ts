@@ -30,7 +30,8 @@ export function turnTable(base: SimResult, pruned: SimResult): string {
     row.pruned = p;
     row.costBase += b.breakpoint.cost;
     row.costPruned += p.breakpoint.cost;
-    if (p.prefix.broke || p.breakpoint.broke) row.breaks.push(`${p.prefix.broke ? "a" : ""}${p.breakpoint.broke ? "b" : ""}`);
+    if (p.prefix.broke || p.breakpoint.broke || p.prefix.cold)
+      row.breaks.push(`${p.prefix.cold ? "c" : ""}${p.prefix.broke ? "a" : ""}${p.breakpoint.broke ? "b" : ""}`);
     byTurn.set(b.turn, row);
   });
   const widths = [5, 5, 11, 9, 6, 11, 9, 12];
@@ -83,6 +84,7 @@ export function totalsTable(base: SimTotals, pruned: SimTotals, labels: [string,
     ["prompts over the window", "overWindow", false],
     ["cache breaks (a) prefix", "breaksPrefix", false],
     ["cache breaks (b) breakpoint", "breaksBreakpoint", false],
+    ["calls on a cold cache", "coldRequests", false],
     ["cost (a) prefix cache", "costPrefix", true],
     ["cost (b) breakpoint cache", "costBreakpoint", true],
   ];
@@ -120,6 +122,12 @@ export function savingsLine(base: SimTotals, pruned: SimTotals, perfect: { costP
     `${which} saved ${saved(pruned.costPrefix, base.costPrefix)} of the input cost with a prefix cache (a) and ${saved(pruned.costBreakpoint, base.costBreakpoint)} with a breakpoint cache (b);\n` +
     `the same pruning perfectly timed (knowing each session to its end) would have saved ${saved(perfect.costPrefix, base.costPrefix)} (a) and ${saved(perfect.costBreakpoint, base.costBreakpoint)} (b).`
   );
+}
+
+/** How many calls found the cache cold, and the warming refreshes recorded, in plain words. */
+export function coldLine(totals: SimTotals, lifetimeSeconds: number): string {
+  const warms = totals.warms ? `; ${totals.warms} cache warming refresh(es) pi recorded kept it warm in between (priced at the cached-read price)` : "";
+  return `${totals.coldRequests} of ${totals.requests} model calls found the prompt cache cold (more than ${lifetimeSeconds.toLocaleString("en-US")} s after the previous call: written in full whatever was sent)${warms}`;
 }
 
 /**
@@ -175,6 +183,10 @@ export function addTotals(into: SimTotals, t: SimTotals): SimTotals {
     breaksBreakpoint: into.breaksBreakpoint + t.breaksBreakpoint,
     costPrefix: into.costPrefix + t.costPrefix,
     costBreakpoint: into.costBreakpoint + t.costBreakpoint,
+    coldRequests: into.coldRequests + t.coldRequests,
+    warms: into.warms + t.warms,
+    warmCost: into.warmCost + t.warmCost,
+    sideCost: into.sideCost + t.sideCost,
   };
 }
 

@@ -6,9 +6,14 @@
  * and custom messages as messages, and at a compaction the summary followed by the kept messages
  * (from `firstKeptEntryId`). Every assistant message marks one model call whose prompt was the
  * context just before it, except a call that failed before reaching a model (an error with no
- * usage, or aborted before any output): nothing was sent or billed, so it is not counted.
+ * usage, or aborted before any output): nothing was sent or billed, so it is not counted. Each call
+ * has its time (the reply's timestamp) and the cache warming refreshes pi recorded before it (`usage`
+ * entries of kind `cache_warm`, pi 0.87 and later), so the replay can price cache expiry.
  *
- * Malformed lines are reported (with their line number) and skipped; reading goes on.
+ * Malformed lines are reported (with their line number) and skipped; reading goes on. Memory is
+ * linear in the file: the model calls share one context list (see {@link sharedPrefix}), a line that
+ * cannot be used is counted and dropped, and a session is read to at most {@link MAX_SESSION_ENTRIES}
+ * entries and {@link MAX_REPLAYED_CALLS} model calls, saying so.
  */
 import type { AgentMessageLike } from "../../core/index.ts";
 import { type SessionReadOptions, sessionLines } from "./session-read.ts";
@@ -16,10 +21,48 @@ import { type SessionReadOptions, sessionLines } from "./session-read.ts";
 /** One recorded model call. */
 export interface RecordedRequest {
   /** 1-based turn (user prompts seen so far on the branch). */
-  turn: number;
-  /** The context sent, in order. Messages are shared between requests (same objects). */
-  messages: AgentMessageLike[];
+  readonly turn: number;
+  /**
+   * The context sent, in order: a fresh array on each read, of messages shared between requests
+   * (same objects). A request holds only where its context ends in a shared list (see {@link sharedPrefix}).
+   */
+  readonly messages: AgentMessageLike[];
+  /** When it was sent (ms since the epoch): the reply's timestamp, when the file has one. */
+  at?: number;
+  /** Times (ms) of the cache warming refreshes pi recorded since the previous call (`usage` entries of kind `cache_warm`). */
+  warms?: number[];
 }
+
+/**
+ * A request whose context is the first `length` messages of `shared`, a list only ever appended to:
+ * consecutive model calls share one list, so a session of N calls holds its messages once, not N
+ * times (a per-call copy made memory grow with the square: 40,000 calls of a 10 MB file took 4 GB).
+ */
+export function sharedPrefix(
+  turn: number,
+  shared: readonly AgentMessageLike[],
+  length: number,
+  extra: Pick<RecordedRequest, "at" | "warms"> = {},
+): RecordedRequest {
+  return {
+    turn,
+    ...extra,
+    get messages() {
+      return shared.slice(0, length) as AgentMessageLike[];
+    },
+  };
+}
+
+/**
+ * Most model calls replayed per session: the first ones; a longer session is replayed that far and
+ * says so. Each call's prompt is its whole context, so replaying costs the square of a session's
+ * length in time (the policies see every prompt), whatever the memory.
+ */
+export const MAX_REPLAYED_CALLS = 10_000;
+/** Most entries read per session (a longer file is read that far and says so): memory per entry is bounded by the file's size. */
+export const MAX_SESSION_ENTRIES = 500_000;
+/** Most messages copied at compactions per session (a compaction keeps part of the context: a new list). */
+const MAX_COMPACTION_COPIES = 5_000_000;
 
 /** A parsed session file. */
 export interface ParsedSession {
@@ -32,6 +75,8 @@ export interface ParsedSession {
   branchEntries: number;
   /** Assistant messages not counted as model calls: they failed before reaching a model. */
   failedCalls?: number;
+  /** Cache warming refreshes pi recorded after the last call (ms): the user did not come back in time. */
+  trailingWarms?: number[];
 }
 
 /** Unusable lines listed one by one; the rest are counted in one problem. */
@@ -127,6 +172,12 @@ export function parseSessionLines(lines: Iterable<string>, path = "<session>", m
     if (problems.length < MAX_LISTED_LINE_PROBLEMS) problems.push(text);
     else unlisted++;
   };
+  // With a header of version 2 or later every entry has an id: one without is dropped at once, never
+  // kept (200 MiB of `{}` lines must not become 70 million objects). Older files keep theirs for
+  // pi's migration, which gives them ids.
+  let idsRequired: boolean | undefined;
+  let withoutId = 0;
+  let truncatedAt = 0;
   for (const raw of lines) {
     lineNumber++;
     const line = raw.trim();
@@ -142,8 +193,25 @@ export function parseSessionLines(lines: Iterable<string>, path = "<session>", m
       lineProblem(`line ${lineNumber}: expected a JSON object; skipped`);
       continue;
     }
-    parsed.push({ line: lineNumber, entry: value as Entry });
+    const entry = value as Entry;
+    if (idsRequired === undefined) idsRequired = entry.type === "session" && Number(entry.version ?? 1) >= 2;
+    if (idsRequired && typeof entry.id !== "string" && entry.type !== "session") {
+      if (withoutId++ < MAX_LISTED_LINE_PROBLEMS)
+        lineProblem(`line ${lineNumber}: entry without an id (type ${printable(String(entry.type).slice(0, 80))}); skipped`);
+      continue;
+    }
+    if (parsed.length >= MAX_SESSION_ENTRIES) {
+      truncatedAt = lineNumber;
+      break;
+    }
+    parsed.push({ line: lineNumber, entry });
   }
+  if (withoutId > MAX_LISTED_LINE_PROBLEMS)
+    problems.push(`${(withoutId - MAX_LISTED_LINE_PROBLEMS).toLocaleString("en-US")} more entries without an id; skipped`);
+  if (truncatedAt)
+    problems.push(
+      `the session has more than ${MAX_SESSION_ENTRIES.toLocaleString("en-US")} entries: replay reads the first ones (to line ${truncatedAt - 1}), the rest are left out`,
+    );
   if (migrate) {
     try {
       migrate(parsed.map((p) => p.entry));
@@ -172,6 +240,7 @@ export function parseSessionLines(lines: Iterable<string>, path = "<session>", m
     byId.set(e.id, e);
     order.push(e.id);
   }
+  parsed.length = 0;
   if (unlisted) problems.push(`${unlisted} more line(s) could not be used; skipped`);
   if (!sawHeader && order.length) problems.unshift("no session header line; reading the entries anyway");
 
@@ -190,13 +259,28 @@ export function parseSessionLines(lines: Iterable<string>, path = "<session>", m
   branch.reverse();
 
   const requests: RecordedRequest[] = [];
+  // The context so far: appended to between compactions and shared by the requests made meanwhile.
   let context: AgentMessageLike[] = [];
   let contextIds: string[] = [];
   let turn = 0;
   let failedCalls = 0;
+  let warms: number[] = [];
+  let calls = 0;
+  let copied = 0;
+  let stoppedAt: string | undefined;
   for (const e of branch) {
+    if (e.type === "usage" && e.kind === "cache_warm") {
+      const at = Date.parse(String(e.timestamp));
+      if (Number.isFinite(at) && calls < MAX_REPLAYED_CALLS) warms.push(at);
+      continue;
+    }
     if (e.type === "compaction") {
       const kept = typeof e.firstKeptEntryId === "string" ? contextIds.indexOf(e.firstKeptEntryId) : -1;
+      copied += kept < 0 ? 1 : context.length - kept + 1;
+      if (copied > MAX_COMPACTION_COPIES) {
+        stoppedAt = `its compactions keep more than ${MAX_COMPACTION_COPIES.toLocaleString("en-US")} messages in all`;
+        break;
+      }
       const summary: AgentMessageLike = {
         role: "compactionSummary",
         summary: String(e.summary ?? ""),
@@ -211,15 +295,33 @@ export function parseSessionLines(lines: Iterable<string>, path = "<session>", m
     if (!m) continue;
     if (m.role === "assistant") {
       if (failedBeforeModel(m)) failedCalls++;
-      else requests.push({ turn, messages: context.slice() });
+      else if (++calls <= MAX_REPLAYED_CALLS) {
+        const stamp = (m as { timestamp?: unknown }).timestamp;
+        const at = typeof stamp === "number" && Number.isFinite(stamp) && stamp > 0 ? stamp : Date.parse(String(e.timestamp));
+        requests.push(sharedPrefix(turn, context, context.length, { ...(Number.isFinite(at) ? { at } : {}), ...(warms.length ? { warms } : {}) }));
+        warms = [];
+      }
     }
     if (m.role === "user") turn++;
     contextIds.push(e.id as string);
     context.push(m);
   }
+  if (calls > MAX_REPLAYED_CALLS)
+    problems.push(
+      `replay reads the first ${MAX_REPLAYED_CALLS.toLocaleString("en-US")} model calls of a session; this one has ${calls.toLocaleString("en-US")}: the rest are not replayed`,
+    );
+  if (stoppedAt) problems.push(`replay stops at model call ${requests.length + 1} of this session: ${stoppedAt}`);
   if (failedCalls)
     problems.push(`${failedCalls} model call(s) failed before reaching a model (an error without usage, or aborted before any output); not counted`);
-  return { path, requests, problems, entries: order.length, branchEntries: branch.length, ...(failedCalls ? { failedCalls } : {}) };
+  return {
+    path,
+    requests,
+    problems,
+    entries: order.length,
+    branchEntries: branch.length,
+    ...(failedCalls ? { failedCalls } : {}),
+    ...(warms.length && requests.length ? { trailingWarms: warms } : {}),
+  };
 }
 
 /**

@@ -9,7 +9,11 @@ import { deepPartial } from "./resolve.ts";
 export function configJsonSchema(plugins: readonly GovernorPlugin<any>[], presetNames: readonly string[]): Record<string, unknown> {
   const properties: Record<string, unknown> = {
     $schema: { type: "string", description: "Path or URL of this JSON Schema, for editors" },
-    preset: { type: "string", enum: [...presetNames], description: "Which preset runs (default: the extension's own)" },
+    preset: {
+      type: "string",
+      enum: [...presetNames],
+      description: `${TRUSTED_NOTE} Which preset runs, and so which programs start and whose secrets redaction knows (default: the extension's own).`,
+    },
     allowProjectSpawnConfig: {
       type: "boolean",
       description:

@@ -15,6 +15,22 @@ import { ALLOW_PROJECT_LINE } from "../../lib/config/index.ts";
 
 export { ALLOW_PROJECT_LINE };
 
+/** Why a project file's `preset` is not in force. */
+const PROJECT_PRESET_IGNORED =
+  "ignored: a project config may not choose the preset, which decides what programs run and what is redacted; the preset of your global config (or the default) stays";
+
+/**
+ * The preset name the config layers choose: the last one a trusted source sets (global file,
+ * environment, code); a project file's only when the global file sets `allowProjectSpawnConfig`.
+ * Undefined when none does (the extension's own preset runs). {@link resolveConfig} reports a
+ * project's ignored choice.
+ */
+export function chosenPreset(layers: readonly ConfigLayer[]): string | undefined {
+  const allowProjectSpawn = layers.some((l) => l.kind === "global" && l.data.allowProjectSpawnConfig === true);
+  const chooser = [...layers].reverse().find((l) => typeof l.data.preset === "string" && l.data.preset && (l.kind !== "project" || allowProjectSpawn));
+  return chooser?.data.preset as string | undefined;
+}
+
 /** Top-level keys that are not plugin sections. */
 export const META_KEYS = ["$schema", "preset", "allowProjectSpawnConfig"] as const;
 
@@ -136,7 +152,15 @@ export function resolveConfig(
     const meta = metaSchema.safeParse(Object.fromEntries(META_KEYS.filter((k) => k in layer.data).map((k) => [k, layer.data[k]])));
     if (!meta.success) problems.push(...problemsOf(layer.source, "", meta.error));
     else {
-      if (meta.data.preset) {
+      if (meta.data.preset && layer.kind === "project" && !allowProjectSpawn) {
+        // The preset decides which programs run (KotaDB, MCP servers) and whose secrets redaction knows.
+        ignoredTrustedKeys.push({ source: layer.source, section: "", key: "preset" });
+        problems.push({
+          source: layer.source,
+          path: "preset",
+          message: `${PROJECT_PRESET_IGNORED}. To allow it, add ${ALLOW_PROJECT_LINE} to your global config (${globalFile})`,
+        });
+      } else if (meta.data.preset) {
         preset = meta.data.preset;
         contributed = true;
       }

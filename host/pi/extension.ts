@@ -13,8 +13,11 @@ import type { ToolResultValue } from "../../core/tool-types.ts";
 import type { UiBridge } from "../../core/services.ts";
 import { type MountedCommands, mountCommands } from "./commands.ts";
 import { RunBoundary } from "./run-boundary.ts";
+import { RunStop } from "./run-stop.ts";
+import { piHonoursTerminate } from "./tool-annotations.ts";
 import { SessionGovernors } from "./session-governors.ts";
-import { appliesContextEdits, sessionMessageEntries } from "./session-entries.ts";
+import { bindPromptCache } from "./prompt-cache.ts";
+import { appliesContextEdits, sessionMessageEntries, sessionRecords } from "./session-entries.ts";
 import { commandUiBridgeFrom, sessionStoreFrom, uiBridgeFrom } from "./ui-bridge.ts";
 
 /** Options for {@link createExtension}. */
@@ -38,7 +41,8 @@ type PiToolResult = { content: never[]; details: Record<string, unknown> };
  * Returns a pi extension factory for `preset`: pi calls it with its ExtensionAPI, and the pipeline
  * is bound to pi's events (`tool_call`, `tool_result`, `context`, `before_agent_start`,
  * `agent_start` (a run's start only when a prompt, not pi's own retry or continue, led to it: see
- * run-boundary.ts), `agent_settled`, `turn_start`, `turn_end` (an observer, and on pi 0.87+ the boundary that takes context edits), `session_start`, `session_shutdown`), the plugins' tools and commands are registered, and `/governor status` is added.
+ * run-boundary.ts), `agent_settled`, `turn_start`, `turn_end` (an observer, and on pi 0.87+ the boundary that takes context edits), `session_start`, `session_shutdown`,
+ * and on pi lines with cache warming (0.87+) `cache_warming_decision`), the plugins' tools and commands are registered, and `/governor status` is added.
  *
  * The factory does not know the session's cwd (pi gives it none), so it builds the governor for
  * `governorOptions.cwd`, else `process.cwd()`, to register the tools at load; the first event of a
@@ -143,14 +147,17 @@ export function bindGovernor(api: PiExtensionApi, governor: Governor, options: B
     ui.setStatus(PROBLEMS_STATUS_KEY, `governor: ${counts} (/governor status)`);
   };
 
-  // pi before 0.84.1 cannot end a run from tool_call: the run is aborted before its next request.
-  let abortBeforeNextRequest = false;
+  // A stopped run ends, also where pi does not end it after the batch (see run-stop.ts).
+  const runStop = new RunStop(piHonoursTerminate(pi));
   const hostCalls = bindHostCallEvents(
     pi,
     attach,
     () => sessionId,
-    () => (abortBeforeNextRequest = true),
+    () => runStop.stopped(),
   );
+
+  // The model's cache lifetime and pi's cache warming (prompt-cache.ts; pi 0.87+).
+  const cache = bindPromptCache(pi, attach);
 
   function registerTool(name: string, owner: Governor): void {
     registeredTools.add(name);
@@ -208,7 +215,7 @@ export function bindGovernor(api: PiExtensionApi, governor: Governor, options: B
   pi.on("agent_start", async (_event, ctx) => {
     const { pipeline } = await attach(ctx);
     if (!runs.agentStarted()) return;
-    abortBeforeNextRequest = false;
+    runStop.newRun();
     await pipeline.hooks.runStart.run({ sessionId });
   });
   // pi 0.87+: pi will not continue by itself; what starts next is a new run.
@@ -250,8 +257,7 @@ export function bindGovernor(api: PiExtensionApi, governor: Governor, options: B
   });
 
   pi.on("context", async (event, ctx) => {
-    if (abortBeforeNextRequest) {
-      abortBeforeNextRequest = false;
+    if (runStop.beforeRequest()) {
       ctx.abort();
       return undefined;
     }
@@ -261,12 +267,14 @@ export function bindGovernor(api: PiExtensionApi, governor: Governor, options: B
     const usage = ctx.getContextUsage();
     const model = ctx.model;
     const sm = ctx.sessionManager as unknown;
+    const promptCache = cache.promptCache(ctx);
     const messages = await pipeline.hooks.context.run(event.messages as AgentMessageLike[], {
       sessionId: ctx.sessionManager.getSessionId(),
       ...(usage ? { usage } : {}),
       ...(model ? { model: { provider: String(model.provider), id: model.id } } : {}),
       ...(ctx.signal ? { signal: ctx.signal } : {}),
-      ...(appliesContextEdits(sm) ? { sessionEntries: () => sessionMessageEntries(sm) } : {}),
+      ...(appliesContextEdits(sm) ? { sessionEntries: () => sessionMessageEntries(sm), sessionRecords: (kind: string) => sessionRecords(sm, kind) } : {}),
+      ...(promptCache ? { promptCache } : {}),
     });
     return messages === (event.messages as unknown) ? undefined : { messages: messages as never };
   });
@@ -285,6 +293,7 @@ export function bindGovernor(api: PiExtensionApi, governor: Governor, options: B
       sessionId,
       turnIndex: boundary.turnIndex ?? 0,
       entries: () => sessionMessageEntries(sm, proposed),
+      records: (kind: string) => sessionRecords(sm, kind),
       ...(ctx.signal ? { signal: ctx.signal } : {}),
     });
     // Only what this handler adds; the entries proposed so far are kept, as pi's docs require.

@@ -4,11 +4,11 @@
  * version: a session manager with `buildSessionProjection` applies edits to the model context.
  */
 import type { AgentMessageLike } from "../../core/content.ts";
-import type { BoundaryDraft, SessionMessageEntry } from "../../core/context-edits.ts";
+import { type BoundaryDraft, MAX_EDITS_BEFORE_RECORD, type SessionEdit, type SessionMessageEntry, type SessionRecord } from "../../core/context-edits.ts";
 
 /** The part of pi's session manager read here. */
 export interface BranchReader {
-  getBranch(): ReadonlyArray<{ type: string; id: string; message?: unknown; targetId?: unknown; replacement?: unknown }>;
+  getBranch(): ReadonlyArray<{ type: string; id: string; message?: unknown; targetId?: unknown; replacement?: unknown; customType?: unknown; data?: unknown }>;
 }
 
 /** Whether pi applies context edits to the model context (its session manager builds a projection). */
@@ -23,16 +23,16 @@ export function appliesContextEdits(sessionManager: unknown): sessionManager is 
  * in the session), applied last.
  */
 export function sessionMessageEntries(sessionManager: BranchReader, pending: readonly unknown[] = []): SessionMessageEntry[] {
-  const edits = new Map<string, Array<{ content: unknown } | null>>();
-  const add = (targetId: string, replacement: unknown) => {
+  const edits = new Map<string, Array<SessionEdit | null>>();
+  const add = (targetId: string, replacement: unknown, entryId?: string) => {
     let list = edits.get(targetId);
     if (!list) edits.set(targetId, (list = []));
-    list.push(editOf(replacement));
+    list.push(editOf(replacement, entryId));
   };
   const messages: Array<{ entryId: string; raw: AgentMessageLike }> = [];
   for (const e of sessionManager.getBranch()) {
     if (e.type === "message" && e.message && typeof e.message === "object") messages.push({ entryId: e.id, raw: e.message as AgentMessageLike });
-    else if (e.type === "context_edit" && typeof e.targetId === "string") add(e.targetId, e.replacement);
+    else if (e.type === "context_edit" && typeof e.targetId === "string") add(e.targetId, e.replacement, e.id);
   }
   for (const d of pending as Array<Partial<BoundaryDraft> & { targetId?: unknown; replacement?: unknown }>) {
     if (d?.type === "context_edit" && typeof d.targetId === "string") add(d.targetId, d.replacement);
@@ -44,6 +44,29 @@ export function sessionMessageEntries(sessionManager: BranchReader, pending: rea
 }
 
 /** pi's replacement (`{ content }` or null) as {@link SessionMessageEntry.edit}. */
-function editOf(replacement: unknown): { content: unknown } | null {
-  return replacement && typeof replacement === "object" && "content" in replacement ? { content: (replacement as { content: unknown }).content } : null;
+function editOf(replacement: unknown, entryId: string | undefined): SessionEdit | null {
+  if (!(replacement && typeof replacement === "object" && "content" in replacement)) return null;
+  const content = (replacement as { content: unknown }).content;
+  return typeof entryId === "string" ? { content, entryId } : { content };
+}
+
+/**
+ * The `custom` records of `kind` on the active branch, oldest first, each with the run of
+ * `context_edit` entries directly before it (see {@link SessionRecord}).
+ */
+export function sessionRecords(sessionManager: BranchReader, kind: string): SessionRecord[] {
+  const out: SessionRecord[] = [];
+  let run: Array<{ entryId: string; targetId: string }> = [];
+  for (const e of sessionManager.getBranch()) {
+    if (e.type === "context_edit" && typeof e.targetId === "string" && typeof e.id === "string") {
+      run.push({ entryId: e.id, targetId: e.targetId });
+      // A longer run keeps its last ones (cut in batches: linear however long the run).
+      if (run.length >= 2 * MAX_EDITS_BEFORE_RECORD) run = run.slice(-MAX_EDITS_BEFORE_RECORD);
+      continue;
+    }
+    if (e.type === "custom" && e.customType === kind && e.data && typeof e.data === "object")
+      out.push({ data: e.data as Record<string, unknown>, editsBefore: run.length > MAX_EDITS_BEFORE_RECORD ? run.slice(-MAX_EDITS_BEFORE_RECORD) : run });
+    run = [];
+  }
+  return out;
 }

@@ -5,7 +5,7 @@
  * blocked `tool_call`.
  */
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
-import { piMcpIdentity } from "../../lib/mcp-identity/index.ts";
+import { piHashedIdentity, piMcpIdentity } from "../../lib/mcp-identity/index.ts";
 import type { McpToolIdentity, ToolAnnotations } from "../../core/tool-types.ts";
 
 const HINTS = ["readOnlyHint", "idempotentHint", "destructiveHint", "openWorldHint"] as const;
@@ -28,10 +28,20 @@ const PI_BUILTIN_HINTS: Readonly<Record<string, Readonly<ToolAnnotations>>> = Ob
 export interface HostTools {
   /** The behaviour hints of `toolName`: pi's (MCP tools' annotations), or the built-ins' stated ones, or `{}`. */
   annotations(toolName: string): Readonly<ToolAnnotations>;
-  /** The MCP server tool `toolName` serves, for pi's own MCP tools (from the namespace pi reports). */
-  mcpIdentity(toolName: string): McpToolIdentity | undefined;
+  /**
+   * The MCP server tool `toolName` serves, for pi's own MCP tools (from the namespace pi reports):
+   * its identity as written, and the one it has if pi cut and hashed the name (lib/mcp-identity/tool-identity.ts).
+   * Empty for other tools.
+   */
+  mcpIdentities(toolName: string): McpToolIdentity[];
   /** The MCP servers pi reports tools of, read again now (servers connect in the background). */
   mcpServers(): string[];
+  /**
+   * The MCP servers extensions registered with pi (`pi.registerMcpServer`, pi 1.5+; `pi.getMcpServers`),
+   * connected or not, that pi's resource tools may reach (not disabled, not hidden): empty on a pi
+   * where extensions cannot register servers; undefined when pi lets them but cannot say which.
+   */
+  registeredMcpServers(): string[] | undefined;
   /**
    * Whether pi has a tool of this name (built-ins, other extensions', pi's MCP tools, pi-governor's):
    * any other name is one the model invented, of any length and content. True while pi's list
@@ -46,6 +56,7 @@ export interface HostTools {
  * map lookup. Tools without hints (pi's built-ins, pi before 1.x) get `{}`.
  */
 export function hostToolsFrom(pi: Pick<ExtensionAPI, "getAllTools">): HostTools {
+  const servers = pi as { getMcpServers?: () => unknown; registerMcpServer?: unknown };
   let known = new Map<string, { hints: Readonly<ToolAnnotations>; mcp?: McpToolIdentity }>();
   let readable = false;
   const reload = () => {
@@ -68,12 +79,30 @@ export function hostToolsFrom(pi: Pick<ExtensionAPI, "getAllTools">): HostTools 
   };
   return {
     annotations: (toolName) => lookup(toolName)?.hints ?? PI_BUILTIN_HINTS[toolName] ?? NO_HINTS,
-    mcpIdentity: (toolName) => lookup(toolName)?.mcp,
+    mcpIdentities: (toolName) => {
+      const plain = lookup(toolName)?.mcp;
+      if (!plain) return [];
+      const hashed = piHashedIdentity(toolName, plain);
+      return hashed ? [plain, hashed] : [plain];
+    },
     mcpServers: () => {
       reload();
       return [...new Set([...known.values()].flatMap((t) => (t.mcp ? [t.mcp.server] : [])))];
     },
     has: (toolName) => lookup(toolName) !== undefined || !readable,
+    registeredMcpServers: () => {
+      if (typeof servers.getMcpServers !== "function") return typeof servers.registerMcpServer === "function" ? undefined : [];
+      try {
+        const list = servers.getMcpServers.call(pi);
+        if (!Array.isArray(list)) return undefined;
+        return list.flatMap((s: { name?: unknown; config?: { enabled?: unknown; exposure?: unknown } }) =>
+          typeof s?.name === "string" && s.config?.enabled !== false && s.config?.exposure !== "hidden" ? [s.name] : [],
+        );
+      } catch {
+        // Before pi bound the session it cannot say.
+        return undefined;
+      }
+    },
   };
 }
 

@@ -10,10 +10,10 @@ import { readBytePage, readRange, type BytePage } from "./read-bytes.ts";
 import { grepBlob, readLinePage, type GrepOptions, type GrepResult, type LinePage } from "./read-pages.ts";
 import type { SafePattern } from "../regex/index.ts";
 import { listBlobs, purgeBlobs, sweepBlobs, type BlobEntry, type SweepReport } from "./retention.ts";
-import { Redactor } from "../redact/index.ts";
+import { redactorForWrites, type TextRedactor } from "../redact/index.ts";
 
 /** What hides secrets in text: lib/redact's `Redactor`, or anything with its `redact`. */
-export type TextRedactor = Pick<Redactor, "redact">;
+export type { TextRedactor };
 
 /**
  * Text made ready for the store by {@link BlobStore.prepare}: redacted, with the id `put` will store
@@ -75,7 +75,7 @@ export class BlobStore {
   private readonly now: () => number;
   private readonly referenced = new Set<string>();
   private sweeping: Promise<SweepReport> | undefined;
-  private redactor: TextRedactor | undefined;
+  private readonly redactor: TextRedactor;
   /** The values this store's prepare() made: written as they are (anything else is redacted). */
   private readonly prepared = new WeakSet<object>();
 
@@ -85,12 +85,11 @@ export class BlobStore {
     this.maxAgeMs = (options.maxAgeDays ?? DEFAULT_BLOB_MAX_AGE_DAYS) * 86_400_000;
     this.tempGraceMs = options.tempGraceMs ?? DEFAULT_TEMP_GRACE_MS;
     this.now = options.now ?? Date.now;
-    this.redactor = options.redactor;
+    this.redactor = redactorForWrites(options.redactor);
   }
 
   /** `text` as this store writes it: with every secret the redactor knows hidden. */
   redact(text: string): string {
-    this.redactor ??= new Redactor();
     return this.redactor.redact(text);
   }
 

@@ -5,6 +5,7 @@
  * a server named in their `server` argument. Rules are written against names, so a call is matched
  * under every spelling of the server tool it reaches: `{ server, tool }`.
  */
+import { createHash } from "node:crypto";
 
 import type { McpReach, McpToolIdentity } from "../../core/sdk.ts";
 
@@ -67,6 +68,43 @@ export function piMcpIdentity(toolName: string, namespace: unknown): McpToolIden
   const alias = Array.isArray(aliases) && typeof aliases[0] === "string" && aliases[0] ? aliases[0] : name.slice("mcp__".length);
   const tool = toolName.slice(name.length + 2);
   return tool ? { server: alias, tool } : undefined;
+}
+
+/** pi's longest tool name (providers take 64 characters); pi cuts a longer MCP tool name and adds a hash. */
+export const PI_MAX_TOOL_NAME = 64;
+/** The hash pi appends: `_` and 8 hex digits. */
+const HASH_SUFFIX = /_([0-9a-f]{8})$/;
+
+/** pi's 8-hex-digit hash of a server's tool (pi-mcp's createMcpToolName: SHA-256 of `<server>\0<tool>`). */
+export function piToolHash(server: string, tool: string): string {
+  return createHash("sha256").update(`${server}\0${tool}`).digest("hex").slice(0, 8);
+}
+
+/**
+ * The name pi 1.x gives a server's tool: `mcp__<server>__<tool>` with every character other than
+ * letters, digits and `_` as `_`; when that is longer than 64 characters or `shared` (another tool
+ * of the server, or of another server, has the same name after that mapping), its first 55
+ * characters, `_` and {@link piToolHash}.
+ */
+export function piMcpToolName(id: McpToolIdentity, shared = false): string {
+  const name = mcpNormalized(`mcp__${id.server}__${id.tool}`);
+  if (name.length <= PI_MAX_TOOL_NAME && !shared) return name;
+  return `${name.slice(0, PI_MAX_TOOL_NAME - 9)}_${piToolHash(id.server, id.tool)}`;
+}
+
+/**
+ * The identity pi's MCP tool `toolName` has if its name is one pi cut and hashed, given the
+ * identity it has as written (`plain`, from {@link piMcpIdentity}); undefined when the name carries
+ * no hash suffix. A name of 64 characters may have been cut (`truncated`: only the start of the tool's
+ * name is known); a shorter one was hashed because another tool shares it, and the rest of it is the
+ * whole tool name as pi writes it. A name that merely ends like a hash is judged both ways.
+ */
+export function piHashedIdentity(toolName: string, plain: McpToolIdentity): McpToolIdentity | undefined {
+  const suffix = HASH_SUFFIX.exec(plain.tool);
+  if (!suffix) return undefined;
+  const tool = plain.tool.slice(0, -suffix[0].length);
+  if (!tool) return undefined;
+  return { server: plain.server, tool, hash: suffix[1]!, ...(toolName.length === PI_MAX_TOOL_NAME ? { truncated: true } : {}) };
 }
 
 /**

@@ -6,4 +6,11 @@
 export { findPi, type PiSearch } from "./find.ts";
 export { PI_SCOPES, piPackageOf, type PiInstall, type PiScope, type PiSource } from "./package.ts";
 export { readPiCommand, trustedProgram, untrustedRoots, whichTrusted, type PiCommand } from "./command.ts";
-export { MAX_PI_FULL_OUTPUT_BYTES, piFullOutputPath, readPiFullOutput, type PiFullOutputOptions } from "./full-output.ts";
+export {
+  MAX_PI_FULL_OUTPUT_BYTES,
+  piFullOutputPath,
+  readPiFullOutput,
+  readPiFullOutputEnds,
+  type PiFullOutputEnds,
+  type PiFullOutputOptions,
+} from "./full-output.ts";

@@ -7,7 +7,8 @@
  *
  * One pass: a run of backslashes (an escaped backslash `\u005c` counts as one) and the character
  * after it become that character decoded: `n r t b f` their control characters, `u` + 4 hex, `x` +
- * 2 hex and 3 octal digits the code unit, a quote, `/` or backtick itself. A run before anything else stays one
+ * 2 hex and 3 octal digits the code unit, a quote, `/` or backtick itself, `e` before `[` the
+ * terminal's ESC. A run before anything else stays one
  * backslash (a separator, as it was). Each view character remembers where its escape started in the
  * text, so what a rule finds in the view maps back to whole escapes in the text, and a placeholder
  * put there is valid at every depth (it needs no escaping).
@@ -70,6 +71,9 @@ const SHORT_STRETCH = 32;
 /** Code units go straight into a Uint16Array where the platform stores them as UTF-16LE does. */
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 const X = 0x78;
+const E = 0x65;
+const OPEN_BRACKET = 0x5b;
+const ESCAPE = 0x1b;
 
 /** A growable list of int32. */
 class Int32List {
@@ -123,7 +127,10 @@ export function unescapedView(text: string): EscapeView | undefined {
     const next = end < n ? text.charCodeAt(end) : -1;
     let decoded = next >= 0 && next < 128 && SIMPLE[next]! !== 0 ? SIMPLE[next]! : -1;
     let after = end + 1;
-    if (decoded < 0 && (next === U || next === X)) {
+    if (decoded < 0 && next === E && text.charCodeAt(end + 1) === OPEN_BRACKET) {
+      // `\e[`: a terminal sequence as printf and echo -e write it (terminal.ts takes it out of a view).
+      decoded = ESCAPE;
+    } else if (decoded < 0 && (next === U || next === X)) {
       const digits = next === U ? 4 : 2;
       decoded = hexAt(text, end + 1, digits);
       after = end + 1 + digits;

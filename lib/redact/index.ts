@@ -9,3 +9,7 @@ export { checkShape, parseCharSet, shapeSource, RULE_NAME_PATTERN, MAX_SHAPE_LEN
 export { keyBlockSpans, MAX_KEY_BLOCK_CHARS } from "./key-blocks.ts";
 export { redactArgs, redactedCommandLine, secretArgValues } from "./argv.ts";
 export { redactValue } from "./deep.ts";
+export { builtinRedactor, redactorForWrites, type TextRedactor } from "./written.ts";
+export { columnText, cutText, MAX_COLUMN_CHARS } from "./column-text.ts";
+export { cutEdgeSpans, CUT_WINDOW_CHARS, type OutputEnds } from "./cut-edges.ts";
+export type { Span } from "./key-blocks.ts";

@@ -1,15 +1,21 @@
 /**
- * The redactor: replaces every known secret in a text by `[redacted:<rule>]`: one pass for private
- * key blocks, then one pass per rule in order (an earlier rule's placeholder is never matched by a
- * later one), then the literal values (the env given to a server). A text that holds string escapes
- * is read through its unescaped view (escapes.ts): the passes run on the view, and what they find is
- * hidden in the text over the whole escapes it came from, so a secret escaped to any depth of JSON is
- * found and the output stays valid JSON. The result is idempotent (a placeholder never matches a
- * rule) and never longer in secrets than its input. Linear time: see anchors.ts, rules.ts, shape.ts
- * and value-scan.ts for why each rule is.
+ * The redactor: replaces every known secret in a text by `[redacted:<rule>]`. The user's rules run
+ * first, in order, each on what the ones before left: private key blocks, the built-in rules, the
+ * user's shapes. Shapes a project added run after them, only where nothing is hidden yet, so a shape
+ * can never cut into a secret a user's rule finds: adding a shape only hides more. The exact values
+ * (the env given to a server) are looked for in the whole text, whatever else matched around them,
+ * and the union of everything found is hidden. Every pass sees a copy of the text where what is
+ * found is masked (as long as it, never matched by a rule), so offsets hold; the placeholders go in
+ * once at the end. The passes run on the text's views: its string escapes decoded (escapes.ts) and,
+ * when it holds terminal escape sequences, that view without them (terminal.ts); what they find is
+ * hidden in the text over the whole escapes and sequences it came from, so a secret escaped to any
+ * depth of JSON, or behind a colour code, is found and the output stays valid JSON. The result is
+ * idempotent (a placeholder never matches a rule) and never longer in secrets than its input. Linear
+ * time: see anchors.ts, rules.ts, shape.ts and value-scan.ts for why each rule is.
  */
 import { AnchorScan } from "./anchors.ts";
 import { unescapedView } from "./escapes.ts";
+import { ansiStrippedView } from "./terminal.ts";
 import { BASE64_BEGIN, keyBlockSpans, type Span } from "./key-blocks.ts";
 import { BUILTIN_RULES, type RedactionRule } from "./rules.ts";
 import { checkShape, escapeRegExp, shapeSource, type TokenShape } from "./shape.ts";
@@ -24,8 +30,13 @@ export function placeholder(rule: string): string {
 export interface RedactorOptions {
   /** Built-in rule names to leave out (their false positives hurt more than they help). Default none. */
   disabledRules?: readonly string[];
-  /** Extra token shapes (config `redact.patterns`, `redact.projectPatterns`). Default none. */
+  /** The user's own token shapes (config `redact.patterns`): run with the built-in rules. Default none. */
   shapes?: readonly TokenShape[];
+  /**
+   * Shapes a config file added (`redact.projectPatterns`, which a project may set): run after every
+   * rule of the user's, only over what is not hidden yet. Default none.
+   */
+  addedShapes?: readonly TokenShape[];
   /** Exact values to hide wherever they appear, e.g. the env given to a server ({@link secretEnvValues}). */
   literals?: readonly string[];
 }
@@ -54,9 +65,14 @@ const LITERAL = "env-value";
  */
 export class Redactor {
   private rules: RedactionRule[];
+  /** Shapes a config file added: after the user's rules. */
+  private readonly added: RedactionRule[];
   private readonly keyBlocks: boolean;
   private readonly literals = new Set<string>();
   private compiled: CompiledRule[] = [];
+  private compiledAdded: CompiledRule[] = [];
+  /** The exact values, longest first, as one rule. */
+  private literalRule: CompiledRule | undefined;
   private anchorScan = new AnchorScan([]);
   /** The literal values that hold a backslash (the view decodes it): searched in the text itself too. */
   private backslashLiterals: CompiledRule | undefined;
@@ -67,7 +83,9 @@ export class Redactor {
     const off = new Set(options.disabledRules ?? []);
     this.rules = BUILTIN_RULES.filter((r) => !off.has(r.name));
     this.keyBlocks = !off.has(PRIVATE_KEY);
-    for (const s of options.shapes ?? []) this.rules.push({ name: checkShape(s).name, source: shapeSource(s), finds: "", anchors: [s.prefix] });
+    const asRule = (s: TokenShape): RedactionRule => ({ name: checkShape(s).name, source: shapeSource(s), finds: "", anchors: [s.prefix] });
+    for (const s of options.shapes ?? []) this.rules.push(asRule(s));
+    this.added = (options.addedShapes ?? []).map(asRule);
     for (const l of options.literals ?? []) this.addLiteral(l);
     this.compile();
   }
@@ -84,79 +102,90 @@ export class Redactor {
     return this.redactWithReport(text).text;
   }
 
-  /** The text with every secret replaced, and how many of each rule. */
-  redactWithReport(text: string): RedactionReport {
+  /**
+   * The text with every secret replaced, and how many of each rule. `also`: more spans of the text to
+   * hide, found elsewhere (the pieces of secrets pi's cut left, cut-edges.ts).
+   */
+  redactWithReport(text: string, also: ReadonlyArray<Span & { rule: string }> = []): RedactionReport {
     const counts: Record<string, number> = {};
-    if (text.length < 8) return { text, counts };
-    const count = (name: string) => {
-      counts[name] = (counts[name] ?? 0) + 1;
-      this.totals[name] = (this.totals[name] ?? 0) + 1;
-    };
-    const view = unescapedView(text);
-    let out: string;
-    if (!view)
-      out = this.passes(text, (name) => {
-        count(name);
-        return placeholder(name);
-      });
-    else {
-      // The rules run on the view; what they find is masked there with text of the same length
-      // (offsets hold, and later rules skip it as they skip placeholders) and replaced in the text
-      // by a placeholder over the escapes it came from.
-      const found: Array<Span & { rule: string }> = [];
-      this.passes(view.text, (rule, start, end) => {
-        found.push({ rule, start: view.toSource(start), end: view.toSource(end) });
-        count(rule);
-        return mask(end - start);
-      });
-      out = replaceSpans(text, mergeSpans(found), (span) => placeholder(span.rule));
-      // A literal value with a backslash of its own is found in the text as it is.
-      if (this.backslashLiterals) out = replaceMatches(out, this.backslashLiterals, () => (count(LITERAL), placeholder(LITERAL)));
+    if (text.length < 8 && !also.length) return { text, counts };
+    const spans = also.length ? mergeSpans([...this.secretSpans(text), ...also.filter((s) => s.start < s.end)]) : this.secretSpans(text);
+    if (!spans.length) return { text, counts };
+    for (const span of spans) {
+      counts[span.rule] = (counts[span.rule] ?? 0) + 1;
+      this.totals[span.rule] = (this.totals[span.rule] ?? 0) + 1;
     }
-    return { text: out, counts };
+    return { text: replaceSpans(text, spans, (span) => placeholder(span.rule)), counts };
   }
 
   /**
-   * Key blocks, then each rule in order, over `text`; each secret found at [start, end) of the text
-   * as it stands at that pass is replaced by what `replace` returns.
+   * Where the secrets of `text` are: ordered, disjoint spans of the text, each named by the rule that
+   * found it (overlapping finds are joined under the first one's rule). Counts nothing.
    */
-  private passes(text: string, replace: (rule: string, start: number, end: number) => string): string {
-    let out = text;
-    if (this.keyBlocks && (out.includes("-----BEGIN ") || out.includes(BASE64_BEGIN))) {
-      out = replaceSpans(out, keyBlockSpans(out), (span) => replace(PRIVATE_KEY, span.start, span.end));
-    }
-    // One pass per rule, skipped when none of its anchors occurs in the text (one scan for all
-    // anchors is far cheaper than a regular expression that must try every position): most texts
-    // hold none of most anchors. A placeholder put in meanwhile adds none a rule could match.
+  secretSpans(text: string): Array<Span & { rule: string }> {
+    if (text.length < 8) return [];
+    const found: Array<Span & { rule: string }> = [];
+    const escaped = unescapedView(text);
+    const base = escaped?.text ?? text;
+    const toSource = escaped ? (v: number) => escaped.toSource(v) : (v: number) => v;
+    this.passes(base, (rule, start, end) => found.push({ rule, start: toSource(start), end: toSource(end) }));
+    const stripped = ansiStrippedView(base);
+    if (stripped)
+      this.passes(stripped.text, (rule, start, end) =>
+        found.push({ rule, start: toSource(stripped.toSource(start)), end: toSource(stripped.toSource(end, true)) }),
+      );
+    // A value with a backslash of its own is found in the text as it is (the view decodes it).
+    if (escaped && this.backslashLiterals) replaceMatches(text, this.backslashLiterals, (start, end) => (found.push({ rule: LITERAL, start, end }), ""));
+    return mergeSpans(found);
+  }
+
+  /**
+   * Every pass over one view of a text, each secret found at [start, end) of it given to `hide`: key
+   * blocks and the user's rules in order, each over what the ones before left; the exact values over
+   * the whole view; then the added shapes over what none of those hides.
+   */
+  private passes(text: string, hide: (rule: string, start: number, end: number) => void): void {
+    const masking = (rule: string, start: number, end: number) => (hide(rule, start, end), mask(end - start));
     const present = this.anchorScan.present(text);
-    for (const c of this.compiled) {
-      if (c.anchors && !c.anchors.some(present)) continue;
-      out = replaceMatches(out, c, (start, end) => replace(c.name, start, end));
+    let masked = text;
+    if (this.keyBlocks && (masked.includes("-----BEGIN ") || masked.includes(BASE64_BEGIN))) {
+      masked = replaceSpans(masked, keyBlockSpans(masked), (span) => masking(PRIVATE_KEY, span.start, span.end));
     }
-    return out;
+    masked = runRules(masked, this.compiled, present, masking);
+    // The exact values in the whole view: a match of another rule that cuts into one cannot keep the
+    // rest of it from being hidden (the union of both is). Then masked for the added shapes.
+    if (this.literalRule) {
+      const values: Span[] = [];
+      replaceMatches(text, this.literalRule, (start, end) => (values.push({ start, end }), ""));
+      if (values.length) masked = replaceSpans(masked, values, (v) => masking(LITERAL, v.start, v.end));
+    }
+    if (this.compiledAdded.length) runRules(masked, this.compiledAdded, present, masking);
   }
 
   private addLiteral(value: string): boolean {
     const v = value.length > MAX_LITERAL_LENGTH ? value.slice(0, MAX_LITERAL_LENGTH) : value;
     if (v.length < MIN_LITERAL_LENGTH || this.literals.has(v) || this.literals.size >= MAX_LITERALS) return false;
     // A value inside a placeholder ("redacted", "github-token") would break what was hidden already.
-    if (this.rules.some((r) => placeholder(r.name).includes(v)) || placeholder(LITERAL).includes(v) || placeholder(PRIVATE_KEY).includes(v)) return false;
+    const names = [...this.rules, ...this.added].map((r) => r.name);
+    if ([...names, LITERAL, PRIVATE_KEY].some((name) => placeholder(name).includes(v))) return false;
     this.literals.add(v);
     return true;
   }
 
   private compile(): void {
-    this.anchorScan = new AnchorScan(this.rules.flatMap((r) => r.anchors ?? []));
-    this.compiled = this.rules.map((rule) => ({
+    this.anchorScan = new AnchorScan([...this.rules, ...this.added].flatMap((r) => r.anchors ?? []));
+    const compile = (rule: RedactionRule): CompiledRule => ({
       name: rule.name,
       re: new RegExp(rule.source, "g"),
       ...(rule.anchors ? { anchors: rule.anchors } : {}),
       ...(rule.value ? { value: rule.value } : {}),
-    }));
+    });
+    this.compiled = this.rules.map(compile);
+    this.compiledAdded = this.added.map(compile);
     if (this.literals.size) {
       // Longest first, so a value that contains another is hidden whole.
       const alternatives = [...this.literals].sort((a, b) => b.length - a.length).map(escapeRegExp);
-      this.compiled.push({ name: LITERAL, re: new RegExp(alternatives.join("|"), "g") });
+      this.literalRule = { name: LITERAL, re: new RegExp(alternatives.join("|"), "g") };
       const withBackslash = [...this.literals].filter((l) => l.includes("\\")).sort((a, b) => b.length - a.length);
       this.backslashLiterals = withBackslash.length ? { name: LITERAL, re: new RegExp(withBackslash.map(escapeRegExp).join("|"), "g") } : undefined;
     }
@@ -174,6 +203,26 @@ interface CompiledRule {
 /** What hides a secret in the unescaped view: as long as it, never matched by a rule (like a placeholder: `[`, `#`, `]`). */
 function mask(length: number): string {
   return length < 2 ? "#".repeat(length) : `[${"#".repeat(length - 2)}]`;
+}
+
+/**
+ * Each rule of `rules` in order over `text` (skipped when none of its anchors is `present`): what one
+ * finds at [start, end) of the text as it stands at that pass is replaced by what `replace` returns.
+ * One scan for all anchors is far cheaper than a regular expression that must try every position,
+ * and most texts hold none of most anchors.
+ */
+function runRules(
+  text: string,
+  rules: readonly CompiledRule[],
+  present: (anchor: string) => boolean,
+  replace: (rule: string, start: number, end: number) => string,
+): string {
+  let out = text;
+  for (const c of rules) {
+    if (c.anchors && !c.anchors.some(present)) continue;
+    out = replaceMatches(out, c, (start, end) => replace(c.name, start, end));
+  }
+  return out;
 }
 
 /** Spans ordered by start, overlapping ones joined (the first one's rule names the whole). */

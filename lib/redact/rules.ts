@@ -39,24 +39,54 @@ function ci(word: string): string {
 
 const shape = (s: TokenShape, finds: string): RedactionRule => ({ name: s.name, source: shapeSource(s), finds, anchors: [s.prefix] });
 const alnum = "A-Za-z0-9";
-/** What ends a header or assignment value besides space: quotes and the delimiters of templates and lists. */
+/** Control characters: never part of a value (an escape character before a colour code is not a secret). */
+const CONTROLS = "\\u0000-\\u001f\\u007f";
+/** What ends a header or assignment value besides space and control characters: quotes and the delimiters of templates and lists. */
 const VALUE_DELIMITERS = "\"'`$<>{}()[]\\,;";
-/** Characters of a header or assignment value: anything but space, quotes and the delimiters of templates and lists. */
-const VALUE = "[^\\s\"'`$<>{}()\\[\\]\\\\,;]";
-/** Placeholders in documentation: `your-api-key`, `sk-...`, `<token>`, `xxxx`; what {@link NOT_A_PLACEHOLDER} refuses. */
-const PLACEHOLDER =
-  "(?:your|Your|YOUR|my-|my_|xxx|XXX|test|Test|TEST|fake|dummy|example|sample|placeholder|changeme|\\.\\.\\.|…|<|redacted|REDACTED)|" +
-  // an upper-case name (SOME_TOKEN), a flag or small number (true, 1, 3000)
-  "[A-Z][A-Z_]{2,63}(?![A-Za-z0-9+/=.~-])|(?:true|false|yes|no|on|off|null|none|undefined)(?![A-Za-z0-9_])|[0-9]{1,8}(?![A-Za-z0-9_])";
-const NOT_A_PLACEHOLDER = `(?!${PLACEHOLDER})`;
+/** Characters of a header or assignment value: anything but space, control characters, quotes and the delimiters of templates and lists. */
+const VALUE = `[^\\s${CONTROLS}"'\`$<>{}()\\[\\]\\\\,;]`;
+/**
+ * Placeholders in documentation, judged on the WHOLE value (each alternative must reach the value's
+ * end): `your-api-key`, `YOUR_TOKEN_HERE`, `my-token`, `test`, `dummy-token`, `example_secret` (a
+ * placeholder word and letters, no digit), `xxxx-xxxx`, an upper-case name (`SOME_TOKEN`), a flag
+ * (`true`, `no`, `null`) or a number (`1`, `3000`, `3.5`, `1.2.3`); and, by their first characters, `<token>`
+ * and an elided `...value`. A realistic value that merely starts like one (`2024!Secure#Pass`,
+ * `no-way-J0se!`, `Testing-2024-Prod!`, `test_9f8e7d…`) is not a placeholder. Bounded: at most ~200
+ * characters are looked at per key.
+ */
+const PLACEHOLDER_WORD = [...["your", "test", "fake", "dummy", "example", "sample", "placeholder", "changeme", "redacted"].map(ci), `${ci("my")}[-_]`].join(
+  "|",
+);
+const PLACEHOLDER_FLAG = "true|false|yes|no|on|off|null|none|undefined|nil|True|False|TRUE|FALSE|Yes|No|YES|NO|None|NONE|Null|NULL";
+/** A placeholder value whose characters are `valueClass` (a regular expression class), at the value's start: see {@link PLACEHOLDER_WORD}. */
+function placeholderValue(valueClass: string): string {
+  const whole = [
+    // a placeholder word, then letters and separators only, to the value's end
+    `(?:${PLACEHOLDER_WORD})[A-Za-z]{0,24}(?:[-_.][A-Za-z]{1,24}){0,8}`,
+    "[xX*]{3}[xX*._-]{0,61}",
+    "[A-Z][A-Z_]{2,63}",
+    `(?:${PLACEHOLDER_FLAG})`,
+    // a number, a decimal or a version (`3000`, `3.5`, `1.2.3`)
+    "[0-9]{1,8}(?:\\.[0-9]{1,8}){0,3}",
+  ];
+  return `(?:(?:${whole.join("|")})(?!${valueClass})|\\.\\.\\.|…|<)`;
+}
+/** Refuses a placeholder value (see {@link placeholderValue}). */
+const notAPlaceholder = (valueClass: string): string => `(?!${placeholderValue(valueClass)})`;
+/** The value classes of the rules below: what a `.npmrc` credential, a Bearer token and a URL's password are made of. */
+const NPMRC_VALUE = `[^\\s${CONTROLS}"'\`$]`;
+const BEARER_VALUE = "[A-Za-z0-9._~+/=-]";
+const URL_PASSWORD = `[^\\s${CONTROLS}/@'"\`<>{}]`;
+/** A host that is example.com, .org or .net, or a subdomain of one (documentation's own hosts, RFC 2606), and nothing longer. */
+const EXAMPLE_HOST = "(?:[A-Za-z0-9-]{1,63}\\.){0,8}example\\.(?:com|org|net)(?![A-Za-z0-9-]|\\.[A-Za-z0-9])";
 /** An assignment's value that is an elided example (`sk-...`); scans at most 128 characters. */
 const NOT_ELIDED = `(?!${VALUE}{0,128}(?:\\.\\.\\.|…))`;
 /** Authentication schemes in front of a header's credential. */
 const SCHEME = "(?:Bearer|Basic|Token|Bot|Digest|bearer|basic|token)(?:[ \\t]{1,4}|%20)";
 
-const VALUE_CHAR = allExcept(VALUE_DELIMITERS);
+const VALUE_CHAR = allExcept(VALUE_DELIMITERS, true);
 /** What may not start a header's credential: a template or variable, a second scheme, a placeholder. */
-const NOT_A_CREDENTIAL_START = new RegExp(`[$<{%*\\[]|${SCHEME}|${PLACEHOLDER}`, "y");
+const NOT_A_CREDENTIAL_START = new RegExp(`[$<{%*\\[]|${SCHEME}|${placeholderValue(VALUE)}`, "y");
 /** Longest credential hidden as one (characters). */
 const MAX_CREDENTIAL = 4096;
 
@@ -145,7 +175,7 @@ export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
   {
     name: "npmrc-auth",
     // .npmrc credentials: a legacy token (a UUID), `_auth` (base64 user:password) or `_password`.
-    source: `(?<k>(?<![A-Za-z0-9_])_(?:authToken|auth|password)[ \\t]{0,4}=[ \\t]{0,4}["']?)(?![$<{%*\\[])${NOT_A_PLACEHOLDER}[^\\s"'\`$]{8,1024}`,
+    source: `(?<k>(?<![A-Za-z0-9_])_(?:authToken|auth|password)[ \\t]{0,4}=[ \\t]{0,4}["']?)(?![$<{%*\\[])${notAPlaceholder(NPMRC_VALUE)}${NPMRC_VALUE}{8,1024}`,
     finds: ".npmrc credentials (_authToken=, _auth=, _password=)",
     anchors: ["_authToken", "_auth", "_password"],
   },
@@ -220,7 +250,7 @@ export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
   },
   {
     name: "bearer-token",
-    source: `(?<k>(?<![A-Za-z0-9_-])Bearer[ \\t]{1,4})${NOT_A_PLACEHOLDER}[A-Za-z0-9._~+/=-]{20,4096}(?![A-Za-z0-9._~+/=-])`,
+    source: `(?<k>(?<![A-Za-z0-9_-])Bearer[ \\t]{1,4})${notAPlaceholder(BEARER_VALUE)}${BEARER_VALUE}{20,4096}(?![A-Za-z0-9._~+/=-])`,
     finds: "Bearer tokens outside a header line (Bearer + 20 or more token characters)",
     anchors: ["Bearer"],
   },
@@ -230,7 +260,7 @@ export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
     // `const API_KEY = "name"` in source is not taken for a secret, and no variable references.
     source:
       `(?<k>(?<![A-Za-z0-9_.$-])(?:[A-Z][A-Z0-9_]{0,62})?(?:_TOKEN|_KEY|_SECRET|PASSWORD|_PASSWD|_PWD|_PASS|_CREDENTIALS|_CREDENTIAL|_APIKEY|_AUTH)` +
-      `(?:=["']?|["'][ \\t]{0,2}:[ \\t]{0,2}["']))(?![$<{%*\\[=(/~.])${NOT_A_PLACEHOLDER}${NOT_ELIDED}${VALUE}{1,1024}`,
+      `(?:=["']?|["'][ \\t]{0,2}:[ \\t]{0,2}["']))(?![$<{%*\\[=(/~.])${notAPlaceholder(VALUE)}${NOT_ELIDED}${VALUE}{1,1024}`,
     finds: 'Values of *_TOKEN, *_KEY, *_SECRET, *PASSWORD, *_CREDENTIALS assignments (NAME=value, "NAME": "value")',
     anchors: ["_TOKEN", "_KEY", "_SECRET", "PASSWORD", "_PASSWD", "_PWD", "_PASS", "_CREDENTIAL", "_APIKEY", "_AUTH"],
   },
@@ -243,7 +273,7 @@ export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
   },
   {
     name: "url-password",
-    source: `(?<k>://(?<=(?<![A-Za-z0-9+.-])[a-zA-Z][a-zA-Z0-9+.-]{0,20}://)[^\\s:/@'"\`<>{}$]{1,256}:)(?![$<{%*\\[])(?!(?:password|passwd|pass|pwd|secret|x{1,16}|\\*{1,16})@)${NOT_A_PLACEHOLDER}[^\\s/@'"\`<>{}]{1,256}(?=@(?!(?:www\\.)?example\\.(?:com|org|net)))`,
+    source: `(?<k>://(?<=(?<![A-Za-z0-9+.-])[a-zA-Z][a-zA-Z0-9+.-]{0,20}://)[^\\s:/@'"\`<>{}$]{1,256}:)(?![$<{%*\\[])(?!(?:password|passwd|pass|pwd|secret|x{1,16}|\\*{1,16})@)${notAPlaceholder(URL_PASSWORD)}${URL_PASSWORD}{1,256}(?=@(?!${EXAMPLE_HOST}))`,
     finds: "Passwords in URLs (scheme://user:password@host; the token in https://TOKEN:x-oauth-basic@)",
     anchors: ["://"],
   },

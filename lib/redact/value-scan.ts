@@ -28,10 +28,10 @@ export function isSpace(code: number): boolean {
   );
 }
 
-/** A test from a list of excluded ASCII characters: anything but `\s` and these. */
-export function allExcept(excluded: string): CharTest {
+/** A test from a list of excluded ASCII characters: anything but `\s` and these (and control characters, with `controls`). */
+export function allExcept(excluded: string, controls = false): CharTest {
   const table = new Uint8Array(128);
-  for (let c = 0; c < 128; c++) table[c] = isSpace(c) ? 0 : 1;
+  for (let c = 0; c < 128; c++) table[c] = isSpace(c) || (controls && (c < 0x20 || c === 0x7f)) ? 0 : 1;
   for (const ch of excluded) table[ch.charCodeAt(0)] = 0;
   return (code) => (code < 128 ? table[code] === 1 : !isSpace(code));
 }

@@ -7,30 +7,46 @@
 
 /**
  * Characters shown as their escape wherever they are: C0 controls (newline and tab only in
- * {@link visible}), DEL, C1 controls (U+009B is a one-character CSI for some terminals), line and
- * paragraph separators, the bidirectional marks, embeddings, overrides and isolates that reorder
- * what a line shows ("Trojan Source"), and characters that show nothing or a blank that is not the
- * ASCII space: zero-width spaces and joiners, the byte order mark, the soft hyphen, word joiners and
- * invisible operators, Hangul and braille fillers, variation selectors (U+FE0F right after a
- * non-ASCII character, an emoji's normal form, stays), tag characters (which spell ASCII
- * invisibly), interlinear annotations, lone surrogates, and the no-break, em, ideographic and other
- * spaces (a no-break space joins two words into one argument).
+ * {@link visible}), DEL, C1 controls (U+009B is a one-character CSI for some terminals), every
+ * format character (Cf: the bidirectional marks, embeddings, overrides and isolates that reorder
+ * what a line shows, "Trojan Source"; zero-width joiners; interlinear annotations), line and
+ * paragraph separators, spaces other than the ASCII space (a no-break space joins two words into
+ * one argument), every Default_Ignorable_Code_Point (what a terminal may draw as nothing: zero-width
+ * characters, the byte order mark, the soft hyphen, word joiners, Hangul fillers, variation selectors
+ * (U+FE0F right after a visible non-ASCII character, an emoji's normal form, stays), tag characters,
+ * which spell ASCII invisibly, and the reserved ranges), surrogates without a pair, unassigned code
+ * points (no one knows how a terminal draws them), the braille blank, and the combining marks that
+ * overlay the character before them (a stroke through a letter: canonical combining class 1).
  */
 const HIDDEN = new RegExp(
-  // Built from a string: the class lists combining marks (U+034F, variation selectors) on their own.
-  "^[\\u0080-\\u009f\\u00a0\\u00ad\\u034f\\u061c\\u115f\\u1160\\u1680\\u17b4\\u17b5\\u180b-\\u180f\\u2000-\\u200f\\u2028-\\u202f" +
-    "\\u205f-\\u206f\\u2800\\u3000\\u3164\\ufe00-\\ufe0e\\ufeff\\uffa0\\ufff9-\\ufffb\\u{1bca0}-\\u{1bca3}\\u{1d173}-\\u{1d17a}" +
-    "\\u{e0000}-\\u{e007f}\\u{e0100}-\\u{e01ef}\\ud800-\\udfff]$",
+  "^(?:[\\p{Cc}\\p{Cf}\\p{Zl}\\p{Zp}\\p{Zs}\\p{Default_Ignorable_Code_Point}\\p{Cs}\\p{Cn}\\u2800]" +
+    "|[\\u0334-\\u0338\\u1cd4\\u1ce2-\\u1ce8\\u20d2\\u20d3\\u20d8-\\u20da\\u20e5\\u20e6\\u20ea\\u20eb\\u{10a39}\\u{16af0}-\\u{16af4}\\u{1bc9e}\\u{1d167}-\\u{1d169}])$",
   "u",
 );
-/** A letter, mark or digit of any script: what words are made of. */
+/** A letter, mark or digit of any script (letter numbers included: Roman numerals): what words are made of. */
 const WORD_CHAR = /^[\p{L}\p{M}\p{N}]$/u;
-/** Scripts with letters that look like Latin ones. */
-const LOOKALIKE_SCRIPT = /^[\p{Script=Cyrillic}\p{Script=Greek}\p{Script=Armenian}\p{Script=Cherokee}]$/u;
-/** Letters that read as ASCII wherever they are: fullwidth Latin letters and digits, mathematical alphanumerics, a few IPA letters. */
-const ALWAYS_LOOKALIKE = /^[\uff10-\uff19\uff21-\uff3a\uff41-\uff5a\u{1d400}-\u{1d7ff}\u0251\u0261\u0269\u01c0]$/u;
-/** Cyrillic, Greek and Armenian letters that look like a Latin one: a word made only of them (and marks) reads as ASCII ("аррӏе"). */
-const LATIN_LOOKALIKES = new Set("АВЕЅІЈКМНОРСТУХҮӀԀԚԜҺаеорсухѕіјӏԁһԛԝүΑΒΕΖΗΙΚΜΝΟΡΤΥΧαικνορτυχօսհո");
+/**
+ * Scripts with letters that look like Latin ones: shown escaped in a word that also has ASCII letters
+ * or digits ("gⲟⲟgle" with Coptic o). Latin letters that pass for plain ones (dotless ı, small
+ * capitals, modifier letters) count as such a script.
+ */
+const LOOKALIKE_SCRIPT = new RegExp(
+  "^[\\p{Script=Cyrillic}\\p{Script=Greek}\\p{Script=Armenian}\\p{Script=Cherokee}\\p{Script=Coptic}\\p{Script=Lisu}" +
+    "\\p{Script=Canadian_Aboriginal}\\p{Script=Runic}\\p{Script=Tifinagh}\\p{Script=Old_Italic}\\p{Script=Gothic}\\p{Script=Deseret}" +
+    "\\p{Script=Osage}\\p{Script=Vai}\\p{Script=Nko}\\u0131\\u0237\\u1d00-\\u1dbf\\ua730-\\ua7ff]$",
+  "u",
+);
+/**
+ * Letters that read as ASCII wherever they are: fullwidth Latin letters and digits, mathematical
+ * alphanumerics, Roman numerals (ⅰ ⅽ), letterlike symbols (K Kelvin, Å Ångström, ℓ), a few IPA letters.
+ */
+const ALWAYS_LOOKALIKE = /^[\uff10-\uff19\uff21-\uff3a\uff41-\uff5a\u{1d400}-\u{1d7ff}\u2160-\u2188\u2100-\u214f\u0251\u0261\u0269\u01c0-\u01c3]$/u;
+/**
+ * Letters of those scripts that look like a Latin one: a word made only of them (and marks) reads as
+ * ASCII ("аррӏе", "ꓖꓳꓳꓖꓡꓰ" in Lisu, which is written in Latin capitals' shapes).
+ */
+const LATIN_LOOKALIKES = new Set("АВЕЅІЈКМНОРСТУХҮӀԀԚԜҺаеорсухѕіјӏԁһԛԝүΑΒΕΖΗΙΚΜΝΟΡΤΥΧαικνορτυχօսհոⲀⲂⲈⲎⲒⲔⲘⲚⲞⲢⲤⲦⲨⲬⲁⲏⲓⲕⲟⲣⲥⲧⲩⲭıȷᴀʙᴄᴅᴇɢʜɪᴊᴋʟᴍɴᴏᴘʀꜱᴛᴜᴠᴡʏᴢ");
+const LISU_LETTER = /^\p{Script=Lisu}$/u;
 const MARK = /^\p{M}$/u;
 
 /** What a non-ASCII code point is, as bits. */
@@ -40,12 +56,27 @@ const SCRIPT = 4;
 const ALWAYS = 8;
 const LATIN = 16;
 const IS_MARK = 32;
+/** Hangul jamo, which terminals draw as part of a syllable only after the right jamo: leading, vowel, trailing, and syllables. */
+const JAMO_L = 64;
+const JAMO_V = 128;
+const JAMO_T = 256;
+const SYLLABLE = 512;
+/** In `before` only: the character before was shown as itself (not ASCII, not escaped). */
+const SHOWN = 1024;
 
-/** Bits by code point, filled as characters are met (each regex runs once per distinct character): BMP in a table (bit 7: known), the rest in a bounded map. */
-const bmpKinds = new Uint8Array(0x10000);
-const KNOWN = 128;
+/** Bits by code point, filled as characters are met (each regex runs once per distinct character): BMP in a table (bit 15: known), the rest in a bounded map. */
+const bmpKinds = new Uint16Array(0x10000);
+const KNOWN = 0x8000;
 const astralKinds = new Map<number, number>();
 const MAX_ASTRAL_KINDS = 65_536;
+
+function hangulKind(cp: number): number {
+  if ((cp >= 0x1100 && cp <= 0x115e) || (cp >= 0xa960 && cp <= 0xa97c)) return JAMO_L;
+  if ((cp >= 0x1161 && cp <= 0x11a7) || (cp >= 0xd7b0 && cp <= 0xd7c6)) return JAMO_V;
+  if ((cp >= 0x11a8 && cp <= 0x11ff) || (cp >= 0xd7cb && cp <= 0xd7fb)) return JAMO_T;
+  if (cp >= 0xac00 && cp <= 0xd7a3) return SYLLABLE;
+  return 0;
+}
 
 function kindOf(cp: number): number {
   if (cp < 0x10000) {
@@ -59,15 +90,28 @@ function kindOf(cp: number): number {
   let kind = 0;
   if (HIDDEN.test(ch)) kind |= HIDE;
   else if (WORD_CHAR.test(ch)) {
-    kind |= WORD;
+    kind |= WORD | hangulKind(cp);
     if (LOOKALIKE_SCRIPT.test(ch)) kind |= SCRIPT;
     if (ALWAYS_LOOKALIKE.test(ch)) kind |= ALWAYS;
-    if (LATIN_LOOKALIKES.has(ch)) kind |= LATIN;
+    if (LATIN_LOOKALIKES.has(ch) || LISU_LETTER.test(ch)) kind |= LATIN;
     if (MARK.test(ch)) kind |= IS_MARK;
   }
   if (cp < 0x10000) bmpKinds[cp] = kind | KNOWN;
   else if (astralKinds.size < MAX_ASTRAL_KINDS) astralKinds.set(cp, kind);
   return kind;
+}
+
+/**
+ * Whether a character that draws only on the one before it stands where it is drawn as meant: a
+ * combining mark after a visible non-ASCII letter (never after ASCII, where "e" + U+0301 passes for
+ * "é" and a mark can disguise a letter a person reads, nor after an escape, a space or punctuation),
+ * a Hangul vowel jamo after a leading or vowel jamo, a trailing jamo after a vowel, a trailing jamo
+ * or a syllable. Anywhere else a terminal draws it as nothing or over something else.
+ */
+function attaches(kind: number, before: number): boolean {
+  if (kind & JAMO_V) return (before & (JAMO_L | JAMO_V)) !== 0;
+  if (kind & JAMO_T) return (before & (JAMO_V | JAMO_T | SYLLABLE)) !== 0;
+  return (before & WORD) !== 0;
 }
 
 /** Escapes already written, by code point: a flood of one character costs one escape. */
@@ -96,11 +140,13 @@ const NOT_PLAIN_LINES = /[^\x20-\x7e\n\t]/;
 const isAsciiAlnum = (cp: number) => (cp >= 48 && cp <= 57) || (cp >= 65 && cp <= 90) || (cp >= 97 && cp <= 122);
 
 /**
- * `text` with every character of {@link HIDDEN} escaped, and the look-alike letters of each word
- * (a run of letters, marks and digits): every Cyrillic, Greek, Armenian or Cherokee letter of a word
- * that also has ASCII letters or digits ("gіthub" with a Cyrillic і), every letter of a word made
- * only of Latin look-alikes ("аррӏе"), and fullwidth or mathematical letters anywhere. Words of those
- * scripts that do not read as Latin ("привет", "καλημέρα") stay. One pass, linear in the text.
+ * `text` with every character of {@link HIDDEN} escaped, every combining mark or Hangul jamo that does
+ * not attach to the visible non-ASCII letter before it ({@link attaches}), and the look-alike letters
+ * of each word (a run of letters, marks and digits): every letter of a look-alike script in a word
+ * that also has ASCII letters or digits ("gіthub" with a Cyrillic і), every letter of a word made only
+ * of Latin look-alikes ("аррӏе"), and fullwidth, mathematical, Roman-numeral and letterlike letters
+ * anywhere; a mark on an escaped letter is escaped with it. Words of those scripts that do not read
+ * as Latin ("привет", "καλημέρα") stay. One pass, linear in the text.
  */
 function shown(text: string, keepLines: boolean): string {
   // Plain printable ASCII (the common case) has nothing to show differently.
@@ -112,7 +158,8 @@ function shown(text: string, keepLines: boolean): string {
   let wordScript = false;
   let wordAllLatin = true;
   let wordNonAscii = false;
-  let previous = 0;
+  /** The kind of the character before with {@link SHOWN}: 0 after ASCII, an escape or the start. */
+  let before = 0;
   const escapeAt = (at: number, cp: number) => {
     if (at > copied) out += text.slice(copied, at);
     out += escapeOf(cp);
@@ -122,10 +169,16 @@ function shown(text: string, keepLines: boolean): string {
     if (wordStart < 0) return;
     if (wordNonAscii) {
       const mask = wordAscii && wordScript ? SCRIPT | ALWAYS : wordAllLatin ? LATIN | ALWAYS : ALWAYS;
+      let escaped = false;
       for (let i = wordStart; i < end; ) {
         const cp = text.codePointAt(i)!;
         const length = cp > 0xffff ? 2 : 1;
-        if (cp >= 0x80 && kindOf(cp) & mask) escapeAt(i, cp);
+        if (cp >= 0x80 && i >= copied) {
+          const kind = kindOf(cp);
+          // A mark goes with the letter it sits on: escaped with it, kept with it.
+          escaped = kind & IS_MARK ? escaped : (kind & mask) !== 0;
+          if (escaped) escapeAt(i, cp);
+        } else escaped = false;
         i += length;
       }
     }
@@ -136,12 +189,14 @@ function shown(text: string, keepLines: boolean): string {
     const length = cp > 0xffff ? 2 : 1;
     let hide: boolean;
     let word: boolean;
+    let kind = 0;
     if (cp < 0x80) {
       hide = cp < 0x20 ? !(keepLines && (cp === 10 || cp === 9)) : cp === 0x7f;
       word = isAsciiAlnum(cp);
     } else {
-      const kind = kindOf(cp);
-      hide = (kind & HIDE) !== 0 || (cp === 0xfe0f && previous < 0x80);
+      kind = kindOf(cp);
+      // U+FE0F after a character shown as itself is an emoji's normal form (❤️).
+      hide = kind & HIDE ? !(cp === 0xfe0f && before & SHOWN) : kind & (IS_MARK | JAMO_V | JAMO_T) ? !attaches(kind, before) : false;
       word = !hide && (kind & WORD) !== 0;
     }
     if (word) {
@@ -154,7 +209,6 @@ function shown(text: string, keepLines: boolean): string {
         wordAscii = true;
         wordAllLatin = false;
       } else {
-        const kind = kindOf(cp);
         wordNonAscii = true;
         if (kind & SCRIPT) wordScript = true;
         if (!(kind & (LATIN | IS_MARK))) wordAllLatin = false;
@@ -163,7 +217,7 @@ function shown(text: string, keepLines: boolean): string {
       endWord(i);
       if (hide) escapeAt(i, cp);
     }
-    previous = cp;
+    before = hide || cp < 0x80 ? 0 : kind | SHOWN;
     i += length;
   }
   endWord(text.length);

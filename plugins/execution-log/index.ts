@@ -116,7 +116,8 @@ export const executionLog = definePlugin({
         batchSize: config.batchSize,
         flushIntervalMs: config.flushIntervalMs,
         maxBufferedRows: config.maxBufferedRows,
-        ...redactWith(services.maybe(REDACTOR)),
+        // The session's redactor when the redact plugin runs; the writer falls back to the built-in rules.
+        redactor: services.maybe(REDACTOR),
       },
       {
         clock: services.clock,
@@ -138,8 +139,3 @@ export const executionLog = definePlugin({
     pipeline.hooks.sessionShutdown.tap({ name: EXECUTION_LOG_PLUGIN, stage: LIFECYCLE_STAGE.OBSERVE }, () => writer.close());
   },
 });
-
-/** The writer's `redact` option from the session's redactor, when the preset has one. */
-function redactWith(redactor: { redact(text: string): string } | undefined): { redact?: (text: string) => string } {
-  return redactor ? { redact: (text) => redactor.redact(text) } : {};
-}

@@ -9,7 +9,7 @@ import { CANNOT_READ_EXIT, type CliCommand, configuredPath, parseCommandArgs } f
 import { defaultDbPath } from "./config.ts";
 import { openLogForReading } from "./open-db.ts";
 import { isSqliteUnavailable, noSqliteText, tidyAfterReading } from "../../lib/sqlite/index.ts";
-import { formatStats, parseSince, readStats } from "./stats.ts";
+import { formatStats, MAX_TABLE_TOOLS, omittedTools, parseSince, readStats } from "./stats.ts";
 
 const USAGE = `usage: pi-governor stats [--db path] [--since 24h|7d|2026-11-01] [--tool name] [--json]
 
@@ -18,7 +18,7 @@ Per-tool counts, p50/p95 latency (ms), timeouts, errors and retries from the exe
                  <agentDir>/pi-governor/executions.db; agentDir is PI_CODING_AGENT_DIR or ~/.pi/agent)
   --since when   only calls started since a duration ago (90s, 30m, 12h, 7d, 2w) or a date/time
   --tool name    only this tool
-  --json         print JSON instead of a table
+  --json         print JSON instead of a table (the same busiest 200 tools; the rest summed in "omitted")
 
 Exits 0 (also when there is no log yet), 2 on a wrong argument, 3 when the log cannot be opened or
 read. Where this Node has no SQLite driver, it runs again on the Node the \`pi\` command runs with.
@@ -66,7 +66,11 @@ export const run: CliCommand = async (argv, io, context) => {
   try {
     const stats = readStats(db, { ...(since ? { since } : {}), ...(values.tool ? { tool: values.tool } : {}) });
     if (values.json) {
-      io.out(`${JSON.stringify({ db: path, since: since ?? null, exists: true, tools: stats }, null, 2)}\n`);
+      // The same tools as the table: the busiest MAX_TABLE_TOOLS, the rest summed in `omitted`.
+      const omitted = omittedTools(stats);
+      io.out(
+        `${JSON.stringify({ db: path, since: since ?? null, exists: true, tools: stats.slice(0, MAX_TABLE_TOOLS), ...(omitted ? { omitted } : {}) }, null, 2)}\n`,
+      );
     } else if (stats.length === 0) {
       io.out(`${path}: no calls recorded${since ? ` since ${since}` : ""}${values.tool ? ` for ${values.tool}` : ""}.\n`);
     } else {

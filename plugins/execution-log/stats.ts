@@ -1,8 +1,9 @@
 /**
  * Per-tool statistics from the execution log: counts, p50/p95 latency, timeouts, errors, retries.
  */
+import { visible } from "../../lib/visible/index.ts";
 import type { SqliteDatabase } from "../../lib/sqlite/index.ts";
-import { MAX_COLUMN_CHARS } from "./columns.ts";
+import { columnText, MAX_COLUMN_CHARS } from "./columns.ts";
 import { TABLE } from "./schema.ts";
 
 /** Tools listed one per line in the table; the rest are summed in one line (a log written before names were bounded may hold thousands). */
@@ -38,7 +39,21 @@ export function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, rank - 1))]!;
 }
 
-/** Reads the statistics, one entry per tool, busiest first. */
+/**
+ * A name or category as stats shows it, in the table and in JSON: a log written before rows were
+ * redacted and bounded may hold a model's invented name (a token as a name, terminal escapes): it is
+ * redacted and bounded as the writer does now (columns.ts), and its control characters made visible.
+ */
+function shownText(): (text: string) => string {
+  const seen = new Map<string, string>();
+  return (text) => {
+    let out = seen.get(text);
+    if (out === undefined) seen.set(text, (out = visible(columnText(text))));
+    return out;
+  };
+}
+
+/** Reads the statistics, one entry per tool, busiest first. Names are shown as {@link shownText} says (two that read the same are one line). */
 export function readStats(db: SqliteDatabase, filter: StatsFilter = {}): ToolStats[] {
   const where: string[] = [];
   const params: Record<string, string> = {};
@@ -54,15 +69,17 @@ export function readStats(db: SqliteDatabase, filter: StatsFilter = {}): ToolSta
   const sql = `SELECT substr(tool_name, 1, ${MAX_COLUMN_CHARS}) AS tool_name, status, duration_ms, retries, substr(error_category, 1, ${MAX_COLUMN_CHARS}) AS error_category FROM ${TABLE}${where.length ? ` WHERE ${where.join(" AND ")}` : ""} ORDER BY tool_name`;
   type Row = { tool_name: string; status: string; duration_ms: number | null; retries: number | null; error_category: string | null };
   const byTool = new Map<string, { stats: ToolStats; durations: number[]; categories: Map<string, number> }>();
+  const shown = shownText();
   for (const row of db.prepare<Row>(sql).iterate(params)) {
-    let entry = byTool.get(row.tool_name);
+    const tool = shown(row.tool_name);
+    let entry = byTool.get(tool);
     if (!entry) {
       entry = {
-        stats: { tool: row.tool_name, calls: 0, ok: 0, timeouts: 0, errors: 0, retries: 0, p50Ms: 0, p95Ms: 0, topError: undefined },
+        stats: { tool, calls: 0, ok: 0, timeouts: 0, errors: 0, retries: 0, p50Ms: 0, p95Ms: 0, topError: undefined },
         durations: [],
         categories: new Map(),
       };
-      byTool.set(row.tool_name, entry);
+      byTool.set(tool, entry);
     }
     const s = entry.stats;
     s.calls++;
@@ -71,7 +88,10 @@ export function readStats(db: SqliteDatabase, filter: StatsFilter = {}): ToolSta
     else s.errors++;
     s.retries += row.retries ?? 0;
     if (row.duration_ms !== null) entry.durations.push(row.duration_ms);
-    if (row.status === "ERROR" && row.error_category) entry.categories.set(row.error_category, (entry.categories.get(row.error_category) ?? 0) + 1);
+    if (row.status === "ERROR" && row.error_category) {
+      const category = shown(row.error_category);
+      entry.categories.set(category, (entry.categories.get(category) ?? 0) + 1);
+    }
   }
   const out: ToolStats[] = [];
   for (const { stats, durations, categories } of byTool.values()) {
@@ -84,22 +104,32 @@ export function readStats(db: SqliteDatabase, filter: StatsFilter = {}): ToolSta
   return out.sort((a, b) => b.calls - a.calls || a.tool.localeCompare(b.tool));
 }
 
+/** What the tools past {@link MAX_TABLE_TOOLS} add up to (the table's "(N more tools)" line, JSON's `omitted`), or undefined when none are left out. */
+export function omittedTools(
+  stats: readonly ToolStats[],
+): { tools: number; calls: number; ok: number; timeouts: number; errors: number; retries: number } | undefined {
+  const rest = stats.slice(MAX_TABLE_TOOLS);
+  if (!rest.length) return undefined;
+  const sum = (k: "calls" | "ok" | "timeouts" | "errors" | "retries") => rest.reduce((n, s) => n + s[k], 0);
+  return { tools: rest.length, calls: sum("calls"), ok: sum("ok"), timeouts: sum("timeouts"), errors: sum("errors"), retries: sum("retries") };
+}
+
 /** Formats the statistics as an aligned text table with a total line. */
 export function formatStats(stats: readonly ToolStats[]): string {
   const header = ["tool", "calls", "ok", "timeouts", "errors", "retries", "p50 ms", "p95 ms", "top error"];
   const rows = stats
     .slice(0, MAX_TABLE_TOOLS)
     .map((s) => [s.tool, s.calls, s.ok, s.timeouts, s.errors, s.retries, s.p50Ms, s.p95Ms, s.topError ?? ""].map(String));
-  const sum = (k: "calls" | "ok" | "timeouts" | "errors" | "retries", from = 0) => String(stats.slice(from).reduce((n, s) => n + s[k], 0));
-  const rest = stats.length - MAX_TABLE_TOOLS;
-  if (rest > 0)
+  const sum = (k: "calls" | "ok" | "timeouts" | "errors" | "retries") => String(stats.reduce((n, s) => n + s[k], 0));
+  const rest = omittedTools(stats);
+  if (rest)
     rows.push([
-      `(${rest} more tools)`,
-      sum("calls", MAX_TABLE_TOOLS),
-      sum("ok", MAX_TABLE_TOOLS),
-      sum("timeouts", MAX_TABLE_TOOLS),
-      sum("errors", MAX_TABLE_TOOLS),
-      sum("retries", MAX_TABLE_TOOLS),
+      `(${rest.tools} more tools)`,
+      String(rest.calls),
+      String(rest.ok),
+      String(rest.timeouts),
+      String(rest.errors),
+      String(rest.retries),
       "",
       "",
       "",

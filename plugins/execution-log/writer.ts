@@ -6,7 +6,9 @@
  * SQLite waits for another connection's lock synchronously, so the writer never waits long: with a
  * 5 ms busy timeout a locked database fails fast, the rows STAY in the buffer (bounded by
  * maxBufferedRows, oldest dropped and counted), and the batch is retried from a timer with backoff
- * (50 ms doubling to 2 s). One warning when the wait starts, one line when it ends, with counts.
+ * (50 ms doubling to 2 s). One warning when the wait starts, one line when it ends, with counts
+ * (dropped rows included). A buffer that fills while the database is writable (a burst of thousands
+ * of calls in one tick) is written at once instead: nothing is dropped then.
  * Only a failure that waiting cannot heal (no driver, unwritable path, not a database, a dropped
  * table) disables the log: one warning with the fix, after which rows are discarded.
  */
@@ -20,6 +22,7 @@ import {
   type SqliteStatement,
   type SqlValue,
 } from "../../lib/sqlite/index.ts";
+import type { TextRedactor } from "../../lib/redact/index.ts";
 import { columnText, MAX_CATEGORY_CHARS } from "./columns.ts";
 import { openLogForWriting } from "./open-db.ts";
 import { type ExecutionRow, INSERT_SQL } from "./schema.ts";
@@ -54,8 +57,8 @@ export interface ExecutionLogWriterOptions {
   retryMaxMs?: number;
   /** Longest time close() keeps retrying a busy database before reporting the rows it could not write, in ms. Default 2000. */
   closeTimeoutMs?: number;
-  /** Hides secrets in the text columns before they are bounded and written (the session's redactor). Default: none. */
-  redact?: (text: string) => string;
+  /** Hides secrets in the text columns before they are bounded and written: the session's redactor. Default: the built-in rules (lib/redact's redactorForWrites). */
+  redactor?: TextRedactor;
 }
 
 /** Writer collaborators. */
@@ -107,8 +110,14 @@ export class ExecutionLogWriter {
     return this.buffer.length;
   }
 
-  /** Queues one row. Never throws, never does I/O. */
+  /**
+   * Queues one row. Never throws. No I/O, but when the buffer is full and the database is not known
+   * to be locked: then the buffer is written at once (one transaction) rather than a row dropped.
+   * Rows are dropped (oldest first, counted, and said to the user) only while the database is locked.
+   */
   add(row: PendingExecution): void {
+    if (this.disabled) return;
+    if (this.buffer.length >= this.options.maxBufferedRows && !this.waiting) this.flush();
     if (this.disabled) return;
     if (this.buffer.length >= this.options.maxBufferedRows) {
       this.buffer.shift();
@@ -256,8 +265,12 @@ export class ExecutionLogWriter {
     this.dropped = 0;
   }
 
+  /** Rows were dropped outside a lock wait (a flush that found the database busy and then not): said to the user, not only logged. */
   private reportDropped(): void {
-    this.deps.logger.warn(`execution log dropped ${this.dropped} rows while the buffer was full`, { dropped: this.dropped });
+    this.warn(
+      `pi-governor: the execution log at ${this.options.path} dropped ${this.dropped} rows while its buffer was full (executionLog.maxBufferedRows = ${this.options.maxBufferedRows}); raise it to keep more.`,
+      "warning",
+    );
     this.dropped = 0;
   }
 
@@ -273,7 +286,7 @@ export class ExecutionLogWriter {
 
   /** The row as written: every text column bounded and redacted here, whatever the caller passed (see columns.ts). */
   private toRow(r: PendingExecution): ExecutionRow {
-    const text = (value: string | undefined, max?: number) => (value ? columnText(value, max, this.options.redact) : null);
+    const text = (value: string | undefined, max?: number) => (value ? columnText(value, max, this.options.redactor) : null);
     return {
       task_id: text(r.taskId),
       parent_task_id: text(r.parentTaskId),

@@ -24,7 +24,11 @@ export const kotaSchema = z.object({
     .describe(
       'KotaDB briefing before a prompt (the autoContext plugin reads it; autoContext.mode can override): "off"; "onPaths": when the prompt names 1-3 existing files; "always": the same, plus a one-line index note once per session and HEAD when it names none. Default "off".',
     ),
-  confirmIndex: z.boolean().describe("Ask the user before indexing (first indexing can be slow). Default true."),
+  confirmIndex: z
+    .boolean()
+    .describe(
+      "Ask the user before indexing (first indexing can be slow). Default true. While the global file or PI_GOVERNOR_CONFIG asks (the default), a project file may not change it or indexWithoutUi.",
+    ),
   indexWithoutUi: z
     .enum(["refuse", "allow"])
     .describe(

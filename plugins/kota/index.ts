@@ -39,6 +39,12 @@ export const kota = definePlugin({
   schema: kotaSchema,
   defaults: kotaDefaults,
   trustedKeys: ["command", "args", "env", "cwd"],
+  // "Ask before indexing" is the user's: while the user's sources ask (the default), a project may not
+  // drop the question; a user who does not ask lets a project ask.
+  trustedKeysWhen: (trusted) => [
+    ...(trusted.confirmIndex !== false ? ["confirmIndex"] : []),
+    ...(trusted.confirmIndex !== false && trusted.indexWithoutUi !== "allow" ? ["indexWithoutUi"] : []),
+  ],
   provides: [KOTA_RUNTIME],
   optional: [REDACTOR],
   doctorChecks: kotaDoctorChecks,

@@ -18,20 +18,22 @@ export function effectiveHints(hints: Readonly<ToolAnnotations>): { readOnly: bo
 
 /**
  * Decides a call: undefined when nothing matches (the call runs). `matches` says whether a glob
- * names the call (default: its name; the policies plugin also tries the MCP server tool it reaches).
+ * names the call for a rule of that action (default: its name; the policies plugin also tries the
+ * MCP server tool it reaches, and where pi cut a tool's name, a glob that may name it counts for
+ * `deny` and `ask` and only one that surely names it for `allow`).
  */
 export function decideAccess(
   rules: readonly AccessRule[],
   deny: readonly string[],
   toolName: string,
   hints: Readonly<ToolAnnotations>,
-  matches: (glob: string) => boolean = (glob) => toolGlobMatches(glob, toolName),
+  matches: (glob: string, action: AccessRule["action"]) => boolean = (glob) => toolGlobMatches(glob, toolName),
 ): AccessDecision {
-  for (const glob of deny) if (matches(glob)) return { action: "deny", rule: -1 };
+  for (const glob of deny) if (matches(glob, "deny")) return { action: "deny", rule: -1 };
   const h = effectiveHints(hints);
   for (let i = 0; i < rules.length; i++) {
     const r = rules[i]!;
-    if (!matches(r.tools)) continue;
+    if (!matches(r.tools, r.action)) continue;
     if (r.readOnly !== undefined && r.readOnly !== h.readOnly) continue;
     if (r.destructive !== undefined && r.destructive !== h.destructive) continue;
     if (r.openWorld !== undefined && r.openWorld !== h.openWorld) continue;

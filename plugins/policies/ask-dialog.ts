@@ -38,8 +38,13 @@ export function dialogRows(text: string): number {
 
 const TITLE = "Allow tool call?";
 
-/** The user's answer: allowed, or why the call did not run (the model reads it). */
-export type AskOutcome = { allowed: true } | { allowed: false; reason: "declined" | "not-opened" | "changed" | "unshowable"; chars?: number };
+/**
+ * The user's answer: allowed, with the arguments the user was shown as JSON (`approvedArgs`: the host
+ * runs exactly these), or why the call did not run (the model reads it).
+ */
+export type AskOutcome =
+  | { allowed: true; approvedArgs: string }
+  | { allowed: false; reason: "declined" | "not-opened" | "changed" | "altered" | "unshowable"; chars?: number };
 
 /** The arguments as the dialog shows them: indented JSON with every hidden or disguised character escaped; undefined when they cannot be written out. */
 export function callText(input: Readonly<Record<string, unknown>>): string | undefined {
@@ -89,12 +94,21 @@ function nthIndexOf(text: string, needle: string, n: number): number {
  */
 export async function askUser(ui: UiBridge, toolName: string, input: Readonly<Record<string, unknown>>, rule: string): Promise<AskOutcome> {
   const text = callText(input);
-  if (text === undefined) return { allowed: false, reason: "unshowable" };
+  const shownArgs = argsJson(input);
+  if (text === undefined || shownArgs === undefined) return { allowed: false, reason: "unshowable" };
+  // Another extension may hold the arguments and change them while the dialog is open: a yes
+  // approves what was shown, and only that.
+  const answer = (yes: boolean): AskOutcome =>
+    !yes
+      ? { allowed: false, reason: "declined" }
+      : argsJson(input) === shownArgs
+        ? { allowed: true, approvedArgs: shownArgs }
+        : { allowed: false, reason: "altered" };
   const tool = visible(toolName);
   const shown = withBlankRunsCounted(text);
   const lines = shown.split("\n").length;
   if (dialogRows(`${tool}\n${shown}`) <= WHOLE_CALL_MAX_ROWS) {
-    return (await ui.confirm(TITLE, `${tool}\n${shown}\n(${rule})`)) ? { allowed: true } : { allowed: false, reason: "declined" };
+    return answer(await ui.confirm(TITLE, `${tool}\n${shown}\n(${rule})`));
   }
   const chars = text.length;
   if (!ui.select || !ui.editor) return { allowed: false, reason: "not-opened", chars };
@@ -113,8 +127,16 @@ export async function askUser(ui: UiBridge, toolName: string, input: Readonly<Re
   if (read === undefined) return { allowed: false, reason: "not-opened", chars };
   // pi's editor trims what it returns; anything else changed means the user edited the call.
   if (read.trim() !== text.trim()) return { allowed: false, reason: "changed", chars };
-  const confirmed = await ui.confirm(TITLE, `${tool}: the whole call you just read (${chars} characters), from\n${head}\n[...]\nto\n${tail}\n(${rule})`);
-  return confirmed ? { allowed: true } : { allowed: false, reason: "declined" };
+  return answer(await ui.confirm(TITLE, `${tool}: the whole call you just read (${chars} characters), from\n${head}\n[...]\nto\n${tail}\n(${rule})`));
+}
+
+/** The arguments as JSON, to compare what runs with what was shown; undefined when they cannot be written out. */
+export function argsJson(input: Readonly<Record<string, unknown>>): string | undefined {
+  try {
+    return JSON.stringify(input);
+  } catch {
+    return undefined;
+  }
 }
 
 /** What the model is told when the user did not allow the call. */
@@ -126,6 +148,8 @@ export function refusal(outcome: Exclude<AskOutcome, { allowed: true }>, toolNam
       return `The user did not open the whole call (${outcome.chars} characters, too long for the dialog), so this ${toolName} call did not run (${rule}). Make it shorter, or ask the user.`;
     case "changed":
       return `The user changed the call in the review editor, so this ${toolName} call did not run (${rule}); changes made there are not applied. Ask the user what to run.`;
+    case "altered":
+      return `The arguments of this ${toolName} call changed after they were shown to the user (another extension changed them), so it did not run (${rule}). Ask the user how to go on.`;
     case "unshowable":
       return `This ${toolName} call's arguments cannot be shown to the user, so it did not run (${rule}).`;
   }

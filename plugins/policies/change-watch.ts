@@ -14,7 +14,7 @@ export class ChangeWatch {
   /** Running changes by pi's tool call id, counted: a provider may reuse an id within a batch. */
   private readonly running = new Map<string, number>();
   private runningCount = 0;
-  /** More calls were running than {@link MAX_RUNNING}: fail safe, never remember again. */
+  /** More calls were running than {@link MAX_RUNNING}, or the user's commands run unseen: fail safe, never remember again. */
   private overflowed = false;
   /** Bumped whenever a change starts or ends, or something outside the calls may have changed. */
   private changes = 0;
@@ -59,6 +59,16 @@ export class ChangeWatch {
   outsideChange(): void {
     this.changes++;
     this.quietFromRun = Math.max(this.quietFromRun, this.run + 2);
+  }
+
+  /**
+   * The user's shell commands run where their start is not reported (another extension handles
+   * them; the SDK runs them): one may be running at any moment, so nothing is remembered again in
+   * this session.
+   */
+  unseenChanges(): void {
+    this.changes++;
+    this.overflowed = true;
   }
 
   /** Whether a change is running now (a remembered answer may already be out of date). */

@@ -6,23 +6,34 @@
  * writes names (every character other than letters, digits and `_` as `_`, so `acme_get-sum` and
  * `mcp__acme__get_sum` name one tool). A resource listing without a server is judged once per
  * server it may reach, and the strictest decision wins.
+ *
+ * pi 1.x cuts a tool name longer than 64 characters (or one two tools share) and appends a hash
+ * (lib/mcp-identity/tool-identity.ts). Such a call is judged as written and as the server's tool, strictest
+ * first. Where the name was cut, only the start of the tool's name is known: a glob that may name
+ * the tool (`deny`, `ask`, a limit) counts, and an `allow` glob counts only when it names every tool
+ * with that start (ends with `*`) or names this tool exactly, which pi's hash tells.
  */
 import type { McpToolIdentity, ToolGateInfo, ToolInfo } from "../../core/sdk.ts";
-import { mcpNormalized, mcpSpellings, PI_BUILTIN_TOOLS, PI_MCP_RESOURCE_TOOLS } from "../../lib/mcp-identity/index.ts";
+import { mcpNormalized, mcpSpellings, PI_BUILTIN_TOOLS, PI_MCP_RESOURCE_TOOLS, piMcpToolName, piToolHash } from "../../lib/mcp-identity/index.ts";
 import { type AccessDecision, decideAccess } from "./access.ts";
 import type { PoliciesOptions } from "./config.ts";
 import { MAX_PI_SERVERS } from "./pi-mcp-servers.ts";
-import { toolGlobMatches } from "./tool-glob.ts";
+import { globCouldStartWith, toolGlobMatches } from "./tool-glob.ts";
 
 /** One name set a call is judged under: its own name, and the MCP server tool it reaches. */
 export interface CallSubject {
   readonly toolName: string;
   readonly mcp?: McpToolIdentity;
-  /** pi's spelling of the identity, normalized. */
+  /** pi's spelling of the identity, normalized (only its start when `mcp.truncated`). */
   readonly piName?: string;
   /** pi-governor's spelling, unless that is the name of another tool (a rule for it must not catch this one). */
   readonly governedName?: string;
+  /** The name pi gives this tool when it cuts or hashes it (a rule may be written with pi's name). */
+  readonly piHashedName?: string;
 }
+
+/** How surely a glob must name a subject whose name pi cut: it may (deny, ask, limits), or it does (allow). */
+export type MatchMode = "could" | "must";
 
 /** A decision and the subject that drew it (the server a listing without one was refused for). */
 export interface SubjectDecision {
@@ -36,10 +47,13 @@ const STRICTNESS = { allow: 1, ask: 2, deny: 3 } as const;
 
 /** Names of tools and the identity each serves (null: a tool that serves no MCP server). */
 type NameOwners = Map<string, McpToolIdentity | null>;
+/** pi's plain name of each managed server tool, and how many tools share it (pi hashes shared names). */
+type PiNameCounts = Map<string, number>;
 
 /** The subjects of calls, over the tools pi-governor knows (its own, sealed) and pi's configured servers. */
 export class CallIdentities {
   private owners: NameOwners | undefined;
+  private piNameCounts: PiNameCounts | undefined;
 
   constructor(
     private readonly config: Pick<PoliciesOptions, "deny" | "rules" | "limits">,
@@ -60,15 +74,27 @@ export class CallIdentities {
       const configured = this.configuredServers();
       const servers = new Set(targets.map((t) => t.server));
       for (const s of configured ?? []) servers.add(s);
-      if (!configured || servers.size > MAX_PI_SERVERS) {
+      if (!configured || reach.incomplete || servers.size > MAX_PI_SERVERS) {
         const { deny, rules, limits } = this.config;
         if (!deny.length && !rules.length && !limits.length) return [{ toolName: call.toolName }];
-        return `Refused: ${call.toolName} without "server" reaches more MCP servers than the policy judges one by one (over ${MAX_PI_SERVERS}); name the server in "server".`;
+        const why = reach.incomplete
+          ? "may reach MCP servers pi does not list (registered by an extension), which the policy cannot judge"
+          : `reaches more MCP servers than the policy judges one by one (over ${MAX_PI_SERVERS})`;
+        return `Refused: ${call.toolName} without "server" ${why}; name the server in "server".`;
       }
       targets = [...servers].map((server) => ({ server, tool: call.toolName }));
     }
     if (!targets.length) return [{ toolName: call.toolName }];
-    return targets.map((id) => this.subjectOf(call.toolName, id));
+    // A name that may carry pi's hash is judged both ways, unless a glob of the config names the tool
+    // exactly and pi's hash confirms it: then the name surely is pi's hashed one.
+    const hashed = !reach.everyServer ? targets.find((id) => id.hash !== undefined && this.confirmed(id)) : undefined;
+    return (hashed ? [hashed] : targets).map((id) => this.subjectOf(call.toolName, id));
+  }
+
+  /** Whether a glob of the config is pi's or pi-governor's spelling of exactly the tool `id`'s hash names. */
+  private confirmed(id: McpToolIdentity): boolean {
+    const { deny, rules, limits } = this.config;
+    return [...deny, ...rules.map((r) => r.tools), ...limits.map((l) => l.tools)].some((glob) => namesByHash(glob, id));
   }
 
   /** The subject for a known identity (also used by the load check). */
@@ -76,14 +102,24 @@ export class CallIdentities {
     const { pi, governed } = mcpSpellings(id);
     const owner = this.nameOwners().get(governed);
     const other = owner === null || (owner !== undefined && !sameIdentity(owner, id));
-    return { toolName, mcp: id, piName: pi, ...(other ? {} : { governedName: governed }) };
+    // The name pi would give the tool when it hashes it (a managed server's tool handed over from pi).
+    const hashed = id.hash === undefined ? piMcpToolName(id, (this.piNameCounts!.get(pi) ?? 0) > 1) : pi;
+    return { toolName, mcp: id, piName: pi, ...(other ? {} : { governedName: governed }), ...(hashed !== pi ? { piHashedName: hashed } : {}) };
   }
 
   private nameOwners(): NameOwners {
     if (this.owners) return this.owners;
     const owners: NameOwners = new Map(PI_BUILTIN_TOOLS.map((n) => [mcpNormalized(n), null]));
-    for (const tool of this.governedTools()) owners.set(mcpNormalized(tool.name), tool.mcp ?? null);
+    const counts: PiNameCounts = new Map();
+    for (const tool of this.governedTools()) {
+      owners.set(mcpNormalized(tool.name), tool.mcp ?? null);
+      if (tool.mcp) {
+        const { pi } = mcpSpellings(tool.mcp);
+        counts.set(pi, (counts.get(pi) ?? 0) + 1);
+      }
+    }
     this.owners = owners;
+    this.piNameCounts = counts;
     return owners;
   }
 }
@@ -92,12 +128,30 @@ function sameIdentity(a: McpToolIdentity, b: McpToolIdentity): boolean {
   return mcpNormalized(a.server) === mcpNormalized(b.server) && mcpNormalized(a.tool) === mcpNormalized(b.tool);
 }
 
-/** Whether `glob` names `subject`: its own name, or (normalized) either spelling of the server tool it reaches. */
-export function globNames(glob: string, subject: CallSubject): boolean {
+/**
+ * Whether `glob` names `subject`: its own name, or (normalized) either spelling of the server tool it
+ * reaches, or pi's hashed name of it. Where pi cut the tool's name, `mode` says whether a glob that
+ * may name it counts ("could", the default) or only one that surely does ("must").
+ */
+export function globNames(glob: string, subject: CallSubject, mode: MatchMode = "could"): boolean {
   if (toolGlobMatches(glob, subject.toolName)) return true;
   if (!subject.piName) return false;
   const normalized = mcpNormalized(glob);
-  return toolGlobMatches(normalized, subject.piName) || (subject.governedName !== undefined && toolGlobMatches(normalized, subject.governedName));
+  if (subject.piHashedName !== undefined && toolGlobMatches(normalized, subject.piHashedName)) return true;
+  const names = subject.governedName === undefined ? [subject.piName] : [subject.piName, subject.governedName];
+  const id = subject.mcp!;
+  if (!id.truncated) return names.some((name) => toolGlobMatches(normalized, name));
+  if (mode === "could") return names.some((name) => globCouldStartWith(normalized, name));
+  return (normalized.endsWith("*") && names.some((name) => toolGlobMatches(normalized, name))) || namesByHash(glob, id);
+}
+
+/** Whether `glob` (no `*`) is pi's or pi-governor's spelling of exactly the tool whose hash `id` carries. */
+function namesByHash(glob: string, id: McpToolIdentity): boolean {
+  if (id.hash === undefined || glob.includes("*")) return false;
+  const server = mcpNormalized(id.server);
+  const normalized = mcpNormalized(glob);
+  // Normalizing keeps every character's place, so the tool's name as written follows the same prefix.
+  return [`mcp__${server}__`, `${server}_`].some((prefix) => normalized.startsWith(prefix) && piToolHash(id.server, glob.slice(prefix.length)) === id.hash);
 }
 
 /** The strictest decision over the subjects of `call` (deny, then ask, then allow; the first of equals). */
@@ -109,7 +163,9 @@ export function decideSubjects(
   const everyServer = call.mcp?.everyServer === true;
   let best: SubjectDecision = { decision: undefined, subject: subjects[0]!, everyServer };
   for (const subject of subjects) {
-    const decision = decideAccess(config.rules, config.deny, subject.toolName, call.annotations, (glob) => globNames(glob, subject));
+    const decision = decideAccess(config.rules, config.deny, subject.toolName, call.annotations, (glob, action) =>
+      globNames(glob, subject, action === "allow" ? "must" : "could"),
+    );
     if (decision && (!best.decision || STRICTNESS[decision.action] > STRICTNESS[best.decision.action])) best = { decision, subject, everyServer };
     if (best.decision?.action === "deny") break;
   }

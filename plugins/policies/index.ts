@@ -17,7 +17,7 @@ import { askUser, refusal } from "./ask-dialog.ts";
 import { policiesDefaults, policiesSchema, type PoliciesOptions } from "./config.ts";
 import { ChangeWatch } from "./change-watch.ts";
 import { allowGlobFor, CallIdentities, decideSubjects, globNames, serverNamed, type SubjectDecision } from "./identity.ts";
-import { piMcpServers } from "./pi-mcp-servers.ts";
+import { piMcpServers, runningServers } from "./pi-mcp-servers.ts";
 import { CallLimits } from "./limits.ts";
 import { lingers, repeatedCallWrapper, TurnResults } from "./repeated-calls.ts";
 import { policyStatusLines } from "./status.ts";
@@ -56,10 +56,14 @@ export const policies = definePlugin({
     };
     const globalFile = join(services.agentDir, CONFIG_FILE);
     // One identity for an MCP server's tool on either side (pi's mcp__s__t, a managed s_t, pi's resource tools).
-    const piConfig = piMcpServers(services.agentDir, services.cwd);
-    const piServers = [...piConfig.servers].filter(([, on]) => on).map(([name]) => name);
+    const piServers = runningServers(piMcpServers(services.agentDir, services.cwd));
     const governedTools = () => [...pipeline.tools.values()].map((t) => t.info);
-    const identities = new CallIdentities(config, governedTools, () => (piConfig.truncated ? undefined : piServers));
+    // A listing of every server reads pi's mcp.json files again: a server added since load counts.
+    const configuredNow = () => {
+      const now = piMcpServers(services.agentDir, services.cwd);
+      return now.truncated ? undefined : runningServers(now);
+    };
+    const identities = new CallIdentities(config, governedTools, configuredNow);
     const unmatched = () => unmatchedGlobs(config, governedTools(), piServers, identities);
     pipeline.registerLoadCheck(NAME, unmatched);
     pipeline.registerStatusSection(NAME, "Policies", () => policyStatusLines(config, unmatched()));
@@ -75,11 +79,15 @@ export const policies = definePlugin({
 
     pipeline.hooks.toolGate.tap({ name: NAME, stage: GATE_STAGE.POLICY }, async (decision, call) => {
       if (decision.blockReason) return decision;
+      const state = stateOf(call.sessionId);
+      // A stopped run refuses every later call as stopped, before any rule: no dialog is shown, and
+      // a call a rule denies still ends the run.
+      const { stop } = state.limits;
+      if (stop) return { blockReason: stop.reason, terminate: true };
       const names = identities.subjects(call);
       if (typeof names === "string") return { blockReason: names };
-      const refused = await judge(call, config, globalFile, decideSubjects(config, names, call));
-      if (refused) return refused;
-      const state = stateOf(call.sessionId);
+      const judged = await judge(call, config, globalFile, decideSubjects(config, names, call));
+      if (judged?.blockReason) return judged;
       const breach = state.limits.admit(call.toolName, (glob) => names.some((s) => globNames(glob, s)));
       if (breach) return { blockReason: breach.reason, ...(breach.stop ? { terminate: true } : {}) };
       // A call that may change files makes every remembered answer of this run stale, now and
@@ -88,7 +96,8 @@ export const policies = definePlugin({
         state.watch.started(call.toolCallId, lingers(call));
         state.results.forget();
       }
-      return undefined;
+      // The user approved these arguments: the host runs exactly them.
+      return judged;
     });
     pipeline.hooks.event.tap({ name: NAME }, (event) => {
       if (event.type === "host_tool_end") {
@@ -97,6 +106,8 @@ export const policies = definePlugin({
       } else if (event.type === "host_user_shell") {
         const state = stateOf(event.sessionId);
         state.watch.outsideChange();
+        // Commands run unseen (their start never reported): one may be running at any time.
+        if (event.unseen) state.watch.unseenChanges();
         state.results.forget();
       }
     });
@@ -110,7 +121,11 @@ export const policies = definePlugin({
   },
 });
 
-/** The access decision for one call as a verdict: undefined when it may run. `decided`: identity.ts's decision over its names. */
+/**
+ * The access decision for one call as a verdict: undefined when it may run, `approvedArgs` when the
+ * user approved it (the arguments shown), a `blockReason` when it may not. `decided`: identity.ts's
+ * decision over its names.
+ */
 async function judge(call: ToolGateInfo, config: PoliciesOptions, globalFile: string, decided: SubjectDecision): Promise<ToolGateDecision | undefined> {
   const { decision } = decided;
   if (!decision || decision.action === "allow") return undefined;
@@ -122,7 +137,7 @@ async function judge(call: ToolGateInfo, config: PoliciesOptions, globalFile: st
   if (call.ui.hasUI) {
     // The user sees every byte of what will run, or it does not run (ask-dialog.ts).
     const outcome = await askUser(call.ui, call.toolName, call.input, rule);
-    return outcome.allowed ? undefined : { blockReason: refusal(outcome, call.toolName, rule) };
+    return outcome.allowed ? { approvedArgs: outcome.approvedArgs } : { blockReason: refusal(outcome, call.toolName, rule) };
   }
   const allowLine = JSON.stringify({ tools: allowGlobFor(call.toolName, decided), action: "allow" });
   return {

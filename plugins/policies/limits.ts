@@ -40,6 +40,11 @@ export class CallLimits {
     this.stopped = undefined;
   }
 
+  /** The stop this run reached, if any: every later call of the run is refused with it. */
+  get stop(): LimitBreach | undefined {
+    return this.stopped;
+  }
+
   /**
    * Admits one call of `toolName`: undefined when every matching limit has room (the call is then
    * counted), or the breach of the first limit it would exceed (nothing is counted). `matches` says

@@ -52,3 +52,8 @@ function entriesOf(path: string): Array<[string, unknown]> {
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** The names of the servers pi runs (not disabled) of {@link piMcpServers}'s answer. */
+export function runningServers(config: { servers: Map<string, boolean> }): string[] {
+  return [...config.servers].filter(([, on]) => on).map(([name]) => name);
+}

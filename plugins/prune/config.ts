@@ -101,6 +101,11 @@ const pruneBaseSchema = z.object({
     .describe(
       "Above forceStepPercent, a step is forced only when it frees at least this percent of the prompt at the force line, falling linearly to any step at all at 90% of the window. 0: force any step above the line. Default 0.",
     ),
+  cacheLifetime: z
+    .union([z.enum(["model", "off"]), z.number().int().min(1).max(86_400)])
+    .describe(
+      'How long the provider keeps a prompt cache entry after its last use, in seconds: a request after a longer gap (by the messages\' timestamps and the host\'s cache warming) finds the cache cold, so every pending boundary step is taken then (it costs no extra cache write), and the host\'s cache warming is stopped where the next request changes the prompt anyway. "model": the lifetime the model declares for the retention in use (pi 1.x `promptCache`), else 300. "off": never assume a cold cache (the rule of earlier releases). Default "model".',
+    ),
   perTool: boundedRecord(toolNameSchema(), placeholderHintSchema).describe(
     "Per-tool placeholder text by tool name: argOrder (arguments shown first) and rehydrate (how to get the result back). Default: pi's read, bash, grep, find and ls, and blob_read.",
   ),
@@ -160,6 +165,7 @@ export const PER_MODEL_KEYS = [
   "forceStepPercent",
   "forceStepFreePercent",
   "minStepPercent",
+  "cacheLifetime",
   "dedup",
   "staleReads",
   "maxArgChars",
@@ -227,6 +233,7 @@ export const pruneDefaults: PruneOptions = {
   forceStepPercent: 80,
   minStepPercent: 0,
   forceStepFreePercent: 0,
+  cacheLifetime: "model",
   perTool: {
     read: { argOrder: ["path", "offset", "limit"], rehydrate: "Re-read it (offset/limit for part)." },
     bash: { argOrder: ["command"], rehydrate: "Re-run it narrowed (grep/head/tail)." },
@@ -252,6 +259,7 @@ export const pruneDefaults: PruneOptions = {
  * argument cuts (and no folding: the fold plugin off). The replay and the bench compare against it.
  */
 export const RESULT_ONLY_PRUNING: Partial<PruneOptions> = Object.freeze({
+  cacheLifetime: "off",
   dedup: false,
   staleReads: false,
   maxArgChars: 0,
@@ -270,7 +278,14 @@ export const PREVIOUS_STEP_DEFAULTS: Partial<PruneOptions> = Object.freeze({
   forceStepPercent: 25,
   forceStepFreePercent: 75,
   minStepPercent: 25,
+  cacheLifetime: "off",
 } as const);
+
+/**
+ * The defaults before the step rule knew the clock: no cold caches, no answer to cache warming (the
+ * bench and the replay compare the defaults against them on sessions with idle gaps).
+ */
+export const CLOCKLESS_STEP_DEFAULTS: Partial<PruneOptions> = Object.freeze({ cacheLifetime: "off" } as const);
 
 /**
  * Keys that left the section: folding is the fold plugin now (`fold.enabled`, `fold.nudgePercent`).

@@ -2,13 +2,15 @@
  * Binds pruning-as-context-edits (see context-edits.ts) to the pipeline: a tap before every other
  * context stage undoes this plugin's edits (the content beneath them back in place), two taps around
  * CONTEXT_STAGE.PRUNE keep the pruner's input and output of the request, and the `contextEdits` boundary
- * turns that pair into `context_edit` drafts plus one record. The pruner is a black box here.
+ * turns that pair into `context_edit` drafts plus one record right after them (pi appends them in order, so
+ * at the next request the record names exactly the edit entries written: see ownEditIds). The pruner is a
+ * black box here.
  *
  * On pi lines without context edits (before 0.87) pi gives the context event no session entries and
  * never runs the boundary: the taps return at once and the context path is the only path.
  */
-import { type AgentMessageLike, type GovernorServices, type Pipeline, CONTEXT_STAGE } from "../../core/sdk.ts";
-import { EDITS_KIND, editsFrom, loadEditRecords, type OwnEdits, remember, undoOwnEdits } from "./context-edits.ts";
+import { type AgentMessageLike, type Pipeline, CONTEXT_STAGE } from "../../core/sdk.ts";
+import { EDITS_KIND, editsFrom, ownEditIds, undoOwnEdits } from "./context-edits.ts";
 
 /** Stage of the restoring tap: before every other context tap (the blobs plugin reads at 0). */
 export const RESTORE_STAGE = -100;
@@ -16,8 +18,6 @@ export const RESTORE_STAGE = -100;
 const MAX_SESSIONS = 8;
 
 interface SessionEdits {
-  /** Target entry id -> hashes of the replacements this plugin wrote. */
-  ours: OwnEdits;
   /** The pruner's input of the request in progress. */
   pendingIn?: readonly AgentMessageLike[];
   /** The pruner's input and output of the last request. */
@@ -41,13 +41,13 @@ export interface ContextEditsState {
  * With `write` false (`contextEdits: "off"`) only the restoring tap runs: edits this plugin wrote
  * earlier in the session stay in pi's projection, and the pruner must still read what is beneath them.
  */
-export function registerContextEdits(pipeline: Pipeline, owner: string, services: GovernorServices, write: boolean): ContextEditsState {
+export function registerContextEdits(pipeline: Pipeline, owner: string, write: boolean): ContextEditsState {
   const state: ContextEditsState = { boundarySeen: false, editsWritten: 0, lastRestored: 0 };
   const sessions = new Map<string, SessionEdits>();
   const session = (id: string): SessionEdits => {
     let s = sessions.get(id);
     if (!s) {
-      s = { ours: loadEditRecords(services.store()), settled: new WeakSet() };
+      s = { settled: new WeakSet() };
       sessions.set(id, s);
       if (sessions.size > MAX_SESSIONS) sessions.delete(sessions.keys().next().value!);
     }
@@ -55,11 +55,13 @@ export function registerContextEdits(pipeline: Pipeline, owner: string, services
   };
 
   pipeline.hooks.context.tap({ name: owner, stage: RESTORE_STAGE }, (messages, info) => {
-    if (!info.sessionEntries) return undefined;
-    const s = session(info.sessionId);
+    if (!info.sessionEntries || !info.sessionRecords) return undefined;
     state.lastRestored = 0;
-    if (!s.ours.size) return undefined;
-    const out = undoOwnEdits(messages, info.sessionEntries(), s.ours);
+    // This plugin's edits, by the entries its records stand right after (read from the branch each
+    // request: a resumed, forked or navigated session has the edits of its own branch).
+    const ours = ownEditIds(info.sessionRecords(EDITS_KIND));
+    if (!ours.size) return undefined;
+    const out = undoOwnEdits(messages, info.sessionEntries(), ours);
     if (out) for (let i = 0; i < out.length; i++) if (out[i] !== messages[i]) state.lastRestored++;
     return out;
   });
@@ -83,7 +85,6 @@ export function registerContextEdits(pipeline: Pipeline, owner: string, services
     if (!s.lastIn || !s.lastOut || s.lastIn === s.lastOut) return drafts;
     const { drafts: edits, records } = editsFrom(s.lastIn, s.lastOut, info.entries(), s.settled);
     if (!edits.length) return drafts;
-    for (const r of records) remember(s.ours, r.targetId, r.hash);
     state.editsWritten += edits.length;
     return [...drafts, ...edits, { type: "custom", customType: EDITS_KIND, data: { edits: records } }];
   });

@@ -12,15 +12,16 @@
  * them, else the other extension's content. An entry whose latest edit is someone else's (a later
  * replacement, an omission) is left as pi applies it.
  *
- * Which edits are this plugin's is known from its own records (a `custom` entry beside the edits:
- * target entry id and a hash of each replacement), matched against the edits pi holds for that
- * entry. Nothing is recognised by text: a tool result that prints a placeholder has no edit entry, so
- * it is neither restored nor treated as pruned.
+ * Which edits are this plugin's is known by their entries: its record (a `custom` entry that pi
+ * appends right after the edits of the same boundary) names the edit entries right before it
+ * ({@link ownEditIds}). Nothing is recognised by content: another extension's edit that carries the
+ * same placeholder is not this plugin's, and a tool result that prints a placeholder has no edit
+ * entry, so it is neither restored nor treated as pruned.
  */
 import { createHash } from "node:crypto";
-import { type AgentMessageLike, type ContextEditDraft, messageIdentity, type SessionMessageEntry, type SessionStore } from "../../core/sdk.ts";
+import { type AgentMessageLike, type ContextEditDraft, messageIdentity, type SessionMessageEntry, type SessionRecord } from "../../core/sdk.ts";
 
-/** Record kind of the edits this plugin wrote (one record per boundary). */
+/** Record kind of the edits this plugin wrote (one record per boundary, appended right after its edits). */
 export const EDITS_KIND = "governor:prune-edits";
 
 /** One edit this plugin wrote: the target entry and a hash of its replacement. */
@@ -31,17 +32,9 @@ export interface EditRecord {
 
 /** Longest entry id accepted from a record (pi's ids are 8 hex digits; session files are untrusted). */
 const MAX_ID_CHARS = 128;
-/** Edit records kept per session; older ones are dropped first (a re-edit moves a target to the end). */
-export const MAX_EDIT_RECORDS = 50_000;
-/**
- * Replacement hashes kept per target, the oldest dropped first. An edit of this plugin's whose hash
- * was dropped is no longer recognised: undoing stops there and leaves that replacement (a placeholder)
- * in force, never what lies beneath it.
- */
-export const MAX_HASHES_PER_TARGET = 16;
 
-/** This plugin's edits: target entry id -> hashes of the replacements it wrote there. */
-export type OwnEdits = Map<string, Set<string>>;
+/** This plugin's edits: pi's ids of the `context_edit` entries it wrote. */
+export type OwnEdits = ReadonlySet<string>;
 
 /** Hashes of content objects already hashed: pi hands the same entry objects to every request. */
 const hashes = new WeakMap<object, string>();
@@ -49,6 +42,7 @@ const hashes = new WeakMap<object, string>();
 /**
  * A hash of message content as pi stores it (JSON of the content value). Content objects are never
  * changed in place (pi's entries, the pruner's rendered replacements), so an object's hash is kept.
+ * Used to tell whether the session already holds a replacement, never whose an edit is.
  */
 export function contentHash(content: unknown): string {
   const known = typeof content === "object" && content !== null ? hashes.get(content) : undefined;
@@ -61,28 +55,27 @@ export function contentHash(content: unknown): string {
   return hash;
 }
 
-/** The edit records of a session, by target entry id. */
-export function loadEditRecords(store: SessionStore): OwnEdits {
-  const ours: OwnEdits = new Map();
-  for (const r of store.entries(EDITS_KIND)) {
-    if (!Array.isArray(r.edits)) continue;
-    for (const e of r.edits as Array<Partial<EditRecord>>) {
-      if (typeof e?.targetId !== "string" || typeof e.hash !== "string" || e.targetId.length > MAX_ID_CHARS || e.hash.length > 64) continue;
-      remember(ours, e.targetId, e.hash);
-    }
+/**
+ * The ids of the edit entries this plugin wrote, from its records on the active branch. pi appends a
+ * boundary's drafts in order, so a record of this plugin stands right after the edits it lists: a
+ * record names as its own exactly the last N edit entries before it, and only when their targets are
+ * the N targets it lists, in that order. An edit is this plugin's by its entry, never by its content:
+ * another extension's edit that carries the same placeholder is not, and neither is one a record in a
+ * tampered file claims without standing right after it (whoever writes the session file can still do
+ * anything: see docs/security.md).
+ */
+export function ownEditIds(records: readonly SessionRecord[]): Set<string> {
+  const ours = new Set<string>();
+  for (const r of records) {
+    const listed = r.data.edits;
+    if (!Array.isArray(listed) || !listed.length || listed.length > r.editsBefore.length) continue;
+    const before = r.editsBefore.slice(r.editsBefore.length - listed.length);
+    const matches = listed.every(
+      (e: Partial<EditRecord> | null, i) => typeof e?.targetId === "string" && e.targetId.length <= MAX_ID_CHARS && e.targetId === before[i]!.targetId,
+    );
+    if (matches) for (const b of before) ours.add(b.entryId);
   }
   return ours;
-}
-
-/** Notes an edit record, keeping at most {@link MAX_EDIT_RECORDS} targets and {@link MAX_HASHES_PER_TARGET} hashes each. */
-export function remember(ours: OwnEdits, targetId: string, hash: string): void {
-  const hashes = ours.get(targetId) ?? new Set<string>();
-  ours.delete(targetId);
-  hashes.delete(hash);
-  hashes.add(hash);
-  if (hashes.size > MAX_HASHES_PER_TARGET) hashes.delete(hashes.values().next().value!);
-  ours.set(targetId, hashes);
-  if (ours.size > MAX_EDIT_RECORDS) ours.delete(ours.keys().next().value!);
 }
 
 /** Entries by message identity; identities held by more than one entry are left out (never guessed). */
@@ -98,19 +91,18 @@ function byIdentity(entries: readonly SessionMessageEntry[], keep: (e: SessionMe
 }
 
 /**
- * The content in force beneath this plugin's edits of entry `e`: its edits are taken off the top of
- * the entry's stack while they are this plugin's (by the records' hashes); what is left on top is the
- * content, the raw message's when nothing is left. Undefined when the latest edit is not this
- * plugin's, or when beneath them is an omission (left as pi applies it).
+ * The content in force beneath this plugin's edits of entry `e`: its edits (by entry id) are taken
+ * off the top of the entry's stack; what is left on top is the content, the raw message's when
+ * nothing is left. Undefined when the latest edit is not this plugin's, or when beneath them is an
+ * omission (left as pi applies it).
  */
-export function contentBeneathOwnEdits(e: SessionMessageEntry, ours: ReadonlyMap<string, ReadonlySet<string>>): { content: unknown } | undefined {
-  const hashes = ours.get(e.entryId);
+export function contentBeneathOwnEdits(e: SessionMessageEntry, ours: OwnEdits): { content: unknown } | undefined {
   const stack = e.edits ?? (e.edit === undefined ? [] : [e.edit]);
-  if (!hashes || !stack.length) return undefined;
+  if (!stack.length) return undefined;
   let i = stack.length - 1;
   while (i >= 0) {
     const edit = stack[i];
-    if (edit == null || !hashes.has(contentHash(edit.content))) break;
+    if (edit == null || edit.entryId === undefined || !ours.has(edit.entryId)) break;
     i--;
   }
   if (i === stack.length - 1) return undefined;
@@ -127,11 +119,7 @@ export function contentBeneathOwnEdits(e: SessionMessageEntry, ours: ReadonlyMap
  * extension's, or the raw one when there is none); undefined when no message changes. Role, metadata
  * and every other message are untouched.
  */
-export function undoOwnEdits(
-  messages: readonly AgentMessageLike[],
-  entries: readonly SessionMessageEntry[],
-  ours: ReadonlyMap<string, ReadonlySet<string>>,
-): AgentMessageLike[] | undefined {
+export function undoOwnEdits(messages: readonly AgentMessageLike[], entries: readonly SessionMessageEntry[], ours: OwnEdits): AgentMessageLike[] | undefined {
   const beneath = new Map<SessionMessageEntry, { content: unknown }>();
   const edited = byIdentity(entries, (e) => {
     const content = contentBeneathOwnEdits(e, ours);

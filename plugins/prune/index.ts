@@ -8,7 +8,10 @@
  * pinned results are never pruned, and a forward-only boundary keeps the provider's prompt cache
  * valid between steps (see pruner.ts). `perModel` switches pruning off or changes its thresholds for
  * the model a request goes to (see per-model.ts). On pi 0.87 and later the pruned results also become
- * pi `context_edit` session entries at each turn end (`contextEdits`, see context-edits.ts).
+ * pi `context_edit` session entries at each turn end (`contextEdits`, see context-edits.ts). The
+ * clock (`cacheLifetime`): a request that finds the provider's cache cold takes its pending step for
+ * free (cache-clock.ts), and pi's cache warming (0.87+) is stopped where the next request rewrites
+ * the prompt anyway (cache-warming.ts).
  *
  * Commands: `/<root> pin` pins the last meaning-bearing result; `/<root> pruning` shows settings and
  * recent steps. `<root>` is `services.commandRoot` (`kota` in the kota preset, else `governor`).
@@ -17,6 +20,7 @@ import { CONTEXT_STAGE, definePlugin, RESULT_STAGE } from "../../core/sdk.ts";
 import { FOLDING } from "../../lib/context/index.ts";
 import { BLOB_STORE } from "../blobs/index.ts";
 import { ArgumentBlobWriter } from "./argument-blobs.ts";
+import { answerWarming } from "./cache-warming.ts";
 import { contextEditsStatus, registerContextEdits } from "./context-edits-taps.ts";
 import { adaptiveGapProblem, pruneCrossCheck, pruneDefaults, pruneRenamedKeys, pruneSchema } from "./config.ts";
 import { settingsForModel } from "./per-model.ts";
@@ -32,7 +36,7 @@ export { SessionPruner } from "./pruner.ts";
 // What the session replay (cli/replay/) simulates the plugin with, and its only way into it:
 // the reference step settings it compares against, the prompt-cache pricing, recognising a
 // placeholder, and a fold the pruner must step for.
-export { CACHE_PRICING, PREVIOUS_STEP_DEFAULTS, RESULT_ONLY_PRUNING } from "./config.ts";
+export { CACHE_PRICING, CLOCKLESS_STEP_DEFAULTS, PREVIOUS_STEP_DEFAULTS, RESULT_ONLY_PRUNING } from "./config.ts";
 export { isPlaceholder } from "./placeholder.ts";
 export { hasNewFold } from "./pruner.ts";
 
@@ -92,13 +96,34 @@ export const prune = definePlugin({
         return undefined;
       }
       const p = sessions.use(info.sessionId, settings);
-      const out = p.run(messages, info.usage, folding?.foldedRanges(info.sessionId));
+      const out = p.run(messages, info.usage, folding?.foldedRanges(info.sessionId), info.promptCache);
       pipeline.emit({ type: "custom", source: PRUNE_PLUGIN, name: "context_pruned", data: { ...p.lastReport, ...model } });
       return out === messages ? undefined : out;
     });
 
+    // pi 0.87+: the host's cache warming is stopped where the next request rewrites the prompt anyway (cache-warming.ts).
+    pipeline.hooks.cacheWarming.tap({ name: PRUNE_PLUGIN }, (action, info) => {
+      const { pruner, settings } = sessions.current(info.sessionId);
+      if (!pruner?.lastReport || !settings?.enabled || settings.options.cacheLifetime === "off") return undefined;
+      const answer = answerWarming(action, info, pruner.nextStepRewrite(info.idle), pruner.lastReport.sentTokens);
+      pruner.noteWarming(answer);
+      pipeline.emit({
+        type: "custom",
+        source: PRUNE_PLUGIN,
+        name: "cache_warming_answered",
+        data: {
+          action: answer.action ?? action,
+          hostAction: info.hostAction,
+          idle: info.idle,
+          keptShare: answer.keptShare,
+          expectedSavings: answer.expectedSavings,
+        },
+      });
+      return answer.action;
+    });
+
     // pi 0.87+: what pruning sent also becomes context_edit entries at each turn end (context-edits.ts).
-    const edits = registerContextEdits(pipeline, PRUNE_PLUGIN, services, config.contextEdits !== "off");
+    const edits = registerContextEdits(pipeline, PRUNE_PLUGIN, config.contextEdits !== "off");
     pipeline.registerStatusSection(PRUNE_PLUGIN, "Pruning path", () => contextEditsStatus(config.contextEdits, edits));
 
     const root = services.commandRoot;

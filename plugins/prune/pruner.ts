@@ -12,8 +12,15 @@
  * pays for its cache rewrite within the session's expected rest, or the prompt is above
  * `forceStepPercent` of the window. Steps are persisted, so the
  * boundary survives `/reload` and is never recomputed from scratch.
+ *
+ * The clock (cache-clock.ts): a request that comes longer than the cache lifetime after the previous
+ * one (or the host's last warming refresh) finds the provider's cache cold and is written in full,
+ * so its step costs nothing extra and is taken; cache entries older than the lifetime are not counted
+ * on in the rewrite estimates.
  */
-import type { AgentMessageLike, ContextInfo, Logger, SessionStore } from "../../core/sdk.ts";
+import type { AgentMessageLike, ContextInfo, Logger, PromptCacheInfo, SessionStore } from "../../core/sdk.ts";
+import { DEFAULT_CACHE_LIFETIME_SECONDS, type RequestCache, requestCache } from "./cache-clock.ts";
+import type { WarmingAnswer } from "./cache-warming.ts";
 import { adaptiveThresholds, type ModeRules, type PruneMode, type PruneOptions, rulesFor } from "./config.ts";
 import type { ArgumentBlobWriter } from "./argument-blobs.ts";
 import type { CallInfo } from "./decide.ts";
@@ -33,6 +40,8 @@ export interface StepAction {
   savedChars: number;
   /** The first few placeholders of the step. */
   items: string[];
+  /** Taken on a request that found the provider's cache cold (no extra cache write). */
+  cold?: boolean;
 }
 
 /** What the last call did. */
@@ -51,6 +60,10 @@ export interface CallReport {
   rawTokens: number;
   sentTokens: number;
   stepped: boolean;
+  /** The request found the provider's cache cold (longer than its lifetime since its last use). */
+  cold?: boolean;
+  /** The cache lifetime in force (seconds), unless `cacheLifetime` is "off". */
+  cacheLifetimeSeconds?: number;
 }
 
 const MAX_ACTIONS = 10;
@@ -76,6 +89,8 @@ export class SessionPruner {
   private lastCandidate = -1;
   /** Message counts of the recent calls, ascending: where the provider wrote its cache entries. */
   private readonly requestEnds: number[] = [];
+  /** The time of each of `requestEnds` (ms; 0 when unknown). */
+  private readonly requestEndTimes: number[] = [];
   private last: readonly AgentMessageLike[] = [];
   /** Lowest index whose facts were (re)built in the current call (n when none). */
   private changedFrom = 0;
@@ -98,6 +113,8 @@ export class SessionPruner {
   private resolvedCache: { steps: number; resolved: Array<{ index: number; mode: PruneMode }> } | undefined;
   /** Recent steps, newest last. */
   readonly actions: StepAction[] = [];
+  /** The host's cache warming decisions answered in this session, and the last answer. */
+  readonly warming: { answered: number; stopped: number; last?: WarmingAnswer } = { answered: 0, stopped: 0 };
   lastReport: CallReport | undefined;
 
   /**
@@ -154,8 +171,11 @@ export class SessionPruner {
    *   fold plugin's service): left out of the sizes the adaptive mode and the step rule measure, since
    *   those messages are not sent. Undefined when no fold plugin runs.
    */
-  run(messages: readonly AgentMessageLike[], usage?: ContextInfo["usage"], folded?: MessageRanges): AgentMessageLike[] {
+  run(messages: readonly AgentMessageLike[], usage?: ContextInfo["usage"], folded?: MessageRanges, promptCache?: PromptCacheInfo): AgentMessageLike[] {
     this.requests++;
+    const lifetime = this.lifetimeOf(promptCache);
+    const clock = lifetime === undefined ? undefined : requestCache(messages, lifetime, promptCache?.warmedAt);
+    if (clock) this.forgetExpiredEntries(clock);
     const foldApplies = folded !== undefined && hasNewFold(messages, this.last.length);
     folded ??= [];
     this.last = messages;
@@ -188,16 +208,7 @@ export class SessionPruner {
 
     let resolved = this.resolveSteps(starts);
     let boundary = resolved.length ? resolved[resolved.length - 1]!.index : 0;
-    const turnsBefore = (index: number) => {
-      let lo = 0;
-      let hi = starts.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        if (starts[mid]! < index) lo = mid + 1;
-        else hi = mid;
-      }
-      return lo;
-    };
+    const turnsBefore = (index: number) => countBefore(starts, index);
     let current = this.prefixAt(messages, resolved, boundary, turnsBefore);
     const candidate = protectedFrom(starts, rules.keepRecentTurns);
     let stepped = false;
@@ -210,20 +221,24 @@ export class SessionPruner {
       // A fold that applies from this request rewrites the prompt from its first folded turn anyway:
       // stepping now adds no cache write and saves a prefix break later.
       const sentChars = rawChars - savedOutside(current, folded, folds);
-      const free = firstChange < 0 || foldApplies;
-      const rewrite = free
-        ? { prefix: 0, breakpoint: 0, later: 0 }
-        : rewriteEstimates(
-            this.facts,
-            firstChange,
-            sentChars - pendingChars,
-            pendingChars,
-            this.prefixChars[n]! - this.prefixChars[firstChange]!,
-            this.options.stepRule === "carry" ? undefined : this.requestEnds,
-          );
-      if (candidate !== this.lastCandidate && !free) {
+      // What the step would rewrite on a warm cache. A cold cache is written in full whatever is sent,
+      // so there the step adds no cache write either; the warm estimate still says whether this turn
+      // could step within the lookback (cheapShare describes the session, not the clock).
+      const warm =
+        firstChange < 0 || foldApplies
+          ? { prefix: 0, breakpoint: 0, later: 0 }
+          : rewriteEstimates(
+              this.facts,
+              firstChange,
+              sentChars - pendingChars,
+              pendingChars,
+              this.prefixChars[n]! - this.prefixChars[firstChange]!,
+              this.options.stepRule === "carry" ? undefined : this.requestEnds,
+            );
+      const rewrite = clock?.cold ? { prefix: 0, breakpoint: 0, later: 0 } : warm;
+      if (candidate !== this.lastCandidate && !(firstChange < 0 || foldApplies)) {
         this.lastCandidate = candidate;
-        this.cheapShare = 0.8 * this.cheapShare + 0.2 * (rewrite.breakpoint < rewrite.later ? 1 : 0);
+        this.cheapShare = 0.8 * this.cheapShare + 0.2 * (warm.breakpoint < warm.later ? 1 : 0);
       }
       // Expected model calls left: as many as the session has made so far (a session that has run
       // long is likely to run on; a young one may end soon).
@@ -244,8 +259,8 @@ export class SessionPruner {
       this.carry = decision.carry;
       if (decision.step) {
         // Cache entries written after the change hold the old bytes: only those before it still hit.
-        while (this.requestEnds.length && this.requestEnds[this.requestEnds.length - 1]! > firstChange) this.requestEnds.pop();
-        this.step(boundary, candidate, rules.mode, starts.indexOf(candidate) + 1, pendingChars, current, preview);
+        while (this.requestEnds.length && this.requestEnds[this.requestEnds.length - 1]! > firstChange) this.popRequestEnd();
+        this.step(boundary, candidate, rules.mode, starts.indexOf(candidate) + 1, pendingChars, current, preview, clock?.cold === true);
         resolved = nextSteps;
         this.resolvedCache = { steps: this.steps.length, resolved };
         boundary = candidate;
@@ -254,9 +269,18 @@ export class SessionPruner {
       }
     }
     if (current.blobs.length) this.blobWriter?.write(current.blobs);
-    while (this.requestEnds.length && this.requestEnds[this.requestEnds.length - 1]! > n) this.requestEnds.pop();
+    // A cold request found no entry alive: only what it writes now is cached.
+    if (clock?.cold) {
+      this.requestEnds.length = 0;
+      this.requestEndTimes.length = 0;
+    }
+    while (this.requestEnds.length && this.requestEnds[this.requestEnds.length - 1]! > n) this.popRequestEnd();
     this.requestEnds.push(n);
-    if (this.requestEnds.length > MAX_REQUEST_ENDS) this.requestEnds.shift();
+    this.requestEndTimes.push(clock?.now ?? 0);
+    if (this.requestEnds.length > MAX_REQUEST_ENDS) {
+      this.requestEnds.shift();
+      this.requestEndTimes.shift();
+    }
 
     let out: AgentMessageLike[] | undefined;
     if (current.replaced.length) {
@@ -282,8 +306,72 @@ export class SessionPruner {
       rawTokens,
       sentTokens: tokensOf(rawChars - savedOutside(current, folded, folds)),
       stepped,
+      ...(clock?.cold ? { cold: true } : {}),
+      ...(lifetime !== undefined ? { cacheLifetimeSeconds: lifetime } : {}),
     };
     return out ?? (messages as AgentMessageLike[]);
+  }
+
+  // ---- The clock: cold caches, expired cache entries, what the next request rewrites ----
+
+  /** Records an answer to the host's cache warming (`/<root> pruning` shows it). */
+  noteWarming(answer: WarmingAnswer): void {
+    this.warming.answered++;
+    if (answer.action === "stop") this.warming.stopped++;
+    this.warming.last = answer;
+  }
+
+  /**
+   * Estimated tokens of the last prompt's messages that the next request writes into the cache again
+   * whatever the cache holds: everything after the first change of the step pending then (taken at
+   * once on a cold cache, or later at the price of a rewrite). 0 when no step is pending.
+   * `newTurn`: the next request starts a turn (the agent is idle, the user's next prompt comes).
+   */
+  nextStepRewrite(newTurn: boolean): number {
+    const messages = this.last;
+    const n = messages.length;
+    if (!n || this.facts.length !== n) return 0;
+    const starts = newTurn ? [...this.turnStarts, n] : this.turnStarts;
+    const rules = this.rules[this.mode];
+    const candidate = Math.min(protectedFrom(starts, rules.keepRecentTurns), n);
+    const resolved = this.resolveSteps(this.turnStarts);
+    const boundary = resolved.length ? resolved[resolved.length - 1]!.index : 0;
+    if (candidate <= boundary) return 0;
+    const turnsBefore = (index: number) => countBefore(starts, index);
+    const current = this.prefixAt(messages, resolved, boundary, turnsBefore);
+    const preview = this.prefixAt(messages, [...resolved, { index: candidate, mode: rules.mode }], candidate, turnsBefore);
+    const first = firstDifference(current, preview);
+    if (first < 0) return 0;
+    let chars = this.prefixChars[n]! - this.prefixChars[first]!;
+    for (const r of current.replaced) if (r.index >= first) chars -= r.saved ?? 0;
+    return tokensOf(Math.max(0, chars));
+  }
+
+  /** The cache lifetime in force (seconds): `cacheLifetime`, else the model's, else the default; undefined with "off". */
+  private lifetimeOf(promptCache: PromptCacheInfo | undefined): number | undefined {
+    const setting = this.options.cacheLifetime ?? "off";
+    if (setting === "off") return undefined;
+    return typeof setting === "number" ? setting : (promptCache?.lifetimeSeconds ?? DEFAULT_CACHE_LIFETIME_SECONDS);
+  }
+
+  /**
+   * Cache entries (request ends) unused for longer than the lifetime are gone (on a cold request all
+   * of them: `run` forgets them after the step's warm estimate).
+   */
+  private forgetExpiredEntries(clock: RequestCache): void {
+    if (clock.cold) return;
+    // The newest end is the previous request's: alive, since the request is not cold.
+    let drop = 0;
+    while (drop < this.requestEnds.length - 1 && this.requestEndTimes[drop]! > 0 && clock.now - this.requestEndTimes[drop]! > clock.lifetimeMs) drop++;
+    if (drop) {
+      this.requestEnds.splice(0, drop);
+      this.requestEndTimes.splice(0, drop);
+    }
+  }
+
+  private popRequestEnd(): void {
+    this.requestEnds.pop();
+    this.requestEndTimes.pop();
   }
 
   // ---- Facts: recognising the messages of this call, sizes and turn starts ----
@@ -375,7 +463,16 @@ export class SessionPruner {
     return out;
   }
 
-  private step(from: number, to: number, mode: PruneMode, turn: number, pendingChars: number, current: RenderedPrefix, next: RenderedPrefix): void {
+  private step(
+    from: number,
+    to: number,
+    mode: PruneMode,
+    turn: number,
+    pendingChars: number,
+    current: RenderedPrefix,
+    next: RenderedPrefix,
+    cold: boolean,
+  ): void {
     const record: StepRecord = { key: this.facts[to]!.turnKey!, mode, turn, freedTokens: tokensOf(pendingChars) };
     this.steps.push(record);
     this.store().append(STEP_KIND, { ...record });
@@ -387,9 +484,9 @@ export class SessionPruner {
       results++;
       if (items.length < 5) items.push(r.summary.length > 240 ? `${r.summary.slice(0, 239)}…` : r.summary);
     }
-    this.actions.push({ request: this.requests, turn: record.turn, mode, results, savedChars: pendingChars, items });
+    this.actions.push({ request: this.requests, turn: record.turn, mode, results, savedChars: pendingChars, items, ...(cold ? { cold } : {}) });
     if (this.actions.length > MAX_ACTIONS) this.actions.shift();
-    this.logger?.debug("pruning boundary moved", { from, turn: record.turn, mode, results, freedTokens: record.freedTokens });
+    this.logger?.debug("pruning boundary moved", { from, turn: record.turn, mode, results, freedTokens: record.freedTokens, ...(cold ? { cold } : {}) });
   }
 
   /**
@@ -508,6 +605,18 @@ interface ReplacedMessage {
 
 /** The `index:mode` list of a resolved steps array, built once per array (resolved steps are cached). */
 const stepKeys = new WeakMap<ReadonlyArray<{ index: number; mode: PruneMode }>, string>();
+
+/** How many of `starts` (ascending) lie before `index`: the turns that start before a message. */
+function countBefore(starts: readonly number[], index: number): number {
+  let lo = 0;
+  let hi = starts.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (starts[mid]! < index) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
 
 /** A key for a list of fold ranges ("" when there are none). */
 function foldKey(folded: ReadonlyArray<readonly [number, number]>): string {

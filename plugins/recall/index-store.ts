@@ -10,7 +10,7 @@
  * for the measurement in test/bench/recall-tokenizer.bench.ts and is not used by the plugin.
  */
 import type { PreparedBlob, TextRedactor } from "../../lib/blobs/index.ts";
-import { Redactor } from "../../lib/redact/index.ts";
+import { columnText, MAX_COLUMN_CHARS, redactorForWrites } from "../../lib/redact/index.ts";
 import { openDatabase, type SqliteDatabase } from "../../lib/sqlite/index.ts";
 import { chunkText, DEFAULT_CHUNK_LIMITS, type ChunkLimits } from "./chunk.ts";
 import { identifierWords, splitIdentifier } from "./identifiers.ts";
@@ -20,6 +20,23 @@ import { matchExpression, queryTerms } from "./query.ts";
 export const RECALL_SCHEMA_VERSION = 1;
 /** Chunks per output addressable in the rowid scheme. */
 export const CHUNK_SLOTS = 65_536;
+
+/**
+ * Longest text stored in each text column of `outputs`, in characters (lib/redact's columnText: the
+ * execution log's helper): ids and names from the model or the provider, a path, an argument summary.
+ * Rows written before the bound are read cut to it.
+ */
+export const OUTPUT_COLUMN_CHARS = {
+  session_id: MAX_COLUMN_CHARS,
+  project: 4096,
+  tool: MAX_COLUMN_CHARS,
+  args: 1024,
+  tool_call_id: MAX_COLUMN_CHARS,
+  blob_id: MAX_COLUMN_CHARS,
+} as const;
+type OutputColumn = keyof typeof OUTPUT_COLUMN_CHARS;
+/** `o.<column>` read cut to its bound, as `alias`. */
+const bounded = (column: OutputColumn, alias: string = column): string => `substr(o.${column}, 1, ${OUTPUT_COLUMN_CHARS[column]}) AS ${alias}`;
 
 /** How the chunk text is tokenized. */
 export type TokenizerVariant = "words" | "trigram";
@@ -130,14 +147,14 @@ export function createRecallSchema(db: SqliteDatabase, variant: TokenizerVariant
 export class RecallIndex {
   readonly variant: TokenizerVariant;
   private readonly limits: ChunkLimits;
-  private redactor: TextRedactor | undefined;
+  private readonly redactor: TextRedactor;
 
   constructor(
     readonly db: SqliteDatabase,
     options: RecallIndexOptions = {},
   ) {
     this.variant = options.variant ?? "words";
-    this.redactor = options.redactor;
+    this.redactor = redactorForWrites(options.redactor);
     this.limits = { ...DEFAULT_CHUNK_LIMITS, ...options.chunk, maxChunks: Math.min(options.chunk?.maxChunks ?? DEFAULT_CHUNK_LIMITS.maxChunks, CHUNK_SLOTS) };
     if (options.readonly) {
       const version = Number(db.pragma("user_version") ?? 0);
@@ -163,8 +180,12 @@ export class RecallIndex {
 
   /** `text` as the index stores it: with every secret hidden. */
   private redact(text: string): string {
-    this.redactor ??= new Redactor();
     return this.redactor.redact(text);
+  }
+
+  /** `text` as column `column` stores it: redacted and bounded (lib/redact's columnText); filters compare with the same. */
+  private column(column: OutputColumn, text: string): string {
+    return columnText(text, OUTPUT_COLUMN_CHARS[column], this.redactor);
   }
 
   /**
@@ -187,14 +208,14 @@ export class RecallIndex {
         const text = this.redact(r.text.length > indexable ? r.text.slice(0, indexable) : r.text);
         const id = Number(
           insertOutput.run(
-            r.sessionId,
-            r.project,
-            this.redact(r.tool),
-            this.redact(r.args),
+            this.column("session_id", r.sessionId),
+            this.column("project", r.project),
+            this.column("tool", r.tool),
+            this.column("args", r.args),
             r.turn,
             Math.floor(r.atMs),
-            this.redact(r.toolCallId),
-            r.blobId,
+            this.column("tool_call_id", r.toolCallId),
+            this.column("blob_id", r.blobId),
             Buffer.byteLength(r.text, "utf8"),
             lines,
             r.isError ? 1 : 0,
@@ -228,16 +249,16 @@ export class RecallIndex {
   private run(match: string, options: SearchOptions, limit: number, terms: readonly string[]): SearchHit[] {
     const where: string[] = ["chunks MATCH ?"];
     const params: (string | number)[] = [match];
-    if (options.sessionId !== undefined) where.push("o.session_id = ?"), params.push(options.sessionId);
-    if (options.project !== undefined) where.push("o.project = ?"), params.push(options.project);
-    // Names are stored redacted: compare with the name redacted the same way.
-    if (options.tool !== undefined) where.push("o.tool = ?"), params.push(this.redact(options.tool));
+    // Stored values are redacted and bounded: compare with the value made the same way.
+    if (options.sessionId !== undefined) where.push("o.session_id = ?"), params.push(this.column("session_id", options.sessionId));
+    if (options.project !== undefined) where.push("o.project = ?"), params.push(this.column("project", options.project));
+    if (options.tool !== undefined) where.push("o.tool = ?"), params.push(this.column("tool", options.tool));
     const weights = this.variant === "trigram" ? "bm25(chunks)" : "bm25(chunks, 1.0, 0.5)";
     // Over-fetch chunks, then keep each output's best one.
     const rows = this.db
       .prepare(
-        `SELECT o.id AS outputId, o.session_id AS sessionId, o.project, o.tool, o.args, o.turn, o.at_ms AS atMs, o.tool_call_id AS toolCallId,
-                o.blob_id AS blobId, o.bytes, o.lines, o.is_error AS isError, c.first_line AS firstLine, c.last_line AS lastLine,
+        `SELECT o.id AS outputId, ${bounded("session_id", "sessionId")}, ${bounded("project")}, ${bounded("tool")}, ${bounded("args")}, o.turn, o.at_ms AS atMs,
+                ${bounded("tool_call_id", "toolCallId")}, ${bounded("blob_id", "blobId")}, o.bytes, o.lines, o.is_error AS isError, c.first_line AS firstLine, c.last_line AS lastLine,
                 snippet(chunks, 0, '${HIGHLIGHT[0]}', '${HIGHLIGHT[1]}', '…', 12) AS snippet, c.body AS body, ${weights} AS rank
            FROM chunks c JOIN outputs o ON o.id = c.rowid / ${CHUNK_SLOTS}
           WHERE ${where.join(" AND ")}
@@ -261,18 +282,18 @@ export class RecallIndex {
 
   /** The newest output with `toolCallId` (and `sessionId` when given), or undefined. */
   byToolCallId(toolCallId: string, sessionId?: string): { tool: string; blobId: string; bytes: number } | undefined {
-    const sql = `SELECT tool, blob_id AS blobId, bytes FROM outputs WHERE tool_call_id = ?${sessionId !== undefined ? " AND session_id = ?" : ""} ORDER BY id DESC LIMIT 1`;
-    const id = this.redact(toolCallId);
-    const row = this.db.prepare(sql).get(...(sessionId !== undefined ? [id, sessionId] : [id]));
+    const sql = `SELECT ${bounded("tool")}, ${bounded("blob_id", "blobId")}, o.bytes AS bytes FROM outputs o WHERE o.tool_call_id = ?${sessionId !== undefined ? " AND o.session_id = ?" : ""} ORDER BY o.id DESC LIMIT 1`;
+    const id = this.column("tool_call_id", toolCallId);
+    const row = this.db.prepare(sql).get(...(sessionId !== undefined ? [id, this.column("session_id", sessionId)] : [id]));
     return row ? { tool: String(row.tool), blobId: String(row.blobId), bytes: Number(row.bytes) } : undefined;
   }
 
   /** Outputs and bytes per tool (of one session when given), most bytes first. */
   totals(sessionId?: string): ToolTotals[] {
-    const sql = `SELECT tool, COUNT(*) AS outputs, SUM(bytes) AS bytes FROM outputs${sessionId !== undefined ? " WHERE session_id = ?" : ""} GROUP BY tool ORDER BY bytes DESC`;
+    const sql = `SELECT ${bounded("tool")}, COUNT(*) AS outputs, SUM(o.bytes) AS bytes FROM outputs o${sessionId !== undefined ? " WHERE o.session_id = ?" : ""} GROUP BY 1 ORDER BY bytes DESC`;
     return this.db
       .prepare(sql)
-      .all(...(sessionId !== undefined ? [sessionId] : []))
+      .all(...(sessionId !== undefined ? [this.column("session_id", sessionId)] : []))
       .map((r) => ({ tool: String(r.tool), outputs: Number(r.outputs), bytes: Number(r.bytes) }));
   }
 

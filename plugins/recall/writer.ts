@@ -18,10 +18,11 @@
 import { setTimeout as delay } from "node:timers/promises";
 import { errorText, type Clock, type Logger } from "../../core/sdk.ts";
 import type { BlobStore, TextRedactor } from "../../lib/blobs/index.ts";
+import { columnText } from "../../lib/redact/index.ts";
 import { isTransientSqliteError, sqliteFailureAdvice } from "../../lib/sqlite/index.ts";
 import type { ChunkLimits } from "./chunk.ts";
 import { checkIndexFiles } from "./index-file.ts";
-import { RecallIndex, type OutputRecord, type PendingOutput } from "./index-store.ts";
+import { OUTPUT_COLUMN_CHARS, RecallIndex, type OutputRecord, type PendingOutput } from "./index-store.ts";
 import { takeSpills, writeSpill } from "./spill.ts";
 
 /** Between flush attempts while close() waits for another process's lock, in milliseconds. */
@@ -173,7 +174,11 @@ export class RecallWriter {
     // The spill file is bytes on disk too: the texts it keeps (tool name, argument summary, call id) are redacted.
     const redactor = this.deps.redactor ?? this.deps.store;
     for (const row of rows)
-      Object.assign(row, { tool: redactor.redact(row.tool), args: redactor.redact(row.args), toolCallId: redactor.redact(row.toolCallId) });
+      Object.assign(row, {
+        tool: columnText(row.tool, OUTPUT_COLUMN_CHARS.tool, redactor),
+        args: columnText(row.args, OUTPUT_COLUMN_CHARS.args, redactor),
+        toolCallId: columnText(row.toolCallId, OUTPUT_COLUMN_CHARS.tool_call_id, redactor),
+      });
     try {
       await checkIndexFiles(this.options.path, { create: true });
       const file = await writeSpill(this.options.path, rows);

@@ -4,9 +4,11 @@
  * every tool result, governed or pi's own, is redacted first in `toolResult` (before the model reads
  * it). Other plugins get the session's redactor as the `redact:redactor` service: the MCP and kota
  * plugins add the env values they give a server and redact stderr tails and command lines with it;
- * the blob store and the recall index redact every byte they write with it, and telemetry what it
- * exports (those three fall back to the built-in rules without this plugin). Turning it off, or
- * leaving out a built-in rule, is the user's choice (global file).
+ * the blob store, the recall index and the execution log redact every byte they write with it, and
+ * telemetry what it exports (all four get the built-in rules without this plugin: lib/redact's
+ * redactorForWrites). A result pi cut itself (bash, pi 1.x's MCP tools) is redacted against the whole
+ * output pi saved, so no piece of a secret its cut split is left (lib/redact/cut-edges.ts). Turning
+ * it off, or leaving out a built-in rule, is the user's choice (global file).
  */
 import {
   definePlugin,
@@ -18,7 +20,8 @@ import {
   type ToolResultValue,
   type ToolWrapper,
 } from "../../core/sdk.ts";
-import { Redactor, redactValue } from "../../lib/redact/index.ts";
+import { readPiFullOutputEnds } from "../../lib/pi/index.ts";
+import { CUT_WINDOW_CHARS, cutEdgeSpans, type OutputEnds, Redactor, redactValue } from "../../lib/redact/index.ts";
 import { redactDefaults, redactSchema } from "./config.ts";
 
 export { redactDefaults, redactSchema, type RedactOptions } from "./config.ts";
@@ -33,20 +36,27 @@ export const REDACT_CALL_STAGE = TOOL_STAGE.OBSERVE + 1;
 /** The session's redactor, for plugins that write or show text: list it in `optional`, read it with `services.maybe(REDACTOR)`. */
 export const REDACTOR = defineService<Redactor>("redact:redactor", { providedBy: `${REDACT_PLUGIN} (redact() from pi-governor/plugins/redact/index.ts)` });
 
-/** Text blocks redacted; the same array when nothing changed. */
-export function redactContent(content: ContentBlock[], redactor: Pick<Redactor, "redact">): ContentBlock[] {
+/**
+ * Text blocks redacted; the same array when nothing changed. With `cut` (the ends of the whole output
+ * pi saved when it cut this one), every piece of a secret pi's cut left in a block is hidden too.
+ */
+export function redactContent(content: ContentBlock[], redactor: Pick<Redactor, "redact">, cut?: { ends: OutputEnds; finder: Redactor }): ContentBlock[] {
   let out: ContentBlock[] | undefined;
   content.forEach((block, i) => {
     if (block.type !== "text") return;
-    const text = redactor.redact(block.text);
+    const text = cut ? cut.finder.redactWithReport(block.text, cutEdgeSpans(block.text, cut.ends, cut.finder)).text : redactor.redact(block.text);
     if (text !== block.text) (out ??= [...content])[i] = { ...block, text };
   });
   return out ?? content;
 }
 
-/** A tool result with its text and details redacted, or undefined when nothing changed. */
-export function redactResult(value: ToolResultValue, redactor: Pick<Redactor, "redact">): ToolResultValue | undefined {
-  const content = redactContent(value.content, redactor);
+/** A tool result with its text and details redacted, or undefined when nothing changed. `cut`: see {@link redactContent}. */
+export function redactResult(
+  value: ToolResultValue,
+  redactor: Pick<Redactor, "redact">,
+  cut?: { ends: OutputEnds; finder: Redactor },
+): ToolResultValue | undefined {
+  const content = redactContent(value.content, redactor, cut);
   const details = value.details === undefined ? undefined : redactValue(value.details, redactor);
   if (content === value.content && details === value.details) return undefined;
   return { ...value, content, ...(details === undefined ? {} : { details }) };
@@ -59,6 +69,13 @@ export function redactObservation(obs: ToolObservation, redactor: Pick<Redactor,
   const message = "message" in obs ? redactor.redact(obs.message) : undefined;
   if (content === obs.content && details === obs.details && (!("message" in obs) || message === obs.message)) return obs;
   return { ...obs, content, details, ...(message !== undefined ? { message } : {}) } as ToolObservation;
+}
+
+/** Bytes read from each end of pi's saved output: the visible text's, and a window past the cut (4 bytes a character at most). */
+function endBytes(content: readonly ContentBlock[]): number {
+  let bytes = 0;
+  for (const b of content) if (b.type === "text") bytes += Buffer.byteLength(b.text, "utf8");
+  return bytes + 4 * CUT_WINDOW_CHARS;
 }
 
 /** The redact plugin factory: `redact()` or `redact({ disabledRules: ["url-password"] })`. */
@@ -75,17 +92,22 @@ export const redact = definePlugin({
   additiveKeys: ["projectPatterns"],
   provides: [REDACTOR],
   apply(pipeline, config, services) {
-    const shapes = [];
-    for (const s of [...config.patterns, ...config.projectPatterns]) {
-      if (s.minLength > s.maxLength) continue;
-      shapes.push(s);
-    }
-    const redactor = new Redactor({ disabledRules: config.disabledRules, shapes });
+    const valid = (shapes: typeof config.patterns) => shapes.filter((s) => s.minLength <= s.maxLength);
+    // The user's shapes run with the built-in rules; added shapes (a project may add them) only after
+    // every rule of the user's, over what is not hidden yet: adding a shape only hides more.
+    const redactor = new Redactor({ disabledRules: config.disabledRules, shapes: valid(config.patterns), addedShapes: valid(config.projectPatterns) });
     services.provide(REDACTOR, redactor);
 
     const wrapper: ToolWrapper = (next) => async (call) => redactObservation(await next(call), redactor);
     pipeline.hooks.toolCall.tap({ name: REDACT_PLUGIN, stage: REDACT_CALL_STAGE }, wrapper);
-    pipeline.hooks.toolResult.tap({ name: REDACT_PLUGIN, stage: REDACT_RESULT_STAGE }, (value) => redactResult(value, redactor));
+    pipeline.hooks.toolResult.tap({ name: REDACT_PLUGIN, stage: REDACT_RESULT_STAGE }, (value, info) => {
+      // pi cut the output itself (bash, pi 1.x's MCP tools) and saved the whole of it: its cut may
+      // split a secret, so the secrets are found in the whole output around the cut (cut-edges.ts).
+      if (info.tool || typeof value.details?.fullOutputPath !== "string") return redactResult(value, redactor);
+      return readPiFullOutputEnds(value.details, endBytes(value.content)).then((ends) =>
+        redactResult(value, redactor, ends ? { ends, finder: redactor } : undefined),
+      );
+    });
 
     pipeline.registerCommand(REDACT_PLUGIN, `${services.commandRoot} redacted`, {
       description: "How many secrets were hidden this session, by rule",

@@ -22,7 +22,7 @@ import { telemetryDefaults, type TelemetryOptions, telemetrySchema } from "./con
 import { type RunningExport, startExport } from "./export.ts";
 import { createInstruments } from "./instruments.ts";
 import { exportedCallId, ToolSpans } from "./tool-spans.ts";
-import { Redactor } from "../../lib/redact/index.ts";
+import { redactorForWrites } from "../../lib/redact/index.ts";
 import { REDACTOR } from "../redact/index.ts";
 
 export { telemetryDefaults, telemetrySchema, type TelemetryOptions } from "./config.ts";
@@ -64,7 +64,7 @@ export const telemetry = definePlugin({
     let instruments = apiInstruments;
     // What leaves the machine is redacted whatever the config: by the session's redactor (it knows
     // the servers' env values), else by the built-in rules.
-    const redactor = services.maybe(REDACTOR) ?? new Redactor();
+    const redactor = redactorForWrites(services.maybe(REDACTOR));
     const spans = new ToolSpans(tracer, instruments, services.clock, { ...config, redact: (text: string) => redactor.redact(text) });
     /** Starts the exporter (again after a session shutdown stopped it); a failure is one warning, then API-only. */
     const startExporting = async (): Promise<void> => {

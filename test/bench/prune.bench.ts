@@ -3,20 +3,8 @@
  * incremental cost of one more turn, and on generated 30/100/300-turn sessions the cost of four
  * context policies under both prompt-cache models (shared simulator: cli/replay/simulate.ts).
  * Target: the prune plugin is the cheapest policy under both models, with no prompt over 200k tokens.
- *
- * Then the step rule on every kind of session (generate.ts: read-mostly; `coding`: writes, edits,
- * failures, repeated and stale reads; `coding` with `folds`: a model that folds finished turns;
- * `mix: "navigation"`: kota tools; `mix: "logs"`: long bash output), 30/100/300 turns, two seeds,
- * and the bundled sample session as the replay reads it. Each row: the previous release's default
- * step settings, the defaults, the result-only plugin (RESULT_ONLY_PRUNING) and the cheapest timing
- * of the same steps with hindsight (cli/replay/hindsight.ts, any number of steps), as cost shares of no
- * pruning under both cache models, with their cache breaks (reported, not targeted). Targets, under
- * both models: the defaults never cost more than the result-only plugin; at 100 and 300 turns they
- * cost at most 1.10x the hindsight schedule.
+ * The step rule on every kind of session, with and without idle gaps, is prune-steps.bench.ts.
  */
-import { readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { AgentMessageLike } from "../../core/index.ts";
 import { memorySessionStore } from "../../core/index.ts";
 import { kotaPrune, kotaPruneDefaults as pruneDefaults } from "../../presets/kota/prune-policy.ts";
@@ -24,12 +12,10 @@ import { SessionPruner } from "../../plugins/prune/pruner.ts";
 import { clearOldToolResults, governorPolicy, keepLastTurnsEveryRequest, noPruning, type Policy } from "../../cli/replay/policies.ts";
 import { type GenerateOptions, generateSession } from "../../cli/replay/sample/generate.ts";
 import { parseSession } from "../../cli/replay/session-file.ts";
-import { type SimRequest, simulate, type SimTotals } from "../../cli/replay/simulate.ts";
-import { compareStepRules, type RelativeCost } from "../../cli/replay/step-comparison.ts";
+import { simulate, type SimTotals } from "../../cli/replay/simulate.ts";
 import { formatNs, type BenchSuite } from "./harness.ts";
 
 const WINDOW = 200_000;
-const SAMPLE_SESSION = join(dirname(fileURLToPath(import.meta.url)), "../../cli/replay/sample/session.jsonl");
 const SYSTEM_TOKENS = 4000;
 const usage = { tokens: null, contextWindow: WINDOW, percent: null };
 
@@ -197,59 +183,5 @@ const suite: BenchSuite = async (report) => {
       pass: cheapestA && cheapestB && mine.overWindow === 0,
     });
   }
-
-  // The step rule on every kind of session, against the previous default step settings, the
-  // result-only plugin and the cheapest timing with hindsight, all in this run on the same sessions.
-  const kinds: Array<[string, Omit<GenerateOptions, "turns">]> = [
-    ["read-mostly", {}],
-    ["coding", { coding: true }],
-    ["coding+folds", { coding: true, folds: true }],
-    ["navigation", { mix: "navigation" }],
-    ["logs", { mix: "logs" }],
-  ];
-  const sim = { systemTokens: SYSTEM_TOKENS, contextWindow: WINDOW, plugin: () => kotaPrune() };
-  const worst = { resultOnly: [0, 0], hindsight: [0, 0] };
-  const row = async (label: string, requests: SimRequest[], hindsightTarget: boolean) => {
-    const c = await compareStepRules(requests, sim);
-    const pair = (r: RelativeCost) => `${r.prefix.toFixed(3)}/${r.breakpoint.toFixed(3)}`;
-    const breaks = (r: RelativeCost) => `${r.breaksPrefix}/${r.breaksBreakpoint}`;
-    const vsResultOnly = [c.now.prefix / c.resultOnly.prefix, c.now.breakpoint / c.resultOnly.breakpoint];
-    const vsHindsight = [c.now.prefix / c.hindsight.prefix, c.now.breakpoint / c.hindsight.breakpoint];
-    vsResultOnly.forEach((v, i) => (worst.resultOnly[i] = Math.max(worst.resultOnly[i]!, v)));
-    if (hindsightTarget) vsHindsight.forEach((v, i) => (worst.hindsight[i] = Math.max(worst.hindsight[i]!, v)));
-    const meetsResultOnly = vsResultOnly.every((v) => v <= 1);
-    const meetsHindsight = !hindsightTarget || vsHindsight.every((v) => v <= 1.1);
-    report({
-      name: `${label}: cost vs no pruning, (a) prefix / (b) breakpoint cache`,
-      value:
-        `previous default ${pair(c.previous)}, defaults ${pair(c.now)}, result-only ${pair(c.resultOnly)}, hindsight ${pair(c.hindsight)}; ` +
-        `cache breaks (a)/(b) ${breaks(c.previous)}, ${breaks(c.now)}, ${breaks(c.resultOnly)}, ${breaks(c.hindsight)}; ` +
-        `defaults x${vsResultOnly.map((v) => v.toFixed(3)).join("/")} result-only, x${vsHindsight.map((v) => v.toFixed(3)).join("/")} hindsight`,
-      ratio: Math.max(...vsResultOnly, ...(hindsightTarget ? vsHindsight : [])),
-      note: `defaults x result-only (target <= 1)${hindsightTarget ? " and x hindsight (target <= 1.10)" : ""}, worst of both models`,
-      pass: meetsResultOnly && meetsHindsight,
-    });
-  };
-  for (const [kind, options] of kinds) {
-    for (const turns of [30, 100, 300]) {
-      for (const seed of [1, 2])
-        await row(`${turns} turns ${kind}, seed ${seed}`, sessionOf({ turns, seed: seed * 1000 + turns, ...options }).requests, turns >= 100);
-    }
-  }
-  await row("replay of the bundled sample session", parseSession(readFileSync(SAMPLE_SESSION, "utf8")).requests, false);
-  report({
-    name: "worst defaults x result-only, every class and length",
-    value: `(a) x${worst.resultOnly[0]!.toFixed(3)}, (b) x${worst.resultOnly[1]!.toFixed(3)}`,
-    ratio: Math.max(...worst.resultOnly),
-    note: "target <= 1",
-    pass: Math.max(...worst.resultOnly) <= 1,
-  });
-  report({
-    name: "worst defaults x hindsight, 100 and 300 turns",
-    value: `(a) x${worst.hindsight[0]!.toFixed(3)}, (b) x${worst.hindsight[1]!.toFixed(3)}`,
-    ratio: Math.max(...worst.hindsight),
-    note: "target <= 1.10",
-    pass: Math.max(...worst.hindsight) <= 1.1,
-  });
 };
 export default suite;

@@ -151,6 +151,15 @@ function commonCases(size: number): Array<[string, string]> {
     ["deep array nesting", flood("[", size)],
     ["JSON in JSON, escaped to the deepest level that fits", flood(nested, size)],
     ["mixed separators", pseudoRandom(`${ALNUM} \n\t:=,;"'{}[]()<>@/\\`, size, 11)],
+    // Terminal escape sequences: each is taken out of a second view, which every rule scans too.
+    ["ESC[ flood", flood("\u001b[", size)],
+    ["ESC[0m flood", flood("\u001b[0m", size)],
+    ["ESC flood", flood("\u001b", size)],
+    ["ESC] flood", flood("\u001b]", size)],
+    ["colour code before each token-ish run", flood(`A_KEY=\u001b[33m${pseudoRandom(ALNUM, 40, 13)}\u001b[0m `, size)],
+    ["ghp_ with a colour code inside, repeated", flood(`ghp_\u001b[01;31m\u001b[K${pseudoRandom(ALNUM, 36, 17)}\u001b[m `, size)],
+    ["\\u001b[ flood (escaped)", flood("\\u001b[", size)],
+    ["\\e[ flood", flood("\\e[", size)],
   ];
 }
 

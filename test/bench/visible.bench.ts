@@ -1,8 +1,8 @@
 /**
  * What showing untrusted text to a person costs (`visibleLines`: pi's dialogs, notices, `pi-governor
  * search`), per MB, on the inputs that cost it most: floods of characters it escapes (each becomes
- * six characters), words of look-alike letters, invisible characters, a long word with one non-ASCII
- * letter, and plain text of several scripts. Baseline: the same MB of ESC escaped by the regular
+ * six characters), words of look-alike letters, invisible characters, marks and Hangul jamo judged by
+ * the character before them, a long word with one non-ASCII letter, and plain text of several scripts. Baseline: the same MB of ESC escaped by the regular
  * expression these helpers used before (`text.replace(/[\u0000-\u001f...]/g, escape)`). Target: no
  * input costs more than 1.5x that baseline (an escape flood writes six characters per character
  * either way; every other input costs a fraction of it).
@@ -32,6 +32,11 @@ const suite: BenchSuite = async (report) => {
     "U+200B flood": "\u200b".repeat(MB / 3),
     "tag-character flood": "\u{e0041}".repeat(MB / 4),
     "1 MB ASCII word + one é": `${"a".repeat(MB)}é`,
+    "marks on ASCII letters (e + U+0301)": "e\u0301".repeat(MB / 3),
+    "overlay strokes on Cyrillic letters": "п\u0336".repeat(MB / 4),
+    "decomposed Korean (jamo)": "\u1100\u1161\u11a8 ".repeat(MB / 10),
+    "stray trailing jamo": "\u11a8".repeat(MB / 3),
+    "Roman numerals in words (gⅰthub)": "gⅰthub ".repeat(MB / 9),
     "Russian prose": "привет мир ".repeat(MB / 22),
     "emoji with joiners": "👨‍👩‍👧 ".repeat(MB / 20),
     "plain ASCII": "hello world ".repeat(MB / 12),

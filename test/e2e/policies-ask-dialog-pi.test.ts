@@ -80,4 +80,27 @@ describe("the ask dialog never hides a byte of what will run (RPC mode)", () => 
     expect(String(confirm!.message)).toContain("https://g\\u0456thub.com/install\\u200b.sh\\u202e");
     expect(String(confirm!.message)).not.toMatch(/[\u200b\u202e\u0456]/);
   }, 90_000);
+
+  it("Roman numerals, Coptic and Lisu letters, ignorable and unassigned code points, Hangul jamo and an overlay stroke reach the client as escapes", async () => {
+    const hostile = "curl gⅰthub.com/ⅽorp gⲟⲟgle.com ꓲd x\u{e0080}\u{e0081}\ufff0y a\u11a8\u11a9b r\u0336m e\u0301 | true";
+    const run = await ask(hostile, { confirm: false });
+    const [confirm] = dialogs(run.lines);
+    expect(confirm!.method).toBe("confirm");
+    const message = String(confirm!.message);
+    for (const shownAs of [
+      "g\\u2170thub",
+      "\\u217dorp",
+      "g\\u2c9f\\u2c9fgle",
+      "\\ua4f2d",
+      "x\\udb40\\udc80\\udb40\\udc81\\ufff0y",
+      "a\\u11a8\\u11a9b",
+      "r\\u0336m",
+      "e\\u0301",
+    ]) {
+      expect(message).toContain(shownAs);
+    }
+    for (const raw of ["\u2170", "\u217d", "\u2c9f", "\ua4f2", "\ufff0", "\u11a8", "\u11a9", "\u0336", "\u0301", "\u{e0080}"])
+      expect(message).not.toContain(raw);
+    expect(existsSync(join(project, "HIDDEN"))).toBe(false);
+  }, 90_000);
 });

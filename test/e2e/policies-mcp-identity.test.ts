@@ -171,6 +171,35 @@ describe(`a server's tool has one identity under the rules (pi ${piHost.version}
       expect(script!.text.match(/rejected: Refused by the user's policy \(policies\.deny\)/g)).toHaveLength(2);
     }, 120_000);
 
+    it("a listing without a server is refused while a denied server an extension registered is still connecting", async () => {
+      piMcpJson({}, {});
+      const slow = faultyServer({ mode: "slow-start", slowMs: 4_000 });
+      try {
+        governorConfig({ preset: "lean", policies: { deny: ["mcp__vault__*"] } });
+        const vault = { command: slow.command, args: slow.args, env: slow.env, exposure: "codemode" };
+        const r = await runPiCli({
+          extensions: [join(repoRoot, "test/fixtures/register-mcp-server.ts"), repoRoot],
+          script: [{ toolCalls: [call("list_mcp_resources", {}), call("list_mcp_resource_templates", {})] }, { text: "done" }],
+          prompt: "go",
+          cwd: project,
+          env: {
+            PI_CODING_AGENT_DIR: agentDir,
+            PI_GOVERNOR_PRESET: undefined,
+            PI_GOVERNOR_CONFIG: undefined,
+            PI_GOVERNOR_REGISTER_MCP: JSON.stringify({ vault }),
+          },
+          timeoutMs: 90_000,
+        });
+        expect(r.code, r.stderr).toBe(0);
+        for (const listing of results(r)) {
+          expect(listing.text).toContain("Refused by the user's policy (policies.deny)");
+          expect(listing.text).toMatch(/vault\\" among them/);
+        }
+      } finally {
+        slow.cleanup();
+      }
+    }, 120_000);
+
     it("the same resource read runs when no rule names the server (the test reads real text)", async () => {
       piMcpJson();
       governorConfig({ preset: "lean" });

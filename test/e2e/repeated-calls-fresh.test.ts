@@ -50,6 +50,15 @@ function readResults(run: PiCliRun): string[] {
   return last.messages.filter((m) => m.role === "toolResult" && m.toolName === "fs_read_text_file").map((m) => JSON.stringify(m.content));
 }
 
+/** {@link readResults} of a run whose model requests were logged to `log` (RPC mode). */
+function readResultsLogged(log: string): string[] {
+  const calls = readFileSync(log, "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l));
+  return readResults({ code: 0, stdout: "", stderr: "", calls });
+}
+
 /** The text of the results of `tool` the model was sent on its last call, in order. */
 function resultsOf(run: PiCliRun, tool: string): string[] {
   return run.calls
@@ -167,15 +176,52 @@ describe(`repeated calls stay fresh under pi's parallel batches (pi ${piHost.ver
         },
       });
       expect(r.lines.find((l) => l.type === "response" && l.id === "user-shell")?.success, r.stderr).toBe(true);
-      const calls = readFileSync(log, "utf8")
-        .trim()
-        .split("\n")
-        .map((l) => JSON.parse(l));
-      const results = readResults({ code: 0, stdout: "", stderr: "", calls });
+      const results = readResultsLogged(log);
       expect(results).toHaveLength(2);
       expect(results[1]).not.toContain("answered from that result");
       expect(results[1]).toContain("NEW");
     },
     120_000,
   );
+
+  for (const handled of ["operations", "result"]) {
+    it(`RPC: once a command another extension ran (${handled}) is recorded, nothing is remembered: a later command during a run cannot leave a stale answer`, async () => {
+      const log = join(work, "rpc-calls.jsonl");
+      let sent = false;
+      let runs = 0;
+      const r = await runPiRpc({
+        // Loaded before pi-governor: its user_bash handler takes every command, pi-governor's never runs.
+        extensions: [join(repoRoot, "test/fixtures/user-bash-handler.ts"), repoRoot],
+        // Run 1 answers at once; run 2 reads, waits 2 s (the user's command runs meanwhile), reads again.
+        script: [{ text: "hello" }, { toolCall: read() }, { toolCall: read(), delayMs: 2_000 }, { text: "done" }],
+        prompt: "hello",
+        cwd: project,
+        env: {
+          PI_CODING_AGENT_DIR: agentDir,
+          PI_GOVERNOR_PRESET: undefined,
+          PI_GOVERNOR_CONFIG: undefined,
+          PI_GOVERNOR_SCRIPT_LOG: log,
+          PI_GOVERNOR_USER_BASH: handled,
+        },
+        timeoutMs: 90_000,
+        // Between the runs the user runs a command (recorded at once: pi is idle); then the second prompt.
+        then: [
+          { type: "bash", command: "true" },
+          { type: "prompt", message: "read f.txt twice" },
+        ],
+        closeWhen: (line) => line.type === "agent_end" && ++runs === 1,
+        onLine: (line, send) => {
+          if (sent || line.type !== "tool_execution_end" || line.toolName !== "fs_read_text_file") return;
+          sent = true;
+          send({ id: "user-shell", type: "bash", command: "echo NEW > f.txt" });
+        },
+      });
+      expect(r.lines.find((l) => l.type === "response" && l.id === "user-shell")?.success, r.stderr).toBe(true);
+      expect(readFileSync(file, "utf8")).toBe("NEW\n");
+      const results = readResultsLogged(log);
+      expect(results).toHaveLength(2);
+      expect(results[1]).not.toContain("answered from that result");
+      expect(results[1]).toContain("NEW");
+    }, 120_000);
+  }
 });

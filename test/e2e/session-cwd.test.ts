@@ -146,6 +146,9 @@ describe("a pi session whose cwd is not the process's", () => {
     const repo = repoWith(ONLY_A, "alphaOnly", { preset: "lean" });
     const work = mkdtempSync(join(tmpdir(), "pigov-cwd-"));
     cleanups.push(() => rmSync(work, { recursive: true, force: true }));
+    // The preset is a trusted key: the user lets this repository's config choose it.
+    mkdirSync(join(work, "agent"), { recursive: true });
+    writeFileSync(join(work, "agent", "pi-governor.json"), JSON.stringify({ allowProjectSpawnConfig: true }));
     const env = { ...process.env, PI_GOVERNOR_CONFIG: undefined, PI_GOVERNOR_PRESET: undefined };
     const governors: Governor[] = [];
     const extension = createExtension(kotaPreset, {

@@ -124,6 +124,11 @@ export async function runPiRpc(
     uiAnswer?: (request: RpcLine) => Record<string, unknown> | undefined;
     /** Sees every line as it comes; `send` writes a command to pi's stdin at once (a command in the middle of a run). */
     onLine?: (line: RpcLine, send: (command: Record<string, unknown>) => void) => void;
+    /**
+     * Once every `then` command was sent, stdin is closed (pi exits) at the first line this accepts,
+     * instead of at once (a `then` prompt starts a run that must finish first: close at its `agent_end`).
+     */
+    closeWhen?: (line: RpcLine) => boolean;
   },
 ): Promise<PiRpcRun> {
   const work = mkdtempSync(join(tmpdir(), "pigov-rpc-"));
@@ -139,6 +144,8 @@ export async function runPiRpc(
     const lines: RpcLine[] = [];
     const later = [...(options.then ?? [])];
     let sent = 0;
+    /** Every `then` command was sent; waiting for `closeWhen`. */
+    let closing = false;
     let pending = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => {
@@ -163,8 +170,9 @@ export async function runPiRpc(
         if ((line.type === "agent_end" && sent === 0) || answered) {
           const next = later.shift();
           if (next) child.stdin.write(`${JSON.stringify({ ...next, id: `then-${++sent}` })}\n`);
-          else child.stdin.end();
-        }
+          else if (!options.closeWhen) child.stdin.end();
+          else closing = true;
+        } else if (closing && options.closeWhen?.(line)) child.stdin.end();
       }
     });
     child.stderr.on("data", (d) => (stderr += d));

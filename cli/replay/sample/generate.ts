@@ -13,6 +13,7 @@
  */
 import { codingCalls, type CodingState, type GenCall, type GenKit, newCodingState } from "./coding-calls.ts";
 import { FOLD_TOOL, ModelFolds, type TurnRecord } from "./model-folds.ts";
+import { IdleGaps } from "./idle-gaps.ts";
 import { type CallMix, otherMixCalls } from "./other-mixes.ts";
 
 /** How to generate. */
@@ -31,6 +32,11 @@ export interface GenerateOptions {
   folds?: boolean;
   /** Another call mix instead (other-mixes.ts): "navigation" (kota tools heavy) or "logs" (long bash output). Default none. */
   mix?: CallMix;
+  /**
+   * People leave: some prompts come after an idle gap (idle-gaps.ts: 5-60 minutes, a few after
+   * hours). Only the timestamps change: the messages are those of the same seed without gaps. Default false.
+   */
+  idleGaps?: boolean;
 }
 
 /** One line of a session file. */
@@ -295,6 +301,7 @@ export function generateSession(options: GenerateOptions): SessionLine[] {
       ? codingCalls(kit, codingState, () => pick(calls)())
       : undefined;
   const folds = options.folds ? new ModelFolds(kit) : undefined;
+  const gaps = options.idleGaps ? new IdleGaps(options.seed ?? 1) : undefined;
   const finished: TurnRecord[] = [];
 
   let context = 0;
@@ -322,6 +329,7 @@ export function generateSession(options: GenerateOptions): SessionLine[] {
   add({ type: "thinking_level_change", thinkingLevel: "medium" });
   const turn = (t: number) => {
     const prompt = `${PROMPTS[(t - 1) % PROMPTS.length]}${t > PROMPTS.length ? ` (follow-up ${Math.ceil(t / PROMPTS.length)})` : ""}`;
+    if (gaps && t > 1) clock += gaps.beforePrompt();
     message({ role: "user", content: [{ type: "text", text: prompt }] });
     context += prompt.length;
     const record: TurnRecord = { turn: t, calls: 0, pinned: false, folds: false };

@@ -48,6 +48,7 @@ const KOTA_TAP_ORDER = {
   ],
   contextEdits: ["governor:prune"],
   beforeAgentStart: ["governor:auto-context"],
+  cacheWarming: ["governor:prune"],
   sessionStart: ["governor:telemetry", "governor:kota", "governor:blobs", "governor:recall", "governor:chaos"],
   sessionShutdown: [
     "governor:chaos",

@@ -50,3 +50,42 @@ describe("cache models", () => {
     expect(b.observe(prep.prepare(changed)).readTokens).toBe(2500);
   });
 });
+
+describe("cache models with time", () => {
+  const history = Array.from({ length: 8 }, (_, i) => msg(i));
+  const MIN = 60_000;
+
+  it("a request after a gap longer than the lifetime reads nothing under both models (cold); a shorter gap reads as before", () => {
+    for (const Model of [PrefixCache, BreakpointCache]) {
+      const prep = new RequestPreparer(1000);
+      const cache = new Model(300_000);
+      expect(cache.observe(prep.prepare(history.slice(0, 4)), 0).cold).toBeUndefined();
+      const warm = cache.observe(prep.prepare(history.slice(0, 6)), 4 * MIN);
+      expect(warm).toMatchObject({ readTokens: 1400, writeTokens: 200 });
+      expect(warm.cold).toBeUndefined();
+      const cold = cache.observe(prep.prepare(history), 4 * MIN + 5 * MIN + 1);
+      expect(cold).toMatchObject({ readTokens: 0, writeTokens: 1800, cold: true, broke: true });
+      // Without times nothing expires (the models of earlier releases).
+      const timeless = new Model();
+      timeless.observe(prep.prepare(history.slice(0, 6)));
+      expect(timeless.observe(prep.prepare(history)).readTokens).toBe(1600);
+    }
+  });
+
+  it("a warming refresh reads the last request whole and keeps its entries alive past the lifetime", () => {
+    for (const Model of [PrefixCache, BreakpointCache]) {
+      const prep = new RequestPreparer(1000);
+      const cache = new Model(300_000);
+      cache.observe(prep.prepare(history.slice(0, 6)), 0);
+      const refresh = cache.refresh(270_000)!;
+      expect(refresh).toMatchObject({ readTokens: 1600, writeTokens: 0 });
+      expect(refresh.cost).toBeCloseTo(160);
+      expect(cache.observe(prep.prepare(history), 500_000)).toMatchObject({ readTokens: 1600, writeTokens: 200 });
+      // A refresh after the entry expired is no refresh.
+      expect(new Model(300_000).refresh(1)).toBeUndefined();
+      const late = new Model(300_000);
+      late.observe(prep.prepare(history), 0);
+      expect(late.refresh(300_001)).toBeUndefined();
+    }
+  });
+});

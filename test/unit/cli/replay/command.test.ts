@@ -117,6 +117,26 @@ describe("pi-governor replay", () => {
     expect(out).toContain("Totals over 2 sessions");
   });
 
+  it("prices calls at their real times: says how many found the cache cold, marks them in the per-turn table, and takes --cache-lifetime", async () => {
+    // The bundled sample has idle gaps: some prompts come minutes or hours after the last reply.
+    const { code, out } = await replay(["--no-chart", SAMPLE_SESSION]);
+    expect(code).toBe(0);
+    const cold = /(\d+) of (\d+) model calls found the prompt cache cold \(more than 300 s after the previous call/.exec(out);
+    expect(cold).not.toBeNull();
+    expect(Number(cold![1])).toBeGreaterThan(0);
+    expect(numberIn(out, "calls on a cold cache", 0)).toBe(Number(cold![1]));
+    expect(out).toMatch(/\n\d+ +\d+ .* cab?\n/);
+    expect(out).toContain('"c" marks a call that found the cache cold');
+    // An hour-long lifetime: fewer cold calls, and none when longer than every gap.
+    const hour = await replay(["--no-chart", "--no-turns", "--cache-lifetime", "3600", SAMPLE_SESSION]);
+    expect(numberIn(hour.out, "calls on a cold cache", 0)).toBeLessThan(Number(cold![1]));
+    const day = await replay(["--no-chart", "--no-turns", "--cache-lifetime", "86400", SAMPLE_SESSION]);
+    expect(numberIn(day.out, "calls on a cold cache", 0)).toBe(0);
+    const bad = await replay(["--cache-lifetime", "soon"]);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain('--cache-lifetime needs a non-negative number, got "soon"');
+  });
+
   it("fails clearly on a missing path, an empty file and a bad option", async () => {
     const missing = await replay(["/nonexistent/session.jsonl"]);
     expect(missing.code).toBe(2);

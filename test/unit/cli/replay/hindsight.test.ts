@@ -199,6 +199,25 @@ describe("the cheapest step schedule with hindsight", () => {
     );
   });
 
+  it("knows the idle gaps: a step that never pays on a warm cache is taken on the request that finds it cold, and that schedule measures cheaper", async () => {
+    const dear = synthetic(60, 4000, 40_000);
+    // One request a minute; the 31st comes an hour after the 30th.
+    const times = dear.raw.map((_, r) => r * 60_000 + (r >= 30 ? 3600_000 : 0));
+    for (const model of ["prefix", "breakpoint"] as const) {
+      const clock = { times, lifetimeMs: 300_000 };
+      const pricer = new SchedulePricer(dear.raw, dear.views, model, SIM.systemTokens, Number.POSITIVE_INFINITY, [], clock);
+      const schedule = pricer.cheapest();
+      expect(schedule.steps).toEqual([30]);
+      // The same step on a warm cache: the clock-blind pricer does not take it.
+      expect(new SchedulePricer(dear.raw, dear.views, model).cheapest().steps).toEqual([]);
+      const requests = dear.raw.map((messages, turn) => ({ turn, messages, at: times[turn]! }));
+      const measured = async (s: StepSchedule) =>
+        (await simulate(requests, schedulePolicy("s", s, dear.views), SIM)).totals[model === "prefix" ? "costPrefix" : "costBreakpoint"];
+      expect(await measured(schedule)).toBeLessThan(await measured({ steps: [], cost: 0 }));
+      expect(await measured(schedule)).toBeLessThan(await measured({ steps: [29], cost: 0 }));
+    }
+  });
+
   it("rejects views that do not match the requests", () => {
     const { raw, views } = synthetic(5);
     expect(() => new SchedulePricer(raw, views.slice(1), "prefix")).toThrow(/raw and views differ in length \(5 and 4 requests\)/);

@@ -227,6 +227,17 @@ describe("loadConfigLayers and createGovernor", () => {
     });
     expect(unknown.preset.name).toBe("a");
     expect(unknown.problems().join("\n")).toMatch(/unknown preset "zzz"; known: a, b/);
+    // A project file does not choose: it would pick which programs run and what is redacted.
+    const project = await createGovernor({
+      preset: a,
+      presets: [b],
+      cwd,
+      agentDir,
+      env: {},
+      layers: [{ kind: "project", source: "P", data: { preset: "b" } }],
+    });
+    expect(project.preset.name).toBe("a");
+    expect(project.problems().join("\n")).toMatch(/P: preset: ignored: a project config may not choose the preset/);
   });
 });
 

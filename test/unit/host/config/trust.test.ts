@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { chosenPreset } from "../../../../host/config/resolve.ts";
 import { formatProblems, loadConfigLayers, resolveConfig, type ConfigLayer } from "../../../../core/index.ts";
 import { presets } from "../../../../presets/index.ts";
 
@@ -49,6 +50,40 @@ describe("what a project file may set", () => {
     const allowed = resolveConfig(shipped, [global({ allowProjectSpawnConfig: true }), project({ kota: { command: "./evil" } })]);
     expect(allowed.ignoredTrustedKeys).toEqual([]);
     expect(allowed.values.get("kota")!.command).toBe("./evil");
+  });
+});
+
+describe("ask before indexing is the user's", () => {
+  it("a project may not drop the question while the user's sources ask; it may ask when the user does not", () => {
+    const dropped = resolveConfig(shipped, [project({ kota: { confirmIndex: false, indexWithoutUi: "allow", toolset: "core" } })]);
+    expect(dropped.values.get("kota")).toMatchObject({ confirmIndex: true, indexWithoutUi: "refuse" });
+    expect(dropped.ignoredTrustedKeys.map((k) => `${k.section}.${k.key}`)).toEqual(["kota.confirmIndex", "kota.indexWithoutUi"]);
+    const tighter = resolveConfig(shipped, [global({ kota: { confirmIndex: false } }), project({ kota: { confirmIndex: true } })]);
+    expect(tighter.values.get("kota")).toMatchObject({ confirmIndex: true, indexWithoutUi: "refuse" });
+    expect(tighter.problems).toEqual([]);
+    const noUi = resolveConfig(shipped, [global({ kota: { indexWithoutUi: "allow" } }), project({ kota: { indexWithoutUi: "refuse" } })]);
+    expect(noUi.values.get("kota")).toMatchObject({ confirmIndex: true, indexWithoutUi: "refuse" });
+  });
+});
+
+describe("the preset is the user's choice", () => {
+  it("a project's preset is ignored and reported, with or without a preset in the global file", () => {
+    for (const layers of [[global({ preset: "lean" }), project({ preset: "kota" })], [global({}), project({ preset: "lean" })], [project({ preset: "mcp" })]]) {
+      expect(chosenPreset(layers)).toBe(layers.length === 2 && layers[0]!.data.preset ? "lean" : undefined);
+      const r = resolveConfig(shipped, layers);
+      expect(r.preset).toBe(chosenPreset(layers));
+      expect(r.ignoredTrustedKeys).toEqual([{ source: PROJECT, section: "", key: "preset" }]);
+      expect(formatProblems(r.problems)).toEqual([
+        expect.stringMatching(/^\/repo\/\.pi\/pi-governor\.json: preset: ignored: .*"allowProjectSpawnConfig": true/),
+      ]);
+    }
+  });
+
+  it("the environment chooses over the global file; a project only with allowProjectSpawnConfig", () => {
+    expect(chosenPreset([global({ preset: "lean" }), { kind: "env", source: "env PI_GOVERNOR_PRESET", data: { preset: "mcp" } }])).toBe("mcp");
+    const allowed = [global({ allowProjectSpawnConfig: true, preset: "lean" }), project({ preset: "mcp" })];
+    expect(chosenPreset(allowed)).toBe("mcp");
+    expect(resolveConfig(shipped, allowed).problems).toEqual([]);
   });
 });
 

@@ -11,10 +11,17 @@ describe("what pi reports of its tools", () => {
     const host = hostToolsFrom({ getAllTools: () => tools as never });
     expect(host.annotations("read")).toMatchObject({ readOnlyHint: true });
     expect(host.annotations("mcp__dev_radius__search")).toEqual({ readOnlyHint: true });
-    expect(host.mcpIdentity("mcp__dev_radius__search")).toEqual({ server: "dev-radius", tool: "search" });
-    expect(host.mcpIdentity("sneaky")).toBeUndefined();
-    expect(host.mcpIdentity("bash")).toBeUndefined();
+    expect(host.mcpIdentities("mcp__dev_radius__search")).toEqual([{ server: "dev-radius", tool: "search" }]);
+    expect(host.mcpIdentities("sneaky")).toEqual([]);
+    expect(host.mcpIdentities("bash")).toEqual([]);
     expect(host.mcpServers()).toEqual(["dev-radius"]);
+    // A name pi may have hashed is judged as written and as the server's tool whose name pi cut.
+    const cut = "mcp__dev_radius__drop_all_tables_and_wipe_backups_immed_3ba34377"; // 64 characters: pi's cut
+    tools.push({ name: cut, namespace: { name: "mcp__dev_radius", aliases: ["dev-radius"] } });
+    expect(host.mcpIdentities(cut)).toEqual([
+      { server: "dev-radius", tool: "drop_all_tables_and_wipe_backups_immed_3ba34377" },
+      { server: "dev-radius", tool: "drop_all_tables_and_wipe_backups_immed", hash: "3ba34377", truncated: true },
+    ]);
     tools.push({ name: "mcp__docs__get", namespace: { name: "mcp__docs" } });
     expect(host.mcpServers()).toEqual(["dev-radius", "docs"]);
   });
@@ -26,7 +33,7 @@ describe("what pi reports of its tools", () => {
       },
     });
     expect(host.annotations("bash")).toEqual({});
-    expect(host.mcpIdentity("mcp__a__b")).toBeUndefined();
+    expect(host.mcpIdentities("mcp__a__b")).toEqual([]);
     expect(host.mcpServers()).toEqual([]);
   });
 });
@@ -57,5 +64,26 @@ describe("which tools pi has", () => {
       },
     });
     expect(host.has("anything")).toBe(true);
+  });
+});
+
+describe("the MCP servers extensions registered", () => {
+  it("lists those pi may reach, connected or not; none where extensions cannot register; unknown where pi cannot say", () => {
+    const registered = [
+      { name: "vault", config: { command: "x", exposure: "codemode" } },
+      { name: "off", config: { command: "x", enabled: false } },
+      { name: "hidden", config: { command: "x", exposure: "hidden" } },
+    ];
+    const host = hostToolsFrom({ getAllTools: () => [], getMcpServers: () => registered, registerMcpServer: () => {} } as never);
+    expect(host.registeredMcpServers()).toEqual(["vault"]);
+    expect(hostToolsFrom({ getAllTools: () => [] }).registeredMcpServers()).toEqual([]);
+    expect(hostToolsFrom({ getAllTools: () => [], registerMcpServer: () => {} } as never).registeredMcpServers()).toBeUndefined();
+    const unbound = hostToolsFrom({
+      getAllTools: () => [],
+      getMcpServers: () => {
+        throw new Error("not bound");
+      },
+    } as never);
+    expect(unbound.registeredMcpServers()).toBeUndefined();
   });
 });

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { piFullOutputPath, readPiFullOutput } from "../../../../lib/pi/index.ts";
+import { piFullOutputPath, readPiFullOutput, readPiFullOutputEnds } from "../../../../lib/pi/index.ts";
 
 // A private stand-in for pi's temp dir, so planted files never touch the real one.
 let tempDir: string;
@@ -69,5 +69,25 @@ describe("readPiFullOutput", () => {
     expect(await read(join(tempDir, `${"a".repeat(5_000)}.txt`))).toBeUndefined();
     // `..` that stays inside is the same file.
     expect(piFullOutputPath({ fullOutputPath: `${tempDir}/sub/../pi-ok.txt` }, tempDir)).toBe(join(tempDir, "pi-ok.txt"));
+  });
+});
+
+describe("readPiFullOutputEnds", () => {
+  it("reads the first and last bytes of a file of any size, cut at character boundaries", async () => {
+    const path = join(tempDir, "pi-bash-ends.log");
+    writeFileSync(path, `${"é".repeat(10)}${"m".repeat(1_000)}${"ü".repeat(10)}`);
+    const ends = (await readPiFullOutputEnds({ fullOutputPath: path }, 15, { tempDir }))!;
+    expect(ends.whole).toBe(false);
+    expect(ends.head).toBe("é".repeat(7));
+    expect(ends.tail).toBe("ü".repeat(7));
+  });
+
+  it("gives the whole text once when it fits both ends, and nothing for a path it does not trust", async () => {
+    const path = join(tempDir, "pi-bash-small.log");
+    writeFileSync(path, "small output");
+    expect(await readPiFullOutputEnds({ fullOutputPath: path }, 100, { tempDir })).toEqual({ head: "small output", tail: "small output", whole: true });
+    symlinkSync(path, join(tempDir, "pi-bash-link2.log"));
+    expect(await readPiFullOutputEnds({ fullOutputPath: join(tempDir, "pi-bash-link2.log") }, 100, { tempDir })).toBeUndefined();
+    expect(await readPiFullOutputEnds({ fullOutputPath: "/etc/passwd" }, 100, { tempDir })).toBeUndefined();
   });
 });

@@ -69,3 +69,53 @@ describe("invisible and look-alike characters (what a person approves must read 
     expect(visibleLines(`${text}\nzweite Zeile`)).toBe(`${text}\nzweite Zeile`);
   });
 });
+
+describe("what draws as nothing, over something else, or as a Latin letter from another block", () => {
+  it("shows every Default_Ignorable_Code_Point and unassigned code point, the reserved ones too", () => {
+    expect(visible("x\u{e0080}\u{e0081}\ufff0\ufff8y")).toBe("x\\udb40\\udc80\\udb40\\udc81\\ufff0\\ufff8y");
+    expect(visible("a\u180eb\u{1bca1}c\u0378d")).toBe("a\\u180eb\\ud82f\\udca1c\\u0378d");
+    // Every code point of the property, wherever it stands (U+FE0F stays only after a character shown as itself).
+    const ignorable = /^\p{Default_Ignorable_Code_Point}$/u;
+    for (let cp = 0x80; cp <= 0xe0fff; cp++) {
+      if ((cp >= 0xd800 && cp <= 0xdfff) || !ignorable.test(String.fromCodePoint(cp))) continue;
+      const ch = String.fromCodePoint(cp);
+      expect(visible(`a${ch}b`), cp.toString(16)).not.toContain(ch);
+      expect(visible(`я${ch}я`), cp.toString(16)).toBe(cp === 0xfe0f ? `я${ch}я` : `я${visible(ch)}я`);
+    }
+  });
+
+  it("shows Hangul vowel and trailing jamo that do not follow the jamo they join (zero width in a terminal); Korean stays", () => {
+    expect(visible("a\u11a8\u11a9b \u1160x")).toBe("a\\u11a8\\u11a9b \\u1160x");
+    expect(visible("\u11a8")).toBe("\\u11a8");
+    // Decomposed syllables (leading, vowel, trailing), a syllable with a trailing jamo, and precomposed text.
+    const korean = "\u1100\u1161\u11a8 \uac00\u11a8 한국어";
+    expect(visible(korean)).toBe(korean);
+  });
+
+  it("shows combining marks that overlay, and any mark on an ASCII letter, an escape or nothing", () => {
+    expect(visible("r\u0336m -rf")).toBe("r\\u0336m -rf");
+    expect(visible("п\u0336ривет a\u20d2 b\u20e5 c\u20e6")).toBe("п\\u0336ривет a\\u20d2 b\\u20e5 c\\u20e6");
+    expect(visible("cafe\u0301 gi\u0308thub")).toBe("cafe\\u0301 gi\\u0308thub");
+    expect(visible("\u0301x \u200b\u0301")).toBe("\\u0301x \\u200b\\u0301");
+    // A mark on a letter that is shown escaped goes with it.
+    expect(visible("gі\u0301thub")).toBe("g\\u0456\\u0301thub");
+    // Marks on letters of other scripts stay: decomposed Greek and Russian, Devanagari.
+    const text = "ά е\u0308ж नमस्ते";
+    expect(visible(text)).toBe(text);
+  });
+
+  it("shows Roman numerals, letterlike symbols, and Coptic, Lisu and other look-alike scripts' letters", () => {
+    expect(visible("gⅰthub.com/ⅽorp Ⅻ")).toBe("g\\u2170thub.com/\\u217dorp \\u216b");
+    expect(visible("\u212aey \u212bngstrom")).toBe("\\u212aey \\u212bngstrom");
+    expect(visible("gⲟⲟgle")).toBe("g\\u2c9f\\u2c9fgle");
+    expect(visible("ⲟⲣⲥ")).toBe("\\u2c9f\\u2ca3\\u2ca5");
+    // Lisu is written in shapes of Latin capitals: a Lisu word reads as Latin.
+    expect(visible("ꓖꓳꓳꓖꓡꓰ ꓲd")).toBe("\\ua4d6\\ua4f3\\ua4f3\\ua4d6\\ua4e1\\ua4f0 \\ua4f2d");
+    expect(visible("gıthub ᴀdmin")).toBe("g\\u0131thub \\u1d00dmin");
+  });
+
+  it("leaves emoji alone: a variation selector after an emoji, skin tones, keycaps shown as text", () => {
+    const text = "❤️ 🚀 👍🏽 ok";
+    expect(visible(text)).toBe(text);
+  });
+});

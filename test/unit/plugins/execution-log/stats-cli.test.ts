@@ -101,4 +101,37 @@ describe("stats helpers", () => {
     expect(r.out).toMatch(/^\(100 more tools\)\s+100\s+0\s+0\s+100/m);
     expect(r.out).toMatch(/^\(all\)\s+300/m);
   });
+
+  it("an older log's names, in the table and in --json: redacted, control characters made visible, at most 200 tools listed", async () => {
+    const path = join(dir, "legacy-secrets.db");
+    const token = ["ghp", "AbCdEfGhIjKlMnOpQrStUvWxYz0123456789"].join("_");
+    const akia = ["AKIA", "IOSFODNN7ABCDEFG"].join("");
+    const db = openDatabase(path);
+    migrate(db);
+    const insert = db.prepare("INSERT INTO tool_execution_log (tool_name, status, duration_ms, started_at, retries, error_category) VALUES (?, ?, ?, ?, ?, ?)");
+    for (let i = 0; i < 5; i++) insert.run(`deploy_${token}`, "ERROR", 1, "2026-11-20T10:00:00.000Z", 0, `auth ${akia}`);
+    insert.run(`${akia}`, "SUCCESS", 1, "2026-11-20T10:00:00.000Z", 0, null);
+    insert.run("evil\u001b]52;c;aGk=\u0007name\u202e", "SUCCESS", 1, "2026-11-20T10:00:00.000Z", 0, null);
+    for (let i = 0; i < 300; i++) insert.run(`tool_${i}`, "SUCCESS", 1, "2026-11-20T10:00:00.000Z", 0, null);
+    db.close();
+    for (const args of [
+      ["--db", path],
+      ["--db", path, "--json"],
+    ]) {
+      const r = await run(args);
+      expect(r.code).toBe(0);
+      expect(r.out).not.toContain(token.slice(4, 20));
+      expect(r.out).not.toContain(akia);
+      expect(r.out).not.toContain("\u001b");
+      expect(r.out).not.toContain("\u202e");
+      expect(r.out).toContain("deploy_[redacted:github-token]");
+    }
+    const json = JSON.parse((await run(["--db", path, "--json"])).out) as {
+      tools: Array<{ tool: string; calls: number }>;
+      omitted?: { tools: number; calls: number };
+    };
+    expect(json.tools).toHaveLength(200);
+    expect(json.omitted).toEqual(expect.objectContaining({ tools: 103, calls: 103 }));
+    expect(json.tools.reduce((n, t) => n + t.calls, 0) + json.omitted!.calls).toBe(307);
+  });
 });

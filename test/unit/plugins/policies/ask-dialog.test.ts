@@ -33,7 +33,7 @@ function recordingUi(answers: { confirm?: boolean; select?: (options: string[]) 
   return { ui, shown };
 }
 
-async function gate(command: string, ui: UiBridge): Promise<ToolGateDecision> {
+async function gate(command: string | Record<string, unknown>, ui: UiBridge): Promise<ToolGateDecision> {
   const preset = definePreset({ name: "t", description: "", plugins: () => [policies()] });
   const gov = await createGovernor({
     preset,
@@ -44,7 +44,16 @@ async function gate(command: string, ui: UiBridge): Promise<ToolGateDecision> {
   });
   return gov.pipeline.hooks.toolGate.run(
     {},
-    { toolName: "bash", toolCallId: "c1", input: { command }, governed: false, annotations: {}, tool: undefined, sessionId: "s", ui },
+    {
+      toolName: "bash",
+      toolCallId: "c1",
+      input: typeof command === "string" ? { command } : command,
+      governed: false,
+      annotations: {},
+      tool: undefined,
+      sessionId: "s",
+      ui,
+    },
   );
 }
 
@@ -54,7 +63,8 @@ const padded = `npm run lint && echo ${"lint-output-".repeat(200)}; touch HIDDEN
 describe("the ask dialog shows the whole call", () => {
   it("a short call is shown whole in pi's confirm dialog", async () => {
     const { ui, shown } = recordingUi();
-    expect(await gate("npm run lint", ui)).toEqual({});
+    // Allowed, with the arguments the user was shown: the host runs exactly those.
+    expect(await gate("npm run lint", ui)).toEqual({ approvedArgs: JSON.stringify({ command: "npm run lint" }) });
     expect(shown).toHaveLength(1);
     expect(shown[0]).toMatchObject({ kind: "confirm", title: "Allow tool call?" });
     expect(shown[0]!.text).toContain('"command": "npm run lint"');
@@ -74,7 +84,7 @@ describe("the ask dialog shows the whole call", () => {
 
   it("after the user opened the whole call in the editor, the confirm decides", async () => {
     const { ui, shown } = recordingUi();
-    expect(await gate(padded, ui)).toEqual({});
+    expect(await gate(padded, ui)).toEqual({ approvedArgs: JSON.stringify({ command: padded }) });
     expect(shown.map((s) => s.kind)).toEqual(["select", "editor", "confirm"]);
     expect(shown[1]!.text).toContain(`"command": "${padded}"`);
     const no = recordingUi({ confirm: false });
@@ -133,5 +143,23 @@ describe("the ask dialog shows the whole call", () => {
     expect(text).toContain("g\\u0456thub.com/x\\u200b");
     expect(text).toContain("\\u202e");
     expect(text).not.toMatch(/[\u200b\u0456\u202e]/);
+  });
+});
+
+describe("a yes approves what was shown, and only that", () => {
+  it("arguments changed while the dialog was open (another extension kept them) are refused", async () => {
+    const input: Record<string, unknown> = { command: "echo approved" };
+    const ui: UiBridge = {
+      hasUI: true,
+      notify: () => {},
+      setStatus: () => {},
+      confirm: async () => {
+        input.command = "touch NOT_APPROVED";
+        return true;
+      },
+    };
+    const decision = await gate(input, ui);
+    expect(decision.blockReason).toMatch(/changed after they were shown to the user/);
+    expect(decision.approvedArgs).toBeUndefined();
   });
 });

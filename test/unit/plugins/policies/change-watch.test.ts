@@ -48,6 +48,18 @@ describe("ChangeWatch", () => {
     expect(w.mark()).toBeDefined();
   });
 
+  it("once the user's commands run unseen (another extension handles them), it never remembers again this session", () => {
+    const w = new ChangeWatch();
+    w.startRun();
+    const mark = w.mark();
+    w.unseenChanges();
+    expect(w.quietSince(mark)).toBe(false);
+    for (let run = 0; run < 5; run++) {
+      w.startRun();
+      expect(w.mark()).toBeUndefined();
+    }
+  });
+
   it("fails safe when ends never come: past 4096 running changes it never remembers again", () => {
     const w = new ChangeWatch();
     for (let i = 0; i < 4_097; i++) w.started(`c${i}`);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { McpReach, ToolInfo } from "../../../../core/index.ts";
+import { piHashedIdentity, piMcpIdentity, piMcpToolName } from "../../../../lib/mcp-identity/tool-identity.ts";
 import { allowGlobFor, CallIdentities, type CallSubject, decideSubjects, globNames, serverNamed } from "../../../../plugins/policies/identity.ts";
 
 const tool = (name: string, mcp?: { server: string; tool: string }): ToolInfo => ({
@@ -67,6 +68,10 @@ describe("a call's names under the rules", () => {
       () => undefined,
     );
     expect(unruled.subjects(none)).toEqual([{ toolName: "list_mcp_resources" }]);
+    // pi may reach servers it cannot list (an extension's): refused while anything is ruled.
+    const incomplete = { toolName: "list_mcp_resources", mcp: { targets: [], everyServer: true, incomplete: true } };
+    expect(ids(["docs"]).subjects(incomplete)).toMatch(/^Refused: list_mcp_resources without "server" may reach MCP servers pi does not list/);
+    expect(unruled.subjects(incomplete)).toEqual([{ toolName: "list_mcp_resources" }]);
   });
 
   it("the strictest decision over the subjects wins, whatever the order of the servers", () => {
@@ -103,5 +108,61 @@ describe("the allow line a refusal suggests", () => {
     expect(names(glob, other)).toBe(false);
     const own = { toolName: "mcp__acme__echo", mcp: reach("acme", "echo"), annotations: {} };
     expect(allowGlobFor("mcp__acme__echo", decideSubjects({ deny: [], rules }, subjectsOf(own), own))).toBe("mcp__acme__echo");
+  });
+});
+
+describe("pi's hashed tool names (a name over 64 characters, or one two tools share)", () => {
+  const LONG = "drop_all_tables_and_wipe_backups_immediately";
+  const long = { server: "production-dbs", tool: LONG };
+  const cutName = piMcpToolName(long);
+  const cut = {
+    toolName: cutName,
+    mcp: { targets: [piMcpIdentity(cutName, { name: "mcp__production_dbs", aliases: ["production-dbs"] })!], everyServer: false },
+  };
+  cut.mcp.targets.push(piHashedIdentity(cutName, cut.mcp.targets[0]!)!);
+  const decide = (rules: Array<{ tools: string; action: "allow" | "deny" | "ask" }>, deny: string[] = []) => {
+    const config = { rules, deny, limits: [] };
+    const subjects = new CallIdentities(
+      config,
+      () => governed,
+      () => [],
+    ).subjects(cut) as CallSubject[];
+    return decideSubjects(config, subjects, { annotations: {}, mcp: cut.mcp }).decision;
+  };
+
+  it("a deny or ask glob that may name the cut tool holds, in either spelling", () => {
+    for (const glob of [`production-dbs_${LONG}`, `mcp__production_dbs__${LONG}`, "mcp__production_dbs__drop_*", "*_immediately", cutName]) {
+      expect(decide([], [glob]), glob).toEqual({ action: "deny", rule: -1 });
+      expect(decide([{ tools: glob, action: "ask" }]), glob).toEqual({ action: "ask", rule: 0 });
+    }
+    expect(decide([], ["mcp__production_dbs__status", "mcp__other__*", "production_dbs_x*"])).toBeUndefined();
+  });
+
+  it("an allow glob counts only when it surely names the tool: a prefix with *, pi's name, or the exact name (pi's hash tells)", () => {
+    const denyRest = { tools: "*", action: "deny" as const };
+    for (const glob of ["mcp__production_dbs__*", "production-dbs_drop_*", cutName, `production-dbs_${LONG}`, `mcp__production-dbs__${LONG}`]) {
+      expect(decide([{ tools: glob, action: "allow" }, denyRest]), glob).toEqual({ action: "allow", rule: 0 });
+    }
+    // Another tool with the same start, or a name pi's hash does not confirm: not allowed by it.
+    for (const glob of [`production-dbs_${LONG}_then_more`, `production_dbs_${LONG.replace("immediately", "later")}`, "*_immediately"]) {
+      expect(decide([{ tools: glob, action: "allow" }, denyRest]), glob).toEqual({ action: "deny", rule: 1 });
+    }
+  });
+
+  it("a managed server's tool also goes by the name pi would give it: a rule written with pi's hashed name holds after the hand-over", () => {
+    const handed = new CallIdentities(
+      ruled,
+      () => [
+        tool(`production-dbs_${LONG}`, long),
+        tool("acme_wipe-all", { server: "acme", tool: "wipe-all" }),
+        tool("acme_wipe_all", { server: "acme", tool: "wipe_all" }),
+      ],
+      () => [],
+    );
+    const subject = handed.subjectOf(`production-dbs_${LONG}`, long);
+    expect(globNames(cutName, subject)).toBe(true);
+    const dash = handed.subjectOf("acme_wipe-all", { server: "acme", tool: "wipe-all" });
+    expect(globNames(piMcpToolName({ server: "acme", tool: "wipe-all" }, true), dash)).toBe(true);
+    expect(globNames(piMcpToolName({ server: "acme", tool: "wipe_all" }, true), dash)).toBe(false);
   });
 });

@@ -6,8 +6,10 @@ import {
   definePreset,
   memorySessionStore,
   type SessionMessageEntry,
+  type SessionRecord,
   type UiBridge,
 } from "../../../../core/index.ts";
+import { sessionMessageEntries, sessionRecords } from "../../../../host/pi/session-entries.ts";
 import { prune } from "../../../../plugins/prune/index.ts";
 import { EDITS_KIND } from "../../../../plugins/prune/context-edits.ts";
 
@@ -44,17 +46,33 @@ function turn(t: number): AgentMessageLike[] {
   ];
 }
 
-/** A stand-in for pi's session: message entries (ids e0, e1, ...) and the context_edit entries applied in order. */
+type BranchEntry = { type: string; id: string; message?: unknown; targetId?: string; replacement?: unknown; customType?: string; data?: unknown };
+
+/** A stand-in for pi's session: its branch (messages e0, e1, ...; edits and records appended in order with their own ids), read as pi's adapter reads it. */
 class Session {
   readonly raw: AgentMessageLike[] = [];
-  readonly edits = new Map<string, { content: unknown } | null>();
-  entries = (): SessionMessageEntry[] =>
-    this.raw.map((m, i) => (this.edits.has(`e${i}`) ? { entryId: `e${i}`, raw: m, edit: this.edits.get(`e${i}`)! } : { entryId: `e${i}`, raw: m }));
+  readonly branch: BranchEntry[] = [];
+  private appended = 0;
+  private readonly reader = { getBranch: () => this.branch };
+  push(...messages: AgentMessageLike[]): void {
+    for (const m of messages) this.branch.push({ type: "message", id: `e${this.raw.push(m) - 1}`, message: m });
+  }
+  entries = (): SessionMessageEntry[] => sessionMessageEntries(this.reader);
+  records = (kind: string): SessionRecord[] => sessionRecords(this.reader, kind);
+  /** The latest edit of each target. */
+  get edits(): Map<string, { content: unknown } | null> {
+    const out = new Map<string, { content: unknown } | null>();
+    for (const e of this.branch) if (e.type === "context_edit") out.set(e.targetId!, e.replacement as { content: unknown } | null);
+    return out;
+  }
   /** What pi's projection hands the context event: the edits applied, as a fresh copy. */
-  projected = (): AgentMessageLike[] =>
-    structuredClone(this.raw.map((m, i) => (this.edits.get(`e${i}`) ? ({ ...m, content: this.edits.get(`e${i}`)!.content } as AgentMessageLike) : m)));
+  projected = (): AgentMessageLike[] => {
+    const edits = this.edits;
+    return structuredClone(this.raw.map((m, i) => (edits.get(`e${i}`) ? ({ ...m, content: edits.get(`e${i}`)!.content } as AgentMessageLike) : m)));
+  };
+  /** pi appends a boundary's drafts in order, each an entry with an id. */
   commit(drafts: BoundaryDraft[]): void {
-    for (const d of drafts) if (d.type === "context_edit") this.edits.set(d.targetId, d.replacement);
+    for (const d of drafts) this.branch.push({ ...d, id: `x${this.appended++}` });
   }
 }
 
@@ -65,11 +83,15 @@ describe("pruning as context edits through the pipeline", () => {
     const session = new Session();
     let written = 0;
     for (let t = 1; t <= 6; t++) {
-      session.raw.push(...turn(t));
+      session.push(...turn(t));
       const expected = await pure.g.pipeline.hooks.context.run(structuredClone(session.raw), { sessionId: "s1" });
-      const sent = await edits.g.pipeline.hooks.context.run(session.projected(), { sessionId: "s1", sessionEntries: session.entries });
+      const sent = await edits.g.pipeline.hooks.context.run(session.projected(), {
+        sessionId: "s1",
+        sessionEntries: session.entries,
+        sessionRecords: session.records,
+      });
       expect(sent, `request ${t}`).toEqual(expected);
-      const drafts = await edits.g.pipeline.hooks.contextEdits.run([], { sessionId: "s1", turnIndex: 0, entries: session.entries });
+      const drafts = await edits.g.pipeline.hooks.contextEdits.run([], { sessionId: "s1", turnIndex: 0, entries: session.entries, records: session.records });
       const contextEdits = drafts.filter((d) => d.type === "context_edit");
       // Never an edit already in the session.
       for (const d of contextEdits) expect(session.edits.get(d.targetId)).toBeUndefined();
@@ -83,33 +105,41 @@ describe("pruning as context edits through the pipeline", () => {
     expect(edits.store.entries(EDITS_KIND)).toEqual([]); // the record travels with the boundary entries, not through the store
   });
 
-  it("a new process (resume) restores from the session's records: the same messages again", async () => {
+  it("a new process (resume) restores from the session's records on the branch: the same messages again", async () => {
     const first = await governor();
     const session = new Session();
     for (let t = 1; t <= 4; t++) {
-      session.raw.push(...turn(t));
-      await first.g.pipeline.hooks.context.run(session.projected(), { sessionId: "s1", sessionEntries: session.entries });
-      const drafts = await first.g.pipeline.hooks.contextEdits.run([], { sessionId: "s1", turnIndex: 0, entries: session.entries });
+      session.push(...turn(t));
+      await first.g.pipeline.hooks.context.run(session.projected(), { sessionId: "s1", sessionEntries: session.entries, sessionRecords: session.records });
+      const drafts = await first.g.pipeline.hooks.contextEdits.run([], { sessionId: "s1", turnIndex: 0, entries: session.entries, records: session.records });
       session.commit(drafts);
       // The store of a resumed process reads the records pi persisted with the edits.
       for (const d of drafts) if (d.type === "custom") first.store.append(d.customType, d.data);
     }
     expect(session.edits.size).toBeGreaterThan(0);
+    // Which edits are pruning's comes from the branch (its records right after its edits), not from memory.
     const resumed = await governor();
-    for (const r of first.store.entries(EDITS_KIND)) resumed.store.append(EDITS_KIND, r);
     // The boundary steps the pruner persisted travel too.
     const pure = await governor({ contextEdits: "off" });
     for (const kind of ["governor:prune-step", "governor:prune-pin"])
       for (const r of first.store.entries(kind)) resumed.store.append(kind, r), pure.store.append(kind, r);
-    session.raw.push(...turn(5));
+    session.push(...turn(5));
     const expected = await pure.g.pipeline.hooks.context.run(structuredClone(session.raw), { sessionId: "s1" });
-    const sent = await resumed.g.pipeline.hooks.context.run(session.projected(), { sessionId: "s1", sessionEntries: session.entries });
+    const sent = await resumed.g.pipeline.hooks.context.run(session.projected(), {
+      sessionId: "s1",
+      sessionEntries: session.entries,
+      sessionRecords: session.records,
+    });
     expect(sent).toEqual(expected);
     // Turned "off" later: nothing more is written, and the edits pi still applies are read raw by the pruner.
     const turnedOff = await governor({ contextEdits: "off" });
     for (const kind of [EDITS_KIND, "governor:prune-step", "governor:prune-pin"]) for (const r of first.store.entries(kind)) turnedOff.store.append(kind, r);
-    expect(await turnedOff.g.pipeline.hooks.context.run(session.projected(), { sessionId: "s1", sessionEntries: session.entries })).toEqual(expected);
-    expect(await turnedOff.g.pipeline.hooks.contextEdits.run([], { sessionId: "s1", turnIndex: 0, entries: session.entries })).toEqual([]);
+    expect(
+      await turnedOff.g.pipeline.hooks.context.run(session.projected(), { sessionId: "s1", sessionEntries: session.entries, sessionRecords: session.records }),
+    ).toEqual(expected);
+    expect(
+      await turnedOff.g.pipeline.hooks.contextEdits.run([], { sessionId: "s1", turnIndex: 0, entries: session.entries, records: session.records }),
+    ).toEqual([]);
   });
 
   it("/governor status names the path", async () => {
@@ -122,7 +152,7 @@ describe("pruning as context edits through the pipeline", () => {
     expect(lines(off.g)).toMatch(/context event only/);
     const auto = await governor();
     expect(lines(auto.g)).toMatch(/no pi turn boundary with session entries seen yet/);
-    await auto.g.pipeline.hooks.contextEdits.run([], { sessionId: "s1", turnIndex: 0, entries: () => [] });
+    await auto.g.pipeline.hooks.contextEdits.run([], { sessionId: "s1", turnIndex: 0, entries: () => [], records: () => [] });
     expect(lines(auto.g)).toMatch(/context edits: pruned results become pi context_edit entries/);
   });
 });

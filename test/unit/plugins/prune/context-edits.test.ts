@@ -1,16 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type AgentMessageLike, memorySessionStore, type SessionMessageEntry } from "../../../../core/index.ts";
-import {
-  contentHash,
-  EDITS_KIND,
-  editsFrom,
-  loadEditRecords,
-  MAX_EDIT_RECORDS,
-  MAX_HASHES_PER_TARGET,
-  type OwnEdits,
-  remember,
-  undoOwnEdits,
-} from "../../../../plugins/prune/context-edits.ts";
+import type { AgentMessageLike, SessionEdit, SessionMessageEntry } from "../../../../core/index.ts";
+import { contentHash, editsFrom, ownEditIds, undoOwnEdits } from "../../../../plugins/prune/context-edits.ts";
 
 const text = (t: string) => [{ type: "text", text: t }];
 const result = (id: string, body: string, timestamp = 1000): AgentMessageLike => ({
@@ -22,40 +12,51 @@ const result = (id: string, body: string, timestamp = 1000): AgentMessageLike =>
   timestamp,
 });
 const PLACEHOLDER = text('(Pruned) read(path="a.ts") [6000 chars]. Re-read it.');
-/** This plugin's records: target -> the replacements it wrote there. */
-const own = (...records: Array<[string, ...unknown[]]>): OwnEdits => new Map(records.map(([id, ...contents]) => [id, new Set(contents.map(contentHash))]));
+/** This plugin's edits: the ids of the edit entries it wrote. */
+const own = (...ids: string[]): Set<string> => new Set(ids);
 
 describe("undoOwnEdits", () => {
   const raw = result("c1", "x".repeat(6000));
   const edited = { ...raw, content: PLACEHOLDER } as AgentMessageLike;
 
   it("gives back the raw content of a message whose latest edit is this plugin's", () => {
-    const entries: SessionMessageEntry[] = [{ entryId: "e1", raw, edit: { content: PLACEHOLDER } }];
-    const out = undoOwnEdits([edited], entries, own(["e1", PLACEHOLDER]))!;
+    const entries: SessionMessageEntry[] = [{ entryId: "e1", raw, edit: { content: PLACEHOLDER, entryId: "x1" } }];
+    const out = undoOwnEdits([edited], entries, own("x1"))!;
     expect(out[0]!.content).toEqual(raw.content);
     expect(out[0]).toMatchObject({ role: "toolResult", toolCallId: "c1", timestamp: 1000 });
   });
 
   it("never restores by text: an output that prints a placeholder, with no edit entry, stays as it is", () => {
     const spoof = result("c2", PLACEHOLDER[0]!.text);
-    // Even a record of this plugin naming the entry (a crafted session file) needs pi's edit entry.
-    const ours = own(["e2", PLACEHOLDER]);
-    expect(undoOwnEdits([spoof], [{ entryId: "e2", raw: spoof }], ours)).toBeUndefined();
+    // Even an id of this plugin's (a crafted session file) needs pi's edit entry on the message.
+    expect(undoOwnEdits([spoof], [{ entryId: "e2", raw: spoof }], own("e2", "x2"))).toBeUndefined();
   });
 
   it("leaves edits that are not this plugin's: another replacement, an omission, a later edit by someone else", () => {
-    const ours = own(["e1", PLACEHOLDER]);
+    const ours = own("x1");
     const other = text("summarised by another extension");
-    expect(undoOwnEdits([{ ...raw, content: other } as AgentMessageLike], [{ entryId: "e1", raw, edit: { content: other } }], ours)).toBeUndefined();
+    expect(
+      undoOwnEdits([{ ...raw, content: other } as AgentMessageLike], [{ entryId: "e1", raw, edit: { content: other, entryId: "y1" } }], ours),
+    ).toBeUndefined();
     expect(undoOwnEdits([edited], [{ entryId: "e1", raw, edit: null }], ours)).toBeUndefined();
-    expect(undoOwnEdits([edited], [{ entryId: "e1", raw, edit: { content: PLACEHOLDER } }], new Map())).toBeUndefined();
+    expect(undoOwnEdits([edited], [{ entryId: "e1", raw, edit: { content: PLACEHOLDER, entryId: "x1" } }], new Set())).toBeUndefined();
+  });
+
+  it("never by content: another extension's edit byte-identical to this plugin's placeholder is not undone", () => {
+    const edits = [
+      { content: PLACEHOLDER, entryId: "x1" },
+      { content: PLACEHOLDER, entryId: "theirs" },
+    ];
+    expect(undoOwnEdits([edited], [{ entryId: "e1", raw, edit: edits[1], edits }], own("x1"))).toBeUndefined();
+    // A draft proposed at this boundary (no entry yet) is nobody's to undo.
+    expect(undoOwnEdits([edited], [{ entryId: "e1", raw, edit: { content: PLACEHOLDER } }], own("x1"))).toBeUndefined();
   });
 
   it("never guesses between two entries with the same identity", () => {
-    const ours = own(["e1", PLACEHOLDER], ["e9", PLACEHOLDER]);
+    const ours = own("x1", "x9");
     const entries: SessionMessageEntry[] = [
-      { entryId: "e1", raw, edit: { content: PLACEHOLDER } },
-      { entryId: "e9", raw: { ...raw, content: text("other") } as AgentMessageLike, edit: { content: PLACEHOLDER } },
+      { entryId: "e1", raw, edit: { content: PLACEHOLDER, entryId: "x1" } },
+      { entryId: "e9", raw: { ...raw, content: text("other") } as AgentMessageLike, edit: { content: PLACEHOLDER, entryId: "x9" } },
     ];
     expect(undoOwnEdits([edited], entries, ours)).toBeUndefined();
   });
@@ -67,39 +68,99 @@ describe("undoOwnEdits with another extension's edits in the stack", () => {
   const OTHER = text("summarised by another extension");
   const P2 = text('(Pruned) read(path="a.ts") [6022 chars]');
   const shown = (content: unknown) => ({ ...secret, content }) as AgentMessageLike;
-  const entry = (edits: Array<{ content: unknown } | null>): SessionMessageEntry[] => [{ entryId: "e1", raw: secret, edit: edits.at(-1), edits }];
-  const undo = (top: unknown, edits: Array<{ content: unknown } | null>, ours = own(["e1", PLACEHOLDER, P2])) =>
-    undoOwnEdits([shown(top)], entry(edits), ours)?.[0]?.content;
+  /** A stack of edits, each ["ours" | "theirs", content] (null: an omission by another extension); entry ids by position. */
+  const stack = (edits: Array<["ours" | "theirs", unknown] | null>): Array<SessionEdit | null> =>
+    edits.map((e, i) => (e === null ? null : { content: e[1], entryId: `${e[0]}-${i}` }));
+  const undo = (top: unknown, edits: Array<["ours" | "theirs", unknown] | null>, drop: string[] = []) => {
+    const list = stack(edits);
+    const ours = new Set(list.flatMap((e) => (e?.entryId?.startsWith("ours") && !drop.includes(e.entryId) ? [e.entryId] : [])));
+    return undoOwnEdits([shown(top)], [{ entryId: "e1", raw: secret, edit: list.at(-1), edits: list }], ours)?.[0]?.content;
+  };
 
   it("theirs then ours: the scrubbed content comes back, never the raw secret", () => {
-    expect(undo(PLACEHOLDER, [{ content: SCRUBBED }, { content: PLACEHOLDER }])).toEqual(SCRUBBED);
+    expect(
+      undo(PLACEHOLDER, [
+        ["theirs", SCRUBBED],
+        ["ours", PLACEHOLDER],
+      ]),
+    ).toEqual(SCRUBBED);
   });
 
-  it("ours then theirs: the other extension's edit is in force and stays", () => {
-    expect(undo(SCRUBBED, [{ content: PLACEHOLDER }, { content: SCRUBBED }])).toBeUndefined();
-    expect(undo(null, [{ content: PLACEHOLDER }, null])).toBeUndefined();
+  it("ours then theirs: the other extension's edit is in force and stays, even when it carries this plugin's placeholder", () => {
+    expect(
+      undo(SCRUBBED, [
+        ["ours", PLACEHOLDER],
+        ["theirs", SCRUBBED],
+      ]),
+    ).toBeUndefined();
+    expect(undo(null, [["ours", PLACEHOLDER], null])).toBeUndefined();
+    expect(
+      undo(PLACEHOLDER, [
+        ["ours", PLACEHOLDER],
+        ["theirs", PLACEHOLDER],
+      ]),
+    ).toBeUndefined();
   });
 
   it("ours, theirs, ours: only the top run of this plugin's edits is taken off", () => {
-    expect(undo(P2, [{ content: PLACEHOLDER }, { content: SCRUBBED }, { content: P2 }])).toEqual(SCRUBBED);
-    expect(undo(P2, [{ content: SCRUBBED }, { content: OTHER }, { content: PLACEHOLDER }, { content: P2 }])).toEqual(OTHER);
+    expect(
+      undo(P2, [
+        ["ours", PLACEHOLDER],
+        ["theirs", SCRUBBED],
+        ["ours", P2],
+      ]),
+    ).toEqual(SCRUBBED);
+    expect(
+      undo(P2, [
+        ["theirs", SCRUBBED],
+        ["theirs", OTHER],
+        ["ours", PLACEHOLDER],
+        ["ours", P2],
+      ]),
+    ).toEqual(OTHER);
+    // Theirs, byte-identical to ours, between two of ours: it stays in force.
+    expect(
+      undo(P2, [
+        ["ours", PLACEHOLDER],
+        ["theirs", PLACEHOLDER],
+        ["ours", P2],
+      ]),
+    ).toEqual(PLACEHOLDER);
   });
 
   it("ours then ours again: the raw content, as on the context path", () => {
-    expect(undo(P2, [{ content: PLACEHOLDER }, { content: P2 }])).toEqual(secret.content);
+    expect(
+      undo(P2, [
+        ["ours", PLACEHOLDER],
+        ["ours", P2],
+      ]),
+    ).toEqual(secret.content);
   });
 
   it("an omission beneath this plugin's edit is left as pi applies it (nothing is put back from under it)", () => {
-    expect(undo(PLACEHOLDER, [null, { content: PLACEHOLDER }])).toBeUndefined();
+    expect(undo(PLACEHOLDER, [null, ["ours", PLACEHOLDER]])).toBeUndefined();
   });
 
   it("another extension's string replacement comes back as pi applies it: one text block", () => {
-    expect(undo(PLACEHOLDER, [{ content: "db_password=[scrubbed]" }, { content: PLACEHOLDER }])).toEqual(text("db_password=[scrubbed]"));
+    expect(
+      undo(PLACEHOLDER, [
+        ["theirs", "db_password=[scrubbed]"],
+        ["ours", PLACEHOLDER],
+      ]),
+    ).toEqual(text("db_password=[scrubbed]"));
   });
 
-  it("an edit of this plugin's that is no longer in its records stops the undo there, never going beneath it", () => {
-    // Records for P2 only: PLACEHOLDER (older, its hash dropped) is left in force, the raw secret is not reached.
-    expect(undo(P2, [{ content: PLACEHOLDER }, { content: P2 }], own(["e1", P2]))).toEqual(PLACEHOLDER);
+  it("an edit of this plugin's that no record names stops the undo there, never going beneath it", () => {
+    expect(
+      undo(
+        P2,
+        [
+          ["ours", PLACEHOLDER],
+          ["ours", P2],
+        ],
+        ["ours-0"],
+      ),
+    ).toEqual(PLACEHOLDER);
   });
 });
 
@@ -158,27 +219,35 @@ describe("editsFrom", () => {
   });
 });
 
-describe("edit records", () => {
-  it("loads this plugin's records, skipping malformed and oversized ones; every replacement of a target is kept", () => {
-    const store = memorySessionStore();
-    store.append(EDITS_KIND, { edits: [{ targetId: "e1", hash: "h1" }, { targetId: 5, hash: "x" }, { targetId: "x".repeat(500), hash: "h" }, null] });
-    store.append(EDITS_KIND, { edits: "nope" });
-    store.append(EDITS_KIND, {
-      edits: [
-        { targetId: "e1", hash: "h2" },
-        { targetId: "e2", hash: "y".repeat(65) },
-      ],
-    });
-    expect([...loadEditRecords(store)]).toEqual([["e1", new Set(["h1", "h2"])]]);
+describe("ownEditIds", () => {
+  const edits = (...pairs: Array<[string, string]>) => pairs.map(([entryId, targetId]) => ({ entryId, targetId }));
+
+  it("names as this plugin's exactly the edit entries right before its record, when their targets are the ones it lists in order", () => {
+    const records = [
+      {
+        data: {
+          edits: [
+            { targetId: "e1", hash: "h" },
+            { targetId: "e2", hash: "h" },
+          ],
+        },
+        editsBefore: edits(["theirs", "e1"], ["x1", "e1"], ["x2", "e2"]),
+      },
+    ];
+    expect([...ownEditIds(records)]).toEqual(["x1", "x2"]);
   });
 
-  it("keeps at most MAX_EDIT_RECORDS targets and MAX_HASHES_PER_TARGET replacements each, dropping the oldest", () => {
-    const ours: OwnEdits = new Map();
-    for (let i = 0; i <= MAX_EDIT_RECORDS; i++) remember(ours, `e${i}`, "h");
-    expect(ours.size).toBe(MAX_EDIT_RECORDS);
-    expect(ours.has("e0")).toBe(false);
-    for (let i = 0; i <= MAX_HASHES_PER_TARGET; i++) remember(ours, "e1", `h${i}`);
-    expect(ours.get("e1")!.size).toBe(MAX_HASHES_PER_TARGET);
-    expect(ours.get("e1")!.has("h0")).toBe(false);
+  it("claims nothing for a record that does not stand right after its edits: forged at the end of a file, reordered, malformed", () => {
+    const forged = { data: { edits: [{ targetId: "e1", hash: contentHash(PLACEHOLDER) }] }, editsBefore: [] };
+    const reordered = { data: { edits: [{ targetId: "e1" }, { targetId: "e2" }] }, editsBefore: edits(["x2", "e2"], ["x1", "e1"]) };
+    const tooMany = { data: { edits: [{ targetId: "e1" }, { targetId: "e2" }] }, editsBefore: edits(["x2", "e2"]) };
+    const malformed = [
+      { data: { edits: "nope" }, editsBefore: edits(["x1", "e1"]) },
+      { data: { edits: [null] }, editsBefore: edits(["x1", "e1"]) },
+      { data: { edits: [{ targetId: 5 }] }, editsBefore: edits(["x1", "e1"]) },
+      { data: { edits: [{ targetId: "x".repeat(500) }] }, editsBefore: edits(["x1", "x".repeat(500)]) },
+      { data: {}, editsBefore: edits(["x1", "e1"]) },
+    ];
+    expect(ownEditIds([forged, reordered, tooMany, ...malformed]).size).toBe(0);
   });
 });

@@ -227,3 +227,79 @@ describe("SessionPruner", () => {
     expect(p.lastReport?.placeholders).toBe(3);
   });
 });
+
+describe("SessionPruner and the clock", () => {
+  const MINUTE = 60_000;
+  /** history(6) and then the user's next prompt `gapMs` after the last reply. */
+  const promptAfter = (gapMs: number): AgentMessageLike[] => {
+    const h = history(6);
+    const last = h[h.length - 1]!.timestamp as number;
+    return [...h, { role: "user", content: [{ type: "text", text: "and now?" }], timestamp: last + gapMs }];
+  };
+  // The cache-cost rule alone would not step on a young session's first call (see "with cacheAware" above).
+  const careful: PruneOptions = { ...base, cacheAware: true, forceStepPercent: 1000 };
+
+  it("takes the pending step on a request that finds the cache cold (more than 300 s after the last reply): it costs no extra cache write", () => {
+    const warm = new SessionPruner(careful, memorySessionStore);
+    expect(pruned(warm.run(promptAfter(2 * MINUTE), usage(null, 1_000_000)))).toBe(0);
+    expect(warm.lastReport!.cold).toBeUndefined();
+
+    const cold = new SessionPruner(careful, memorySessionStore);
+    expect(pruned(cold.run(promptAfter(6 * MINUTE), usage(null, 1_000_000)))).toBe(5);
+    expect(cold.lastReport).toMatchObject({ stepped: true, cold: true, cacheLifetimeSeconds: 300 });
+    expect(cold.actions.at(-1)!.cold).toBe(true);
+
+    // `cacheLifetime: "off"`: the rule of earlier releases, which waits.
+    const off = new SessionPruner({ ...careful, cacheLifetime: "off" }, memorySessionStore);
+    expect(pruned(off.run(promptAfter(6 * MINUTE), usage(null, 1_000_000)))).toBe(0);
+    expect(off.lastReport!.cacheLifetimeSeconds).toBeUndefined();
+  });
+
+  it("uses the lifetime the model declares, or the configured one, and counts the host's warming refreshes as a use", () => {
+    // The model keeps entries an hour (pi's promptCache.long): ten minutes away is not cold.
+    const hour = new SessionPruner(careful, memorySessionStore);
+    expect(pruned(hour.run(promptAfter(10 * MINUTE), usage(null, 1_000_000), undefined, { lifetimeSeconds: 3600 }))).toBe(0);
+    // The config's number wins over the model's.
+    const short = new SessionPruner({ ...careful, cacheLifetime: 60 }, memorySessionStore);
+    expect(pruned(short.run(promptAfter(2 * MINUTE), usage(null, 1_000_000), undefined, { lifetimeSeconds: 3600 }))).toBe(5);
+    // pi refreshed the entry 8 minutes after the reply: 2 minutes later it is still warm.
+    const h = promptAfter(10 * MINUTE);
+    const reply = h[h.length - 2]!.timestamp as number;
+    const warmed = new SessionPruner(careful, memorySessionStore);
+    expect(pruned(warmed.run(h, usage(null, 1_000_000), undefined, { warmedAt: reply + 8 * MINUTE }))).toBe(0);
+  });
+
+  it("takes the steps on the first request of a resumed session: a new pruner, the last reply a day ago", () => {
+    const store = memorySessionStore();
+    const before = new SessionPruner(careful, () => store);
+    expect(pruned(before.run(history(6), usage(null, 1_000_000)))).toBe(0);
+    const resumed = new SessionPruner(careful, () => store);
+    expect(pruned(resumed.run(promptAfter(24 * 60 * MINUTE), usage(null, 1_000_000)))).toBe(5);
+    expect(resumed.lastReport!.cold).toBe(true);
+  });
+
+  it("reads no time from messages without usable timestamps: never cold", () => {
+    const h = promptAfter(6 * MINUTE).map((m) => ({ ...m, timestamp: "yesterday" }) as AgentMessageLike);
+    const p = new SessionPruner(careful, memorySessionStore);
+    expect(pruned(p.run(h, usage(null, 1_000_000)))).toBe(0);
+    expect(p.lastReport!.cold).toBeUndefined();
+  });
+
+  it("says what the next request rewrites anyway: after the first change of the step pending then", () => {
+    const p = new SessionPruner(careful, memorySessionStore);
+    p.run(history(6), usage(null, 1_000_000));
+    // Pending before the next prompt: turns 1-4's reads (the boundary has not moved); the first change is turn 1's read.
+    const idle = p.nextStepRewrite(true);
+    expect(idle).toBeGreaterThan(0.9 * p.lastReport!.sentTokens);
+    // Without a new turn the same step is pending (nothing was ever taken).
+    expect(p.nextStepRewrite(false)).toBe(idle);
+    // Once the boundary is at the last protected turn nothing is pending within the run.
+    const eager = new SessionPruner(base, memorySessionStore);
+    eager.run(history(6), usage(null));
+    expect(eager.nextStepRewrite(false)).toBe(0);
+    // A new turn moves the protected window by one: turn 5's read becomes pending, and everything from it on is rewritten.
+    const fromTurn5Read = Math.ceil(messagesChars(history(6).slice(4 * 4 + 2)) / 4);
+    expect(eager.nextStepRewrite(true)).toBe(fromTurn5Read);
+    expect(eager.nextStepRewrite(true)).toBeLessThan(eager.lastReport!.sentTokens);
+  });
+});

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { Redactor } from "../../../../lib/redact/index.ts";
 import { probeSqlite } from "../../../../lib/sqlite/index.ts";
-import { RecallIndex } from "../../../../plugins/recall/index-store.ts";
+import { OUTPUT_COLUMN_CHARS, RecallIndex } from "../../../../plugins/recall/index-store.ts";
 
 const TOKEN = ["ghp", "_", "Ind3xW".repeat(6)].join("");
 const fts = probeSqlite().fts5;
@@ -63,6 +63,35 @@ describe.skipIf(!fts)("RecallIndex redacts every insert", () => {
       },
     ]);
     expect(JSON.stringify(index.search("value here").hits)).not.toContain("server-env-secret-55");
+    index.close();
+  });
+
+  it("bounds every text column of an output where it is written, and reads an older index's long values cut to the bounds", () => {
+    dir = mkdtempSync(join(tmpdir(), "pigov-recall-bounds-"));
+    const index = RecallIndex.open(join(dir, "index.db"));
+    const huge = "A".repeat(1_000_000);
+    const record = {
+      sessionId: `s-${huge}`,
+      project: `/p/${huge}`,
+      tool: `t_${huge}`,
+      args: `x(${huge})`,
+      turn: 1,
+      atMs: 1,
+      toolCallId: `id_${huge}`,
+      blobId: "b".repeat(64),
+      isError: false,
+    };
+    index.addAll([{ ...record, text: "bounded hello" }]);
+    const stored = index.db.prepare("SELECT * FROM outputs").get() as Record<string, unknown>;
+    for (const [column, max] of Object.entries(OUTPUT_COLUMN_CHARS)) expect(String(stored[column]).length, column).toBeLessThanOrEqual(max);
+    // Found by the call id and the filters as given (compared bounded the same way).
+    expect(index.byToolCallId(record.toolCallId, record.sessionId)).toBeDefined();
+    expect(index.search("bounded", { sessionId: record.sessionId, project: record.project, tool: record.tool }).hits).toHaveLength(1);
+    // A row an older version wrote whole is read cut to the bounds.
+    index.db.prepare("UPDATE outputs SET tool_call_id = ?, args = ?").run(`id_${huge}`, huge);
+    const [hit] = index.search("bounded").hits;
+    expect(hit!.toolCallId.length).toBeLessThanOrEqual(OUTPUT_COLUMN_CHARS.tool_call_id);
+    expect(hit!.args.length).toBeLessThanOrEqual(OUTPUT_COLUMN_CHARS.args);
     index.close();
   });
 });

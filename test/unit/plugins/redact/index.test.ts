@@ -19,7 +19,7 @@ import {
 import { probeSqlite } from "../../../../lib/sqlite/index.ts";
 import { blobs } from "../../../../plugins/blobs/index.ts";
 import { recall } from "../../../../plugins/recall/index.ts";
-import { redact } from "../../../../plugins/redact/index.ts";
+import { REDACTOR, redact } from "../../../../plugins/redact/index.ts";
 import { oneToolPlugin } from "../../../../testing/tool-plugin.ts";
 
 // Built at run time: no whole token in the repository.
@@ -157,6 +157,19 @@ describe("redact plugin", () => {
     expect(contentText(obs.content)).toBe("token [redacted:github-token] end");
     expect(JSON.stringify(seen)).not.toContain(TOKEN);
     expect(seen).toHaveLength(1);
+  });
+
+  it("a project's shape that starts before a token or a server's env value leaves it hidden whole", async () => {
+    const credential = ["Zq8v", "K2mP9x", "L4nR7tW1yB"].join("");
+    const shapes = [
+      { name: "p", prefix: '"Z', chars: "A-Za-z", minLength: 1, maxLength: 64 },
+      { name: "q", prefix: "=g", chars: "a-z", minLength: 1, maxLength: 64 },
+    ];
+    const project: ConfigLayer = { kind: "project", source: "/repo/.pi/pi-governor.json", data: { redact: { projectPatterns: shapes } } };
+    const { gov, result } = await build([project]);
+    gov.services.need(REDACTOR).addLiterals([credential]);
+    const out = contentText((await result({ text: `cred: "${credential}"\nexport GH=${TOKEN}\n` })).content);
+    expect(out).toBe('cred: "[redacted:env-value]"\nexport GH=[redacted:github-token]\n');
   });
 
   it("a project file may add shapes but not turn redaction off or leave rules out; the global file may", async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { editNotFound } from "../../../../../cli/replay/sample/coding-calls.ts";
@@ -21,9 +22,46 @@ const resultOf = (messages: Msg[], id: string) => messages.find((m) => m.role ==
 const textOf = (m: Msg) => (m.content as Block[]).map((b) => (b as { text?: string }).text ?? "").join("");
 
 describe("session generator", () => {
-  it("keeps the default output: the bundled sample is what seed 7, 34 turns gives", () => {
+  it("keeps the default output (seed 7, 34 turns: the sample of earlier releases), and the bundled sample is the same with idle gaps", () => {
     const sample = readFileSync(join(import.meta.dirname, "../../../../../cli/replay/sample/session.jsonl"), "utf8");
-    expect(sessionJsonl({ turns: 34, seed: 7 })).toBe(sample);
+    expect(sessionJsonl({ turns: 34, seed: 7, idleGaps: true })).toBe(sample);
+    expect(
+      createHash("sha256")
+        .update(sessionJsonl({ turns: 34, seed: 7 }))
+        .digest("hex"),
+    ).toBe("8fb680c874becb13a8c0a8023c44e81f7a78b9aba800f113f6cb3f9153687f7c");
+  });
+
+  it("with idle gaps: the same messages, some prompts after 5-60 minutes and a few after hours, about one model call in twelve on a cold 5-minute cache", () => {
+    const stripTimes = (lines: SessionLine[]) =>
+      JSON.stringify(lines.map(({ timestamp: _t, ...l }) => ({ ...l, ...(l.message ? { message: { ...(l.message as object), timestamp: 0 } } : {}) })));
+    let calls = 0;
+    let cold = 0;
+    const gaps: number[] = [];
+    for (const seed of [1, 2, 3, 4]) {
+      const options = { turns: 100, seed, coding: seed % 2 === 0 };
+      const flat = generateSession(options);
+      const away = generateSession({ ...options, idleGaps: true });
+      expect(stripTimes(away)).toBe(stripTimes(flat));
+      const requests = parseSession(away.map((l) => JSON.stringify(l)).join("\n")).requests;
+      calls += requests.length;
+      for (let r = 1; r < requests.length; r++) {
+        const gap = requests[r]!.at! - requests[r - 1]!.at!;
+        if (gap > 300_000) {
+          cold++;
+          gaps.push(gap);
+          // Only a prompt comes after a pause: the request starts a turn.
+          expect(requests[r]!.turn).toBe(requests[r - 1]!.turn + 1);
+        }
+      }
+    }
+    const minutes = gaps.filter((g) => g <= 3600_000 + 60_000);
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(5 * 60_000);
+    expect(minutes.length).toBeGreaterThan(0.75 * gaps.length);
+    expect(gaps.length - minutes.length).toBeGreaterThan(0);
+    expect(Math.max(...gaps)).toBeLessThanOrEqual(16 * 3600_000 + 60_000);
+    expect(cold / calls).toBeGreaterThan(1 / 16);
+    expect(cold / calls).toBeLessThan(1 / 9);
   });
 
   it("is deterministic per seed with the coding mix and folds, and differs across seeds", () => {

@@ -1,9 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { Redactor } from "../../../../lib/redact/index.ts";
-import { columnText, MAX_COLUMN_CHARS } from "../../../../plugins/execution-log/columns.ts";
+import { builtinRedactor, columnText, MAX_COLUMN_CHARS, redactorForWrites } from "../../../../lib/redact/index.ts";
 
 const TOKEN = ["ghp", "_", "C0lumnT3xt".repeat(3), "abcdef"].join("");
-const redact = (text: string) => new Redactor().redact(text);
 
 describe("columnText", () => {
   it("keeps a short text as it is", () => {
@@ -24,14 +22,29 @@ describe("columnText", () => {
     expect(() => encodeURIComponent(out)).not.toThrow();
   });
 
+  it("redacts with the built-in rules when no redactor is given", () => {
+    expect(columnText(`call_${TOKEN}`)).toBe("call_[redacted:github-token]");
+  });
+
   it("redacts before it cuts, so a secret across the cut is still found, and costs the same at any length", () => {
-    expect(columnText(`${"x".repeat(100)} ${TOKEN}`, 128, redact)).not.toContain("ghp_C0l");
-    expect(columnText(`${TOKEN}_${"i".repeat(65_000)}`, 128, redact)).toMatch(/^\[redacted:github-token\]/);
+    expect(columnText(`${"x".repeat(100)} ${TOKEN}`, 128)).not.toContain("ghp_C0l");
+    expect(columnText(`${TOKEN}_${"i".repeat(65_000)}`, 128)).toMatch(/^\[redacted:github-token\]/);
     let seen = 0;
-    columnText("y".repeat(10_000_000), 128, (t) => {
-      seen = t.length;
-      return t;
+    columnText("y".repeat(10_000_000), 128, {
+      redact: (t) => {
+        seen = t.length;
+        return t;
+      },
     });
     expect(seen).toBeLessThanOrEqual(8_192);
+  });
+});
+
+describe("redactorForWrites", () => {
+  it("is the session's redactor when there is one, else the built-in rules compiled once", () => {
+    const session = { redact: (t: string) => t.toUpperCase() };
+    expect(redactorForWrites(session)).toBe(session);
+    expect(redactorForWrites()).toBe(builtinRedactor());
+    expect(redactorForWrites(undefined).redact(`x ${TOKEN}`)).toBe("x [redacted:github-token]");
   });
 });

@@ -1,0 +1,75 @@
+/**
+ * Terminal escape sequences (colour codes, erase-line, OSC) never hide a secret: `grep --color=always`
+ * puts `ESC[01;31mESC[K` right before what it highlights, a CI log puts `ESC[33m` between
+ * `GITHUB_TOKEN=` and the token, and JSON keeps them escaped (`\u001b[`, `\x1b[`, `\033[`). A rule
+ * never counts a hit that hides only the escape character.
+ */
+import { describe, expect, it } from "vitest";
+import { Redactor } from "../../../../lib/redact/index.ts";
+import { ansiStrippedView } from "../../../../lib/redact/terminal.ts";
+
+const r = new Redactor();
+const T = ["ghp", "AbCdEfGhIjKlMnOpQrStUvWxYz0123456789"].join("_");
+const E = "\u001b";
+
+const cases: Array<[label: string, text: string, secret: string]> = [
+  ["grep --color before the token", `config.json:2:  "token": "${E}[01;31m${E}[K${T}${E}[m${E}[K"`, T],
+  ["grep --color inside the token", `"token": "ghp_${E}[01;31m${E}[K${T.slice(4, 20)}${E}[m${E}[K${T.slice(20)}"`, T.slice(20)],
+  ["colour between the name and the token", `export GITHUB_TOKEN=${E}[33m${T}${E}[0m`, T],
+  ["colour between the name and a password", `export DB_PASSWORD=${E}[33mhunter2hunter2X${E}[0m`, "hunter2hunter2X"],
+  ["JSON-escaped \\u001b", JSON.stringify(`${E}[32m${T}${E}[0m`), T],
+  ["\\x1b", `TOKEN=\\x1b[31m${T}\\x1b[0m`, T],
+  ["\\033", `TOKEN=\\033[31m${T}\\033[0m`, T],
+  ["\\e[", `printf 'TOKEN=\\e[31m${T}\\e[0m'`, T],
+  ["OSC 8 hyperlink", `${E}]8;;https://deploy:S3cretPassw0rd@git.corp.net/r${E}\\link${E}]8;;${E}\\`, "S3cretPassw0rd"],
+  ["charset designation", `${E}(B${E}[mAuthorization: Bearer ${E}[1m${T.slice(4)}${E}(B${E}[m`, T.slice(4)],
+  ["escaped twice", JSON.stringify(JSON.stringify(`GITHUB_TOKEN=${E}[33m${T}${E}[0m`)), T],
+];
+
+describe("terminal escape sequences", () => {
+  it.each(cases)("hide nothing: %s", (_label, text, secret) => {
+    const out = r.redact(text);
+    expect(out).toContain("[redacted:");
+    expect(out).not.toContain(secret);
+    // A token is hidden whole: no 12 characters of it are left anywhere.
+    for (let i = 0; i + 12 <= secret.length; i++) expect(out).not.toContain(secret.slice(i, i + 12));
+  });
+
+  it("keeps the colour codes around what it hides, and text without secrets as it is", () => {
+    expect(r.redact(`export GITHUB_TOKEN=${E}[33m${T}${E}[0m done`)).toBe(`export GITHUB_TOKEN=${E}[33m[redacted:github-token]${E}[0m done`);
+    const plain = `${E}[32mPASS${E}[0m src/a.test.ts ${E}[2m(3 tests)${E}[22m`;
+    expect(r.redact(plain)).toBe(plain);
+  });
+
+  it("never counts a hit that hides only the escape character", () => {
+    const { text, counts } = r.redactWithReport(`GITHUB_TOKEN=${E}[33m`);
+    expect(text).toBe(`GITHUB_TOKEN=${E}[33m`);
+    expect(counts).toEqual({});
+    const report = r.redactWithReport(`export DB_PASSWORD=${E}`);
+    expect(report.counts).toEqual({});
+  });
+
+  it("counts one secret once, though two views find it", () => {
+    expect(r.redactWithReport(`x ${T} ${E}[0m`).counts).toEqual({ "github-token": 1 });
+  });
+});
+
+describe("ansiStrippedView", () => {
+  it("removes CSI, two-character and designation sequences and maps offsets back", () => {
+    const text = `a${E}[01;31m${E}[Kb${E}(Bc${E}7d`;
+    const view = ansiStrippedView(text)!;
+    expect(view.text).toBe("abcd");
+    expect(view.toSource(0)).toBe(0);
+    expect(text[view.toSource(1)]).toBe("b");
+    expect(text[view.toSource(2)]).toBe("c");
+    expect(text[view.toSource(3)]).toBe("d");
+    expect(view.toSource(4)).toBe(text.length);
+    // An end offset maps before the sequences that follow it.
+    expect(view.toSource(1, true)).toBe(1);
+  });
+
+  it("removes only the introducer of an OSC (its text is scanned) and is undefined without ESC", () => {
+    expect(ansiStrippedView(`${E}]0;title\u0007x`)!.text).toBe("0;title\u0007x");
+    expect(ansiStrippedView("no escapes")).toBeUndefined();
+  });
+});
