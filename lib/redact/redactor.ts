@@ -109,13 +109,17 @@ export class Redactor {
   redactWithReport(text: string, also: ReadonlyArray<Span & { rule: string }> = []): RedactionReport {
     const counts: Record<string, number> = {};
     if (text.length < 8 && !also.length) return { text, counts };
-    const spans = also.length ? mergeSpans([...this.secretSpans(text), ...also.filter((s) => s.start < s.end)]) : this.secretSpans(text);
-    if (!spans.length) return { text, counts };
-    for (const span of spans) {
-      counts[span.rule] = (counts[span.rule] ?? 0) + 1;
-      this.totals[span.rule] = (this.totals[span.rule] ?? 0) + 1;
-    }
-    return { text: replaceSpans(text, spans, (span) => placeholder(span.rule)), counts };
+    const found = [...this.findings(text), ...also.filter((s) => s.start < s.end)];
+    if (!found.length) return { text, counts };
+    const count = (rule: string) => {
+      counts[rule] = (counts[rule] ?? 0) + 1;
+      this.totals[rule] = (this.totals[rule] ?? 0) + 1;
+    };
+    // Each find counts once; an exact value only where no other find already hides it whole.
+    const byRules = mergeSpans(found.filter((f) => f.rule !== LITERAL));
+    for (const span of byRules) count(span.rule);
+    for (const v of found) if (v.rule === LITERAL && !covered(byRules, v)) count(LITERAL);
+    return { text: replaceSpans(text, mergeSpans(found), (span) => placeholder(span.rule)), counts };
   }
 
   /**
@@ -123,6 +127,11 @@ export class Redactor {
    * found it (overlapping finds are joined under the first one's rule). Counts nothing.
    */
   secretSpans(text: string): Array<Span & { rule: string }> {
+    return mergeSpans(this.findings(text));
+  }
+
+  /** Every find of every pass over the text's views, in the text's offsets (they may overlap). */
+  private findings(text: string): Array<Span & { rule: string }> {
     if (text.length < 8) return [];
     const found: Array<Span & { rule: string }> = [];
     const escaped = unescapedView(text);
@@ -136,7 +145,7 @@ export class Redactor {
       );
     // A value with a backslash of its own is found in the text as it is (the view decodes it).
     if (escaped && this.backslashLiterals) replaceMatches(text, this.backslashLiterals, (start, end) => (found.push({ rule: LITERAL, start, end }), ""));
-    return mergeSpans(found);
+    return found;
   }
 
   /**
@@ -223,6 +232,20 @@ function runRules(
     out = replaceMatches(out, c, (start, end) => replace(c.name, start, end));
   }
   return out;
+}
+
+/** Whether `span` lies inside one of the ordered, disjoint `spans` (binary search). */
+function covered(spans: readonly Span[], span: Span): boolean {
+  let lo = 0;
+  let hi = spans.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const s = spans[mid]!;
+    if (s.end <= span.start) lo = mid + 1;
+    else if (s.start > span.start) hi = mid - 1;
+    else return span.end <= s.end;
+  }
+  return false;
 }
 
 /** Spans ordered by start, overlapping ones joined (the first one's rule names the whole). */
