@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { existsSync, readdirSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import {
   fileExistsUnder,
   findCycles,
@@ -147,6 +148,43 @@ describe("the checker itself", () => {
       "host/pi/extension.ts:1 imports plugins/retry/index.ts: the host imports only core, lib and the host",
       "presets/kota/index.ts:1 imports core/index.ts: a preset imports the kernel from core/sdk.ts or, to run it (extension.ts), host/index.ts",
     ]);
+  });
+
+  it("fails a plugin or a library that imports the host, however it imports it", () => {
+    const host = (from: string, to: string, kind: ImportEdge["kind"]): ImportEdge => ({ from, to, kind, line: 3 });
+    expect(
+      ruleViolations([
+        host("plugins/retry/index.ts", "host/governor.ts", "static"),
+        host("plugins/prune/pruner.ts", "host/pi/extension.ts", "type"),
+        host("plugins/kota/runtime.ts", "host/pi/session-governors.ts", "dynamic"),
+        host("lib/mcp/managed-server.ts", "host/config/layers.ts", "static"),
+      ]).filter((line) => line.includes("never import the host")),
+    ).toEqual([
+      "plugins/retry/index.ts:3 imports host/governor.ts: plugins and libraries never import the host",
+      "plugins/prune/pruner.ts:3 imports host/pi/extension.ts: plugins and libraries never import the host",
+      "plugins/kota/runtime.ts:3 imports host/pi/session-governors.ts: plugins and libraries never import the host",
+      "lib/mcp/managed-server.ts:3 imports host/config/layers.ts: plugins and libraries never import the host",
+    ]);
+  });
+
+  it("finds a plugin's import of the host in a scanned tree, as in the repository", () => {
+    const root = mkdtempSync(join(tmpdir(), "import-graph-"));
+    try {
+      for (const [file, text] of [
+        ["host/governor.ts", "export const createGovernor = 1;\n"],
+        ["host/index.ts", 'export { createGovernor } from "./governor.ts";\n'],
+        ["core/sdk.ts", "export const definePlugin = 1;\n"],
+        ["plugins/acme/index.ts", 'import { definePlugin } from "../../core/sdk.ts";\nimport type { createGovernor } from "../../host/index.ts";\n'],
+      ] as const) {
+        mkdirSync(dirname(join(root, file)), { recursive: true });
+        writeFileSync(join(root, file), text);
+      }
+      expect(ruleViolations(scanImports(root), fileExistsUnder(root))).toEqual([
+        "plugins/acme/index.ts:2 imports host/index.ts: plugins and libraries never import the host",
+      ]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 
   it("allows what the layering allows", () => {
