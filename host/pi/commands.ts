@@ -1,7 +1,7 @@
-import type { ExtensionAPI, ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
 import { errorText, isPluginError } from "../../core/errors.ts";
 import type { Governor } from "../../core/governor.ts";
 import type { CommandContext, GovernorCommand } from "../../core/tool-types.ts";
+import type { PiApi, PiContext } from "./pi-api.ts";
 import { commandUiBridgeFrom } from "./ui-bridge.ts";
 
 /** The "root sub" commands of a governor, by root, plus the always-present `/governor status`. */
@@ -35,7 +35,7 @@ export interface MountedCommands {
  * the governor `current()` returns (after `prepare`, which switches to the session's governor)
  * when the command runs, so a governor rebuilt for another cwd answers its own commands.
  */
-export function mountCommands(pi: ExtensionAPI, current: () => Governor, prepare: (ctx: ExtensionCommandContext) => Promise<CommandContext>): MountedCommands {
+export function mountCommands(pi: PiApi, current: () => Governor, prepare: (ctx: PiContext) => Promise<CommandContext>): MountedCommands {
   const mounted = new Set<string>();
   const subsOf = (root: string) => commandTree(current()).get(root) ?? new Map<string, GovernorCommand>();
 

@@ -1,67 +1,63 @@
 /**
- * Binds pi's per-call events for every tool (not only pi-governor's) to the pipeline: `tool_call`
- * runs the `toolGate` stages (a refusal blocks the call, nested calls included), and
- * `tool_execution_start`/`_end` report each finished call as a `host_tool_end` event (the execution
- * log writes a row for it, the breaker judges pi's MCP servers by it); `user_bash` (a shell command
- * the user ran, which may change files) is reported as `host_user_shell`, and so is a command pi
- * recorded in the session that no `user_bash` announced (`unseen`: see user-shell.ts).
+ * Every pi event of a tool call, for every tool pi runs (not only pi-governor's): `tool_call` runs
+ * the `toolGate` stages (a refusal blocks the call, nested calls included; a stop ends the run:
+ * run-stop.ts), `tool_execution_start` starts following the call, a governed tool's `execute` runs
+ * its composed chain, `tool_execution_end` reports the finished call as a `host_tool_end` event (the
+ * execution log writes a row for it, the breaker judges pi's MCP servers by it), and `tool_result`
+ * runs the `toolResult` stages.
  */
-import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { Governor } from "../../core/governor.ts";
-import { piMcpNextStep, piMcpServerOf } from "../../lib/mcp-identity/index.ts";
-import type { ToolResultValue } from "../../core/tool-types.ts";
+import { observationDetails } from "../../core/observation.ts";
+import { resultMeta } from "../../core/result-meta.ts";
+import type { McpReach, ToolInfo, ToolResultValue } from "../../core/tool-types.ts";
+import { piMcpNextStep, piMcpServerOf, resourceCallReach } from "../../lib/mcp-identity/index.ts";
 import { holdApproved } from "./approved-args.ts";
-import { type ExecutionEvent, HostCalls } from "./host-calls.ts";
-import { UserShellWatch } from "./user-shell.ts";
-import { resourceCallReach } from "../../lib/mcp-identity/index.ts";
-import type { McpReach, ToolInfo } from "../../core/tool-types.ts";
-import { type HostTools, hostToolsFrom } from "./tool-annotations.ts";
+import type { BoundSession } from "./bound-session.ts";
+import { HostCalls } from "./host-calls.ts";
+import type { PiApi, PiBlock, PiContext, PiToolCallEvent, PiToolResultEvent } from "./pi-api.ts";
+import { isNestedResult, type PiToolResultPatch, resultPatch } from "./result-patch.ts";
+import { RunStop } from "./run-stop.ts";
+import { type HostTools, hostToolsFrom, piHonoursTerminate } from "./tool-annotations.ts";
 import { uiBridgeFrom } from "./ui-bridge.ts";
 
+/** What the other bindings ask of the tool-call binding. */
+export interface ToolCallBinding {
+  /** Registers the tools `governor` offers that pi does not have yet (pi accepts tools after load). */
+  registerTools(governor: Governor): void;
+  /** Takes the registered tools `governor` lacks out of pi's active set, and puts back those it offers again. */
+  activateTools(governor: Governor): void;
+  /** A model request is about to be sent (pi's `context` event): true when a stop ends the run now (run-stop.ts). */
+  stopBeforeRequest(): boolean;
+  /** A new run began: a stop of the run before no longer holds. */
+  runStarted(): void;
+}
+
 /** The parent id pi 1.x puts on the events of a nested call. */
-const parentOf = (event: unknown): string | undefined => {
-  const id = (event as { parentToolCallId?: unknown }).parentToolCallId;
+const parentOf = (event: { parentToolCallId?: unknown }): string | undefined => {
+  const id = event.parentToolCallId;
   return typeof id === "string" && id ? id : undefined;
 };
 
-/**
- * Registers the handlers; returns the calls followed, whose `parentOf` gives a governed tool's
- * execute the id of the call that made it. `runStopped` is called when a stage ends the run (a
- * blocked call with `terminate`): pi may not end it after the batch (see run-stop.ts).
- */
-export function bindHostCallEvents(
-  pi: ExtensionAPI,
-  attach: (ctx: ExtensionContext) => Promise<Governor>,
-  sessionId: () => string,
-  runStopped: () => void,
-): HostCalls {
+/** How a governed call ended, from the details its execute returned (undefined for other tools' results). */
+const observedStatus = (details: unknown): string | undefined =>
+  resultMeta({ details: (details ?? undefined) as Record<string, unknown> | undefined }).call?.status;
+
+/** Binds the events of a tool call for `session` and registers the tools of its first governor. */
+export function bindToolCalls(pi: PiApi, session: BoundSession): ToolCallBinding {
   const calls = new HostCalls();
   const hostTools = hostToolsFrom(pi);
+  const registered = new Set<string>();
+  const deactivated = new Set<string>();
+  // A stopped run ends, also where pi does not end it after the batch (see run-stop.ts).
+  const runStop = new RunStop(piHonoursTerminate(pi));
 
   pi.on("tool_execution_start", (event) => {
-    calls.started(event as ExecutionEvent);
+    calls.started(event);
   });
 
   pi.on("tool_call", async (event, ctx) => {
-    const { pipeline } = await attach(ctx);
-    const parent = parentOf(event);
-    const governed = pipeline.tools.get(event.toolName);
-    const decision = await pipeline.hooks.toolGate.run(
-      {},
-      {
-        toolName: event.toolName,
-        toolCallId: event.toolCallId,
-        ...(parent ? { parentToolCallId: parent } : {}),
-        input: (event.input ?? {}) as Record<string, unknown>,
-        governed: governed !== undefined,
-        annotations: governed?.info.annotations ?? hostTools.annotations(event.toolName),
-        tool: governed?.info,
-        ...withMcpReach(event.toolName, (event.input ?? {}) as Record<string, unknown>, governed?.info, hostTools),
-        sessionId: sessionId(),
-        ui: uiBridgeFrom(ctx),
-        ...(ctx.signal ? { signal: ctx.signal } : {}),
-      },
-    );
+    const { pipeline } = await session.attach(ctx);
+    const decision = await gate(pipeline, event, ctx, session.sessionId, hostTools);
     // What a person approved is what runs: the arguments are held as shown, or the call is refused.
     const changed = decision.approvedArgs === undefined ? undefined : holdApproved(event.toolName, event.input, decision.approvedArgs);
     const blockReason = decision.blockReason ?? changed;
@@ -69,38 +65,123 @@ export function bindHostCallEvents(
     calls.blocked(event.toolCallId, blockReason);
     // pi 0.84.1+ ends the run after a batch whose calls all say terminate, which a batch with a call
     // pi refused itself never does; older pi has no such field: run-stop.ts ends the run either way.
-    if (decision.terminate) runStopped();
-    return { block: true, reason: blockReason, ...(decision.terminate ? { terminate: true } : {}) };
+    if (decision.terminate) runStop.stopped();
+    return { block: true, reason: blockReason, ...(decision.terminate ? { terminate: true } : {}) } satisfies PiBlock;
   });
-
-  // An observer: it returns nothing, so pi runs the command as it would without pi-governor.
-  const userShell = new UserShellWatch();
-  pi.on("user_bash", async (event, ctx) => {
-    const { pipeline } = await attach(ctx);
-    userShell.announce(typeof event.command === "string" ? event.command : "");
-    pipeline.emit({ type: "host_user_shell", sessionId: sessionId() });
-    return undefined;
-  });
-  // Commands pi-governor did not see start, found where pi records them (user-shell.ts): looked for
-  // before each run and each model request, so no remembered answer outlives the news of one.
-  const lookForUnseenCommands = async (ctx: ExtensionContext) => {
-    const unseen = userShell.unseen(ctx.sessionManager);
-    if (!unseen) return;
-    const { pipeline } = await attach(ctx);
-    pipeline.emit({ type: "host_user_shell", sessionId: sessionId(), unseen: true });
-  };
-  pi.on("session_start", (_event, ctx) => userShell.reset(ctx.sessionManager));
-  pi.on("agent_start", (_event, ctx) => lookForUnseenCommands(ctx));
-  pi.on("turn_start", (_event, ctx) => lookForUnseenCommands(ctx));
 
   pi.on("tool_execution_end", async (event, ctx) => {
-    const { pipeline } = await attach(ctx);
+    const { pipeline } = await session.attach(ctx);
     const governed = pipeline.tools.has(event.toolName);
-    const call = calls.ended(event as ExecutionEvent, { sessionId: sessionId(), governed, known: governed || hostTools.has(event.toolName) });
+    const call = calls.ended(event, { sessionId: session.sessionId, governed, known: governed || hostTools.has(event.toolName) });
     pipeline.emit({ type: "host_tool_end", call });
   });
 
-  return calls;
+  pi.on("tool_result", async (event, ctx) => {
+    const { pipeline } = await session.attach(ctx);
+    return resultStages(pipeline, event, ctx, session.sessionId);
+  });
+
+  const register = (name: string, owner: Governor) => {
+    registered.add(name);
+    const def = owner.pipeline.tools.get(name)!.definition;
+    pi.registerTool({
+      name,
+      label: def.label ?? name,
+      description: def.description,
+      parameters: def.parameters,
+      ...(def.promptSnippet ? { promptSnippet: def.promptSnippet } : {}),
+      ...(def.promptGuidelines ? { promptGuidelines: def.promptGuidelines } : {}),
+      async execute(toolCallId, params, signal, onUpdate, ctx) {
+        const { pipeline } = await session.attach(ctx);
+        if (!pipeline.tools.has(name)) {
+          throw new Error(
+            `${name} is not available in this session: the pi-governor config for ${ctx.cwd} does not offer it (/governor status lists the tools).`,
+          );
+        }
+        const parentToolCallId = calls.parentOf(toolCallId);
+        const obs = await pipeline.callTool(name, (params ?? {}) as Record<string, unknown>, {
+          toolCallId,
+          ...(parentToolCallId ? { parentToolCallId } : {}),
+          sessionId: session.sessionId,
+          ...(signal ? { signal } : {}),
+          ...(onUpdate ? { onUpdate: (p) => onUpdate({ content: p.content, details: p.details ?? {} }) } : {}),
+        });
+        return { content: obs.content, details: observationDetails(obs) };
+      },
+    });
+  };
+  for (const name of session.governor.pipeline.tools.keys()) register(name, session.governor);
+
+  return {
+    registerTools(governor) {
+      for (const name of governor.pipeline.tools.keys()) if (!registered.has(name)) register(name, governor);
+    },
+    activateTools(governor) {
+      try {
+        const missing = [...registered].filter((n) => !governor.pipeline.tools.has(n));
+        const back = [...deactivated].filter((n) => governor.pipeline.tools.has(n));
+        if (!missing.length && !back.length) return;
+        const active = new Set(pi.getActiveTools());
+        for (const n of missing) if (active.delete(n)) deactivated.add(n);
+        for (const n of back) active.add(n), deactivated.delete(n);
+        pi.setActiveTools([...active]);
+      } catch {
+        // Before pi bound the session the active set cannot be changed; execute still refuses the tool.
+      }
+    },
+    stopBeforeRequest: () => runStop.beforeRequest(),
+    runStarted: () => runStop.newRun(),
+  };
+}
+
+/** The `toolGate` stages' decision on a `tool_call`. */
+function gate(pipeline: Governor["pipeline"], event: PiToolCallEvent, ctx: PiContext, sessionId: string, hostTools: HostTools) {
+  const parent = parentOf(event);
+  const governed = pipeline.tools.get(event.toolName);
+  return pipeline.hooks.toolGate.run(
+    {},
+    {
+      toolName: event.toolName,
+      toolCallId: event.toolCallId,
+      ...(parent ? { parentToolCallId: parent } : {}),
+      input: (event.input ?? {}) as Record<string, unknown>,
+      governed: governed !== undefined,
+      annotations: governed?.info.annotations ?? hostTools.annotations(event.toolName),
+      tool: governed?.info,
+      ...withMcpReach(event.toolName, (event.input ?? {}) as Record<string, unknown>, governed?.info, hostTools),
+      sessionId,
+      ui: uiBridgeFrom(ctx),
+      ...(ctx.signal ? { signal: ctx.signal } : {}),
+    },
+  );
+}
+
+/**
+ * The `toolResult` stages' patch for a `tool_result`. A nested call's result is the calling script's
+ * input, not the model's: no stage cuts, stores or annotates it; only a failed call of pi-governor's
+ * own tool is flagged, so the script's call rejects.
+ */
+async function resultStages(
+  pipeline: Governor["pipeline"],
+  event: PiToolResultEvent,
+  ctx: PiContext,
+  sessionId: string,
+): Promise<PiToolResultPatch | undefined> {
+  const governed = pipeline.tools.get(event.toolName);
+  const status = observedStatus(event.details);
+  const failedGoverned = governed !== undefined && status !== undefined && status !== "SUCCESS";
+  if (isNestedResult(event)) return failedGoverned && !event.isError ? { isError: true } : undefined;
+  const value: ToolResultValue = {
+    toolName: event.toolName,
+    toolCallId: event.toolCallId,
+    input: event.input,
+    content: event.content as ToolResultValue["content"],
+    details: (event.details ?? undefined) as Record<string, unknown> | undefined,
+    isError: event.isError,
+  };
+  if (failedGoverned) value.isError = true;
+  const out = await pipeline.hooks.toolResult.run(value, { tool: governed?.info, sessionId, ...(ctx.signal ? { signal: ctx.signal } : {}) });
+  return resultPatch(event, withPiMcpNextStep(out, event.structuredContent));
 }
 
 /**

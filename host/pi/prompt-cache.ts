@@ -8,9 +8,9 @@
  * that never fires the event never runs the hook, and the session's branch is read for refreshes only
  * after pi asked about one (nothing is read on lines without warming).
  */
-import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
-import type { Governor } from "../../core/governor.ts";
 import type { CacheWarmingAction, PromptCacheInfo } from "../../core/prompt-cache.ts";
+import type { BoundSession } from "./bound-session.ts";
+import type { PiApi, PiContext } from "./pi-api.ts";
 
 type Entry = { type?: unknown; kind?: unknown; timestamp?: unknown; message?: { role?: unknown; usage?: unknown } };
 type BranchSource = { getBranch?: () => readonly Entry[] };
@@ -44,20 +44,24 @@ export function branchCacheFacts(sessionManager: unknown): { warmedAt?: number; 
   return warmedAt !== undefined ? { warmedAt } : {};
 }
 
-/** Binds pi's cache warming to a governor's `cacheWarming` hook; `promptCache(ctx)` gives the `context` event's cache facts. */
+/** The `context` event's cache facts (see {@link bindPromptCache}). */
+export interface PromptCacheBinding {
+  promptCache(ctx: PiContext): PromptCacheInfo | undefined;
+}
+
+/** Binds pi's cache warming to the session governor's `cacheWarming` hook; `promptCache(ctx)` gives the `context` event's cache facts. */
 export function bindPromptCache(
-  pi: ExtensionAPI,
-  attach: (ctx: ExtensionContext) => Promise<Governor>,
+  pi: PiApi,
+  session: Pick<BoundSession, "attach">,
   env: Readonly<Record<string, string | undefined>> = process.env,
-): { promptCache(ctx: ExtensionContext): PromptCacheInfo | undefined } {
+): PromptCacheBinding {
   // Sessions pi asked about a refresh since their last request: only they can have one to read.
   const asked = new Set<string>();
-  // Not in the types of every pi line this compiles against; older lines never fire it.
-  const on = pi.on.bind(pi) as unknown as (event: string, handler: (event: Record<string, unknown>, ctx: ExtensionContext) => unknown) => void;
-  on("cache_warming_decision", async (event, ctx) => {
+  // Older lines never fire it.
+  pi.on("cache_warming_decision", async (event, ctx) => {
     const hostAction = event.action === "stop" ? "stop" : "warm";
     const number = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : 0);
-    const { pipeline } = await attach(ctx);
+    const { pipeline } = await session.attach(ctx);
     const sessionId = ctx.sessionManager.getSessionId();
     asked.add(sessionId);
     if (!pipeline.hooks.cacheWarming.taps().length) return undefined;

@@ -4,9 +4,9 @@
  * server tool each of pi's MCP tools serves (its namespace), and whether this pi can end a run from a
  * blocked `tool_call`.
  */
-import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import { piHashedIdentity, piMcpIdentity } from "../../lib/mcp-identity/index.ts";
 import type { McpToolIdentity, ToolAnnotations } from "../../core/tool-types.ts";
+import type { PiApi } from "./pi-api.ts";
 
 const HINTS = ["readOnlyHint", "idempotentHint", "destructiveHint", "openWorldHint"] as const;
 
@@ -55,7 +55,7 @@ export interface HostTools {
  * last copy (tools registered later, such as MCP servers that finished connecting), so a call costs a
  * map lookup. Tools without hints (pi's built-ins, pi before 1.x) get `{}`.
  */
-export function hostToolsFrom(pi: Pick<ExtensionAPI, "getAllTools">): HostTools {
+export function hostToolsFrom(pi: Pick<PiApi, "getAllTools">): HostTools {
   const servers = pi as { getMcpServers?: () => unknown; registerMcpServer?: unknown };
   let known = new Map<string, { hints: Readonly<ToolAnnotations>; mcp?: McpToolIdentity }>();
   let readable = false;
@@ -63,7 +63,7 @@ export function hostToolsFrom(pi: Pick<ExtensionAPI, "getAllTools">): HostTools 
     const next = new Map<string, { hints: Readonly<ToolAnnotations>; mcp?: McpToolIdentity }>();
     try {
       for (const tool of pi.getAllTools()) {
-        const { annotations: declared, namespace } = tool as { annotations?: unknown; namespace?: unknown };
+        const { annotations: declared, namespace } = tool;
         const mcp = piMcpIdentity(tool.name, namespace);
         next.set(tool.name, { hints: declared ? hintsOf(declared) : (PI_BUILTIN_HINTS[tool.name] ?? NO_HINTS), ...(mcp ? { mcp } : {}) });
       }

@@ -1,6 +1,6 @@
-import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { SessionStore, UiBridge } from "../../core/services.ts";
 import { visible, visibleLines } from "../../lib/visible/index.ts";
+import type { PiApi, PiContext } from "./pi-api.ts";
 
 /** Print-mode notices already written, so each appears once per process. */
 const shownOnStderr = new Set<string>();
@@ -20,7 +20,7 @@ const OWN_PREFIX = /^pi-governor(?: ([a-z][\w-]*))?:\s*/;
  * visible ({@link visibleLines}): notices quote config keys, server names and tool output, and an
  * escape sequence in them must not reach the terminal. `stderr` is injectable for tests.
  */
-export function uiBridgeFrom(ctx: Pick<ExtensionContext, "ui" | "hasUI">, stderr: (text: string) => void = (t) => process.stderr.write(t)): UiBridge {
+export function uiBridgeFrom(ctx: Pick<PiContext, "ui" | "hasUI">, stderr: (text: string) => void = (t) => process.stderr.write(t)): UiBridge {
   const ui = ctx.ui;
   return {
     hasUI: ctx.hasUI,
@@ -46,7 +46,7 @@ export function uiBridgeFrom(ctx: Pick<ExtensionContext, "ui" | "hasUI">, stderr
  * notification) every answer of any level goes to stderr as it is, each time it is asked (never
  * deduplicated like load notices). `stderr` is injectable for tests.
  */
-export function commandUiBridgeFrom(ctx: Pick<ExtensionContext, "ui" | "hasUI">, stderr: (text: string) => void = (t) => process.stderr.write(t)): UiBridge {
+export function commandUiBridgeFrom(ctx: Pick<PiContext, "ui" | "hasUI">, stderr: (text: string) => void = (t) => process.stderr.write(t)): UiBridge {
   const bridge = uiBridgeFrom(ctx, stderr);
   if (ctx.hasUI) return bridge;
   return {
@@ -59,13 +59,13 @@ export function commandUiBridgeFrom(ctx: Pick<ExtensionContext, "ui" | "hasUI">,
 }
 
 /** Session records as pi custom entries (persisted in the session file, never sent to the model). */
-export function sessionStoreFrom(pi: Pick<ExtensionAPI, "appendEntry">, ctx: Pick<ExtensionContext, "sessionManager">): SessionStore {
+export function sessionStoreFrom(pi: Pick<PiApi, "appendEntry">, ctx: Pick<PiContext, "sessionManager">): SessionStore {
   return {
     append: (kind, data) => pi.appendEntry(kind, data),
     entries: (kind) =>
       ctx.sessionManager
         .getEntries()
-        .filter((e) => e.type === "custom" && (e as { customType?: string }).customType === kind)
-        .map((e) => (e as { data?: Record<string, unknown> }).data ?? {}),
+        .filter((e) => e.type === "custom" && e.customType === kind)
+        .map((e) => e.data ?? {}),
   };
 }

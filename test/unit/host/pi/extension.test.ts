@@ -1,7 +1,8 @@
 /**
  * The pi adapter's `turn_end` boundary binding (the rest of the adapter is proven in real pi
  * sessions, test/e2e): context edits run only on a pi whose `turn_end` takes entries, the entries
- * proposed so far are kept, and nothing is returned when no tap adds anything.
+ * proposed so far are kept, and nothing is returned when no tap adds anything; which handlers the
+ * adapter registers, one per event and concern.
  */
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -10,6 +11,7 @@ import { fakePi } from "../../../../testing/fake-pi.ts";
 
 async function bound(draft: boolean) {
   const seen: unknown[] = [];
+  const turnEnds: number[] = [];
   const plugin = definePlugin({
     name: "test:edits",
     configKey: "testEdits",
@@ -17,6 +19,7 @@ async function bound(draft: boolean) {
     schema: z.object({}),
     defaults: {},
     apply(pipeline) {
+      pipeline.hooks.turnEnd.tap({ name: "test:edits" }, (info) => void turnEnds.push(info.turnIndex));
       pipeline.hooks.contextEdits.tap({ name: "test:edits" }, (drafts, info) => {
         seen.push(info.entries());
         return draft ? [...drafts, { type: "context_edit", targetId: "m1", replacement: { content: [{ type: "text", text: "short" }] } }] : drafts;
@@ -45,7 +48,7 @@ async function bound(draft: boolean) {
     for (const h of handlers.get("turn_end") ?? []) answers.push(await h({ type: "turn_end", turnIndex: 0, toolResults: [], ...event }, ctx(projection)));
     return answers.filter((a) => a !== undefined);
   };
-  return { turnEnd, seen };
+  return { turnEnd, seen, turnEnds, handlers };
 }
 
 const proposed = [{ type: "custom", customType: "other-extension", data: {} }];
@@ -79,5 +82,38 @@ describe("turn_end as the context-edit boundary", () => {
     expect(await turnEnd(boundary, false)).toEqual([]);
     expect(await turnEnd({ ...boundary, outcome: "error" })).toEqual([]);
     expect(seen).toEqual([]);
+  });
+
+  it("binds turn_end once: the turnEnd taps observe, then the same handler answers with the drafts", async () => {
+    const { turnEnd, turnEnds, handlers } = await bound(true);
+    expect(handlers.get("turn_end")).toHaveLength(1);
+    const answers = await turnEnd({ ...boundary, turnIndex: 3 });
+    expect(turnEnds).toEqual([3]);
+    expect(answers).toEqual([{ entries: [...proposed, expect.objectContaining({ type: "context_edit", targetId: "m1" })] }]);
+  });
+});
+
+describe("the adapter's bindings", () => {
+  it("register one handler per event and concern: the user's shell before the lifecycle on the events both see", async () => {
+    const { handlers } = await bound(false);
+    expect(Object.fromEntries([...handlers].map(([event, list]) => [event, list.length]))).toEqual({
+      // A tool call's events (host-call-events.ts).
+      tool_execution_start: 1,
+      tool_call: 1,
+      tool_execution_end: 1,
+      tool_result: 1,
+      // The user's shell commands (user-shell-events.ts), and the lifecycle (lifecycle-events.ts).
+      user_bash: 1,
+      session_start: 2,
+      agent_start: 2,
+      turn_start: 2,
+      session_shutdown: 1,
+      agent_settled: 1,
+      turn_end: 1,
+      before_agent_start: 1,
+      // The prompt cache (prompt-cache.ts) and the context (context-events.ts).
+      cache_warming_decision: 1,
+      context: 1,
+    });
   });
 });
