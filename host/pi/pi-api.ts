@@ -25,7 +25,7 @@ export interface PiUi {
 export interface PiSessionManager {
   getSessionId(): string;
   /** Every entry of the session file, oldest first; custom ones (`appendEntry`) carry `customType` and `data`. */
-  getEntries(): ReadonlyArray<{ type: string; customType?: string; data?: Record<string, unknown> }>;
+  getEntries(): ReadonlyArray<{ type: string; customType?: string; data?: unknown }>;
 }
 
 /** What pi hands every event handler, a tool's execute and a command (`ExtensionContext`). */
@@ -70,6 +70,7 @@ export interface PiTurnEndEvent {
 
 /** `before_agent_start`: the prompt, when a user prompt (not a custom message) starts the run. */
 export interface PiBeforeAgentStartEvent {
+  readonly type?: string;
   readonly prompt?: unknown;
 }
 
@@ -93,7 +94,7 @@ export interface PiToolResultEvent extends PiToolResultFields {
   readonly input: Record<string, unknown>;
 }
 
-/** `context`: the messages about to go to the model. */
+/** `context`: the messages about to go to the model (pi's `AgentMessage`s, read by role and content). */
 export interface PiContextEvent {
   readonly messages: AgentMessageLike[];
 }

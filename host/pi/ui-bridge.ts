@@ -66,6 +66,6 @@ export function sessionStoreFrom(pi: Pick<PiApi, "appendEntry">, ctx: Pick<PiCon
       ctx.sessionManager
         .getEntries()
         .filter((e) => e.type === "custom" && e.customType === kind)
-        .map((e) => e.data ?? {}),
+        .map((e) => (e.data ?? {}) as Record<string, unknown>),
   };
 }
