@@ -14,7 +14,7 @@ import { piMcpNextStep, piMcpServerOf, resourceCallReach } from "../../lib/mcp-i
 import { holdApproved } from "./approved-args.ts";
 import type { BoundSession } from "./bound-session.ts";
 import { HostCalls } from "./host-calls.ts";
-import type { PiApi, PiBlock, PiContext, PiToolCallEvent, PiToolResultEvent } from "./pi-api.ts";
+import type { PiApi, PiBlock, PiContext, PiTool, PiToolCallEvent, PiToolResultEvent } from "./pi-api.ts";
 import { isNestedResult, type PiToolResultPatch, resultPatch } from "./result-patch.ts";
 import { RunStop } from "./run-stop.ts";
 import { type HostTools, hostToolsFrom, piHonoursTerminate } from "./tool-annotations.ts";
@@ -83,32 +83,7 @@ export function bindToolCalls(pi: PiApi, session: BoundSession): ToolCallBinding
 
   const register = (name: string, owner: Governor) => {
     registered.add(name);
-    const def = owner.pipeline.tools.get(name)!.definition;
-    pi.registerTool({
-      name,
-      label: def.label ?? name,
-      description: def.description,
-      parameters: def.parameters,
-      ...(def.promptSnippet ? { promptSnippet: def.promptSnippet } : {}),
-      ...(def.promptGuidelines ? { promptGuidelines: def.promptGuidelines } : {}),
-      async execute(toolCallId, params, signal, onUpdate, ctx) {
-        const { pipeline } = await session.attach(ctx);
-        if (!pipeline.tools.has(name)) {
-          throw new Error(
-            `${name} is not available in this session: the pi-governor config for ${ctx.cwd} does not offer it (/governor status lists the tools).`,
-          );
-        }
-        const parentToolCallId = calls.parentOf(toolCallId);
-        const obs = await pipeline.callTool(name, (params ?? {}) as Record<string, unknown>, {
-          toolCallId,
-          ...(parentToolCallId ? { parentToolCallId } : {}),
-          sessionId: session.sessionId,
-          ...(signal ? { signal } : {}),
-          ...(onUpdate ? { onUpdate: (p) => onUpdate({ content: p.content, details: p.details ?? {} }) } : {}),
-        });
-        return { content: obs.content, details: observationDetails(obs) };
-      },
-    });
+    pi.registerTool(governedTool(name, owner, session, calls));
   };
   for (const name of session.governor.pipeline.tools.keys()) register(name, session.governor);
 
@@ -131,6 +106,39 @@ export function bindToolCalls(pi: PiApi, session: BoundSession): ToolCallBinding
     },
     stopBeforeRequest: () => runStop.beforeRequest(),
     runStarted: () => runStop.newRun(),
+  };
+}
+
+/**
+ * pi's definition of the governed tool `name` as `owner` declares it: its execute runs the tool's
+ * composed chain in the session's governor (which may lack it after a cwd change: then it refuses).
+ */
+function governedTool(name: string, owner: Governor, session: BoundSession, calls: HostCalls): PiTool {
+  const def = owner.pipeline.tools.get(name)!.definition;
+  return {
+    name,
+    label: def.label ?? name,
+    description: def.description,
+    parameters: def.parameters,
+    ...(def.promptSnippet ? { promptSnippet: def.promptSnippet } : {}),
+    ...(def.promptGuidelines ? { promptGuidelines: def.promptGuidelines } : {}),
+    async execute(toolCallId, params, signal, onUpdate, ctx) {
+      const { pipeline } = await session.attach(ctx);
+      if (!pipeline.tools.has(name)) {
+        throw new Error(
+          `${name} is not available in this session: the pi-governor config for ${ctx.cwd} does not offer it (/governor status lists the tools).`,
+        );
+      }
+      const parentToolCallId = calls.parentOf(toolCallId);
+      const obs = await pipeline.callTool(name, (params ?? {}) as Record<string, unknown>, {
+        toolCallId,
+        ...(parentToolCallId ? { parentToolCallId } : {}),
+        sessionId: session.sessionId,
+        ...(signal ? { signal } : {}),
+        ...(onUpdate ? { onUpdate: (p) => onUpdate({ content: p.content, details: p.details ?? {} }) } : {}),
+      });
+      return { content: obs.content, details: observationDetails(obs) };
+    },
   };
 }
 
