@@ -3,7 +3,8 @@
  * run, before any rule: no ask dialog is shown, and a call the deny list refuses still ends the run.
  */
 import { describe, expect, it } from "vitest";
-import { createGovernor, definePreset, type ToolGateInfo, type UiBridge } from "../../../../core/index.ts";
+import { createGovernor } from "pi-governor/host";
+import { definePreset, type ToolGateInfo, type UiBridge } from "pi-governor";
 import { policies } from "../../../../plugins/policies/index.ts";
 
 describe("a stopped run", () => {
