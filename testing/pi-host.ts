@@ -27,6 +27,19 @@ export interface FakePiHostOptions {
   agentDir?: string;
   /** The model pi reports on `context` (`ctx.model`). Default none. */
   model?: { provider: string; id: string };
+  /**
+   * The person at pi's UI: their answer to each dialog. Default a UI whose person declines every
+   * confirmation and picks nothing; `false` is a session without a UI (print mode: dialogs resolve
+   * false or undefined, warnings go to stderr).
+   */
+  ui?: false | FakePerson;
+}
+
+/** How the person at the fake UI answers a dialog (each answer may be a promise). */
+export interface FakePerson {
+  confirm?(title: string, message: string): boolean | Promise<boolean>;
+  select?(title: string, options: string[]): string | undefined | Promise<string | undefined>;
+  editor?(title: string, text: string | undefined): string | undefined | Promise<string | undefined>;
 }
 
 /** A tool's result as the model would get it, after every `tool_result` handler. */
@@ -36,6 +49,8 @@ export interface FakeToolResult {
   isError: boolean;
   /** The reason a `tool_call` handler gave for refusing the call; the tool did not run. */
   blocked?: string;
+  /** Whether the refusal asks pi to end the run after this batch. */
+  terminate?: boolean;
 }
 
 /** What pi's own tool (not one of the plugins') produced, for {@link FakePiHost.callTool} to pass through `tool_result`. */
@@ -64,8 +79,10 @@ export interface FakePiHost {
   readonly clock: ManualClock;
   /** The session's project folder. */
   readonly cwd: string;
-  /** Every `ctx.ui.notify` message, in order (the fake session has no UI: `confirm` answers false). */
+  /** Every message shown with `ctx.ui.notify`, in order (none when `ui: false`). */
   readonly notifications: string[];
+  /** The title of every dialog shown (confirm, select, editor), in order. */
+  readonly dialogs: string[];
   /** Starts the session (`session_start`). */
   start(): Promise<void>;
   /** A prompt's run begins: `before_agent_start` then `agent_start`; returns the text injected before the prompt, if any. */
@@ -109,10 +126,18 @@ export async function fakePiHost(options: FakePiHostOptions): Promise<FakePiHost
   bindGovernor(pi, governor, { cwd });
 
   const notifications: string[] = [];
+  const dialogs: string[] = [];
+  const person = options.ui === false ? undefined : (options.ui ?? {});
   const ctx = {
     cwd,
-    hasUI: false,
-    ui: { notify: (message: string) => void notifications.push(message), setStatus: () => {}, confirm: async () => false, select: async () => undefined },
+    hasUI: person !== undefined,
+    ui: {
+      notify: (message: string) => void notifications.push(message),
+      setStatus: () => {},
+      confirm: async (title: string, message: string) => (dialogs.push(title), (await person?.confirm?.(title, message)) ?? false),
+      select: async (title: string, choices: string[]) => (dialogs.push(title), await person?.select?.(title, choices)),
+      editor: async (title: string, text?: string) => (dialogs.push(title), await person?.editor?.(title, text)),
+    },
     sessionManager: { getSessionId: () => "fake-session", getEntries: () => [], getBranch: () => [] },
     model: options.model,
     getContextUsage: () => undefined,
@@ -132,6 +157,7 @@ export async function fakePiHost(options: FakePiHostOptions): Promise<FakePiHost
     clock,
     cwd,
     notifications,
+    dialogs,
     start: async () => void (await emit("session_start", { reason: "startup" })),
     prompt: async (text) => {
       const injected = (await emit("before_agent_start", { prompt: text })).find((a) => a !== undefined) as { message?: { content?: string } } | undefined;
@@ -146,11 +172,11 @@ export async function fakePiHost(options: FakePiHostOptions): Promise<FakePiHost
       const started = clock.now();
       await emit("tool_execution_start", { toolCallId, toolName, args });
       const block = (await emit("tool_call", { toolCallId, toolName, input: args })).find((a) => (a as { block?: boolean } | undefined)?.block) as
-        | { reason?: string }
+        | { reason?: string; terminate?: boolean }
         | undefined;
       if (block) {
         const reason = block.reason ?? "blocked";
-        const blocked = { content: [{ type: "text" as const, text: reason }], isError: true, blocked: reason };
+        const blocked = { content: [{ type: "text" as const, text: reason }], isError: true, blocked: reason, ...(block.terminate ? { terminate: true } : {}) };
         await emit("tool_execution_end", { toolCallId, toolName, result: { content: blocked.content }, isError: true });
         return blocked;
       }
