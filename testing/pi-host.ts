@@ -6,7 +6,7 @@
  * `turn_start` and `turn_end`. Time is a {@link ManualClock}. What pi itself does with the answers is
  * proven against the real pi in this repository's e2e tests, not here.
  */
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type AgentMessageLike, type ContentBlock, definePreset, type Governor, type GovernorPlugin } from "../core/index.ts";
@@ -21,9 +21,9 @@ export interface FakePiHostOptions {
   overrides?: Record<string, unknown>;
   /** The clock the plugins see. Default a new {@link ManualClock} at 1,000 ms. */
   clock?: ManualClock;
-  /** The session's project folder (`ctx.cwd`). Default a new empty temporary folder. */
+  /** The session's project folder (`ctx.cwd`). Default a new empty temporary folder, removed by `shutdown()`. */
   cwd?: string;
-  /** pi's agent folder (execution log, caches). Default a new empty temporary folder. */
+  /** pi's agent folder (execution log, caches). Default a new empty temporary folder, removed by `shutdown()`. */
   agentDir?: string;
   /** The model pi reports on `context` (`ctx.model`). Default none. */
   model?: { provider: string; id: string };
@@ -99,15 +99,18 @@ export interface FakePiHost {
   callTool(toolName: string, args?: Record<string, unknown>, output?: HostToolOutput): Promise<FakeToolResult>;
   /** A model request: the `context` handlers get `messages` and the list they return is what the model would see. */
   context(messages: AgentMessageLike[]): Promise<AgentMessageLike[]>;
-  /** Ends the session (`session_shutdown`): plugins flush and close what they opened. */
+  /** Ends the session (`session_shutdown`): plugins flush and close what they opened; the folders the kit made are removed. */
   shutdown(): Promise<void>;
 }
 
 /** Builds a governor of `options.plugins` and binds it to a fake pi; call `start()` before the first event. */
 export async function fakePiHost(options: FakePiHostOptions): Promise<FakePiHost> {
   const clock = options.clock ?? new ManualClock();
-  const cwd = options.cwd ?? mkdtempSync(join(tmpdir(), "pi-governor-test-cwd-"));
-  const agentDir = options.agentDir ?? mkdtempSync(join(tmpdir(), "pi-governor-test-agent-"));
+  // Folders the kit makes are its own: shutdown() removes them, never a folder the test passed.
+  const made: string[] = [];
+  const folder = (given: string | undefined, prefix: string) => given ?? (made.push(mkdtempSync(join(tmpdir(), prefix))), made.at(-1)!);
+  const cwd = folder(options.cwd, "pi-governor-test-cwd-");
+  const agentDir = folder(options.agentDir, "pi-governor-test-agent-");
   const preset = definePreset({ name: "test", description: "the plugins under test", plugins: () => [...options.plugins] });
   const governor = await createGovernor({ preset, cwd, agentDir, env: {}, clock, layers: [], ...(options.overrides ? { overrides: options.overrides } : {}) });
 
@@ -218,6 +221,9 @@ export async function fakePiHost(options: FakePiHostOptions): Promise<FakePiHost
       }
       return current;
     },
-    shutdown: async () => void (await emit("session_shutdown", { reason: "quit" })),
+    shutdown: async () => {
+      await emit("session_shutdown", { reason: "quit" });
+      for (const dir of made) rmSync(dir, { recursive: true, force: true });
+    },
   };
 }
