@@ -4,7 +4,7 @@
  */
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
-import { createGovernor } from "../core/index.ts";
+import { createGovernor } from "../host/index.ts";
 import { agentDirFrom } from "../lib/config/index.ts";
 import type { CliCommand } from "../lib/cli-command/index.ts";
 import { parseCommandArgs, USAGE_EXIT } from "../lib/cli-command/index.ts";

@@ -85,37 +85,3 @@ export const EVENT_STAGE = Object.freeze({
 
 /** 500. The stage of a tap that names none, on every hook. */
 export const DEFAULT_STAGE = 500;
-
-/**
- * All stages in one object, as before they were split per hook.
- * @deprecated Use the constant of the hook you tap: {@link TOOL_STAGE} (toolCall), {@link GATE_STAGE}
- * (toolGate), {@link RESULT_STAGE} (toolResult), {@link CONTEXT_STAGE} (context), {@link INJECT_STAGE}
- * (beforeAgentStart), {@link LIFECYCLE_STAGE} (session, run and turn hooks), {@link EVENT_STAGE}
- * (event). The numbers are unchanged, so plugins written against it keep their order.
- */
-export const STAGE = Object.freeze({
-  /** @deprecated {@link TOOL_STAGE}.OBSERVE */
-  OBSERVE: TOOL_STAGE.OBSERVE,
-  /** @deprecated {@link TOOL_STAGE}.BREAKER */
-  BREAKER: TOOL_STAGE.BREAKER,
-  /** @deprecated {@link TOOL_STAGE}.RETRY */
-  RETRY: TOOL_STAGE.RETRY,
-  /** @deprecated {@link TOOL_STAGE}.ATTEMPT */
-  ATTEMPT: TOOL_STAGE.ATTEMPT,
-  /** @deprecated {@link TOOL_STAGE}.BUDGET */
-  BUDGET: TOOL_STAGE.BUDGET,
-  /** @deprecated {@link TOOL_STAGE}.TRANSPORT */
-  TRANSPORT: TOOL_STAGE.TRANSPORT,
-  /** @deprecated {@link RESULT_STAGE}.FORMAT */
-  FORMAT: RESULT_STAGE.FORMAT,
-  /** @deprecated {@link RESULT_STAGE}.SHAPE */
-  SHAPE: RESULT_STAGE.SHAPE,
-  /** @deprecated {@link RESULT_STAGE}.PIN */
-  PIN: RESULT_STAGE.PIN,
-  /** @deprecated {@link CONTEXT_STAGE}.PRUNE */
-  PRUNE: CONTEXT_STAGE.PRUNE,
-  /** @deprecated {@link INJECT_STAGE}.BRIEFING */
-  INJECT: INJECT_STAGE.BRIEFING,
-  /** @deprecated {@link DEFAULT_STAGE} */
-  DEFAULT: DEFAULT_STAGE,
-});

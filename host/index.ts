@@ -2,8 +2,8 @@
  * The host entry: what runs plugins rather than what plugins are made of. Building a governor from a
  * preset and config layers (`createGovernor`), binding it to pi (`createExtension`, `bindGovernor`),
  * loading and resolving the config files, and the adapter's own helpers. Presets' `extension.ts`
- * files and the command line import it (besides `core/sdk.ts`); plugins never do. Outside this
- * repository it is `pi-governor/host`.
+ * files, the command line and the testing kit import it (besides the SDK, `core/index.ts`); plugins
+ * never do. Outside this repository it is `pi-governor/host`.
  */
 export { createGovernor, type GovernorOptions } from "./governor.ts";
 export { bindGovernor, createExtension, type ExtensionOptions } from "./pi/extension.ts";

@@ -1,14 +1,16 @@
 /**
  * A stand-in for pi's ExtensionAPI that records the handlers an extension registers, for unit tests
- * of the pi adapter's bindings (what pi itself does with them is proven in test/e2e).
+ * of the pi adapter's bindings (what pi itself does with them is proven in test/e2e). `fakePiHost`
+ * (pi-host.ts) drives those handlers as pi would.
  */
-import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
+// The structural slice of pi's ExtensionAPI (host/pi/extension-api.ts), so that the kit's declarations name no pi.
+import type { PiExtensionApi } from "../host/index.ts";
 
 /** An event handler as the adapter registers it. */
 export type FakePiHandler = (event: unknown, ctx: unknown) => Promise<unknown> | unknown;
 
 /** The fake ExtensionAPI and the handlers registered on it, by event name, in order. */
-export function fakePi(): { pi: ExtensionAPI; handlers: Map<string, FakePiHandler[]> } {
+export function fakePi(): { pi: PiExtensionApi; handlers: Map<string, FakePiHandler[]> } {
   const handlers = new Map<string, FakePiHandler[]>();
   const pi = {
     on: (name: string, h: FakePiHandler) => void (handlers.get(name) ?? handlers.set(name, []).get(name)!).push(h),
@@ -18,6 +20,6 @@ export function fakePi(): { pi: ExtensionAPI; handlers: Map<string, FakePiHandle
     getActiveTools: () => [],
     setActiveTools: () => {},
     getAllTools: () => [],
-  } as unknown as ExtensionAPI;
+  } as PiExtensionApi;
   return { pi, handlers };
 }

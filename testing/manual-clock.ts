@@ -3,7 +3,7 @@
  * during `advance(ms)`, with the microtask queue drained after each, so promise chains waiting on a
  * timer run before the next one fires.
  */
-import type { Clock } from "../core/sdk.ts";
+import type { Clock } from "../core/index.ts";
 
 interface Timer {
   id: number;

@@ -5,7 +5,7 @@
  */
 import { Type } from "typebox";
 import { z } from "zod";
-import { definePlugin, type GovernedToolDefinition } from "../core/sdk.ts";
+import { definePlugin, type GovernedToolDefinition } from "../core/index.ts";
 
 /** A tool for a test plugin: `name` and `execute` are required; `description` defaults to "", `parameters` to an empty object. */
 export type TestTool = Omit<GovernedToolDefinition, "description" | "parameters"> & Partial<Pick<GovernedToolDefinition, "description" | "parameters">>;

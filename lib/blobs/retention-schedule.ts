@@ -4,7 +4,7 @@
  * then every `intervalMinutes` on the clock's unref'd timer until the session shuts down. Shared by
  * the blob cache and the recall index, whose rows must not outlive their blobs.
  */
-import type { Clock } from "../../core/sdk.ts";
+import type { Clock } from "../../core/index.ts";
 
 export class RetentionSchedule {
   private timer: unknown;

@@ -7,7 +7,7 @@
  */
 import { createHash } from "node:crypto";
 
-import type { McpReach, McpToolIdentity } from "../../core/sdk.ts";
+import type { McpReach, McpToolIdentity } from "../../core/index.ts";
 
 /**
  * pi's resource tools (pi 1.x, the names Codex and opencode use): the `server` argument names the

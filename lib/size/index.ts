@@ -7,7 +7,7 @@
  * - characters and the token estimate derived from them (characters / {@link CHARS_PER_TOKEN},
  *   an image a fixed {@link IMAGE_CHARS}); what the model's context window counts.
  */
-import type { AgentMessageLike, ContentBlock } from "../../core/sdk.ts";
+import type { AgentMessageLike, ContentBlock } from "../../core/index.ts";
 
 /** Characters per estimated token: the usual rough rate for English text and code. */
 export const CHARS_PER_TOKEN = 4;

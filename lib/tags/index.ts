@@ -2,7 +2,7 @@
  * The tool tags plugins match on ({@link ToolInfo.tags}), spelled once. A plugin that registers a
  * tool tags it with these; a plugin that treats tools differently by kind tests for them.
  */
-import type { ToolInfo } from "../../core/sdk.ts";
+import type { ToolInfo } from "../../core/index.ts";
 
 /**
  * A tool that reads a stored output back (`blob_read`): never cut into another blob, no budget (it

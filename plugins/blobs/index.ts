@@ -4,7 +4,8 @@
  * back; `/<root> blobs` and `/<root> purge-blobs` show and clear the cache.
  */
 import { BlobStore, isBlobId, resolveBlobDir, RetentionSchedule } from "../../lib/blobs/index.ts";
-import { definePlugin, defineService, errorText, messageMeta, RESULT_STAGE } from "../../core/sdk.ts";
+import { definePlugin, defineService, messageMeta, RESULT_STAGE } from "../../core/index.ts";
+import { errorText } from "../../core/errors.ts";
 import { REDACTOR } from "../redact/index.ts";
 import { listBlobsCommand, purgeBlobsCommand } from "./commands.ts";
 import { blobsDefaults, blobsRenamedKeys, blobsSchema } from "./config.ts";

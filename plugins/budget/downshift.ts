@@ -1,7 +1,6 @@
 import type { BlobStore } from "../../lib/blobs/index.ts";
 import {
   contentText,
-  errorText,
   textContent,
   type BlobMeta,
   type Logger,
@@ -10,7 +9,8 @@ import {
   type ToolInfo,
   type ToolObservation,
   type ToolWrapper,
-} from "../../core/sdk.ts";
+} from "../../core/index.ts";
+import { errorText } from "../../core/errors.ts";
 import { REHYDRATION_TAG } from "../../lib/tags/index.ts";
 import { applyRung, clampArgs, describePatch } from "./args.ts";
 import type { BudgetOptions } from "./config.ts";

@@ -2,7 +2,7 @@
  * `governor:budget` (config key `budget`): a per-tool output budget with hard argument caps and a
  * measured downshift ladder. Wraps each governed call at `TOOL_STAGE.BUDGET` (inside one attempt).
  */
-import { definePlugin, RESULT_STAGE, TOOL_STAGE } from "../../core/sdk.ts";
+import { definePlugin, RESULT_STAGE, TOOL_STAGE } from "../../core/index.ts";
 import { BLOB_STORE } from "../blobs/index.ts";
 import { budgetDefaults, budgetRenamedKeys, budgetSchema } from "./config.ts";
 import { awaitFullAnswers, budgetWrapper } from "./downshift.ts";

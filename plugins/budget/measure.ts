@@ -1,4 +1,4 @@
-import type { ContentBlock } from "../../core/sdk.ts";
+import type { ContentBlock } from "../../core/index.ts";
 import { contentBytes, contentChars, estimateTokens } from "../../lib/size/index.ts";
 
 /** Size of an answer in the core's one size measure (lib/size/index.ts). */

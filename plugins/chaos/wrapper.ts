@@ -12,7 +12,6 @@
 import {
   classifyError,
   failure,
-  sleep,
   TOOL_STAGE,
   type Clock,
   type GovernorError,
@@ -21,7 +20,8 @@ import {
   type ToolInfo,
   type ToolObservation,
   type ToolWrapper,
-} from "../../core/sdk.ts";
+} from "../../core/index.ts";
+import { sleep } from "../../core/services.ts";
 import type { ServerProcess } from "../../lib/mcp/index.ts";
 import type { FaultRule } from "./config.ts";
 import { callTrace, type ChaosController, type InjectedFault, type MatchedRule } from "./controller.ts";

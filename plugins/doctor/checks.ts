@@ -8,7 +8,7 @@
  */
 import { lstatSync } from "node:fs";
 import { join } from "node:path";
-import type { DoctorCheckContext, DoctorCheckResult, DoctorCheckStatus, Governor } from "../../core/sdk.ts";
+import type { DoctorCheckContext, DoctorCheckResult, DoctorCheckStatus, Governor } from "../../core/index.ts";
 import { CONFIG_FILE } from "../../lib/config/index.ts";
 import { visible } from "../../lib/visible/index.ts";
 import type { PiInstall } from "../../lib/pi/index.ts";

@@ -3,7 +3,7 @@
  * p50/p95 latency, timeouts, errors and retries from the execution log.
  */
 import { existsSync } from "node:fs";
-import { errorText } from "../../core/sdk.ts";
+import { errorText } from "../../core/errors.ts";
 import { agentDirFrom } from "../../lib/config/index.ts";
 import { CANNOT_READ_EXIT, type CliCommand, configuredPath, parseCommandArgs } from "../../lib/cli-command/index.ts";
 import { defaultDbPath } from "./config.ts";

@@ -12,7 +12,7 @@
  * Only a failure that waiting cannot heal (no driver, unwritable path, not a database, a dropped
  * table) disables the log: one warning with the fix, after which rows are discarded.
  */
-import type { Clock, ContentBlock, Logger } from "../../core/sdk.ts";
+import type { Clock, ContentBlock, Logger } from "../../core/index.ts";
 import { contentBytes, utf8Bytes } from "../../lib/size/index.ts";
 import {
   isTransientSqliteError,

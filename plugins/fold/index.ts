@@ -13,7 +13,7 @@
  * records, ranges, pins and the blob of originals come from what the session holds, not from the
  * placeholders pruning put in; the replacement is applied to the pruned list (same indexes).
  */
-import { type AgentMessageLike, CONTEXT_STAGE, definePlugin } from "../../core/sdk.ts";
+import { type AgentMessageLike, CONTEXT_STAGE, definePlugin } from "../../core/index.ts";
 import { FOLDING, type FoldingRules, type MessageRanges } from "../../lib/context/index.ts";
 import { BLOB_STORE } from "../blobs/index.ts";
 import { unfoldCommand } from "./commands.ts";

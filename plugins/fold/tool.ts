@@ -5,7 +5,7 @@
  * blob when the blobs plugin runs) and says what the fold will do.
  */
 import { Type } from "typebox";
-import { InvalidInputError, textContent, type GovernedToolDefinition, type ToolExecuteResult } from "../../core/sdk.ts";
+import { InvalidInputError, textContent, type GovernedToolDefinition, type ToolExecuteResult } from "../../core/index.ts";
 import { messagesChars } from "../../lib/size/index.ts";
 import type { BlobStore } from "../../lib/blobs/index.ts";
 import { blobReadCall } from "../blobs/index.ts";

@@ -5,7 +5,7 @@
  */
 import { isAbsolute, relative } from "node:path";
 import type { TSchema } from "typebox";
-import { type GovernedToolDefinition, InvalidInputError, textContent, type ToolCallContext } from "../../core/sdk.ts";
+import { type GovernedToolDefinition, InvalidInputError, textContent, type ToolCallContext } from "../../core/index.ts";
 import { KOTA_TAG, MCP_TAG, serverTag, STATUS_TAG } from "../../lib/tags/index.ts";
 import type { Indexer } from "./index-flow.ts";
 import { clampArg, KOTA_TASK_FILES_MAX } from "./caps.ts";

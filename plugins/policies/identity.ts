@@ -13,7 +13,7 @@
  * the tool (`deny`, `ask`, a limit) counts, and an `allow` glob counts only when it names every tool
  * with that start (ends with `*`) or names this tool exactly, which pi's hash tells.
  */
-import type { McpToolIdentity, ToolGateInfo, ToolInfo } from "../../core/sdk.ts";
+import type { McpToolIdentity, ToolGateInfo, ToolInfo } from "../../core/index.ts";
 import { mcpNormalized, mcpSpellings, PI_BUILTIN_TOOLS, PI_MCP_RESOURCE_TOOLS, piMcpToolName, piToolHash } from "../../lib/mcp-identity/index.ts";
 import { type AccessDecision, decideAccess } from "./access.ts";
 import type { PoliciesOptions } from "./config.ts";

@@ -10,7 +10,7 @@
  * answered from the first result.
  */
 import { join } from "node:path";
-import { definePlugin, GATE_STAGE, TOOL_STAGE, type ToolGateDecision, type ToolGateInfo } from "../../core/sdk.ts";
+import { definePlugin, GATE_STAGE, TOOL_STAGE, type ToolGateDecision, type ToolGateInfo } from "../../core/index.ts";
 import { CONFIG_FILE } from "../../lib/config/index.ts";
 import { describeRule, effectiveHints } from "./access.ts";
 import { askUser, refusal } from "./ask-dialog.ts";

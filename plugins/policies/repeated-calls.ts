@@ -13,7 +13,7 @@
  * remembered: read-only and closed-world (an open-world tool reads a web that changes on its own),
  * and not pi-governor's own stores (`context_search` reads an index every call adds to).
  */
-import { type ContentBlock, success, type ToolHandler, type ToolInfo, type ToolObservation } from "../../core/sdk.ts";
+import { type ContentBlock, success, type ToolHandler, type ToolInfo, type ToolObservation } from "../../core/index.ts";
 import { contentBytes } from "../../lib/size/index.ts";
 import { REHYDRATION_TAG } from "../../lib/tags/index.ts";
 import { canonicalJson } from "../../lib/json/index.ts";

@@ -9,7 +9,7 @@
  * On pi lines without context edits (before 0.87) pi gives the context event no session entries and
  * never runs the boundary: the taps return at once and the context path is the only path.
  */
-import { type AgentMessageLike, type Pipeline, CONTEXT_STAGE } from "../../core/sdk.ts";
+import { type AgentMessageLike, type Pipeline, CONTEXT_STAGE } from "../../core/index.ts";
 import { EDITS_KIND, editsFrom, ownEditIds, undoOwnEdits } from "./context-edits.ts";
 
 /** Stage of the restoring tap: before every other context tap (the blobs plugin reads at 0). */

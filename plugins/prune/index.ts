@@ -16,7 +16,7 @@
  * Commands: `/<root> pin` pins the last meaning-bearing result; `/<root> pruning` shows settings and
  * recent steps. `<root>` is `services.commandRoot` (`kota` in the kota preset, else `governor`).
  */
-import { CONTEXT_STAGE, definePlugin, RESULT_STAGE } from "../../core/sdk.ts";
+import { CONTEXT_STAGE, definePlugin, RESULT_STAGE } from "../../core/index.ts";
 import { FOLDING } from "../../lib/context/index.ts";
 import { BLOB_STORE } from "../blobs/index.ts";
 import { ArgumentBlobWriter } from "./argument-blobs.ts";

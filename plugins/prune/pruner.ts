@@ -18,7 +18,7 @@
  * so its step costs nothing extra and is taken; cache entries older than the lifetime are not counted
  * on in the rewrite estimates.
  */
-import type { AgentMessageLike, ContextInfo, Logger, PromptCacheInfo, SessionStore } from "../../core/sdk.ts";
+import type { AgentMessageLike, ContextInfo, Logger, PromptCacheInfo, SessionStore } from "../../core/index.ts";
 import { DEFAULT_CACHE_LIFETIME_SECONDS, type RequestCache, requestCache } from "./cache-clock.ts";
 import type { WarmingAnswer } from "./cache-warming.ts";
 import { adaptiveThresholds, type ModeRules, type PruneMode, type PruneOptions, rulesFor } from "./config.ts";

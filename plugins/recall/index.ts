@@ -11,14 +11,14 @@ import { readPiFullOutput } from "../../lib/pi/index.ts";
 import {
   contentText,
   definePlugin,
-  errorText,
   resultMeta,
   CONTEXT_STAGE,
   RESULT_STAGE,
   withResultMeta,
   type AgentMessageLike,
   type ContentBlock,
-} from "../../core/sdk.ts";
+} from "../../core/index.ts";
+import { errorText } from "../../core/errors.ts";
 import { hasTag, REHYDRATION_TAG } from "../../lib/tags/index.ts";
 import { isBlobId, RetentionSchedule } from "../../lib/blobs/index.ts";
 import { BLOB_STORE } from "../blobs/index.ts";

@@ -4,7 +4,7 @@
  * Measured on the message list of each model call, after pruning; tokens are characters / 4, the
  * scale the prune plugin uses.
  */
-import { messageMeta, type AgentMessageLike } from "../../core/sdk.ts";
+import { messageMeta, type AgentMessageLike } from "../../core/index.ts";
 import { estimateTokens } from "../../lib/size/index.ts";
 
 /** Sizes remembered per tool call (bounded: the oldest are forgotten first). */

@@ -5,7 +5,7 @@
  * like the plugin's; the index folder and files are checked as the plugin checks them (no link, no
  * FIFO, nothing another user can write) before SQLite opens them.
  */
-import { errorText } from "../../core/sdk.ts";
+import { errorText } from "../../core/errors.ts";
 import { agentDirFrom } from "../../lib/config/index.ts";
 import { CANNOT_READ_EXIT, type CliCommand, configuredPath, parseCommandArgs, USAGE_EXIT } from "../../lib/cli-command/index.ts";
 import { BlobStore, DEFAULT_BLOB_DIR, resolveBlobDir } from "../../lib/blobs/index.ts";

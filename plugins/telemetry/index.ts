@@ -16,7 +16,7 @@
  */
 import { packageVersion } from "../../lib/package/index.ts";
 import { context, metrics, trace, type Attributes, SpanKind } from "@opentelemetry/api";
-import { CONTEXT_STAGE, definePlugin, EVENT_STAGE, LIFECYCLE_STAGE, RESULT_STAGE, TOOL_STAGE, type PipelineEvent } from "../../core/sdk.ts";
+import { CONTEXT_STAGE, definePlugin, EVENT_STAGE, LIFECYCLE_STAGE, RESULT_STAGE, TOOL_STAGE, type PipelineEvent } from "../../core/index.ts";
 import { ATTR, EVENT, GEN_AI, SPAN } from "./attributes.ts";
 import { telemetryDefaults, type TelemetryOptions, telemetrySchema } from "./config.ts";
 import { type RunningExport, startExport } from "./export.ts";

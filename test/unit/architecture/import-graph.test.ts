@@ -37,7 +37,7 @@ describe("the import graph of core, host, lib, cli, plugins, presets and bin", (
     expect(findCycles(edges).map((cycle) => cycle.join(" -> "))).toEqual([]);
   });
 
-  it("keeps the layering rules (core is the kernel; lib and plugins use core/sdk.ts, presets also host/index.ts; plugins never the host; no plugin's internals from outside it)", () => {
+  it("keeps the layering rules (core is the kernel; lib, plugins and presets take the SDK's names from core/index.ts, presets also host/index.ts; plugins never the host; no plugin's internals from outside it)", () => {
     expect(ruleViolations(edges, fileExistsUnder(REPO_ROOT), surface)).toEqual([]);
   });
 
@@ -127,26 +127,27 @@ describe("the checker itself", () => {
       edge("presets/lean/index.ts", "presets/kota/extension.ts"),
       edge("presets/kota/extension.ts", "host/pi/extension.ts"),
       edge("plugins/blobs/excerpt.ts", "lib/blobs/read-lines.ts"),
-      edge("plugins/retry/index.ts", "core/index.ts"),
+      edge("core/index.ts", "core/errors.ts", ["GovernorError", "TimeoutError"]),
+      edge("plugins/retry/index.ts", "core/errors.ts", ["TimeoutError", "errorText"]),
       edge("plugins/doctor/index.ts", "host/index.ts"),
       edge("lib/mcp/x.ts", "host/index.ts"),
       edge("host/pi/extension.ts", "plugins/retry/index.ts"),
-      edge("presets/kota/index.ts", "core/index.ts"),
+      edge("core/index.ts", "host/index.ts"),
     ]);
     expect(broken).toEqual([
       "core/host.ts:1 imports lib/mcp/index.ts: core imports only core (the kernel depends on nothing above it)",
-      "lib/blobs/store.ts:1 imports core/errors.ts: a plugin or library imports the kernel only from core/sdk.ts (the plugin SDK)",
-      "lib/mcp/x.ts:1 imports plugins/retry/index.ts: lib imports only lib and core/sdk.ts",
+      "lib/blobs/store.ts:1 imports core/errors.ts: takes * (everything); a plugin, library or preset takes the SDK's names from core/index.ts (the plugin SDK)",
+      "lib/mcp/x.ts:1 imports plugins/retry/index.ts: lib imports only lib and core/index.ts",
       "plugins/auto-context/index.ts:1 imports plugins/kota/git.ts: another plugin's internals; import plugins/kota/index.ts (or use a service)",
       "plugins/execution-log/stats-cli.ts:1 imports cli/main.ts: a plugin imports no preset and no cli",
       "presets/lean/index.ts:1 imports presets/kota/extension.ts: a preset imports no other preset; share a value beside its plugin (plugins/<name>/index.ts) or in lib/",
-      "presets/kota/extension.ts:1 imports host/pi/extension.ts: a preset imports the kernel from core/sdk.ts or, to run it (extension.ts), host/index.ts",
+      "presets/kota/extension.ts:1 imports host/pi/extension.ts: a preset runs the kernel (extension.ts) only through host/index.ts",
       "plugins/blobs/excerpt.ts:1 imports lib/blobs/read-lines.ts: a library's internals; import lib/blobs/index.ts",
-      "plugins/retry/index.ts:1 imports core/index.ts: a plugin or library imports the kernel only from core/sdk.ts (the plugin SDK)",
+      "plugins/retry/index.ts:1 imports core/errors.ts: takes TimeoutError; a plugin, library or preset takes the SDK's names from core/index.ts (the plugin SDK)",
       "plugins/doctor/index.ts:1 imports host/index.ts: plugins and libraries never import the host",
       "lib/mcp/x.ts:1 imports host/index.ts: plugins and libraries never import the host",
       "host/pi/extension.ts:1 imports plugins/retry/index.ts: the host imports only core, lib and the host",
-      "presets/kota/index.ts:1 imports core/index.ts: a preset imports the kernel from core/sdk.ts or, to run it (extension.ts), host/index.ts",
+      "core/index.ts:1 imports host/index.ts: core imports only core (the kernel depends on nothing above it)",
     ]);
   });
 
@@ -173,8 +174,8 @@ describe("the checker itself", () => {
       for (const [file, text] of [
         ["host/governor.ts", "export const createGovernor = 1;\n"],
         ["host/index.ts", 'export { createGovernor } from "./governor.ts";\n'],
-        ["core/sdk.ts", "export const definePlugin = 1;\n"],
-        ["plugins/acme/index.ts", 'import { definePlugin } from "../../core/sdk.ts";\nimport type { createGovernor } from "../../host/index.ts";\n'],
+        ["core/index.ts", "export const definePlugin = 1;\n"],
+        ["plugins/acme/index.ts", 'import { definePlugin } from "../../core/index.ts";\nimport type { createGovernor } from "../../host/index.ts";\n'],
       ] as const) {
         mkdirSync(dirname(join(root, file)), { recursive: true });
         writeFileSync(join(root, file), text);
@@ -192,10 +193,11 @@ describe("the checker itself", () => {
       ruleViolations([
         edge("host/pi/extension.ts", "host/governor.ts"),
         edge("host/governor.ts", "core/pipeline.ts"),
-        edge("core/index.ts", "host/index.ts"),
-        edge("lib/mcp/managed-server.ts", "core/sdk.ts"),
-        edge("plugins/retry/index.ts", "core/sdk.ts"),
-        edge("presets/kota/index.ts", "core/sdk.ts"),
+        edge("core/index.ts", "core/errors.ts", ["GovernorError"]),
+        edge("lib/mcp/managed-server.ts", "core/index.ts"),
+        edge("plugins/retry/index.ts", "core/index.ts"),
+        edge("plugins/retry/index.ts", "core/services.ts", ["sleep"]),
+        edge("presets/kota/index.ts", "core/index.ts"),
         edge("presets/kota/extension.ts", "host/index.ts"),
         edge("cli/doctor.ts", "core/index.ts"),
         edge("lib/mcp/managed-server.ts", "lib/mcp/errors.ts"),
@@ -243,7 +245,7 @@ describe("the checker itself", () => {
     ).toEqual([
       "plugins/prune/pruner.ts:1 imports cli/replay/simulate.ts: a plugin imports no preset and no cli",
       "presets/kota/prune-policy.ts:1 imports cli/replay/policies.ts: a preset imports no cli",
-      "lib/pi/find.ts:1 imports cli/replay/session-file.ts: lib imports only lib and core/sdk.ts",
+      "lib/pi/find.ts:1 imports cli/replay/session-file.ts: lib imports only lib and core/index.ts",
       "core/size.ts:1 imports cli/replay/cache-model.ts: core imports only core (the kernel depends on nothing above it)",
       "cli/replay/hindsight.ts:1 imports plugins/prune/pruner.ts: the replay reaches a plugin only through its index.ts; import plugins/prune/index.ts (export what it needs there)",
       "cli/replay/sample/generate.ts:1 imports plugins/prune/fold/index.ts: the replay reaches a plugin only through its index.ts; import plugins/prune/index.ts (export what it needs there)",

@@ -73,7 +73,7 @@ describe("README for a newcomer", () => {
 
 describe("commands the docs name", () => {
   it("a /governor command the default preset answers under /kota is named with /kota or /<root> beside it", async () => {
-    const { createGovernor } = await import("../../../core/index.ts");
+    const { createGovernor } = await import("pi-governor/host");
     const { kotaPreset } = await import("../../../presets/kota/index.ts");
     const governor = await createGovernor({ preset: kotaPreset, cwd: root, agentDir: join(root, "no-such-agent-dir"), env: {}, layers: [] });
     const names = [...governor.pipeline.commands.keys()];

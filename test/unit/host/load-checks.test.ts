@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { Type } from "typebox";
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { createGovernor, definePlugin, definePreset } from "../../../core/index.ts";
+import { createGovernor } from "pi-governor/host";
+import { definePlugin, definePreset } from "pi-governor";
 
 const dir = mkdtempSync(join(tmpdir(), "gov-load-checks-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

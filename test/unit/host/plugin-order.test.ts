@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { definePlugin, defineService, type GovernorPlugin, type ServiceKey } from "../../../core/index.ts";
+import { definePlugin, defineService, type GovernorPlugin, type ServiceKey } from "pi-governor";
 import { planApplyOrder, type PluginEntry } from "../../../host/plugin-order.ts";
 
 const INDEX = defineService<unknown>("t:index", { providedBy: "t:indexer" });

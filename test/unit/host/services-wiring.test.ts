@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { createGovernor, definePlugin, definePreset, defineService, type GovernorPlugin, type ServiceKey } from "../../../core/index.ts";
+import { createGovernor } from "pi-governor/host";
+import { definePlugin, definePreset, defineService, type GovernorPlugin, type ServiceKey } from "pi-governor";
 
 const dir = mkdtempSync(join(tmpdir(), "gov-services-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { type ConfigLayer, definePlugin, formatProblems, resolveConfig } from "../../../../core/index.ts";
+import { type ConfigLayer, formatProblems, resolveConfig } from "pi-governor/host";
+import { definePlugin } from "pi-governor";
 import { presets } from "../../../../presets/index.ts";
 
 /** Every shipped plugin once, by config key (the real schemas and declarations). */

@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { createGovernor, definePlugin, definePreset, formatProblems, loadConfigLayers, resolveConfig } from "../../../../core/index.ts";
+import { createGovernor, formatProblems, loadConfigLayers, resolveConfig } from "pi-governor/host";
+import { definePlugin, definePreset } from "pi-governor";
 
 const server = definePlugin({
   name: "test:server",
@@ -243,7 +244,6 @@ describe("loadConfigLayers and createGovernor", () => {
 
 describe("a misspelled config key", () => {
   it("names the key it is closest to (section keys, nested keys and sections), and only a close one", async () => {
-    const { createGovernor } = await import("../../../../core/index.ts");
     const { presets } = await import("../../../../presets/index.ts");
     const data = { prune: { keepRecentTurnz: 2, zzzzzz: 1 }, retry: { maxAttemps: 2 }, rerty: {} };
     const g = await createGovernor({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { definePlugin } from "../../../../core/index.ts";
+import { definePlugin } from "pi-governor";
 import { configJsonSchema } from "../../../../host/config/json-schema.ts";
 
 describe("configJsonSchema", () => {

@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { CONFIG_MAX_BYTES, loadConfigLayers } from "../../../../core/index.ts";
+import { CONFIG_MAX_BYTES, loadConfigLayers } from "pi-governor/host";
 
 let root: string;
 let agentDir: string;

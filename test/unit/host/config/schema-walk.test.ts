@@ -11,7 +11,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { definePlugin, type GovernorPlugin, type Preset } from "../../../../core/index.ts";
+import { definePlugin, type GovernorPlugin, type Preset } from "pi-governor";
 import { boundedRecord } from "../../../../lib/config/index.ts";
 
 type JsonSchema = {

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { chosenPreset } from "../../../../host/config/resolve.ts";
-import { formatProblems, loadConfigLayers, resolveConfig, type ConfigLayer } from "../../../../core/index.ts";
+import { formatProblems, loadConfigLayers, resolveConfig, type ConfigLayer } from "pi-governor/host";
 import { presets } from "../../../../presets/index.ts";
 
 /** Every shipped plugin once, by config key (the real schemas and trusted keys). */

@@ -6,8 +6,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { bindGovernor, createGovernor, definePlugin, definePreset } from "../../../../core/index.ts";
-import { fakePi } from "../../../../testing/fake-pi.ts";
+import { bindGovernor, createGovernor } from "pi-governor/host";
+import { definePlugin, definePreset } from "pi-governor";
+import { fakePi } from "pi-governor/testing";
 
 async function bound(draft: boolean) {
   const seen: unknown[] = [];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { withPiMcpNextStep } from "../../../../host/pi/host-call-events.ts";
-import type { ToolResultValue } from "../../../../core/index.ts";
+import type { ToolResultValue } from "pi-governor";
 
 const result = (toolName: string, isError: boolean): ToolResultValue => ({
   toolName,

@@ -5,8 +5,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { fakePi } from "../../../../testing/fake-pi.ts";
-import { bindGovernor, type CacheWarmingInfo, type ContextInfo, createGovernor, definePlugin, definePreset } from "../../../../core/index.ts";
+import { fakePi } from "pi-governor/testing";
+import { bindGovernor, createGovernor } from "pi-governor/host";
+import { type CacheWarmingInfo, type ContextInfo, definePlugin, definePreset } from "pi-governor";
 import { branchCacheFacts, declaredLifetime } from "../../../../host/pi/prompt-cache.ts";
 
 const assistant = (at: string, usage = { input: 10, cacheRead: 9000, cacheWrite: 1000 }) => ({

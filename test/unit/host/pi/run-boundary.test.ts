@@ -5,9 +5,10 @@
  */
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { bindGovernor, createGovernor, definePlugin, definePreset } from "../../../../core/index.ts";
+import { bindGovernor, createGovernor } from "pi-governor/host";
+import { definePlugin, definePreset } from "pi-governor";
 import { RunBoundary } from "../../../../host/pi/run-boundary.ts";
-import { fakePi } from "../../../../testing/fake-pi.ts";
+import { fakePi } from "pi-governor/testing";
 
 /** A governor bound to a fake pi that records each runStart; `emit` fires pi's events in order. */
 async function bound() {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { createGovernor, definePlugin, definePreset, type Governor } from "../../../../core/index.ts";
+import { createGovernor } from "pi-governor/host";
+import { definePlugin, definePreset, type Governor } from "pi-governor";
 import { CWD_CHANGE_REASON, SessionGovernors } from "../../../../host/pi/session-governors.ts";
 
 /** A real governor for `cwd` whose sessionShutdown hook records what closed it. */

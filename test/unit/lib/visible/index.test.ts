@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatProblems } from "../../../../core/index.ts";
+import { formatProblems } from "pi-governor/host";
 import { visible, visibleLines } from "../../../../lib/visible/index.ts";
 
 const OSC52 = "\u001b]52;c;aGVsbG8=\u0007";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { McpReach, ToolInfo } from "../../../../core/index.ts";
+import type { McpReach, ToolInfo } from "pi-governor";
 import { piHashedIdentity, piMcpIdentity, piMcpToolName } from "../../../../lib/mcp-identity/tool-identity.ts";
 import { allowGlobFor, CallIdentities, type CallSubject, decideSubjects, globNames, serverNamed } from "../../../../plugins/policies/identity.ts";
 
