@@ -8,7 +8,8 @@ export interface TapOptions {
   name: string;
   /**
    * Position among the hook's taps: the hook's stage constant (`TOOL_STAGE`, `RESULT_STAGE`, ... in
-   * core/stages.ts) plus or minus an offset. Default {@link DEFAULT_STAGE} (500). Equal stages keep tap order.
+   * core/stages.ts) plus or minus an offset. Default {@link DEFAULT_STAGE} (500). On toolCall, toolGate,
+   * toolResult and context another plugin's stage is taken (GOV_TAP_TIE); elsewhere equal stages keep tap order.
    */
   stage?: number;
 }
@@ -43,18 +44,30 @@ function normalize(options: TapOptions | string): Required<TapOptions> {
   return { name: o.name, stage };
 }
 
+/** How a hook treats two plugins on one stage: `tie-error` where order changes what runs. */
+export type StageTies = "apply-order" | "tie-error";
+
 abstract class GovernedHook {
   protected readonly records: TapRecord[] = [];
   constructor(
     protected readonly host: HookHost,
     /** The hook's name, as errors report it. */
     readonly hookName: string,
+    /** `tie-error`: a second plugin on a stage already taken throws GOV_TAP_TIE (one plugin may reuse its own). */
+    private readonly ties: StageTies = "apply-order",
   ) {}
 
   protected admit(options: TapOptions | string): Required<TapOptions> {
     const o = normalize(options);
     if (this.host.sealed) {
       throw new PipelineError("GOV_SEALED", `plugin "${o.name}" tapped "${this.hookName}" after the pipeline was sealed; tap inside your plugin's apply()`);
+    }
+    const taken = this.ties === "tie-error" ? this.records.find((r) => r.stage === o.stage && r.name !== o.name) : undefined;
+    if (taken) {
+      throw new PipelineError(
+        "GOV_TAP_TIE",
+        `plugins "${taken.name}" and "${o.name}" both tap "${this.hookName}" at stage ${o.stage}, which leaves their order to the order they are applied in; give one of them its own stage (the named stages are in core/stages.ts)`,
+      );
     }
     this.records.push({ name: o.name, stage: o.stage });
     return o;

@@ -113,10 +113,10 @@ export class Pipeline {
       reportPluginError: (error: PluginError) => self.emit({ type: "plugin_error", error }),
     };
     this.hooks = Object.freeze({
-      toolCall: new WrapHook<ToolHandler, ToolInfo>(host, "toolCall"),
-      toolGate: new TransformHook<ToolGateDecision, ToolGateInfo>(host, "toolGate"),
-      toolResult: new TransformHook<ToolResultValue, ToolResultInfo>(host, "toolResult"),
-      context: new TransformHook<ContextMessages, ContextInfo>(host, "context"),
+      toolCall: new WrapHook<ToolHandler, ToolInfo>(host, "toolCall", "tie-error"),
+      toolGate: new TransformHook<ToolGateDecision, ToolGateInfo>(host, "toolGate", "tie-error"),
+      toolResult: new TransformHook<ToolResultValue, ToolResultInfo>(host, "toolResult", "tie-error"),
+      context: new TransformHook<ContextMessages, ContextInfo>(host, "context", "tie-error"),
       contextEdits: new TransformHook<BoundaryDraft[], TurnBoundaryInfo>(host, "contextEdits"),
       beforeAgentStart: new TransformHook<Injection[], PromptInfo>(host, "beforeAgentStart"),
       cacheWarming: new TransformHook<CacheWarmingAction, CacheWarmingInfo>(host, "cacheWarming"),

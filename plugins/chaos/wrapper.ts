@@ -31,8 +31,8 @@ import { fillerText, INJECTED_NOTE, isErrorResult, transportError } from "./tran
 
 /** Where the injector sits: right above the transport. */
 export const CHAOS_STAGE = TOOL_STAGE.TRANSPORT;
-/** Where the marker sits: inside the execution log (OBSERVE), outside the breaker. */
-export const CHAOS_MARK_STAGE = TOOL_STAGE.OBSERVE + 50;
+/** Where the marker sits: inside the execution log (OBSERVE) and the repeated-call check (OBSERVE + 50), outside the breaker. */
+export const CHAOS_MARK_STAGE = TOOL_STAGE.OBSERVE + 60;
 
 /** Hang bound when a hang rule does not set `maxMs`, in milliseconds. */
 export const DEFAULT_HANG_MS = 600_000;

@@ -154,7 +154,7 @@ export const recall = definePlugin({
       return withResultMeta(value, { blob: { truncated: false, id: prepared.id } });
     });
 
-    pipeline.hooks.context.tap({ name: RECALL_PLUGIN, stage: CONTEXT_STAGE.PRUNE + 50 }, (messages) => {
+    pipeline.hooks.context.tap({ name: RECALL_PLUGIN, stage: CONTEXT_STAGE.RECALL }, (messages) => {
       const report = savings.measure(messages);
       // Turns stay monotonic across compaction (which removes old user messages): count each user
       // message once, by its timestamp.

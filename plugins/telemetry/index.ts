@@ -113,12 +113,12 @@ export const telemetry = definePlugin({
     // One span per model request: opened before pruning, closed after it with what pruning reported.
     let contextStart: { at: number; messages: number } | undefined;
     let lastPrune: Record<string, unknown> | undefined;
-    pipeline.hooks.context.tap({ name: TELEMETRY_PLUGIN, stage: CONTEXT_STAGE.PRUNE - 50 }, (messages) => {
+    pipeline.hooks.context.tap({ name: TELEMETRY_PLUGIN, stage: CONTEXT_STAGE.MEASURE_BEFORE }, (messages) => {
       contextStart = { at: Date.now(), messages: messages.length };
       lastPrune = undefined;
       return undefined;
     });
-    pipeline.hooks.context.tap({ name: TELEMETRY_PLUGIN, stage: CONTEXT_STAGE.PRUNE + 50 }, (messages, info) => {
+    pipeline.hooks.context.tap({ name: TELEMETRY_PLUGIN, stage: CONTEXT_STAGE.MEASURE_AFTER }, (messages, info) => {
       const start = contextStart;
       contextStart = undefined;
       const report = lastPrune;
