@@ -4,7 +4,7 @@
  * On every model call (`context` hook, CONTEXT_STAGE.PRUNE; request-only, the session keeps the full history)
  * old tool output is replaced by deterministic placeholders that name the tool, its key arguments and
  * the way back (a `blob_read` call when the blobs plugin stored the output, otherwise how to re-run
- * narrower). The last `keepRecentTurns` turns are never touched (see turns.ts for what a turn is),
+ * narrower). The last `keepRecentTurns` turns are never touched (see lib/context/turns.ts for what a turn is),
  * pinned results are never pruned, and a forward-only boundary keeps the provider's prompt cache
  * valid between steps (see pruner.ts). `perModel` switches pruning off or changes its thresholds for
  * the model a request goes to (see per-model.ts). On pi 0.87 and later the pruned results also become
@@ -38,7 +38,7 @@ export { SessionPruner } from "./pruner.ts";
 // placeholder, and a fold the pruner must step for.
 export { CACHE_PRICING, CLOCKLESS_STEP_DEFAULTS, PREVIOUS_STEP_DEFAULTS, RESULT_ONLY_PRUNING } from "./config.ts";
 export { isPlaceholder } from "./placeholder.ts";
-export { hasNewFold } from "./pruner.ts";
+export { hasNewFold } from "../../lib/context/index.ts";
 
 /** Plugin name, as taps and errors show it. */
 export const PRUNE_PLUGIN = "governor:prune";

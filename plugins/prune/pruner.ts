@@ -70,9 +70,6 @@ const MAX_ACTIONS = 10;
 /** Recent request ends kept for the rewrite estimate: more than the lookback's blocks ever span. */
 const MAX_REQUEST_ENDS = 64;
 
-// Replay (hindsight.ts) imports hasNewFold from here.
-export { hasNewFold };
-
 /** The pruning state and engine of one session. */
 export class SessionPruner {
   private facts: Facts[] = [];
