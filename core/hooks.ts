@@ -16,7 +16,9 @@ export interface TapOptions {
 
 /** A registered tap, as `/governor status` lists it. */
 export interface TapRecord {
+  /** The plugin that tapped. */
   name: string;
+  /** Its stage (the default filled in). */
   stage: number;
 }
 
@@ -90,6 +92,7 @@ abstract class GovernedHook {
 export class TransformHook<T, I> extends GovernedHook {
   private readonly hook = new AsyncSeriesWaterfallHook<[T, I]>(["value", "info"]);
 
+  /** Adds a transform: it returns the next value, or undefined to keep the one it got. */
   tap(options: TapOptions | string, fn: (value: T, info: I) => T | undefined | Promise<T | undefined>): void {
     const o = this.admit(options);
     const { reportPluginError } = this.host;
@@ -116,6 +119,7 @@ export class TransformHook<T, I> extends GovernedHook {
 export class LifecycleHook<I> extends GovernedHook {
   private readonly hook = new AsyncSeriesHook<[I]>(["info"]);
 
+  /** Adds a handler; the hook waits for it before the next one runs. */
   tap(options: TapOptions | string, fn: (info: I) => void | Promise<void>): void {
     const o = this.admit(options);
     const { reportPluginError } = this.host;
@@ -129,6 +133,7 @@ export class LifecycleHook<I> extends GovernedHook {
     });
   }
 
+  /** Runs every handler in stage order. Never rejects for a plugin's fault. */
   run(info: I): Promise<void> {
     return this.hook.promise(info);
   }
@@ -139,6 +144,7 @@ export class ObserverHook<E> extends GovernedHook {
   private readonly hook = new SyncHook<[E]>(["event"]);
   private reporting = false;
 
+  /** Adds an observer (synchronous; what it returns is ignored). */
   tap(options: TapOptions | string, fn: (event: E) => void): void {
     const o = this.admit(options);
     const hookName = this.hookName;
@@ -158,6 +164,7 @@ export class ObserverHook<E> extends GovernedHook {
     });
   }
 
+  /** Hands `event` to every observer in stage order. */
   call(event: E): void {
     if (this.records.length > 0) this.hook.call(event);
   }
@@ -171,6 +178,7 @@ export class ObserverHook<E> extends GovernedHook {
 export class WrapHook<H, Info> extends GovernedHook {
   private readonly wrappers: Array<{ o: Required<TapOptions>; fn: (next: H, info: Info) => H }> = [];
 
+  /** Adds a wrapper `(next, tool) => handler`, composed once per tool at seal. */
   tap(options: TapOptions | string, fn: (next: H, info: Info) => H): void {
     const o = this.admit(options);
     this.wrappers.push({ o, fn });
