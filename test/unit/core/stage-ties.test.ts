@@ -7,7 +7,11 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { CONTEXT_STAGE, definePlugin, definePreset, Pipeline, PipelineError, TOOL_STAGE } from "pi-governor/sdk";
 import { createGovernor } from "pi-governor/host";
+import { redactSecrets } from "../../../docs/examples/redact-secrets-plugin.ts";
 import { fold } from "../../../plugins/fold/index.ts";
+import { kotaPreset } from "../../../presets/kota/index.ts";
+import { leanPreset } from "../../../presets/lean/index.ts";
+import { mcpPreset } from "../../../presets/mcp/index.ts";
 
 function tieOf(tap: () => void): PipelineError {
   try {
@@ -65,6 +69,17 @@ describe("a tie on an ordered hook", () => {
     const g = await createGovernor({ preset, cwd: "/tmp", agentDir: "/tmp", env: {}, layers: [] });
     expect(g.problems()).toEqual([expect.stringContaining('plugins "governor:fold" and "acme:squatter" both tap "context" at stage 450')]);
     expect(g.pipeline.describe().context!.map((t) => t.name)).not.toContain("acme:squatter");
+  });
+});
+
+describe("the built-in presets", () => {
+  it("have no tie with every plugin on, nor with the docs' example plugin added", async () => {
+    const everything = [{ kind: "global" as const, source: "G", data: { telemetry: { enabled: true }, chaos: { enabled: true } } }];
+    for (const preset of [kotaPreset, leanPreset, mcpPreset]) {
+      const withExample = definePreset({ ...preset, plugins: () => [...preset.plugins(), redactSecrets()] });
+      const g = await createGovernor({ preset: withExample, cwd: "/tmp", agentDir: "/tmp", env: {}, layers: everything });
+      expect(g.problems(), preset.name).toEqual([]);
+    }
   });
 });
 
