@@ -42,8 +42,9 @@ export const GATE_STAGE = Object.freeze({
 /** Stages of `hooks.toolResult` (every finished tool result); lower runs first. */
 export const RESULT_STAGE = Object.freeze({
   /**
-   * 100. Turn raw output into model-facing text (the budget plugin's status line; third-party
-   * formatters next to it, e.g. docs/examples/redact-secrets-plugin.ts at FORMAT - 10).
+   * 100. Turn raw output into model-facing text (third-party formatters,
+   * docs/examples/redact-secrets-plugin.ts). The budget plugin waits for its stored answers just
+   * before, at FORMAT - 5.
    */
   FORMAT: 100,
   /** 200. Cut oversized output to a bounded excerpt and store the original (blobs). */

@@ -36,8 +36,7 @@ export const redactSecrets = definePlugin({
     });
 
     // Transform: every finished tool result, governed or pi's own (read, bash, ...).
-    // FORMAT - 10: before the budget's status line (FORMAT); two plugins on one stage are an error.
-    pipeline.hooks.toolResult.tap({ name: "acme:redact-secrets", stage: RESULT_STAGE.FORMAT - 10 }, (result) => {
+    pipeline.hooks.toolResult.tap({ name: "acme:redact-secrets", stage: RESULT_STAGE.FORMAT }, (result) => {
       let changed = false;
       const content = result.content.map((block): ContentBlock => {
         if (block.type !== "text") return block;
