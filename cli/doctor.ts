@@ -24,6 +24,7 @@ data in a temporary folder, removed when it stops.
   -h, --help  this text
 `;
 
+/** The `doctor` command (see the module comment). */
 export const run: CliCommand = async (argv, io) => {
   const parsed = parseCommandArgs(argv, { cwd: { type: "string" }, json: { type: "boolean" } }, USAGE, io, { maxPositionals: 0 });
   if (typeof parsed === "number") return parsed;

@@ -45,6 +45,7 @@ export type GovernorErrorCode =
   | "GOV_TAP_NAME"
   | "GOV_TAP_STAGE"
   | "GOV_TAP_BEFORE"
+  | "GOV_TAP_TIE"
   | "GOV_NEXT_TWICE"
   | "GOV_TOOL_NAME"
   | "GOV_TOOL_DUPLICATE"

@@ -2,8 +2,10 @@
  * Named stages order every tap in the pipeline, one constant per hook. Gaps of 100 leave room for
  * third-party plugins to slot in between (`TOOL_STAGE.RETRY + 10`), which is why tapable's `before`
  * is not offered: a stage number is the one ordering mechanism, and a stable sort by it decides the
- * run order (equal stages keep the order plugins were applied in). A tap without a stage runs at
- * {@link DEFAULT_STAGE}. Numbers of different hooks are unrelated: each hook sorts only its own taps.
+ * run order. On the hooks where order changes what runs (toolCall, toolGate, toolResult, context) two
+ * plugins on one stage are an error (GOV_TAP_TIE); on the lifecycle and event hooks equal stages keep
+ * the order plugins were applied in. A tap without a stage runs at {@link DEFAULT_STAGE}. Numbers of
+ * different hooks are unrelated: each hook sorts only its own taps.
  */
 
 /**
@@ -41,7 +43,8 @@ export const GATE_STAGE = Object.freeze({
 export const RESULT_STAGE = Object.freeze({
   /**
    * 100. Turn raw output into model-facing text (third-party formatters,
-   * docs/examples/redact-secrets-plugin.ts; the budget plugin's status line).
+   * docs/examples/redact-secrets-plugin.ts). The budget plugin waits for its stored answers just
+   * before, at FORMAT - 5.
    */
   FORMAT: 100,
   /** 200. Cut oversized output to a bounded excerpt and store the original (blobs). */
@@ -52,10 +55,35 @@ export const RESULT_STAGE = Object.freeze({
   OBSERVE: 900,
 });
 
-/** Stages of `hooks.context` (the message list about to go to the model); lower runs first. */
+/**
+ * Every slot of `hooks.context` (the message list about to go to the model), in run order: the whole
+ * order of a request is this table. Each built-in tap names its slot; two plugins on one slot is an
+ * error when the second one taps (GOV_TAP_TIE), so no order is left to the order plugins are applied in.
+ */
 export const CONTEXT_STAGE = Object.freeze({
-  /** 400. Replace old payloads with placeholders (prune); measure before it below, after it above. */
+  /**
+   * -100. Prune puts the content beneath its own earlier context edits back (pi 0.87+), before any
+   * other tap reads the history: everything after sees what the session holds.
+   */
+  RESTORE: -100,
+  /** 0. Blobs learns which blobs the list points to (retention), before pruning replaces old results. */
+  BLOBS: 0,
+  /** 350. Telemetry opens the request's span and notes the list's size before anything shrinks it. */
+  MEASURE_BEFORE: 350,
+  /** 390. Fold keeps the unpruned history: fold records and ranges come from it, not from placeholders. */
+  FOLD_CAPTURE: 390,
+  /** 399. Prune keeps its own input, to turn the request's edits into context edits at the turn end. */
+  PRUNE_INPUT: 399,
+  /** 400. Replace old payloads with placeholders (prune). */
   PRUNE: 400,
+  /** 401. Prune keeps its own output, the other half of the edits. */
+  PRUNE_OUTPUT: 401,
+  /** 450. Fold replaces folded turns in the pruned list, so pruning's decisions never see a fold. */
+  FOLD: 450,
+  /** 460. Recall measures the savings of the list as sent and adds its pointer after a compaction. */
+  RECALL: 460,
+  /** 470. Telemetry closes the request's span with what pruning reported: the list as it goes out. */
+  MEASURE_AFTER: 470,
 });
 
 /** Stages of `hooks.beforeAgentStart` (injections in front of a prompt); lower runs first. */

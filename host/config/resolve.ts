@@ -81,123 +81,173 @@ export function resolveConfig(
   /** The user's global config file, as problems name it (under PI_CODING_AGENT_DIR when set). */
   globalFile = "~/.pi/agent/pi-governor.json",
 ): ResolvedConfig {
-  const problems: ConfigProblem[] = [];
-  const sources = ["defaults"];
-  const byKey = new Map(plugins.map((p) => [p.configKey, p]));
-  const partials = new Map(plugins.map((p) => [p.configKey, deepPartial(p.schema)]));
-  const allowProjectSpawn = layers.some((l) => l.kind === "global" && l.data.allowProjectSpawnConfig === true);
-  let preset: string | undefined;
-  let merged: Record<string, unknown> = {};
-  // Each section as the trusted sources alone set it, for keys whose trust depends on other keys.
-  const trustedView = (plugin: GovernorPlugin<any>): Record<string, unknown> => {
+  const run = new LayerMerge(plugins, layers, otherSections, globalFile);
+  for (const layer of layers) run.addLayer(layer);
+  const trustedLists = run.mergeAdditiveLists();
+  const values = new Map<string, Record<string, unknown> & { enabled: boolean }>();
+  for (const plugin of plugins) values.set(plugin.configKey, run.valueOf(plugin, trustedLists));
+  return { preset: run.preset, values, sources: run.sources, problems: run.problems, ignoredTrustedKeys: run.ignoredTrustedKeys };
+}
+
+/** One {@link resolveConfig}: the layers merged so far, what they were said to break, and who set what. */
+class LayerMerge {
+  readonly problems: ConfigProblem[] = [];
+  readonly sources = ["defaults"];
+  readonly ignoredTrustedKeys: IgnoredTrustedKey[] = [];
+  preset: string | undefined;
+  private merged: Record<string, unknown> = {};
+  private readonly byKey: Map<string, GovernorPlugin<any>>;
+  private readonly partials: Map<string, z.ZodObject>;
+  private readonly renamedBySection: Map<string, NonNullable<GovernorPlugin<any>["renamedKeys"]>>;
+  private readonly allowProjectSpawn: boolean;
+  /** Which layer last set each `section.key`, for cross-key reports. */
+  private readonly setBy = new Map<string, string>();
+  /** What each source set of each additive list, by `section.key`. */
+  private readonly listsBy = new Map<string, ListContribution[]>();
+
+  constructor(
+    private readonly plugins: readonly GovernorPlugin<any>[],
+    private readonly layers: readonly ConfigLayer[],
+    private readonly otherSections: ReadonlySet<string>,
+    private readonly globalFile: string,
+  ) {
+    this.byKey = new Map(plugins.map((p) => [p.configKey, p]));
+    this.partials = new Map(plugins.map((p) => [p.configKey, deepPartial(p.schema)]));
+    this.allowProjectSpawn = layers.some((l) => l.kind === "global" && l.data.allowProjectSpawnConfig === true);
+    this.renamedBySection = new Map(plugins.filter((p) => p.renamedKeys && Object.keys(p.renamedKeys).length).map((p) => [p.configKey, p.renamedKeys!]));
+  }
+
+  /** Each section as the trusted sources alone set it, for keys whose trust depends on other keys. */
+  private trustedView(plugin: GovernorPlugin<any>): Record<string, unknown> {
     let view: Record<string, unknown> = { ...plugin.defaults };
-    for (const l of layers)
+    for (const l of this.layers)
       if (l.kind !== "project" && isPlainObject(l.data[plugin.configKey]))
         view = deepMerge(view, withoutUnsafeKeys(l.data[plugin.configKey] as Record<string, unknown>));
     return view;
-  };
-  const ignoredTrustedKeys: IgnoredTrustedKey[] = [];
-  /** Which layer last set each `section.key`, for cross-key reports. */
-  const setBy = new Map<string, string>();
-  /** What each source set of each additive list, by `section.key`. */
-  const listsBy = new Map<string, ListContribution[]>();
+  }
 
-  const renamedBySection = new Map(plugins.filter((p) => p.renamedKeys && Object.keys(p.renamedKeys).length).map((p) => [p.configKey, p.renamedKeys!]));
-  for (const layer of layers) {
+  addLayer(layer: ConfigLayer): void {
     const accepted: Record<string, unknown> = {};
     let contributed = false;
     // Old spellings first, so a file written for an older release still applies (a key may move to
     // another section: a part of a plugin that became its own plugin).
-    const upgraded = upgradeLayer(withoutUnsafeKeys(layer.data), renamedBySection);
-    for (const r of upgraded.renamed) problems.push({ source: layer.source, path: r.path, message: r.message });
+    const upgraded = upgradeLayer(withoutUnsafeKeys(layer.data), this.renamedBySection);
+    for (const r of upgraded.renamed) this.problems.push({ source: layer.source, path: r.path, message: r.message });
     for (const [key, value] of Object.entries(upgraded.data)) {
       if ((META_KEYS as readonly string[]).includes(key)) continue;
-      const plugin = byKey.get(key);
-      if (!plugin && otherSections.has(key)) continue;
-      if (!plugin) {
-        problems.push({
-          source: layer.source,
-          path: key,
-          message: `unknown section${didYouMean(key, [...byKey.keys()])}; known: ${[...byKey.keys()].join(", ")}`,
-        });
-        continue;
-      }
-      // A bad value drops only its key (at any depth); the section's other keys still apply.
-      const parsed = parseSalvaging(partials.get(key)!, value);
-      for (const issue of parsed.issues) problems.push({ source: layer.source, path: [key, issue.path].filter(Boolean).join("."), message: issue.message });
-      if (!parsed.data) continue; // not an object at all: earlier layers stay in force
-      const section = { ...parsed.data };
-      if (layer.kind === "project" && !allowProjectSpawn) {
-        for (const trusted of new Set([...plugin.trustedKeys, ...(plugin.trustedKeysWhen?.(trustedView(plugin)) ?? [])])) {
-          if (trusted in section) {
-            delete section[trusted];
-            ignoredTrustedKeys.push({ source: layer.source, section: key, key: trusted });
-            problems.push({
-              source: layer.source,
-              path: `${key}.${trusted}`,
-              message: `ignored: a project config may not choose what program runs, where files are written, what leaves the machine, how long shared data is kept or loosen a policy. To allow it, add ${ALLOW_PROJECT_LINE} to your global config (${globalFile})`,
-            });
-          }
-        }
-      }
+      const section = this.acceptSection(layer, key, value);
+      if (!section) continue;
       accepted[key] = section;
-      for (const k of plugin.additiveKeys ?? []) {
-        if (!Array.isArray(section[k])) continue;
-        const id = `${key}.${k}`;
-        listsBy.set(id, [...(listsBy.get(id) ?? []), { fromProject: layer.kind === "project", source: layer.source, entries: section[k] as unknown[] }]);
-      }
-      for (const k of Object.keys(section)) setBy.set(`${key}.${k}`, layer.source);
       contributed = true;
     }
-    const meta = metaSchema.safeParse(Object.fromEntries(META_KEYS.filter((k) => k in layer.data).map((k) => [k, layer.data[k]])));
-    if (!meta.success) problems.push(...problemsOf(layer.source, "", meta.error));
-    else {
-      if (meta.data.preset && layer.kind === "project" && !allowProjectSpawn) {
-        // The preset decides which programs run (KotaDB, MCP servers) and whose secrets redaction knows.
-        ignoredTrustedKeys.push({ source: layer.source, section: "", key: "preset" });
-        problems.push({
-          source: layer.source,
-          path: "preset",
-          message: `${PROJECT_PRESET_IGNORED}. To allow it, add ${ALLOW_PROJECT_LINE} to your global config (${globalFile})`,
-        });
-      } else if (meta.data.preset) {
-        preset = meta.data.preset;
-        contributed = true;
-      }
-      if (meta.data.allowProjectSpawnConfig !== undefined && layer.kind !== "global") {
-        problems.push({ source: layer.source, path: "allowProjectSpawnConfig", message: `ignored: only the global config (${globalFile}) may set this` });
-      }
-    }
-    merged = deepMerge(merged, accepted);
-    if (contributed) sources.push(layer.source);
+    if (this.readMeta(layer)) contributed = true;
+    this.merged = deepMerge(this.merged, accepted);
+    if (contributed) this.sources.push(layer.source);
   }
 
-  // Additive lists: the union of every source's entries instead of the last source's list.
-  /** Each additive list as the user's own sources set it, for keys a broken cross-key rule puts back. */
-  const trustedLists = new Map<string, unknown[]>();
-  for (const plugin of plugins) {
+  /** One section of a layer as it is accepted: bad values and (from a project) trusted keys left out. */
+  private acceptSection(layer: ConfigLayer, key: string, value: unknown): Record<string, unknown> | undefined {
+    const plugin = this.byKey.get(key);
+    if (!plugin && this.otherSections.has(key)) return undefined;
+    if (!plugin) {
+      this.problems.push({
+        source: layer.source,
+        path: key,
+        message: `unknown section${didYouMean(key, [...this.byKey.keys()])}; known: ${[...this.byKey.keys()].join(", ")}`,
+      });
+      return undefined;
+    }
+    // A bad value drops only its key (at any depth); the section's other keys still apply.
+    const parsed = parseSalvaging(this.partials.get(key)!, value);
+    for (const issue of parsed.issues) this.problems.push({ source: layer.source, path: [key, issue.path].filter(Boolean).join("."), message: issue.message });
+    if (!parsed.data) return undefined; // not an object at all: earlier layers stay in force
+    const section = { ...parsed.data };
+    if (layer.kind === "project" && !this.allowProjectSpawn) {
+      for (const trusted of new Set([...plugin.trustedKeys, ...(plugin.trustedKeysWhen?.(this.trustedView(plugin)) ?? [])])) {
+        if (trusted in section) {
+          delete section[trusted];
+          this.ignoredTrustedKeys.push({ source: layer.source, section: key, key: trusted });
+          this.problems.push({
+            source: layer.source,
+            path: `${key}.${trusted}`,
+            message: `ignored: a project config may not choose what program runs, where files are written, what leaves the machine, how long shared data is kept or loosen a policy. To allow it, add ${ALLOW_PROJECT_LINE} to your global config (${this.globalFile})`,
+          });
+        }
+      }
+    }
     for (const k of plugin.additiveKeys ?? []) {
-      const contributions = listsBy.get(`${plugin.configKey}.${k}`);
-      const schema = plugin.schema.shape[k] as z.ZodType | undefined;
-      if (!contributions || !schema) continue;
-      const list = additiveList(schema, (plugin.defaults as Record<string, unknown[]>)[k] ?? [], contributions);
-      merged[plugin.configKey] = { ...(merged[plugin.configKey] as Record<string, unknown>), [k]: list.value };
-      trustedLists.set(`${plugin.configKey}.${k}`, list.trusted);
-      for (const d of list.dropped) problems.push({ source: d.source, path: `${plugin.configKey}.${k}`, message: droppedMessage(d.count) });
+      if (!Array.isArray(section[k])) continue;
+      const id = `${key}.${k}`;
+      this.listsBy.set(id, [
+        ...(this.listsBy.get(id) ?? []),
+        { fromProject: layer.kind === "project", source: layer.source, entries: section[k] as unknown[] },
+      ]);
     }
+    for (const k of Object.keys(section)) this.setBy.set(`${key}.${k}`, layer.source);
+    return section;
   }
 
-  const values = new Map<string, Record<string, unknown> & { enabled: boolean }>();
-  for (const plugin of plugins) {
-    const full = deepMerge(plugin.defaults, merged[plugin.configKey]);
+  /** The layer's top-level keys (`preset`, `allowProjectSpawnConfig`); true when it chose the preset. */
+  private readMeta(layer: ConfigLayer): boolean {
+    const meta = metaSchema.safeParse(Object.fromEntries(META_KEYS.filter((k) => k in layer.data).map((k) => [k, layer.data[k]])));
+    if (!meta.success) {
+      this.problems.push(...problemsOf(layer.source, "", meta.error));
+      return false;
+    }
+    let chose = false;
+    if (meta.data.preset && layer.kind === "project" && !this.allowProjectSpawn) {
+      // The preset decides which programs run (KotaDB, MCP servers) and whose secrets redaction knows.
+      this.ignoredTrustedKeys.push({ source: layer.source, section: "", key: "preset" });
+      this.problems.push({
+        source: layer.source,
+        path: "preset",
+        message: `${PROJECT_PRESET_IGNORED}. To allow it, add ${ALLOW_PROJECT_LINE} to your global config (${this.globalFile})`,
+      });
+    } else if (meta.data.preset) {
+      this.preset = meta.data.preset;
+      chose = true;
+    }
+    if (meta.data.allowProjectSpawnConfig !== undefined && layer.kind !== "global") {
+      this.problems.push({
+        source: layer.source,
+        path: "allowProjectSpawnConfig",
+        message: `ignored: only the global config (${this.globalFile}) may set this`,
+      });
+    }
+    return chose;
+  }
+
+  /**
+   * Additive lists: the union of every source's entries instead of the last source's list. Returns
+   * each additive list as the user's own sources set it, for keys a broken cross-key rule puts back.
+   */
+  mergeAdditiveLists(): Map<string, unknown[]> {
+    const trustedLists = new Map<string, unknown[]>();
+    for (const plugin of this.plugins) {
+      for (const k of plugin.additiveKeys ?? []) {
+        const contributions = this.listsBy.get(`${plugin.configKey}.${k}`);
+        const schema = plugin.schema.shape[k] as z.ZodType | undefined;
+        if (!contributions || !schema) continue;
+        const list = additiveList(schema, (plugin.defaults as Record<string, unknown[]>)[k] ?? [], contributions);
+        this.merged[plugin.configKey] = { ...(this.merged[plugin.configKey] as Record<string, unknown>), [k]: list.value };
+        trustedLists.set(`${plugin.configKey}.${k}`, list.trusted);
+        for (const d of list.dropped) this.problems.push({ source: d.source, path: `${plugin.configKey}.${k}`, message: droppedMessage(d.count) });
+      }
+    }
+    return trustedLists;
+  }
+
+  /** The plugin's section: defaults under the merged layers, cross-key rules and the whole schema kept. */
+  valueOf(plugin: GovernorPlugin<any>, trustedLists: ReadonlyMap<string, unknown[]>): Record<string, unknown> & { enabled: boolean } {
+    const full = deepMerge(plugin.defaults, this.merged[plugin.configKey]);
     const parsed = plugin.schema.safeParse(full);
     if (parsed.success) {
       const value = parsed.data as Record<string, unknown> & { enabled: boolean };
       // Rules across keys: report each against the file that set the keys, and put those keys back
       // to their defaults (which pass every rule); the rest of the section keeps its values.
       for (const broken of plugin.check(value)) {
-        const setter = broken.keys.map((k) => setBy.get(`${plugin.configKey}.${k}`)).find(Boolean) ?? "config";
-        problems.push({
+        const setter = broken.keys.map((k) => this.setBy.get(`${plugin.configKey}.${k}`)).find(Boolean) ?? "config";
+        this.problems.push({
           source: setter,
           path: `${plugin.configKey}.${broken.keys[0]}`,
           message: `${broken.message}; using the defaults for ${broken.keys.join(" and ")}`,
@@ -205,23 +255,21 @@ export function resolveConfig(
         // An additive list goes back to the user's own entries, never below them.
         for (const k of broken.keys) value[k] = trustedLists.get(`${plugin.configKey}.${k}`) ?? (plugin.defaults as Record<string, unknown>)[k];
       }
-      values.set(plugin.configKey, value);
-    } else {
-      // Layers were valid one by one but not together: put the keys involved back to their defaults.
-      problems.push(...problemsOf("merged config", plugin.configKey, parsed.error));
-      const repaired: Record<string, unknown> = { ...(full as Record<string, unknown>) };
-      for (const issue of parsed.error.issues) {
-        const top = issue.code === "unrecognized_keys" && issue.path.length === 0 ? issue.keys : [String(issue.path[0] ?? "")];
-        for (const key of top) {
-          if (key in plugin.defaults) repaired[key] = (plugin.defaults as Record<string, unknown>)[key];
-          else delete repaired[key];
-        }
-      }
-      const again = plugin.schema.safeParse(repaired);
-      values.set(plugin.configKey, (again.success ? again.data : plugin.defaults) as never);
+      return value;
     }
+    // Layers were valid one by one but not together: put the keys involved back to their defaults.
+    this.problems.push(...problemsOf("merged config", plugin.configKey, parsed.error));
+    const repaired: Record<string, unknown> = { ...(full as Record<string, unknown>) };
+    for (const issue of parsed.error.issues) {
+      const top = issue.code === "unrecognized_keys" && issue.path.length === 0 ? issue.keys : [String(issue.path[0] ?? "")];
+      for (const key of top) {
+        if (key in plugin.defaults) repaired[key] = (plugin.defaults as Record<string, unknown>)[key];
+        else delete repaired[key];
+      }
+    }
+    const again = plugin.schema.safeParse(repaired);
+    return (again.success ? again.data : plugin.defaults) as never;
   }
-  return { preset, values, sources, problems, ignoredTrustedKeys };
 }
 
 /**

@@ -6,6 +6,7 @@
  */
 import type { Clock } from "../../core/index.ts";
 
+/** Runs one retention pass at the session's first message list, then on a timer; see the module comment. */
 export class RetentionSchedule {
   private timer: unknown;
   private running = false;

@@ -4,7 +4,7 @@
  * back; `/<root> blobs` and `/<root> purge-blobs` show and clear the cache.
  */
 import { BlobStore, isBlobId, resolveBlobDir, RetentionSchedule } from "../../lib/blobs/index.ts";
-import { definePlugin, defineService, messageMeta, RESULT_STAGE } from "../../core/index.ts";
+import { CONTEXT_STAGE, definePlugin, defineService, messageMeta, RESULT_STAGE } from "../../core/index.ts";
 import { errorText } from "../../core/errors.ts";
 import { REDACTOR } from "../redact/index.ts";
 import { listBlobsCommand, purgeBlobsCommand } from "./commands.ts";
@@ -58,9 +58,8 @@ export const blobs = definePlugin({
 
     pipeline.hooks.toolResult.tap({ name: BLOBS_PLUGIN, stage: RESULT_STAGE.SHAPE }, createShaper(store, config, services));
     // A resumed session points to blobs written by an earlier process: every message list the model
-    // gets names them in result details, so retention learns them here (read-only; stage 0 sees them
-    // before pruning replaces old results).
-    pipeline.hooks.context.tap({ name: BLOBS_PLUGIN, stage: 0 }, (messages) => {
+    // gets names them in result details, so retention learns them here (read-only, before pruning replaces old results).
+    pipeline.hooks.context.tap({ name: BLOBS_PLUGIN, stage: CONTEXT_STAGE.BLOBS }, (messages) => {
       for (const m of messages) {
         const id = messageMeta(m).blob?.id;
         if (isBlobId(id)) store.reference(id);

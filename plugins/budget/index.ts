@@ -35,9 +35,9 @@ export const budget = definePlugin({
       budgetWrapper(config, { ...(store ? { store } : {}), logger: services.logger, pending }),
     );
     // A result that names a stored full answer reaches the model only once it is on disk (writes are
-    // few and small: every one in flight is awaited).
+    // few and small: every one in flight is awaited). FORMAT - 5 leaves FORMAT to a team's formatters.
     if (store) {
-      pipeline.hooks.toolResult.tap({ name: BUDGET_PLUGIN, stage: RESULT_STAGE.FORMAT }, async () => {
+      pipeline.hooks.toolResult.tap({ name: BUDGET_PLUGIN, stage: RESULT_STAGE.FORMAT - 5 }, async () => {
         await awaitFullAnswers(pending);
         return undefined;
       });

@@ -13,8 +13,9 @@ import { checkRange, FOLD_TOOL, isProblem } from "./folds.ts";
 import type { FoldSession } from "./session.ts";
 import { turnLabel } from "./turn-map.ts";
 
-/** Bounds of the model's summary, in characters. */
+/** Shortest summary the model may fold turns into, in characters. */
 export const SUMMARY_MIN_CHARS = 20;
+/** Longest summary the model may fold turns into, in characters. */
 export const SUMMARY_MAX_CHARS = 8_000;
 
 const parameters = Type.Object({

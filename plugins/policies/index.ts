@@ -35,6 +35,7 @@ interface SessionPolicyState {
   watch: ChangeWatch;
 }
 
+/** The policies plugin factory: `policies()` or `policies({ limits: [...], rules: [...] })`. */
 export const policies = definePlugin({
   name: NAME,
   configKey: "policies",

@@ -19,6 +19,7 @@ export interface SavingsReport {
   turn: number;
 }
 
+/** Remembers each result's full size and measures, per model call, how much of it the context leaves out. */
 export class SavingsTracker {
   private readonly sizes = new Map<string, number>();
   /** The latest report (after the last model call), undefined before one. */

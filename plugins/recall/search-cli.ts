@@ -43,6 +43,7 @@ options:
 /** How long the CLI waits for pi's write lock, in ms (nothing else runs on its thread). */
 const READER_BUSY_TIMEOUT_MS = 2_000;
 
+/** The `search` command: searches the recall index read-only. */
 export const run: CliCommand = async (argv, io, context) => {
   const parsed = parseCommandArgs(
     argv,

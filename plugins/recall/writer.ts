@@ -56,6 +56,7 @@ export interface RecallWriterDeps {
   open?: (path: string) => RecallIndex;
 }
 
+/** Queues tool outputs on the result path and writes them to the blob cache and the index in batches; see the module comment. */
 export class RecallWriter {
   private queue: PendingOutput[] = [];
   private timer: unknown;
