@@ -11,8 +11,8 @@ const root = fileURLToPath(new URL(".", import.meta.url));
  */
 export const SOURCE_ALIASES = [
   { find: /^pi-governor$/, replacement: `${root}core/index.ts` },
-  { find: /^pi-governor\/sdk$/, replacement: `${root}core/sdk.ts` },
-  { find: /^pi-governor\/host$/, replacement: `${root}core/host-api.ts` },
+  { find: /^pi-governor\/host$/, replacement: `${root}host/index.ts` },
+  { find: /^pi-governor\/testing$/, replacement: `${root}testing/index.ts` },
   { find: /^pi-governor\/((?:plugins|presets)\/[^/]+\/index\.ts)$/, replacement: `${root}$1` },
 ];
 

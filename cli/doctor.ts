@@ -4,9 +4,10 @@
  */
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
-import { agentDirFrom, createGovernor } from "../core/index.ts";
-import type { CliCommand } from "../core/index.ts";
-import { parseCommandArgs, USAGE_EXIT } from "../core/index.ts";
+import { createGovernor } from "../host/index.ts";
+import { agentDirFrom } from "../lib/config/index.ts";
+import type { CliCommand } from "../lib/cli-command/index.ts";
+import { parseCommandArgs, USAGE_EXIT } from "../lib/cli-command/index.ts";
 import { formatDoctorReport, runDoctor } from "../plugins/doctor/checks.ts";
 import { DEFAULT_START_TIMEOUT_MS, defaultDoctorEnvironment } from "../plugins/doctor/environment.ts";
 
@@ -23,6 +24,7 @@ data in a temporary folder, removed when it stops.
   -h, --help  this text
 `;
 
+/** The `doctor` command (see the module comment). */
 export const run: CliCommand = async (argv, io) => {
   const parsed = parseCommandArgs(argv, { cwd: { type: "string" }, json: { type: "boolean" } }, USAGE, io, { maxPositionals: 0 });
   if (typeof parsed === "number") return parsed;

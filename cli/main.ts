@@ -4,12 +4,12 @@
  */
 
 import { fileURLToPath } from "node:url";
-import type { CliCommand, CliContext, CliIO } from "../core/index.ts";
+import type { CliCommand, CliContext, CliIO } from "../lib/cli-command/index.ts";
 // Not through core/index.ts: that loads the pipeline (tapable), and a missing dependency must be
 // reported below, not crash this module's import.
-import { visibleLines } from "../core/visible.ts";
-import { CANNOT_READ_EXIT, USAGE_EXIT } from "../core/cli-args.ts";
-import { didYouMean } from "../core/did-you-mean.ts";
+import { visibleLines } from "../lib/visible/index.ts";
+import { CANNOT_READ_EXIT, USAGE_EXIT } from "../lib/cli-command/index.ts";
+import { didYouMean } from "../lib/did-you-mean/index.ts";
 import { rerunOnPiNode } from "./sqlite-node.ts";
 
 export type { CliCommand, CliContext, CliIO };
@@ -78,7 +78,7 @@ export async function main(argv: string[], raw: CliIO = stdio): Promise<number> 
  */
 async function trustedConfigOf(env: NodeJS.ProcessEnv): Promise<Readonly<Record<string, unknown>>> {
   try {
-    const { agentDirFrom, loadConfigLayers } = await import("../core/config/layers.ts");
+    const { agentDirFrom, loadConfigLayers } = await import("../host/config/layers.ts");
     const { deepMerge } = await import("../core/config/merge.ts");
     const { layers } = loadConfigLayers({ agentDir: agentDirFrom(env), cwd: process.cwd(), env });
     let merged: Record<string, unknown> = {};

@@ -9,7 +9,7 @@
 import { spawn } from "node:child_process";
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import type { CliIO } from "../core/cli-command.ts";
+import type { CliIO } from "../lib/cli-command/index.ts";
 // command.ts alone (node: modules only): main.ts must load even where a dependency is missing.
 import { readPiCommand, untrustedRoots } from "../lib/pi/command.ts";
 

@@ -1,10 +1,10 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { CliCommand } from "../core/index.ts";
-import { parseCommandArgs } from "../core/index.ts";
+import type { CliCommand } from "../lib/cli-command/index.ts";
+import { parseCommandArgs } from "../lib/cli-command/index.ts";
 import { configMarkdown } from "./config-doc.ts";
-import { configJsonSchema } from "../core/config/json-schema.ts";
+import { configJsonSchema } from "../host/config/json-schema.ts";
 
 /** The repository's copy of the schema (what `npm run schema` writes and a test keeps current). */
 export const DEFAULT_SCHEMA_PATH = resolve(dirname(fileURLToPath(import.meta.url)), "../docs/pi-governor.schema.json");

@@ -18,6 +18,42 @@ export type ErrorCategory =
   | "circuit_open"
   | "unknown";
 
+/**
+ * Every code pi-governor's errors carry: the closed set (docs/plugins.md, "Error codes", says when
+ * each is raised). A {@link GovernorError}'s code names its category; a {@link PipelineError}'s names
+ * the misuse of the pipeline API; a {@link PluginError} is always `GOV_PLUGIN`.
+ */
+export type GovernorErrorCode =
+  // GovernorError, one per category (ErrorCategory)
+  | "GOV_AUTH"
+  | "GOV_RATE_LIMIT"
+  | "GOV_TIMEOUT"
+  | "GOV_SPAWN"
+  | "GOV_CONNECTION_LOST"
+  | "GOV_MCP"
+  | "GOV_NETWORK"
+  | "GOV_INVALID_INPUT"
+  | "GOV_BUDGET"
+  | "GOV_CIRCUIT_OPEN"
+  | "GOV_UNKNOWN"
+  // GovernorError of the blob store: its folder cannot be used (category invalid_input)
+  | "GOV_BLOB_DIR"
+  // PluginError
+  | "GOV_PLUGIN"
+  // PipelineError: misuse of the pipeline API
+  | "GOV_SEALED"
+  | "GOV_TAP_NAME"
+  | "GOV_TAP_STAGE"
+  | "GOV_TAP_BEFORE"
+  | "GOV_TAP_TIE"
+  | "GOV_NEXT_TWICE"
+  | "GOV_TOOL_NAME"
+  | "GOV_TOOL_DUPLICATE"
+  | "GOV_UNKNOWN_TOOL"
+  | "GOV_COMMAND_NAME"
+  | "GOV_COMMAND_DUPLICATE"
+  | "GOV_UNKNOWN_COMMAND";
+
 const BRAND = Symbol.for("pi-governor.error");
 
 /** Fields every governed error carries. */
@@ -40,7 +76,7 @@ export interface GovernorErrorOptions {
 export class GovernorError extends Error {
   readonly [BRAND] = true;
   /** Stable machine code, e.g. `GOV_TIMEOUT`. */
-  readonly code: string;
+  readonly code: GovernorErrorCode;
   readonly category: ErrorCategory;
   readonly recoverable: boolean;
   readonly agentMessage: string;
@@ -48,7 +84,7 @@ export class GovernorError extends Error {
   readonly stderrTail?: string;
   readonly retryAfterMs?: number;
 
-  constructor(code: string, category: ErrorCategory, message: string, options: GovernorErrorOptions) {
+  constructor(code: GovernorErrorCode, category: ErrorCategory, message: string, options: GovernorErrorOptions) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
     this.code = code;
@@ -168,7 +204,7 @@ const PLUGIN_BRAND = Symbol.for("pi-governor.plugin-error");
  */
 export class PluginError extends Error {
   readonly [PLUGIN_BRAND] = true;
-  readonly code = "GOV_PLUGIN";
+  readonly code = "GOV_PLUGIN" satisfies GovernorErrorCode;
   constructor(
     /** The failing plugin's name, e.g. `acme:audit`. */
     readonly pluginName: string,
@@ -188,8 +224,8 @@ export function isPluginError(value: unknown): value is PluginError {
 
 /** Misuse of the pipeline API (tap after seal, next() twice, duplicate tool names). */
 export class PipelineError extends Error {
-  readonly code: string;
-  constructor(code: string, message: string) {
+  readonly code: GovernorErrorCode;
+  constructor(code: GovernorErrorCode, message: string) {
     super(message);
     this.name = "PipelineError";
     this.code = code;

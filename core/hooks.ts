@@ -8,14 +8,17 @@ export interface TapOptions {
   name: string;
   /**
    * Position among the hook's taps: the hook's stage constant (`TOOL_STAGE`, `RESULT_STAGE`, ... in
-   * core/stages.ts) plus or minus an offset. Default {@link DEFAULT_STAGE} (500). Equal stages keep tap order.
+   * core/stages.ts) plus or minus an offset. Default {@link DEFAULT_STAGE} (500). On toolCall, toolGate,
+   * toolResult and context another plugin's stage is taken (GOV_TAP_TIE); elsewhere equal stages keep tap order.
    */
   stage?: number;
 }
 
 /** A registered tap, as `/governor status` lists it. */
 export interface TapRecord {
+  /** The plugin that tapped. */
   name: string;
+  /** Its stage (the default filled in). */
   stage: number;
 }
 
@@ -43,18 +46,30 @@ function normalize(options: TapOptions | string): Required<TapOptions> {
   return { name: o.name, stage };
 }
 
+/** How a hook treats two plugins on one stage: `tie-error` where order changes what runs. */
+export type StageTies = "apply-order" | "tie-error";
+
 abstract class GovernedHook {
   protected readonly records: TapRecord[] = [];
   constructor(
     protected readonly host: HookHost,
     /** The hook's name, as errors report it. */
     readonly hookName: string,
+    /** `tie-error`: a second plugin on a stage already taken throws GOV_TAP_TIE (one plugin may reuse its own). */
+    private readonly ties: StageTies = "apply-order",
   ) {}
 
   protected admit(options: TapOptions | string): Required<TapOptions> {
     const o = normalize(options);
     if (this.host.sealed) {
       throw new PipelineError("GOV_SEALED", `plugin "${o.name}" tapped "${this.hookName}" after the pipeline was sealed; tap inside your plugin's apply()`);
+    }
+    const taken = this.ties === "tie-error" ? this.records.find((r) => r.stage === o.stage && r.name !== o.name) : undefined;
+    if (taken) {
+      throw new PipelineError(
+        "GOV_TAP_TIE",
+        `plugins "${taken.name}" and "${o.name}" both tap "${this.hookName}" at stage ${o.stage}, which leaves their order to the order they are applied in; give one of them its own stage (the named stages are in core/stages.ts)`,
+      );
     }
     this.records.push({ name: o.name, stage: o.stage });
     return o;
@@ -77,6 +92,7 @@ abstract class GovernedHook {
 export class TransformHook<T, I> extends GovernedHook {
   private readonly hook = new AsyncSeriesWaterfallHook<[T, I]>(["value", "info"]);
 
+  /** Adds a transform: it returns the next value, or undefined to keep the one it got. */
   tap(options: TapOptions | string, fn: (value: T, info: I) => T | undefined | Promise<T | undefined>): void {
     const o = this.admit(options);
     const { reportPluginError } = this.host;
@@ -103,6 +119,7 @@ export class TransformHook<T, I> extends GovernedHook {
 export class LifecycleHook<I> extends GovernedHook {
   private readonly hook = new AsyncSeriesHook<[I]>(["info"]);
 
+  /** Adds a handler; the hook waits for it before the next one runs. */
   tap(options: TapOptions | string, fn: (info: I) => void | Promise<void>): void {
     const o = this.admit(options);
     const { reportPluginError } = this.host;
@@ -116,6 +133,7 @@ export class LifecycleHook<I> extends GovernedHook {
     });
   }
 
+  /** Runs every handler in stage order. Never rejects for a plugin's fault. */
   run(info: I): Promise<void> {
     return this.hook.promise(info);
   }
@@ -126,6 +144,7 @@ export class ObserverHook<E> extends GovernedHook {
   private readonly hook = new SyncHook<[E]>(["event"]);
   private reporting = false;
 
+  /** Adds an observer (synchronous; what it returns is ignored). */
   tap(options: TapOptions | string, fn: (event: E) => void): void {
     const o = this.admit(options);
     const hookName = this.hookName;
@@ -145,6 +164,7 @@ export class ObserverHook<E> extends GovernedHook {
     });
   }
 
+  /** Hands `event` to every observer in stage order. */
   call(event: E): void {
     if (this.records.length > 0) this.hook.call(event);
   }
@@ -158,6 +178,7 @@ export class ObserverHook<E> extends GovernedHook {
 export class WrapHook<H, Info> extends GovernedHook {
   private readonly wrappers: Array<{ o: Required<TapOptions>; fn: (next: H, info: Info) => H }> = [];
 
+  /** Adds a wrapper `(next, tool) => handler`, composed once per tool at seal. */
   tap(options: TapOptions | string, fn: (next: H, info: Info) => H): void {
     const o = this.admit(options);
     this.wrappers.push({ o, fn });

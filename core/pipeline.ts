@@ -29,18 +29,25 @@ import type {
 
 /** A tool after seal: its definition, info and the composed handler. */
 export interface SealedTool {
+  /** As the owner registered it. */
   readonly definition: GovernedToolDefinition;
+  /** What wrappers see of the tool. */
   readonly info: ToolInfo;
+  /** The toolCall wrappers composed around the tool's execute. */
   readonly handler: ToolHandler;
 }
 
 /** Options for calling a tool through the pipeline directly (the pi adapter and tests do). */
 export interface CallOptions {
+  /** pi's id of the call; empty when absent. */
   toolCallId?: string;
   /** The call that made this one (pi 1.x nested calls). */
   parentToolCallId?: string;
+  /** The session the call belongs to. */
   sessionId?: string;
+  /** Aborts the call (pi's Esc). */
   signal?: AbortSignal;
+  /** Receives partial results while the tool runs. */
   onUpdate?: ToolCallContext["onUpdate"];
 }
 
@@ -113,10 +120,10 @@ export class Pipeline {
       reportPluginError: (error: PluginError) => self.emit({ type: "plugin_error", error }),
     };
     this.hooks = Object.freeze({
-      toolCall: new WrapHook<ToolHandler, ToolInfo>(host, "toolCall"),
-      toolGate: new TransformHook<ToolGateDecision, ToolGateInfo>(host, "toolGate"),
-      toolResult: new TransformHook<ToolResultValue, ToolResultInfo>(host, "toolResult"),
-      context: new TransformHook<ContextMessages, ContextInfo>(host, "context"),
+      toolCall: new WrapHook<ToolHandler, ToolInfo>(host, "toolCall", "tie-error"),
+      toolGate: new TransformHook<ToolGateDecision, ToolGateInfo>(host, "toolGate", "tie-error"),
+      toolResult: new TransformHook<ToolResultValue, ToolResultInfo>(host, "toolResult", "tie-error"),
+      context: new TransformHook<ContextMessages, ContextInfo>(host, "context", "tie-error"),
       contextEdits: new TransformHook<BoundaryDraft[], TurnBoundaryInfo>(host, "contextEdits"),
       beforeAgentStart: new TransformHook<Injection[], PromptInfo>(host, "beforeAgentStart"),
       cacheWarming: new TransformHook<CacheWarmingAction, CacheWarmingInfo>(host, "cacheWarming"),
@@ -129,6 +136,7 @@ export class Pipeline {
     });
   }
 
+  /** True after seal: no more taps, tools or commands. */
   get sealed(): boolean {
     return this.isSealed;
   }

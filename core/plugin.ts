@@ -42,7 +42,7 @@ export interface PluginSpec<S extends z.ZodObject> {
    * hidden, files never pruned). Layers add up instead of replacing: the list in force is the
    * default until the global file or the environment sets it, plus every entry any config source
    * adds (a project file's entries last), so a project file can add entries but never remove one.
-   * Each must be a list (its default an array) and not a trusted key. See core/config/additive.ts.
+   * Each must be a list (its default an array) and not a trusted key. See host/config/additive.ts.
    */
   additiveKeys?: ReadonlyArray<keyof z.infer<S> & string>;
   /**
@@ -79,18 +79,23 @@ export interface PluginSpec<S extends z.ZodObject> {
 export interface CrossFieldProblem {
   /** Top-level keys of the section, the first one is named in the report. */
   keys: readonly string[];
+  /** What is wrong and what to do, for the user. */
   message: string;
 }
 
 /** A ready plugin: `{ name, apply }` plus what the config loader needs. */
 export interface GovernorPlugin<C = Record<string, unknown>> {
+  /** Namespaced name (`governor:retry`, `acme:audit`), as taps and errors show it. */
   readonly name: string;
+  /** Its section of the config file. */
   readonly configKey: string;
+  /** One line for the config docs and `/governor status`. */
   readonly description: string;
   /** Full schema, `enabled` included, strict (unknown keys are errors). */
   readonly schema: z.ZodObject;
   /** Defaults after the factory's overrides, `enabled` included. */
   readonly defaults: WithEnabled<C>;
+  /** Keys a project config may not set ({@link PluginSpec.trustedKeys}). */
   readonly trustedKeys: readonly string[];
   /** Keys trusted given the trusted sources' values ({@link PluginSpec.trustedKeysWhen}); none when the spec has none. */
   trustedKeysWhen?(trusted: Readonly<Record<string, unknown>>): ReadonlyArray<string>;
@@ -102,10 +107,13 @@ export interface GovernorPlugin<C = Record<string, unknown>> {
   check(config: Record<string, unknown>): ReadonlyArray<CrossFieldProblem>;
   /** Services offered, needed and used when present ({@link PluginSpec.provides}); empty when none. */
   readonly provides: ReadonlyArray<ServiceKey<any>>;
+  /** Services it cannot run without. */
   readonly requires: ReadonlyArray<ServiceKey<any>>;
+  /** Services it uses when a plugin provides them. */
   readonly optional: ReadonlyArray<ServiceKey<any>>;
   /** The doctor's checks for this plugin ({@link PluginSpec.doctorChecks}); absent when the spec has none. */
   doctorChecks?(config: WithEnabled<C>, context: DoctorCheckContext): ReturnType<DoctorChecks<WithEnabled<C>>>;
+  /** Taps hooks and registers tools, commands and services; runs once per governor, before seal. */
   apply(pipeline: Pipeline, config: WithEnabled<C>, services: GovernorServices): void | Promise<void>;
 }
 
@@ -166,7 +174,9 @@ export function definePlugin<S extends z.ZodObject>(spec: PluginSpec<S>): Plugin
 
 /** A preset: a named list of plugins with their defaults, assembled into a pi extension by `createExtension`. */
 export interface Preset {
+  /** What the config's `preset` key names it by. */
   readonly name: string;
+  /** One line for `/governor status` and the docs. */
   readonly description: string;
   /** Slash command that plugins' subcommands hang under (`/kota status`). Default "governor". */
   readonly commandRoot?: string;

@@ -15,6 +15,7 @@ import type { AgentMessageLike } from "./content.ts";
 
 /** How a governed call ended (details key `governor`). */
 export interface CallMeta {
+  /** SUCCESS, ERROR or TIMEOUT. */
   status: ObservationStatus;
   /** Wall time of the whole call including retries, in whole milliseconds. */
   durationMs: number;
@@ -24,8 +25,11 @@ export interface CallMeta {
 
 /** One argument the budget lowered to its cap. */
 export interface ClampMeta {
+  /** The argument's name. */
   arg: string;
+  /** The value the call asked for. */
   from: number;
+  /** The cap it ran with. */
   to: number;
 }
 
@@ -64,6 +68,7 @@ export interface BlobMeta {
 
 /** Why retrying stopped, and how many retries ran (details key `retry`). */
 export interface RetryMeta {
+  /** Retries that ran (attempts - 1). */
   retries: number;
   /** `not_transient`, `max_attempts`, `budget`, `deadline`, `retry_after_too_long` or `aborted`. */
   stoppedBy?: string;
@@ -73,6 +78,7 @@ export interface RetryMeta {
 export interface CircuitMeta {
   /** The tool, or with scope "server" the server, the circuit guards. */
   key: string;
+  /** The circuit's state when it refused: `open` or `half_open`. */
   state: string;
   /** Milliseconds until a trial call is let through. */
   retryInMs: number;
@@ -88,15 +94,21 @@ export interface TimeoutMeta {
 
 /** Everything stages know about one result. Every field is optional: absent = nothing to say. */
 export interface ResultMeta {
+  /** How the governed call ended (details key `governor`). */
   call?: CallMeta;
   /** The error of an ERROR result, as {@link GovernorError.toJSON} wrote it (details key `error`). */
   error?: Readonly<Record<string, unknown>>;
+  /** The byte budget and what the budget did (details key `budget`). */
   budget?: BudgetMeta;
+  /** The stored output the result points to (details keys `truncated`, `blobId`, ...). */
   blob?: BlobMeta;
   /** Never pruned (details key `pinned`). */
   pinned?: boolean;
+  /** Why retrying stopped. */
   retry?: RetryMeta;
+  /** The circuit that refused the call. */
   circuit?: CircuitMeta;
+  /** The limit that expired. */
   timeout?: TimeoutMeta;
 }
 
@@ -223,6 +235,7 @@ export function withMeta(details: Readonly<Record<string, unknown>> | undefined,
 
 /** Anything that carries pi's `details` (a ToolResultValue, a tool result message). */
 export interface HasDetails {
+  /** pi's JSON details, as pi persists them. */
   readonly details: Record<string, unknown> | undefined;
 }
 

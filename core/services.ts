@@ -17,7 +17,9 @@ export interface IgnoredTrustedKey {
 export interface Clock {
   /** Milliseconds, monotonic within a process. */
   now(): number;
+  /** Runs `fn` after `ms` milliseconds; returns a handle for {@link Clock.clearTimeout}. */
   setTimeout(fn: () => void, ms: number): unknown;
+  /** Cancels a timer this clock set. */
   clearTimeout(handle: unknown): void;
 }
 
@@ -57,25 +59,46 @@ export type LogLevel = "debug" | "info" | "warn" | "error";
 
 /** One log line, kept in memory for `/governor status` and forwarded as a pipeline event. */
 export interface LogRecord {
+  /** How bad it is. */
   level: LogLevel;
+  /** Who logged it (a plugin's name, or `governor`). */
   source: string;
+  /** The line, for a person. */
   message: string;
+  /** Structured details, as the logger was given them. */
   data?: Record<string, unknown>;
   /** Epoch milliseconds. */
   at: number;
 }
 
+/**
+ * The data of a load warning that turns a feature off for a cause other stages may share: log it
+ * with `services.logger.warn(message, { off, why, fix })` while applying.
+ */
+export interface OffBecause {
+  /** What is off, as the end of "..., so X is off": `the execution log`. */
+  off: string;
+  /** The cause, without a final period: `no SQLite driver loads on Node 20.20.2: ...`. */
+  why: string;
+  /** What to do, without a final period. */
+  fix: string;
+}
+
 /** Structured logger handed to plugins. */
 export interface Logger {
+  /** Detail for whoever debugs the plugin. */
   debug(message: string, data?: Record<string, unknown>): void;
+  /** Something the user may want to know. */
   info(message: string, data?: Record<string, unknown>): void;
+  /** Something is off or degraded. */
   warn(message: string, data?: Record<string, unknown>): void;
+  /** Something failed. */
   error(message: string, data?: Record<string, unknown>): void;
   /** A logger whose records name `source`. */
   child(source: string): Logger;
 }
 
-/** A logger that keeps the last `capacity` records (default 200) and forwards each to `sink`. */
+/** A logger that hands each record to `sink`, named by `source` (its children's by theirs); it keeps none. */
 export function createLogger(source: string, sink: (record: LogRecord) => void): Logger {
   const make = (src: string): Logger => {
     const log = (level: LogLevel) => (message: string, data?: Record<string, unknown>) =>
@@ -93,6 +116,7 @@ export interface UiBridge {
    * `extension_ui_request` lines (a confirm waits for the client's `extension_ui_response`).
    */
   readonly hasUI: boolean;
+  /** Shows a message to the user (default level `info`). */
   notify(message: string, level?: "info" | "warning" | "error"): void;
   /** Sets (or clears with `undefined`) one footer status entry. */
   setStatus(key: string, text: string | undefined): void;
@@ -166,7 +190,9 @@ export function defineService<T>(name: string, options: { providedBy?: string } 
 
 /** Everything a plugin's `apply` may use. */
 export interface GovernorServices {
+  /** The plugin's logger: its records name the plugin. */
   readonly logger: Logger;
+  /** The pipeline's clock (a manual one in tests). */
   readonly clock: Clock;
   /**
    * The session's working directory (pi's `ctx.cwd`, not necessarily `process.cwd()`); a governor is

@@ -2,8 +2,10 @@
  * Named stages order every tap in the pipeline, one constant per hook. Gaps of 100 leave room for
  * third-party plugins to slot in between (`TOOL_STAGE.RETRY + 10`), which is why tapable's `before`
  * is not offered: a stage number is the one ordering mechanism, and a stable sort by it decides the
- * run order (equal stages keep the order plugins were applied in). A tap without a stage runs at
- * {@link DEFAULT_STAGE}. Numbers of different hooks are unrelated: each hook sorts only its own taps.
+ * run order. On the hooks where order changes what runs (toolCall, toolGate, toolResult, context) two
+ * plugins on one stage are an error (GOV_TAP_TIE); on the lifecycle and event hooks equal stages keep
+ * the order plugins were applied in. A tap without a stage runs at {@link DEFAULT_STAGE}. Numbers of
+ * different hooks are unrelated: each hook sorts only its own taps.
  */
 
 /**
@@ -41,7 +43,8 @@ export const GATE_STAGE = Object.freeze({
 export const RESULT_STAGE = Object.freeze({
   /**
    * 100. Turn raw output into model-facing text (third-party formatters,
-   * docs/examples/redact-secrets-plugin.ts; the budget plugin's status line).
+   * docs/examples/redact-secrets-plugin.ts). The budget plugin waits for its stored answers just
+   * before, at FORMAT - 5.
    */
   FORMAT: 100,
   /** 200. Cut oversized output to a bounded excerpt and store the original (blobs). */
@@ -52,10 +55,35 @@ export const RESULT_STAGE = Object.freeze({
   OBSERVE: 900,
 });
 
-/** Stages of `hooks.context` (the message list about to go to the model); lower runs first. */
+/**
+ * Every slot of `hooks.context` (the message list about to go to the model), in run order: the whole
+ * order of a request is this table. Each built-in tap names its slot; two plugins on one slot is an
+ * error when the second one taps (GOV_TAP_TIE), so no order is left to the order plugins are applied in.
+ */
 export const CONTEXT_STAGE = Object.freeze({
-  /** 400. Replace old payloads with placeholders (prune); measure before it below, after it above. */
+  /**
+   * -100. Prune puts the content beneath its own earlier context edits back (pi 0.87+), before any
+   * other tap reads the history: everything after sees what the session holds.
+   */
+  RESTORE: -100,
+  /** 0. Blobs learns which blobs the list points to (retention), before pruning replaces old results. */
+  BLOBS: 0,
+  /** 350. Telemetry opens the request's span and notes the list's size before anything shrinks it. */
+  MEASURE_BEFORE: 350,
+  /** 390. Fold keeps the unpruned history: fold records and ranges come from it, not from placeholders. */
+  FOLD_CAPTURE: 390,
+  /** 399. Prune keeps its own input, to turn the request's edits into context edits at the turn end. */
+  PRUNE_INPUT: 399,
+  /** 400. Replace old payloads with placeholders (prune). */
   PRUNE: 400,
+  /** 401. Prune keeps its own output, the other half of the edits. */
+  PRUNE_OUTPUT: 401,
+  /** 450. Fold replaces folded turns in the pruned list, so pruning's decisions never see a fold. */
+  FOLD: 450,
+  /** 460. Recall measures the savings of the list as sent and adds its pointer after a compaction. */
+  RECALL: 460,
+  /** 470. Telemetry closes the request's span with what pruning reported: the list as it goes out. */
+  MEASURE_AFTER: 470,
 });
 
 /** Stages of `hooks.beforeAgentStart` (injections in front of a prompt); lower runs first. */
@@ -85,37 +113,3 @@ export const EVENT_STAGE = Object.freeze({
 
 /** 500. The stage of a tap that names none, on every hook. */
 export const DEFAULT_STAGE = 500;
-
-/**
- * All stages in one object, as before they were split per hook.
- * @deprecated Use the constant of the hook you tap: {@link TOOL_STAGE} (toolCall), {@link GATE_STAGE}
- * (toolGate), {@link RESULT_STAGE} (toolResult), {@link CONTEXT_STAGE} (context), {@link INJECT_STAGE}
- * (beforeAgentStart), {@link LIFECYCLE_STAGE} (session, run and turn hooks), {@link EVENT_STAGE}
- * (event). The numbers are unchanged, so plugins written against it keep their order.
- */
-export const STAGE = Object.freeze({
-  /** @deprecated {@link TOOL_STAGE}.OBSERVE */
-  OBSERVE: TOOL_STAGE.OBSERVE,
-  /** @deprecated {@link TOOL_STAGE}.BREAKER */
-  BREAKER: TOOL_STAGE.BREAKER,
-  /** @deprecated {@link TOOL_STAGE}.RETRY */
-  RETRY: TOOL_STAGE.RETRY,
-  /** @deprecated {@link TOOL_STAGE}.ATTEMPT */
-  ATTEMPT: TOOL_STAGE.ATTEMPT,
-  /** @deprecated {@link TOOL_STAGE}.BUDGET */
-  BUDGET: TOOL_STAGE.BUDGET,
-  /** @deprecated {@link TOOL_STAGE}.TRANSPORT */
-  TRANSPORT: TOOL_STAGE.TRANSPORT,
-  /** @deprecated {@link RESULT_STAGE}.FORMAT */
-  FORMAT: RESULT_STAGE.FORMAT,
-  /** @deprecated {@link RESULT_STAGE}.SHAPE */
-  SHAPE: RESULT_STAGE.SHAPE,
-  /** @deprecated {@link RESULT_STAGE}.PIN */
-  PIN: RESULT_STAGE.PIN,
-  /** @deprecated {@link CONTEXT_STAGE}.PRUNE */
-  PRUNE: CONTEXT_STAGE.PRUNE,
-  /** @deprecated {@link INJECT_STAGE}.BRIEFING */
-  INJECT: INJECT_STAGE.BRIEFING,
-  /** @deprecated {@link DEFAULT_STAGE} */
-  DEFAULT: DEFAULT_STAGE,
-});

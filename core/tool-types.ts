@@ -5,7 +5,44 @@ import type { ToolObservation } from "./observation.ts";
 import type { PromptCacheInfo } from "./prompt-cache.ts";
 import type { ResultMeta } from "./result-meta.ts";
 import type { UiBridge } from "./services.ts";
-import type { McpReach, McpToolIdentity } from "./tool-identity.ts";
+
+/** The MCP server tool a call reaches: the server's name as configured, and the tool's name. */
+export interface McpToolIdentity {
+  /** The server's name as configured. */
+  readonly server: string;
+  /** The tool's name as the server lists it. */
+  readonly tool: string;
+  /**
+   * pi cut the tool's name and added a hash (`piHashedIdentity` in lib/mcp-identity): `tool` is only
+   * the start of the name as pi writes it (every character other than letters, digits and `_` as
+   * `_`; empty when pi cut inside the server's name, `piServerCutIdentity`), and `hash` the 8 hex
+   * digits that tell the whole name.
+   */
+  readonly truncated?: boolean;
+  /** pi's hash suffix of this tool (8 hex digits of SHA-256 of `<server>\0<tool>`), when its name carries one. */
+  readonly hash?: string;
+}
+
+/**
+ * What an MCP call reaches. `targets` is one identity for a server's tool (two for a pi tool name
+ * that may carry a hash suffix: as written, and as pi's hashed name; the call is judged under both);
+ * for a resource tool without a server, one per server known to be reachable (`everyServer`: pi
+ * lists or reads them all).
+ */
+export interface McpReach {
+  /** The server tools the call may reach. */
+  readonly targets: readonly McpToolIdentity[];
+  /** True for a resource tool without a server: every server pi reports. */
+  readonly everyServer: boolean;
+  /** With `everyServer`: pi may reach servers not among `targets` that pi cannot list. */
+  readonly incomplete?: boolean;
+  /**
+   * pi cut the tool's name inside a server's name and no namespace said which server
+   * (`piCutMcpName` in lib/mcp-identity): `targets` are the servers pi reports whose name fits, and
+   * any other server that fits (pi's mcp.json files) may be the one too.
+   */
+  readonly serverCut?: boolean;
+}
 
 /** MCP-style behaviour hints: what may be repeated safely. */
 export interface ToolAnnotations {
@@ -21,11 +58,14 @@ export interface ToolAnnotations {
 
 /** What wrappers know about a tool when they are composed around it. */
 export interface ToolInfo {
+  /** The tool's name, as the model calls it. */
   readonly name: string;
+  /** What the model is told the tool does. */
   readonly description: string;
+  /** Behaviour hints (the empty object when the definition has none). */
   readonly annotations: Readonly<ToolAnnotations>;
   /**
-   * Free-form labels plugins match on; the shared ones are constants in core/tags.ts:
+   * Free-form labels plugins match on; the shared ones are constants in lib/tags/index.ts:
    * `rehydration` (never re-blobbed), `status`, `mcp`, `mcp:<server>`, `server:<name>`, `kota`.
    */
   readonly tags: readonly string[];
@@ -86,13 +126,17 @@ export type ToolExecuteResult = { content: ContentBlock[]; details?: Record<stri
 
 /** A tool a plugin contributes. pi sees it as a normal tool; every call runs through the wrap hook. */
 export interface GovernedToolDefinition {
+  /** What the model calls it: letters, digits, `_` and `-`, at most 64, starting with a letter. */
   name: string;
   /** Human label for the UI. Default: the name. */
   label?: string;
+  /** What the model is told the tool does. */
   description: string;
   /** TypeBox object schema of the arguments, as pi expects (`Type.Object({...})` from `typebox`). */
   parameters: TSchema;
+  /** Behaviour hints: what may be repeated safely. */
   annotations?: ToolAnnotations;
+  /** Labels plugins match on (see {@link ToolInfo.tags}). */
   tags?: string[];
   /**
    * The MCP server tool this tool serves (`{ server, tool }` as the server names them), for tools of
@@ -101,6 +145,7 @@ export interface GovernedToolDefinition {
   mcp?: McpToolIdentity;
   /** One line for pi's "Available tools" prompt section. */
   promptSnippet?: string;
+  /** Bullets pi appends to its system prompt's rules while the tool is active. */
   promptGuidelines?: string[];
   /**
    * false: the tool bypasses the wrap hook (status tools that must answer even when breakers are
@@ -122,11 +167,17 @@ export interface GovernedToolDefinition {
  * accessors {@link resultMeta} and {@link withResultMeta}, never by its keys.
  */
 export interface ToolResultValue {
+  /** The tool's name as pi knows it. */
   readonly toolName: string;
+  /** pi's id of the call. */
   readonly toolCallId: string;
+  /** The call's arguments, as the model gave them. */
   readonly input: Readonly<Record<string, unknown>>;
+  /** What the model will see. */
   content: ContentBlock[];
+  /** pi's JSON details of the result, as pi persists them. */
   details: Record<string, unknown> | undefined;
+  /** The result reports a failure. */
   isError: boolean;
 }
 
@@ -134,12 +185,15 @@ export interface ToolResultValue {
 export interface ToolResultInfo {
   /** The governed tool's info, or undefined for pi's built-in and other extensions' tools. */
   readonly tool: ToolInfo | undefined;
+  /** pi's id of the session. */
   readonly sessionId: string;
+  /** Aborts when pi abandons the request (Esc, shutdown). */
   readonly signal?: AbortSignal;
 }
 
 /** Side information for the `context` waterfall. */
 export interface ContextInfo {
+  /** pi's id of the session. */
   readonly sessionId: string;
   /** pi's estimate of the context in use before this transform, when known. */
   readonly usage?: { tokens: number | null; contextWindow: number; percent: number | null };
@@ -148,6 +202,7 @@ export interface ContextInfo {
    * as pi names it (e.g. `anthropic`) and the model `id` (e.g. `claude-sonnet-4-5`).
    */
   readonly model?: { provider: string; id: string };
+  /** Aborts when pi abandons the request (Esc, shutdown). */
   readonly signal?: AbortSignal;
   /**
    * pi lines with context edits (0.87 and later): the session's message entries on the active
@@ -168,21 +223,29 @@ export type ContextMessages = AgentMessageLike[];
 export interface Injection {
   /** The plugin that produced it. */
   source: string;
+  /** The text put in front of the prompt. */
   text: string;
 }
 
 /** Side information for `beforeAgentStart`. */
 export interface PromptInfo {
+  /** The user's prompt. */
   readonly prompt: string;
+  /** The session's working directory (not always the process's). */
   readonly cwd: string;
+  /** pi's id of the session. */
   readonly sessionId: string;
+  /** Aborts when pi abandons the request (Esc, shutdown). */
   readonly signal?: AbortSignal;
 }
 
 /** Why the session started or ended (pi's reasons). */
 export interface SessionInfo {
+  /** pi's id of the session. */
   readonly sessionId: string;
+  /** The session's working directory (not always the process's). */
   readonly cwd: string;
+  /** pi's reason for the start or the end, as its event gives it. */
   readonly reason: string;
 }
 
@@ -192,7 +255,9 @@ export interface SessionInfo {
  * information.
  */
 export interface ToolGateInfo {
+  /** The tool's name as pi knows it. */
   readonly toolName: string;
+  /** pi's id of the call. */
   readonly toolCallId: string;
   /** The call that made this one (a codemode script's call), when another tool made it (pi 1.x). */
   readonly parentToolCallId?: string;
@@ -205,14 +270,16 @@ export interface ToolGateInfo {
   /** The governed tool's info; undefined for pi's and other extensions' tools. */
   readonly tool: ToolInfo | undefined;
   /**
-   * The MCP server tools the call reaches, whichever side runs the server (core/tool-identity.ts):
+   * The MCP server tools the call reaches, whichever side runs the server (lib/mcp-identity/tool-identity.ts):
    * a managed server's tool, pi's `mcp__<server>__<tool>`, or pi's resource tool naming a server in
    * its arguments (without one: every server pi reports). Undefined for every other call.
    */
   readonly mcp?: McpReach;
+  /** pi's id of the session. */
   readonly sessionId: string;
   /** The session's UI: `hasUI` false in print mode, where nothing can be asked. */
   readonly ui: UiBridge;
+  /** Aborts when pi abandons the request (Esc, shutdown). */
   readonly signal?: AbortSignal;
 }
 
@@ -237,6 +304,7 @@ export interface ToolGateDecision {
 
 /** A turn (one model request and the tool calls it makes) is starting. */
 export interface TurnInfo {
+  /** pi's id of the session. */
   readonly sessionId: string;
   /** pi's index of the turn within the current run (0-based). */
   readonly turnIndex: number;
@@ -247,6 +315,7 @@ export interface TurnInfo {
  * `turn_end`, after their results are in the session).
  */
 export interface TurnEndInfo {
+  /** pi's id of the session. */
   readonly sessionId: string;
   /** pi's index of the turn within the current run (0-based); the same as the turn's {@link TurnInfo}. */
   readonly turnIndex: number;
@@ -256,11 +325,13 @@ export interface TurnEndInfo {
 
 /** A run (a prompt and every turn it leads to) is starting. */
 export interface RunInfo {
+  /** pi's id of the session. */
   readonly sessionId: string;
 }
 
 /** A slash command a plugin contributes. */
 export interface GovernorCommand {
+  /** One line for pi's command list. */
   description: string;
   /** `args` is the text after the command name. */
   handler(args: string, ctx: CommandContext): void | Promise<void>;
@@ -270,7 +341,10 @@ export interface GovernorCommand {
 
 /** What a command handler gets. */
 export interface CommandContext {
+  /** The session's UI (`hasUI` false in print mode). */
   readonly ui: UiBridge;
+  /** The session's working directory (not always the process's). */
   readonly cwd: string;
+  /** pi's id of the session. */
   readonly sessionId: string;
 }

@@ -2,7 +2,7 @@
  * Every preset pi-governor ships, for config-driven preset choice (`"preset": "<name>"`) and the
  * config JSON Schema generator.
  */
-import type { Preset } from "../core/sdk.ts";
+import type { Preset } from "../core/index.ts";
 import { kotaPreset } from "./kota/index.ts";
 import { leanPreset } from "./lean/index.ts";
 import { mcpPreset } from "./mcp/index.ts";

@@ -17,7 +17,8 @@
  * after a gap longer than the lifetime reads nothing ("cold"). Without times nothing expires.
  */
 import { createHash } from "node:crypto";
-import { type AgentMessageLike, estimateTokens as tokensOf, messageChars } from "../../core/index.ts";
+import type { AgentMessageLike } from "../../core/index.ts";
+import { estimateTokens as tokensOf, messageChars } from "../../lib/size/index.ts";
 import { CACHE_PRICING } from "../../plugins/prune/index.ts";
 
 /** Content blocks the provider searches back from a breakpoint for an earlier cache entry. */

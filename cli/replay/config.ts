@@ -5,7 +5,9 @@
  * are reported, and the prune settings are those of the preset the config picks (kota by default,
  * with its own prune defaults), not a bare prune plugin's.
  */
-import { agentDirFrom, CONFIG_MAX_BYTES, type ConfigLayer, createGovernor, readBoundedFileSync } from "../../core/index.ts";
+import { CONFIG_MAX_BYTES, type ConfigLayer, createGovernor } from "../../host/index.ts";
+import { agentDirFrom } from "../../lib/config/index.ts";
+import { readBoundedFileSync } from "../../lib/safe-file/index.ts";
 
 /** The pruning replay simulates and where it came from. */
 export interface ReplayConfig {

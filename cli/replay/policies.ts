@@ -2,15 +2,9 @@
  * Context policies the replay CLI and the bench compare. The governor's policy is the real fold and
  * prune plugins run through a real pipeline (createGovernor), never a reimplementation.
  */
-import {
-  type AgentMessageLike,
-  type ConfigLayer,
-  createGovernor,
-  definePreset,
-  estimateTokens as tokensOf,
-  type GovernorPlugin,
-  messagesChars,
-} from "../../core/index.ts";
+import { type AgentMessageLike, definePreset, type GovernorPlugin } from "../../core/index.ts";
+import { type ConfigLayer, createGovernor } from "../../host/index.ts";
+import { estimateTokens as tokensOf, messagesChars } from "../../lib/size/index.ts";
 import { fold } from "../../plugins/fold/index.ts";
 import { prune, RESULT_ONLY_PRUNING } from "../../plugins/prune/index.ts";
 

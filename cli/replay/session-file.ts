@@ -161,20 +161,42 @@ export function parseSession(text: string, path = "<session>", migrate?: Session
 
 /** {@link parseSession} over the lines of a session, as {@link sessionLines} reads them from a file. */
 export function parseSessionLines(lines: Iterable<string>, path = "<session>", migrate?: SessionMigration): ParsedSession {
-  const problems: string[] = [];
-  const byId = new Map<string, Entry>();
-  const order: string[] = [];
+  const problems = new SessionProblems();
+  const parsed = parseLines(lines, problems);
+  const { byId, order } = indexEntries(parsed, migrate, problems);
+  const branch = activeBranch(byId, order, problems.list);
+  const { requests, failedCalls, warms } = modelCalls(branch, problems.list);
+  return {
+    path,
+    requests,
+    problems: problems.list,
+    entries: order.length,
+    branchEntries: branch.length,
+    ...(failedCalls ? { failedCalls } : {}),
+    ...(warms.length && requests.length ? { trailingWarms: warms } : {}),
+  };
+}
+
+/** The problems of one read. A file of broken lines yields one problem per line: the first ones are listed, the rest counted. */
+class SessionProblems {
+  readonly list: string[] = [];
+  unlisted = 0;
+
+  line(text: string): void {
+    if (this.list.length < MAX_LISTED_LINE_PROBLEMS) this.list.push(text);
+    else this.unlisted++;
+  }
+}
+
+/**
+ * The JSON objects of the lines, with their line numbers, to at most {@link MAX_SESSION_ENTRIES}.
+ * With a header of version 2 or later every entry has an id: one without is dropped at once, never
+ * kept (200 MiB of `{}` lines must not become 70 million objects). Older files keep theirs for
+ * pi's migration, which gives them ids.
+ */
+function parseLines(lines: Iterable<string>, problems: SessionProblems): Array<{ line: number; entry: Entry }> {
   const parsed: Array<{ line: number; entry: Entry }> = [];
   let lineNumber = 0;
-  let unlisted = 0;
-  // A file of broken lines yields one problem per line: the first ones are listed, the rest counted.
-  const lineProblem = (text: string) => {
-    if (problems.length < MAX_LISTED_LINE_PROBLEMS) problems.push(text);
-    else unlisted++;
-  };
-  // With a header of version 2 or later every entry has an id: one without is dropped at once, never
-  // kept (200 MiB of `{}` lines must not become 70 million objects). Older files keep theirs for
-  // pi's migration, which gives them ids.
   let idsRequired: boolean | undefined;
   let withoutId = 0;
   let truncatedAt = 0;
@@ -186,18 +208,18 @@ export function parseSessionLines(lines: Iterable<string>, path = "<session>", m
     try {
       value = JSON.parse(line);
     } catch (error) {
-      lineProblem(`line ${lineNumber}: not valid JSON (${printable((error as Error).message.slice(0, 200))}); skipped`);
+      problems.line(`line ${lineNumber}: not valid JSON (${printable((error as Error).message.slice(0, 200))}); skipped`);
       continue;
     }
     if (!value || typeof value !== "object" || Array.isArray(value)) {
-      lineProblem(`line ${lineNumber}: expected a JSON object; skipped`);
+      problems.line(`line ${lineNumber}: expected a JSON object; skipped`);
       continue;
     }
     const entry = value as Entry;
     if (idsRequired === undefined) idsRequired = entry.type === "session" && Number(entry.version ?? 1) >= 2;
     if (idsRequired && typeof entry.id !== "string" && entry.type !== "session") {
       if (withoutId++ < MAX_LISTED_LINE_PROBLEMS)
-        lineProblem(`line ${lineNumber}: entry without an id (type ${printable(String(entry.type).slice(0, 80))}); skipped`);
+        problems.line(`line ${lineNumber}: entry without an id (type ${printable(String(entry.type).slice(0, 80))}); skipped`);
       continue;
     }
     if (parsed.length >= MAX_SESSION_ENTRIES) {
@@ -207,16 +229,27 @@ export function parseSessionLines(lines: Iterable<string>, path = "<session>", m
     parsed.push({ line: lineNumber, entry });
   }
   if (withoutId > MAX_LISTED_LINE_PROBLEMS)
-    problems.push(`${(withoutId - MAX_LISTED_LINE_PROBLEMS).toLocaleString("en-US")} more entries without an id; skipped`);
+    problems.list.push(`${(withoutId - MAX_LISTED_LINE_PROBLEMS).toLocaleString("en-US")} more entries without an id; skipped`);
   if (truncatedAt)
-    problems.push(
+    problems.list.push(
       `the session has more than ${MAX_SESSION_ENTRIES.toLocaleString("en-US")} entries: replay reads the first ones (to line ${truncatedAt - 1}), the rest are left out`,
     );
+  return parsed;
+}
+
+/** Migrates the entries (when pi's migration is given) and indexes those with an id, in file order; empties `parsed`. */
+function indexEntries(
+  parsed: Array<{ line: number; entry: Entry }>,
+  migrate: SessionMigration | undefined,
+  problems: SessionProblems,
+): { byId: Map<string, Entry>; order: string[] } {
+  const byId = new Map<string, Entry>();
+  const order: string[] = [];
   if (migrate) {
     try {
       migrate(parsed.map((p) => p.entry));
     } catch (error) {
-      problems.push(`pi could not migrate this session to the current format (${printable((error as Error).message)}); reading it as it is`);
+      problems.list.push(`pi could not migrate this session to the current format (${printable((error as Error).message)}); reading it as it is`);
     }
   }
   let sawHeader = false;
@@ -228,23 +261,26 @@ export function parseSessionLines(lines: Iterable<string>, path = "<session>", m
       continue;
     }
     if (typeof e.id !== "string") {
-      lineProblem(
+      problems.line(
         `line ${line}: entry without an id (type ${printable(String(e.type).slice(0, 80))}); skipped${oldFormat ? " (a session format before version 2: install pi so replay can use its migration)" : ""}`,
       );
       continue;
     }
     if (e.type === "message" && typeof (e.message as { role?: unknown } | undefined)?.role !== "string") {
-      lineProblem(`line ${line}: message entry without a message role; skipped`);
+      problems.line(`line ${line}: message entry without a message role; skipped`);
       continue;
     }
     byId.set(e.id, e);
     order.push(e.id);
   }
   parsed.length = 0;
-  if (unlisted) problems.push(`${unlisted} more line(s) could not be used; skipped`);
-  if (!sawHeader && order.length) problems.unshift("no session header line; reading the entries anyway");
+  if (problems.unlisted) problems.list.push(`${problems.unlisted} more line(s) could not be used; skipped`);
+  if (!sawHeader && order.length) problems.list.unshift("no session header line; reading the entries anyway");
+  return { byId, order };
+}
 
-  // Walk from the leaf (the newest entry) to the root.
+/** The path from the leaf (the newest entry) to the root, root first. */
+function activeBranch(byId: ReadonlyMap<string, Entry>, order: readonly string[], problems: string[]): Entry[] {
   const branch: Entry[] = [];
   const seen = new Set<string>();
   let id: unknown = order[order.length - 1];
@@ -257,7 +293,11 @@ export function parseSessionLines(lines: Iterable<string>, path = "<session>", m
   if (typeof id === "string" && !byId.has(id))
     problems.push(`entry ${printable(id.slice(0, 80))} (a parent on the active branch) is missing; the branch starts after it`);
   branch.reverse();
+  return branch;
+}
 
+/** The model calls along the branch, each with the context pi sent, to at most {@link MAX_REPLAYED_CALLS}. */
+function modelCalls(branch: readonly Entry[], problems: string[]): { requests: RecordedRequest[]; failedCalls: number; warms: number[] } {
   const requests: RecordedRequest[] = [];
   // The context so far: appended to between compactions and shared by the requests made meanwhile.
   let context: AgentMessageLike[] = [];
@@ -313,15 +353,7 @@ export function parseSessionLines(lines: Iterable<string>, path = "<session>", m
   if (stoppedAt) problems.push(`replay stops at model call ${requests.length + 1} of this session: ${stoppedAt}`);
   if (failedCalls)
     problems.push(`${failedCalls} model call(s) failed before reaching a model (an error without usage, or aborted before any output); not counted`);
-  return {
-    path,
-    requests,
-    problems,
-    entries: order.length,
-    branchEntries: branch.length,
-    ...(failedCalls ? { failedCalls } : {}),
-    ...(warms.length && requests.length ? { trailingWarms: warms } : {}),
-  };
+  return { requests, failedCalls, warms };
 }
 
 /**

@@ -6,7 +6,7 @@
  * text is never held whole beside what is parsed from it.
  */
 import { closeSync, readSync } from "node:fs";
-import { openCheckedFileSync, UnsafeFileError } from "../../core/index.ts";
+import { openCheckedFileSync, UnsafeFileError } from "../../lib/safe-file/index.ts";
 
 /** Largest session file replayed by default, in bytes (256 MiB); `--max-file-mb` raises it. */
 export const DEFAULT_MAX_SESSION_BYTES = 256 * 1024 * 1024;

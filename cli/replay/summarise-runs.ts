@@ -15,7 +15,8 @@
  * The summary is about 1-3 bullets per call: 60 characters plus 220 per call, and never longer than
  * the results it replaces (the extension skips a batch whose summary would be longer).
  */
-import { type AgentMessageLike, estimateTokens as tokensOf } from "../../core/index.ts";
+import type { AgentMessageLike } from "../../core/index.ts";
+import { estimateTokens as tokensOf } from "../../lib/size/index.ts";
 import { CACHE_PRICING } from "../../plugins/prune/index.ts";
 import type { Policy, PolicyRun } from "./policies.ts";
 

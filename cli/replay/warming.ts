@@ -36,8 +36,9 @@ export interface WarmingModel {
 export const MINIMUM_EXPECTED_SAVINGS = 0.05;
 /** Chance that a real request arrives before the entry expires while the agent is idle. */
 export const IDLE_CONTINUATION_PROBABILITY = 0.15;
-/** How long after a request warming goes on while idle, and during a run (ms). */
+/** How long after a request warming goes on while idle (ms). */
 export const MAX_IDLE_AGE_MS = 30 * 60_000;
+/** How long after a request warming goes on during a run (ms). */
 export const MAX_RUN_AGE_MS = 60 * 60_000;
 
 /** Time from a request (or refresh) to the next refresh for a cache lifetime (ms), or undefined when pi cannot warm it. */

@@ -3,7 +3,7 @@
  * blocks tools a team does not want the agent to use. Written only against pi-governor's public API.
  */
 import { z } from "zod";
-import { definePlugin, failure, InvalidInputError, RESULT_STAGE, TOOL_STAGE, type ContentBlock } from "pi-governor/sdk";
+import { definePlugin, failure, InvalidInputError, RESULT_STAGE, TOOL_STAGE, type ContentBlock } from "pi-governor";
 
 const schema = z.object({
   /** Regular expression sources; every match is replaced by `[redacted]`. */

@@ -44,8 +44,6 @@ export async function writeBlobAtomically(dir: string, data: string | Uint8Array
   const temp = join(dir, `${TEMP_PREFIX}${process.pid}-${randomBytes(8).toString("hex")}`);
   const hash = createHash("sha256");
   let bytes = 0;
-  let headBytes = Buffer.alloc(0);
-  let tailBytes = Buffer.alloc(0);
   const handle = await open(temp, TEMP_FLAGS, 0o600);
   let renamed = false;
   try {
@@ -58,37 +56,10 @@ export async function writeBlobAtomically(dir: string, data: string | Uint8Array
       }
       bytes += buf.byteLength;
     };
-    if (typeof data === "string") {
-      // One scratch buffer, reused for every chunk (a UTF-16 unit never needs more than 3 bytes), so
-      // the peak stays a few MiB above the string however large it is, with no garbage per chunk.
-      const scratch = Buffer.allocUnsafe(Math.min(data.length, WRITE_CHUNK_CHARS) * 3);
-      for (let i = 0; i < data.length; ) {
-        let end = Math.min(i + WRITE_CHUNK_CHARS, data.length);
-        // Never split a surrogate pair across chunks: each half alone would encode as U+FFFD.
-        const last = data.charCodeAt(end - 1);
-        if (end < data.length && end - 1 > i && last >= 0xd800 && last <= 0xdbff) end--;
-        const n = scratch.write(data.slice(i, end), "utf8");
-        await writeAll(scratch.subarray(0, n));
-        i = end;
-      }
-    } else if (data instanceof Uint8Array) {
-      await writeAll(data);
-    } else {
-      // Another file (pi's full bash output): streamed through, 64 KiB at a time. Opened like a blob
-      // (no link, no FIFO that would block forever, a regular file only).
-      const source = await open(data.file, BLOB_READ_FLAGS);
-      try {
-        if (!(await source.stat()).isFile()) throw new Error(`${data.file} is not a regular file; not stored`);
-      } catch (error) {
-        await source.close();
-        throw error;
-      }
-      for await (const chunk of source.createReadStream({ highWaterMark: 1 << 16 }) as AsyncIterable<Buffer>) {
-        if (bytes < 64) headBytes = Buffer.concat([headBytes, chunk.subarray(0, 64 - bytes)]);
-        tailBytes = Buffer.concat([tailBytes, chunk]).subarray(-64);
-        await writeAll(chunk);
-      }
-    }
+    let ends: { head: string; tail: string } | undefined;
+    if (typeof data === "string") await writeString(data, writeAll);
+    else if (data instanceof Uint8Array) await writeAll(data);
+    else ends = await copyFile(data.file, writeAll);
     await handle.sync();
     await handle.close();
 
@@ -98,7 +69,7 @@ export async function writeBlobAtomically(dir: string, data: string | Uint8Array
         ? [data.slice(0, 64), data.slice(-64)]
         : data instanceof Uint8Array
           ? [Buffer.from(data.subarray(0, 64)).toString("latin1"), Buffer.from(data.subarray(-64)).toString("latin1")]
-          : [headBytes.toString("latin1"), tailBytes.toString("latin1")];
+          : [ends!.head, ends!.tail];
     const path = join(dir, `${id}${extensionFor(head, tail)}`);
     const existing = await lstat(path).catch(() => undefined);
     const uid = currentUid();
@@ -120,6 +91,49 @@ export async function writeBlobAtomically(dir: string, data: string | Uint8Array
       await unlink(temp).catch(() => {});
     }
   }
+}
+
+/**
+ * Writes a string in chunks through one scratch buffer, reused for every chunk (a UTF-16 unit never
+ * needs more than 3 bytes), so the peak stays a few MiB above the string however large it is, with
+ * no garbage per chunk.
+ */
+async function writeString(data: string, writeAll: (buf: Uint8Array) => Promise<void>): Promise<void> {
+  const scratch = Buffer.allocUnsafe(Math.min(data.length, WRITE_CHUNK_CHARS) * 3);
+  for (let i = 0; i < data.length; ) {
+    let end = Math.min(i + WRITE_CHUNK_CHARS, data.length);
+    // Never split a surrogate pair across chunks: each half alone would encode as U+FFFD.
+    const last = data.charCodeAt(end - 1);
+    if (end < data.length && end - 1 > i && last >= 0xd800 && last <= 0xdbff) end--;
+    const n = scratch.write(data.slice(i, end), "utf8");
+    await writeAll(scratch.subarray(0, n));
+    i = end;
+  }
+}
+
+/**
+ * Streams another file (pi's full bash output) through, 64 KiB at a time, opened like a blob (no
+ * link, no FIFO that would block forever, a regular file only). Returns its first and last 64 bytes
+ * as latin1 (what the extension is chosen by).
+ */
+async function copyFile(file: string, writeAll: (buf: Uint8Array) => Promise<void>): Promise<{ head: string; tail: string }> {
+  let headBytes = Buffer.alloc(0);
+  let tailBytes = Buffer.alloc(0);
+  let bytes = 0;
+  const source = await open(file, BLOB_READ_FLAGS);
+  try {
+    if (!(await source.stat()).isFile()) throw new Error(`${file} is not a regular file; not stored`);
+  } catch (error) {
+    await source.close();
+    throw error;
+  }
+  for await (const chunk of source.createReadStream({ highWaterMark: 1 << 16 }) as AsyncIterable<Buffer>) {
+    if (bytes < 64) headBytes = Buffer.concat([headBytes, chunk.subarray(0, 64 - bytes)]);
+    tailBytes = Buffer.concat([tailBytes, chunk]).subarray(-64);
+    await writeAll(chunk);
+    bytes += chunk.byteLength;
+  }
+  return { head: headBytes.toString("latin1"), tail: tailBytes.toString("latin1") };
 }
 
 /** Sets a file's times to now, never through a link; false when it is gone. */

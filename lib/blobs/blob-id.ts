@@ -1,4 +1,4 @@
-import { InvalidInputError } from "../../core/sdk.ts";
+import { InvalidInputError } from "../../core/index.ts";
 
 /** A blob id is the lowercase hex sha256 of the stored bytes: exactly 64 characters of [0-9a-f]. */
 export const BLOB_ID_PATTERN = /^[0-9a-f]{64}$/;

@@ -1,6 +1,6 @@
 import { lstat, mkdir, readlink, statfs } from "node:fs/promises";
 import { dirname, parse } from "node:path";
-import { GovernorError } from "../../core/sdk.ts";
+import { GovernorError } from "../../core/index.ts";
 import { currentUid } from "./open-blob.ts";
 
 /**

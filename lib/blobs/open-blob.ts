@@ -1,5 +1,6 @@
 import { open, type FileHandle } from "node:fs/promises";
-import { currentUid, InvalidInputError, SAFE_READ_FLAGS } from "../../core/sdk.ts";
+import { InvalidInputError } from "../../core/index.ts";
+import { currentUid, SAFE_READ_FLAGS } from "../safe-file/index.ts";
 
 export { currentUid };
 

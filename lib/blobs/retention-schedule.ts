@@ -4,8 +4,9 @@
  * then every `intervalMinutes` on the clock's unref'd timer until the session shuts down. Shared by
  * the blob cache and the recall index, whose rows must not outlive their blobs.
  */
-import type { Clock } from "../../core/sdk.ts";
+import type { Clock } from "../../core/index.ts";
 
+/** Runs one retention pass at the session's first message list, then on a timer; see the module comment. */
 export class RetentionSchedule {
   private timer: unknown;
   private running = false;

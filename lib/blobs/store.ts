@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { lstat, readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { InvalidInputError } from "../../core/sdk.ts";
+import { InvalidInputError } from "../../core/index.ts";
 import { writeBlobAtomically, type WrittenBlob } from "./atomic-write.ts";
 import { assertBlobId, assertBlobIdPrefix, BLOB_FILE_PATTERN, shortId } from "./blob-id.ts";
 import { checkBlobDir } from "./cache-dir.ts";

@@ -3,7 +3,7 @@
  * plugin lists it optional and works without it. Neither plugin imports the other: what both need
  * (the fold tool's name, how a fold shows in the history, the service) is here.
  */
-import { type AgentMessageLike, defineService } from "../../core/sdk.ts";
+import { type AgentMessageLike, defineService } from "../../core/index.ts";
 
 /** The model's fold tool name. */
 export const FOLD_TOOL = "context_fold";

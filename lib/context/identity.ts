@@ -16,7 +16,7 @@
  * Fields other roles lack are not read (a missing property is a slow lookup on a fresh object).
  * Messages without a numeric timestamp never match; the caller then compares full fingerprints.
  */
-import type { AgentMessageLike } from "../../core/sdk.ts";
+import type { AgentMessageLike } from "../../core/index.ts";
 
 /** The known roles as string literals: comparing against an interned string is cheaper. */
 function internRole(role: unknown): unknown {

@@ -2,7 +2,7 @@
  * User pins as the session keeps them: the pin command (prune) writes one record per pinned tool
  * result, and everything that must leave a pinned result alone (pruning, folding) reads them back.
  */
-import type { SessionStore } from "../../core/sdk.ts";
+import type { SessionStore } from "../../core/index.ts";
 
 /** Record kind of one user pin. */
 export const PIN_KIND = "governor:prune-pin";

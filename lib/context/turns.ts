@@ -10,7 +10,7 @@
  * "Keep the last K turns" therefore keeps the current prompt's whole tool loop intact, plus the K-1
  * prompts before it, which is what the model is actively working with.
  */
-import type { AgentMessageLike } from "../../core/sdk.ts";
+import type { AgentMessageLike } from "../../core/index.ts";
 import { fnv1a } from "./hash.ts";
 
 /** Whether `message` starts a turn. */

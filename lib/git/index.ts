@@ -6,7 +6,7 @@
  * commands that read the index, such as `git status`).
  */
 import { execFile } from "node:child_process";
-import { absoluteSearchPath } from "../../core/sdk.ts";
+import { absoluteSearchPath } from "../search-path/index.ts";
 
 /** Longest a git query may take, in milliseconds. */
 const GIT_TIMEOUT_MS = 3_000;

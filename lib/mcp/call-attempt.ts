@@ -3,7 +3,9 @@
  * (the SDK only sees a per-call child signal, unlinked when the call ends, never aborted after a
  * success), the caller's time limit, and the hook by which a lost connection cuts the call off.
  */
-import { classifyError, type Clock, formatSeconds, type GovernorError, isErrorCategory, isGovernorError, TimeoutError } from "../../core/sdk.ts";
+import { classifyError, type Clock, type GovernorError, isGovernorError, TimeoutError } from "../../core/index.ts";
+import { formatSeconds } from "../../core/observation.ts";
+import { isErrorCategory } from "../../core/errors.ts";
 import type { ExitInfo, McpToolResult, ServerConnection } from "./connection-types.ts";
 import type { ChildSignalPool } from "./child-signal-pool.ts";
 

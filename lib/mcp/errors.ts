@@ -4,7 +4,7 @@
  * and carry structured fields for the agent: `error: "server_connection_lost"`, the reconnect status,
  * attempts spent and what the user can do.
  */
-import { ConnectionLostError, type GovernorErrorOptions } from "../../core/sdk.ts";
+import { ConnectionLostError, type GovernorErrorOptions } from "../../core/index.ts";
 
 /** The stable `error` field of every managed-server connection error. */
 export const SERVER_CONNECTION_LOST = "server_connection_lost";

@@ -2,7 +2,8 @@
  * The errors a managed server gives callers, worded for the agent: what happened, whether the call
  * ran, and what to do next. Kept apart from the state machine so the wording can be read in one place.
  */
-import { formatSeconds, type GovernorError } from "../../core/sdk.ts";
+import { formatSeconds } from "../../core/observation.ts";
+import type { GovernorError } from "../../core/index.ts";
 import type { ExitInfo } from "./connection-types.ts";
 import { ServerConnectionLostError } from "./errors.ts";
 

@@ -3,7 +3,7 @@
  * a busy one that stops answering (SIGSTOP, a deadlock) is noticed within interval + timeout.
  * Only a ping that times out counts as a hang: an error answer means the server is alive.
  */
-import type { Clock } from "../../core/sdk.ts";
+import type { Clock } from "../../core/index.ts";
 
 /** Runs `ping` every `intervalMs` while retained; calls `onHung` once when a ping times out. */
 export class Heartbeat {

@@ -3,7 +3,10 @@
  * backoff, a degraded mode that fails fast, a recovery queue for calls safe to repeat, a state cache
  * diffed after reconnects, and a clean, idempotent shutdown. See {@link ManagedMcpServer}.
  */
-import { classifyError, type Clock, formatSeconds, type GovernorError, isErrorCategory, type Logger, sleep, systemClock } from "../../core/sdk.ts";
+import { classifyError, type Clock, type GovernorError, type Logger, systemClock } from "../../core/index.ts";
+import { formatSeconds } from "../../core/observation.ts";
+import { isErrorCategory } from "../../core/errors.ts";
+import { sleep } from "../../core/services.ts";
 import { isSafeToRepeat, scheduledBackoffMs } from "../resilience/index.ts";
 import { type ManagedMcpServerConfig, type ResolvedServerConfig, resolveServerConfig } from "./config.ts";
 import type { Connector, ExitInfo, McpTool, McpToolResult, ServerConnection } from "./connection-types.ts";

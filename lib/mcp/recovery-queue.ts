@@ -2,7 +2,7 @@
  * Calls waiting for a reconnect: bounded (a storm of calls cannot pile up) and with a deadline per
  * call (nobody waits forever for a server that may never come back). Timers use the injected clock.
  */
-import type { Clock } from "../../core/sdk.ts";
+import type { Clock } from "../../core/index.ts";
 
 interface Waiter {
   resolve(): void;

@@ -2,7 +2,9 @@
  * One start of a server: spawn and initialize (the connector), then tools/list and the caller's
  * state probe. A start that fails, or is no longer wanted, leaves no child behind.
  */
-import { type Clock, errorText, formatSeconds, type Logger } from "../../core/sdk.ts";
+import type { Clock, Logger } from "../../core/index.ts";
+import { errorText } from "../../core/errors.ts";
+import { formatSeconds } from "../../core/observation.ts";
 import type { ResolvedServerConfig } from "./config.ts";
 import type { Connector, McpTool, ServerConnection } from "./connection-types.ts";
 

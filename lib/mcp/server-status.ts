@@ -1,5 +1,6 @@
 /** What a managed server reports about itself: its state, events for listeners, and a status snapshot. */
-import { type GovernorError, visible } from "../../core/sdk.ts";
+import type { GovernorError } from "../../core/index.ts";
+import { visible } from "../visible/index.ts";
 
 /**
  * Lifecycle of a managed server.

@@ -3,7 +3,7 @@
  * repository was indexed). After a reconnect the new state is diffed against it, so what a restart
  * lost (an index, a tool) can be told to the agent once.
  */
-import { visible } from "../../core/sdk.ts";
+import { visible } from "../visible/index.ts";
 import type { McpTool } from "./connection-types.ts";
 
 /** What is known about a running server. */

@@ -1,5 +1,5 @@
 /** Keeps the end of a child's stderr: errors carry the last 500 characters. */
-import { tail } from "../../core/sdk.ts";
+import { tail } from "../../core/classify.ts";
 
 /** A bounded text buffer of the newest stderr output. */
 export class StderrTail {

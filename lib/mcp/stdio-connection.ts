@@ -7,7 +7,10 @@ import type { ChildProcess } from "node:child_process";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { absoluteSearchPath, classifyError, errorText, formatSeconds, McpError, SpawnError, TimeoutError } from "../../core/sdk.ts";
+import { classifyError, McpError, SpawnError, TimeoutError } from "../../core/index.ts";
+import { errorText } from "../../core/errors.ts";
+import { formatSeconds } from "../../core/observation.ts";
+import { absoluteSearchPath } from "../search-path/index.ts";
 import { AnswerLineBuffer, type OversizedLine } from "./answer-line-buffer.ts";
 import { registerChild } from "./child-registry.ts";
 import type { ConnectRequest, ExitInfo, McpTool, ServerConnection } from "./connection-types.ts";
@@ -84,10 +87,58 @@ function describeExit(info: ExitInfo): string {
   return info.signal ? `was killed by ${info.signal}` : `exited with code ${info.code}`;
 }
 
-/** Starts `request.command` as a stdio MCP server and initializes it. See {@link Connector}. */
-export async function openStdioConnection(request: ConnectRequest): Promise<ServerConnection> {
-  const stderr = new StderrTail(undefined, request.redact);
-  const limitKey = request.answerLimitKey ?? "maxAnswerBytes";
+/**
+ * The child process as the connection knows it: its handle once spawned, how it exited, and whether
+ * this side asked it to go (a requested exit is not a crash).
+ */
+class ChildWatch {
+  child: ChildProcess | undefined;
+  exitInfo: ExitInfo | undefined;
+  requested = false;
+  readonly exited: Promise<ExitInfo>;
+  private resolveExited!: (info: ExitInfo) => void;
+
+  constructor() {
+    this.exited = new Promise<ExitInfo>((resolve) => (this.resolveExited = resolve));
+  }
+
+  attach(c: ChildProcess): void {
+    this.child = c;
+    // An idle server must not hold the host open: the manager holds the process (keep-alive.ts) while
+    // a caller waits; at exit the child registry kills what is left.
+    c.unref();
+    for (const pipe of [c.stdin, c.stdout, c.stderr]) (pipe as { unref?: () => void } | null)?.unref?.();
+    // A spawn that failed (ENOENT) has no pid and never emits 'exit'.
+    if (c.pid !== undefined) registerChild(c);
+    c.once("exit", (code, signal) => {
+      this.exitInfo = { code, signal, requested: this.requested };
+      this.resolveExited(this.exitInfo);
+    });
+  }
+
+  /** Fallback when the SDK's child handle is not reachable: the transport closing means the child is gone. */
+  transportClosed(): void {
+    this.exitInfo ??= { code: null, signal: null, requested: this.requested };
+    this.resolveExited(this.exitInfo);
+  }
+
+  readonly kill = (): void => {
+    this.requested = true;
+    try {
+      this.child?.kill("SIGKILL");
+    } catch {
+      // Already gone.
+    }
+  };
+}
+
+/** What the transport reported while the server was starting: the first non-JSON line, and who to fail. */
+interface StartWatch {
+  failure?: (error: Error) => void;
+  noise?: string;
+}
+
+function openTransport(request: ConnectRequest, stderr: StderrTail, limitKey: string): ChildStdioTransport {
   const transport = new ChildStdioTransport(
     {
       command: request.command,
@@ -105,110 +156,95 @@ export async function openStdioConnection(request: ConnectRequest): Promise<Serv
     },
   );
   transport.stderr?.on("data", (chunk: Buffer) => stderr.append(chunk));
+  return transport;
+}
 
-  let child: ChildProcess | undefined;
-  let exitInfo: ExitInfo | undefined;
-  let requested = false;
-  let resolveExited!: (info: ExitInfo) => void;
-  const exited = new Promise<ExitInfo>((resolve) => (resolveExited = resolve));
-  transport.onChild = (c) => {
-    child = c;
-    // An idle server must not hold the host open: the manager holds the process (keep-alive.ts) while
-    // a caller waits; at exit the child registry kills what is left.
-    c.unref();
-    for (const pipe of [c.stdin, c.stdout, c.stderr]) (pipe as { unref?: () => void } | null)?.unref?.();
-    // A spawn that failed (ENOENT) has no pid and never emits 'exit'.
-    if (c.pid !== undefined) registerChild(c);
-    c.once("exit", (code, signal) => {
-      exitInfo = { code, signal, requested };
-      resolveExited(exitInfo);
-    });
-  };
-
-  // Fallback when the SDK's child handle is not reachable: the transport closing means the child is gone.
-  transport.onclose = () => {
-    exitInfo ??= { code: null, signal: null, requested };
-    resolveExited(exitInfo);
-  };
-
-  let startFailure: ((error: Error) => void) | undefined;
-  let noise: string | undefined;
+/** Starts `request.command` as a stdio MCP server and initializes it. See {@link Connector}. */
+export async function openStdioConnection(request: ConnectRequest): Promise<ServerConnection> {
+  const stderr = new StderrTail(undefined, request.redact);
+  const limitKey = request.answerLimitKey ?? "maxAnswerBytes";
+  const transport = openTransport(request, stderr, limitKey);
+  const watch = new ChildWatch();
+  transport.onChild = (c) => watch.attach(c);
+  transport.onclose = () => watch.transportClosed();
+  const start: StartWatch = {};
   transport.onerror = (error: Error) => {
-    if (isProtocolNoise(error)) noise ??= errorText(error).slice(0, 200);
-    if (startFailure && isProtocolNoise(error)) startFailure(error);
+    if (isProtocolNoise(error)) start.noise ??= errorText(error).slice(0, 200);
+    if (start.failure && isProtocolNoise(error)) start.failure(error);
     else request.onTransportError?.(error);
   };
 
-  const kill = () => {
-    requested = true;
-    try {
-      child?.kill("SIGKILL");
-    } catch {
-      // Already gone.
-    }
-  };
   const subject = `MCP server "${request.name}"`;
   const what = request.redact ? redactedCommandLine(request.command, request.args, { redact: request.redact }) : [request.command, ...request.args].join(" ");
-
   const client = new Client(CLIENT_INFO, { capabilities: {} });
-  let timer: NodeJS.Timeout | undefined;
   try {
-    await new Promise<void>((resolve, reject) => {
-      timer = setTimeout(() => {
-        reject(
-          new TimeoutError(
-            `${request.name} failed to start within ${formatSeconds(request.connectTimeoutMs)}. Check that '${request.command}' is installed and working (${what}). Run ${request.restartCommand} to retry.`,
-            request.connectTimeoutMs,
-            {
-              agentMessage: `The ${request.name} server did not start. Tell the user to check it and run ${request.restartCommand}; continue without its tools meanwhile.`,
-              ...tailOf(stderr),
-            },
-          ),
-        );
-      }, request.connectTimeoutMs);
-      timer.unref();
-      startFailure = (error) => reject(error);
-      if (request.signal?.aborted) reject(request.signal.reason);
-      request.signal?.addEventListener("abort", () => startFailure?.(request.signal!.reason), { once: true });
-      client.connect(transport, { timeout: request.connectTimeoutMs + 1_000 }).then(resolve, reject);
-      // Backstop: the SDK rejects initialize when the pipe closes; this covers a child whose pipes stay open.
-      void exited.then(() => {
-        if (startFailure) setTimeout(() => reject(new Error("exited during start")), 50).unref();
-      });
-    }).finally(() => {
-      startFailure = undefined;
-      clearTimeout(timer);
-    });
+    await initialize(client, transport, request, { start, watch, stderr, what });
   } catch (error) {
-    kill();
-    if (child?.pid !== undefined) await exited;
+    watch.kill();
+    if (watch.child?.pid !== undefined) await watch.exited;
     await new Promise((r) => setImmediate(r));
     void client.close().catch(() => {});
     if (request.signal?.aborted && error === request.signal.reason) throw error;
-    throw classifyStartFailure(error, { request, subject, what, exitInfo, stderr, noise });
+    throw classifyStartFailure(error, { request, subject, what, exitInfo: watch.exitInfo, stderr, noise: start.noise });
   }
+  return connectionOver(client, transport, request, watch, stderr, limitKey);
+}
 
+/** Connects the client within the connect timeout; rejects on a timeout, an abort, noise on stdout or an exit. */
+async function initialize(
+  client: Client,
+  transport: ChildStdioTransport,
+  request: ConnectRequest,
+  o: { start: StartWatch; watch: ChildWatch; stderr: StderrTail; what: string },
+): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await new Promise<void>((resolve, reject) => {
+    timer = setTimeout(() => {
+      reject(
+        new TimeoutError(
+          `${request.name} failed to start within ${formatSeconds(request.connectTimeoutMs)}. Check that '${request.command}' is installed and working (${o.what}). Run ${request.restartCommand} to retry.`,
+          request.connectTimeoutMs,
+          {
+            agentMessage: `The ${request.name} server did not start. Tell the user to check it and run ${request.restartCommand}; continue without its tools meanwhile.`,
+            ...tailOf(o.stderr),
+          },
+        ),
+      );
+    }, request.connectTimeoutMs);
+    timer.unref();
+    o.start.failure = (error) => reject(error);
+    if (request.signal?.aborted) reject(request.signal.reason);
+    request.signal?.addEventListener("abort", () => o.start.failure?.(request.signal!.reason), { once: true });
+    client.connect(transport, { timeout: request.connectTimeoutMs + 1_000 }).then(resolve, reject);
+    // Backstop: the SDK rejects initialize when the pipe closes; this covers a child whose pipes stay open.
+    void o.watch.exited.then(() => {
+      if (o.start.failure) setTimeout(() => reject(new Error("exited during start")), 50).unref();
+    });
+  }).finally(() => {
+    o.start.failure = undefined;
+    clearTimeout(timer);
+  });
+}
+
+/** The started server as a {@link ServerConnection}. */
+function connectionOver(
+  client: Client,
+  transport: ChildStdioTransport,
+  request: ConnectRequest,
+  watch: ChildWatch,
+  stderr: StderrTail,
+  limitKey: string,
+): ServerConnection {
   const serverVersion = client.getServerVersion();
   let closing: Promise<void> | undefined;
   return {
     get pid() {
-      return child?.pid;
+      return watch.child?.pid;
     },
     serverVersion: serverVersion ? { name: serverVersion.name, version: serverVersion.version } : undefined,
-    exited,
+    exited: watch.exited,
     stderrTail: () => stderr.tail(),
-    async listTools(signal) {
-      const tools: McpTool[] = [];
-      let cursor: string | undefined;
-      let pages = 0;
-      // A server that pages forever, or lists millions of tools, stops here; callers cap far lower.
-      do {
-        const page = await client.listTools(cursor ? { cursor } : undefined, { signal, timeout: request.connectTimeoutMs });
-        tools.push(...page.tools.slice(0, MAX_LISTED_TOOLS - tools.length));
-        cursor = page.nextCursor;
-      } while (cursor && ++pages < MAX_TOOL_PAGES && tools.length < MAX_LISTED_TOOLS);
-      return tools;
-    },
+    listTools: (signal) => listAllTools(client, signal, request.connectTimeoutMs),
     async callTool(name, args, options) {
       try {
         return (await client.callTool({ name, arguments: args }, undefined, {
@@ -220,56 +256,76 @@ export async function openStdioConnection(request: ConnectRequest): Promise<Serv
         throw answerTooLarge(request, name, limitKey, error as Error & { data?: { shared?: boolean } });
       }
     },
-    async ping(timeoutMs) {
-      // Answers queue behind a long answer on the same pipe: bytes still arriving mean the server is alive.
-      const abort = new AbortController();
-      let seen = transport.lines.received;
-      let timer: NodeJS.Timeout | undefined;
-      const expired = new Promise<never>((_, reject) => {
-        const check = () => {
-          if (transport.lines.received > seen) {
-            seen = transport.lines.received;
-            timer = setTimeout(check, timeoutMs);
-            timer.unref();
-            return;
-          }
-          const error = new TimeoutError(`MCP server "${request.name}" did not answer a ping within ${formatSeconds(timeoutMs)}`, timeoutMs, {
-            agentMessage: "The server stopped answering.",
-          });
-          abort.abort(error);
-          reject(error);
-        };
-        timer = setTimeout(check, timeoutMs);
-        timer.unref();
-      });
-      expired.catch(() => {});
-      try {
-        await Promise.race([client.ping({ signal: abort.signal, timeout: 2 ** 31 - 1 }), expired]);
-      } finally {
-        clearTimeout(timer);
-      }
-    },
-    kill,
+    ping: (timeoutMs) => pingWithin(client, transport, request.name, timeoutMs),
+    kill: watch.kill,
     close(graceMs) {
-      closing ??= (async () => {
-        if (exitInfo || child?.pid === undefined) return void (await client.close().catch(() => {}));
-        requested = true;
-        const target = child;
-        // stdin EOF and SIGTERM together: well-behaved servers exit on either.
-        void client.close().catch(() => {});
-        try {
-          target.kill("SIGTERM");
-        } catch {
-          // Already gone.
-        }
-        const timer = setTimeout(kill, graceMs);
-        timer.unref();
-        await exited;
-        clearTimeout(timer);
-      })();
+      closing ??= closeGracefully(client, watch, graceMs);
       return closing;
     },
   };
+}
+
+/** Every page of tools/list, up to {@link MAX_TOOL_PAGES} pages and {@link MAX_LISTED_TOOLS} tools. */
+async function listAllTools(client: Client, signal: AbortSignal | undefined, timeoutMs: number): Promise<McpTool[]> {
+  const tools: McpTool[] = [];
+  let cursor: string | undefined;
+  let pages = 0;
+  // A server that pages forever, or lists millions of tools, stops here; callers cap far lower.
+  do {
+    const page = await client.listTools(cursor ? { cursor } : undefined, { signal, timeout: timeoutMs });
+    tools.push(...page.tools.slice(0, MAX_LISTED_TOOLS - tools.length));
+    cursor = page.nextCursor;
+  } while (cursor && ++pages < MAX_TOOL_PAGES && tools.length < MAX_LISTED_TOOLS);
+  return tools;
+}
+
+/** A ping that fails after `timeoutMs` of silence: bytes of a long answer still arriving count as alive. */
+async function pingWithin(client: Client, transport: ChildStdioTransport, name: string, timeoutMs: number): Promise<void> {
+  // Answers queue behind a long answer on the same pipe: bytes still arriving mean the server is alive.
+  const abort = new AbortController();
+  let seen = transport.lines.received;
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    const check = () => {
+      if (transport.lines.received > seen) {
+        seen = transport.lines.received;
+        timer = setTimeout(check, timeoutMs);
+        timer.unref();
+        return;
+      }
+      const error = new TimeoutError(`MCP server "${name}" did not answer a ping within ${formatSeconds(timeoutMs)}`, timeoutMs, {
+        agentMessage: "The server stopped answering.",
+      });
+      abort.abort(error);
+      reject(error);
+    };
+    timer = setTimeout(check, timeoutMs);
+    timer.unref();
+  });
+  expired.catch(() => {});
+  try {
+    await Promise.race([client.ping({ signal: abort.signal, timeout: 2 ** 31 - 1 }), expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** stdin EOF and SIGTERM, then SIGKILL after `graceMs`; resolves when the child is gone. */
+async function closeGracefully(client: Client, watch: ChildWatch, graceMs: number): Promise<void> {
+  if (watch.exitInfo || watch.child?.pid === undefined) return void (await client.close().catch(() => {}));
+  watch.requested = true;
+  const target = watch.child;
+  // stdin EOF and SIGTERM together: well-behaved servers exit on either.
+  void client.close().catch(() => {});
+  try {
+    target.kill("SIGTERM");
+  } catch {
+    // Already gone.
+  }
+  const timer = setTimeout(watch.kill, graceMs);
+  timer.unref();
+  await watch.exited;
+  clearTimeout(timer);
 }
 
 /** The error a call gets when its answer was over the limit: says the size, the limit, the key, and what to do. */

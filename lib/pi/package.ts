@@ -7,6 +7,7 @@ import { dirname, join, parse } from "node:path";
 
 /** npm scopes pi has been published under, newest first. */
 export const PI_SCOPES = ["@earendil-works", "@mariozechner"] as const;
+/** One of {@link PI_SCOPES}. */
 export type PiScope = (typeof PI_SCOPES)[number];
 
 /**
@@ -26,6 +27,7 @@ export interface PiInstall {
   source?: PiSource;
 }
 
+/** The pi package in `dir` (its package.json read), or undefined when `dir` holds none. */
 export function readPiManifest(dir: string): PiInstall | undefined {
   try {
     const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name?: string; version?: string };

@@ -6,7 +6,7 @@
  * main thread can do.
  */
 import { Worker } from "node:worker_threads";
-import { InvalidInputError } from "../../core/sdk.ts";
+import { InvalidInputError } from "../../core/index.ts";
 import type { SafePattern } from "./pattern.ts";
 
 /** Default time one batch of lines may take in the worker before the pattern is judged too slow: 2,000 ms. */

@@ -5,7 +5,7 @@
  * because V8's backtracking engine can take exponential time (`^(a+)+$` on 30 characters takes
  * seconds, and no signal can interrupt a running RegExp on the event loop).
  */
-import { InvalidInputError } from "../../core/sdk.ts";
+import { InvalidInputError } from "../../core/index.ts";
 
 /** Longest pattern accepted, in characters: 500. */
 export const MAX_PATTERN_CHARS = 500;

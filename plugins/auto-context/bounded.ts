@@ -3,7 +3,7 @@
  * caller's signal aborts), and the result is undefined instead of a late answer. Timer and listener
  * are removed on every path.
  */
-import type { Clock } from "../../core/sdk.ts";
+import type { Clock } from "../../core/index.ts";
 
 /** `work(signal)`'s result, or undefined when `ms` passed first or `outer` aborted. Never rejects. */
 export async function withinDeadline<T>(

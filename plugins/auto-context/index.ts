@@ -6,7 +6,8 @@
  * failure means no briefing, never a broken prompt. Needs the `kota:runtime` service (the kota
  * plugin in the preset; the host applies it first); with the kota plugin off, autoContext is off too.
  */
-import { definePlugin, errorText, INJECT_STAGE, type Injection } from "../../core/sdk.ts";
+import { definePlugin, INJECT_STAGE, type Injection } from "../../core/index.ts";
+import { errorText } from "../../core/errors.ts";
 import { KOTA_RUNTIME } from "../kota/index.ts";
 import { gitHead } from "../../lib/git/index.ts";
 import { gatherFacts, renderBriefing } from "./briefing.ts";

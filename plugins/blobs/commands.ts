@@ -1,5 +1,6 @@
 import type { BlobStore } from "../../lib/blobs/index.ts";
-import { errorText, type GovernorCommand } from "../../core/sdk.ts";
+import { errorText } from "../../core/errors.ts";
+import type { GovernorCommand } from "../../core/index.ts";
 import { formatBytes } from "./marker.ts";
 
 /** How many blobs `<root> blobs` lists by default. */

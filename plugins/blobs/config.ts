@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { boundedRecord, pathSchema, toolListSchema, toolNameSchema } from "../../core/sdk.ts";
+import { boundedRecord, pathSchema, toolListSchema, toolNameSchema } from "../../lib/config/index.ts";
 import { DEFAULT_BLOB_DIR, DEFAULT_BLOB_MAX_AGE_DAYS, DEFAULT_BLOB_MAX_BYTES } from "../../lib/blobs/index.ts";
 
 /** Upper bound of every per-result size key, in bytes (4 MiB): far above any useful excerpt or answer. */

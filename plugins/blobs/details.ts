@@ -2,7 +2,8 @@
  * Keeps tool-result details small: pi persists them in the session file, so a tool that puts its raw
  * answer in details (MCP structuredContent, say) would store a second copy of every output.
  */
-import { META_DETAILS_KEYS, utf8Bytes } from "../../core/sdk.ts";
+import { META_DETAILS_KEYS } from "../../core/result-meta.ts";
+import { utf8Bytes } from "../../lib/size/index.ts";
 
 /** Keys never dropped: the stages' result meta (status, error, budget, blob, pin, retry, ...). */
 const ALWAYS_KEPT: ReadonlySet<string> = new Set(META_DETAILS_KEYS);

@@ -3,7 +3,7 @@
  * will be created, mode 700) and is private to the user: a real directory of theirs, not a link,
  * not writable by others. Looked at without creating anything.
  */
-import type { DoctorCheckContext, DoctorCheckResult } from "../../core/sdk.ts";
+import type { DoctorCheckContext, DoctorCheckResult } from "../../core/index.ts";
 import { type BlobDirState, checkBlobDir, resolveBlobDir } from "../../lib/blobs/index.ts";
 import type { BlobsOptions } from "./config.ts";
 

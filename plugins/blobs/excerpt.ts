@@ -1,4 +1,4 @@
-import { utf8Bytes } from "../../core/sdk.ts";
+import { utf8Bytes } from "../../lib/size/index.ts";
 import { cutUtf8 } from "../../lib/blobs/index.ts";
 import { formatBytes } from "./marker.ts";
 

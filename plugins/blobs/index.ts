@@ -4,7 +4,8 @@
  * back; `/<root> blobs` and `/<root> purge-blobs` show and clear the cache.
  */
 import { BlobStore, isBlobId, resolveBlobDir, RetentionSchedule } from "../../lib/blobs/index.ts";
-import { definePlugin, defineService, errorText, messageMeta, RESULT_STAGE } from "../../core/sdk.ts";
+import { CONTEXT_STAGE, definePlugin, defineService, messageMeta, RESULT_STAGE } from "../../core/index.ts";
+import { errorText } from "../../core/errors.ts";
 import { REDACTOR } from "../redact/index.ts";
 import { listBlobsCommand, purgeBlobsCommand } from "./commands.ts";
 import { blobsDefaults, blobsRenamedKeys, blobsSchema } from "./config.ts";
@@ -17,7 +18,7 @@ export { BLOB_MARKER_PATTERN, BLOB_READ_TOOL, blobMarker, blobReadCall } from ".
 export { buildExcerpt, type Excerpt, type ExcerptOptions } from "./excerpt.ts";
 export { jsonOutline } from "./json-outline.ts";
 /** The tag of tools never cut into another blob; defined in the core, re-exported for older imports. */
-export { REHYDRATION_TAG } from "../../core/sdk.ts";
+export { REHYDRATION_TAG } from "../../lib/tags/index.ts";
 
 /** Plugin name, as taps, logs and errors show it. */
 export const BLOBS_PLUGIN = "governor:blobs";
@@ -57,9 +58,8 @@ export const blobs = definePlugin({
 
     pipeline.hooks.toolResult.tap({ name: BLOBS_PLUGIN, stage: RESULT_STAGE.SHAPE }, createShaper(store, config, services));
     // A resumed session points to blobs written by an earlier process: every message list the model
-    // gets names them in result details, so retention learns them here (read-only; stage 0 sees them
-    // before pruning replaces old results).
-    pipeline.hooks.context.tap({ name: BLOBS_PLUGIN, stage: 0 }, (messages) => {
+    // gets names them in result details, so retention learns them here (read-only, before pruning replaces old results).
+    pipeline.hooks.context.tap({ name: BLOBS_PLUGIN, stage: CONTEXT_STAGE.BLOBS }, (messages) => {
       for (const m of messages) {
         const id = messageMeta(m).blob?.id;
         if (isBlobId(id)) store.reference(id);

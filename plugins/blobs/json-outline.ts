@@ -3,7 +3,7 @@
  * `{query, scopes: [1], results: {code: [100 × {path, matches: [2]}]}, counts: {total, code}}`.
  * Put next to a head/tail excerpt it tells the model what the omitted middle holds.
  */
-import { utf8Bytes } from "../../core/sdk.ts";
+import { utf8Bytes } from "../../lib/size/index.ts";
 
 /** Outline options. */
 export interface OutlineOptions {

@@ -2,7 +2,8 @@ import { Type } from "typebox";
 import { stringEnum } from "../../lib/schema/index.ts";
 import { shortId, type BlobStore } from "../../lib/blobs/index.ts";
 import { compilePattern } from "../../lib/regex/index.ts";
-import { InvalidInputError, REHYDRATION_TAG, textContent, type GovernedToolDefinition, type ToolExecuteResult } from "../../core/sdk.ts";
+import { InvalidInputError, textContent, type GovernedToolDefinition, type ToolExecuteResult } from "../../core/index.ts";
+import { REHYDRATION_TAG } from "../../lib/tags/index.ts";
 import { BLOB_READ_TOOL, blobReadCall, formatBytes } from "./marker.ts";
 
 /** Default and largest number of lines one blob_read returns. */

@@ -4,17 +4,17 @@ import type { BlobStore, WrittenBlob } from "../../lib/blobs/index.ts";
 import { readPiFullOutput } from "../../lib/pi/index.ts";
 import {
   contentText,
-  errorText,
-  REHYDRATION_TAG,
   resultMeta,
-  utf8Bytes,
-  withMeta,
   type BlobMeta,
   type ContentBlock,
   type GovernorServices,
   type ToolResultInfo,
   type ToolResultValue,
-} from "../../core/sdk.ts";
+} from "../../core/index.ts";
+import { errorText } from "../../core/errors.ts";
+import { withMeta } from "../../core/result-meta.ts";
+import { REHYDRATION_TAG } from "../../lib/tags/index.ts";
+import { utf8Bytes } from "../../lib/size/index.ts";
 import type { BlobsOptions } from "./config.ts";
 import { boundDetails } from "./details.ts";
 import { buildExcerpt } from "./excerpt.ts";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { boundedRecord, MAX_TEXT_CHARS, MAX_TOOL_NAME_CHARS, textSchema, toolNameSchema } from "../../core/sdk.ts";
+import { boundedRecord, MAX_TEXT_CHARS, MAX_TOOL_NAME_CHARS, textSchema, toolNameSchema } from "../../lib/config/index.ts";
 
 /** Upper bound of an output budget, in UTF-8 bytes (16 MiB); in tokens it is a quarter of this. */
 const MAX_BUDGET_BYTES = 16 * 1024 * 1024;

@@ -1,8 +1,6 @@
 import type { BlobStore } from "../../lib/blobs/index.ts";
 import {
   contentText,
-  errorText,
-  REHYDRATION_TAG,
   textContent,
   type BlobMeta,
   type Logger,
@@ -11,7 +9,9 @@ import {
   type ToolInfo,
   type ToolObservation,
   type ToolWrapper,
-} from "../../core/sdk.ts";
+} from "../../core/index.ts";
+import { errorText } from "../../core/errors.ts";
+import { REHYDRATION_TAG } from "../../lib/tags/index.ts";
 import { applyRung, clampArgs, describePatch } from "./args.ts";
 import type { BudgetOptions } from "./config.ts";
 import { largestFittingCount } from "./fit.ts";
@@ -53,7 +53,6 @@ export function budgetWrapper(config: BudgetOptions, full: FullAnswerStore = {})
     const room: Budget = { maxBytes: budget.maxBytes - reserve, maxTokens: budget.maxTokens - Math.ceil(reserve / 4) };
     const limit = byteLimit(budget);
     const ladder = own.ladder ?? [];
-    const fitArg = own.fitArg;
 
     return async (call) => {
       const { args, clamps } = clampArgs(call.args, own.caps);
@@ -63,63 +62,12 @@ export function budgetWrapper(config: BudgetOptions, full: FullAnswerStore = {})
       if (original.status !== "SUCCESS") return withBudget(original, limit, notes, { clamped });
 
       const firstSize = measure(original.content);
-      if (fits(firstSize, budget) || (ladder.length === 0 && !fitArg)) return withBudget(original, limit, notes, { clamped });
+      if (fits(firstSize, budget) || (ladder.length === 0 && !own.fitArg)) return withBudget(original, limit, notes, { clamped });
 
-      type Entry = { obs: ToolObservation; size: AnswerSize; index: number; args: Readonly<Record<string, unknown>> };
-      const attempts: Attempted[] = [{ change: "", size: firstSize }];
-      let best: Entry = { obs: original, size: firstSize, index: 0, args };
-      let fitted: Entry | undefined;
-      let current: Readonly<Record<string, unknown>> = args;
-      let currentSize: AnswerSize | undefined = firstSize;
-
-      /** Issues `patched` (a new context per request: next() refuses the same object twice by design). */
-      const issue = async (patched: Readonly<Record<string, unknown>>, change: string): Promise<Entry | undefined> => {
-        const obs = await next({ ...call, args: patched });
-        if (obs.status !== "SUCCESS") {
-          attempts.push({ change, failed: obs.status === "ERROR" ? obs.error.category : "timeout" });
-          return undefined;
-        }
-        const size = measure(obs.content);
-        attempts.push({ change, size });
-        const entry = { obs, size, index: attempts.length - 1, args: patched };
-        if (size.bytes < best.size.bytes) best = entry;
-        return entry;
-      };
-
-      /** The largest `fitArg` below the current one whose answer fits; undefined when none does. */
-      const fitCount = async (): Promise<Entry | undefined> => {
-        const count = fitArg ? current[fitArg] : undefined;
-        if (!fitArg || typeof count !== "number" || !currentSize || call.signal.aborted) return undefined;
-        const found = new Map<number, Entry>();
-        const chosen = await largestFittingCount(count, currentSize.bytes, room.maxBytes, async (n) => {
-          if (call.signal.aborted) return undefined;
-          const entry = await issue({ ...current, [fitArg]: n }, `${fitArg}=${n}`);
-          if (!entry) return undefined;
-          const ok = fits(entry.size, room);
-          if (ok) found.set(n, entry);
-          return { bytes: entry.size.bytes, fits: ok };
-        });
-        return chosen === undefined ? undefined : found.get(chosen);
-      };
-
-      for (const rung of ladder) {
-        if (call.signal.aborted) break;
-        if (changesForm(rung) && (fitted = await fitCount())) break;
-        const patched = applyRung(current, rung);
-        if (!patched) continue;
-        const change = describePatch(Object.fromEntries(Object.entries(patched).filter(([k, v]) => current[k] !== v)));
-        current = patched;
-        const entry = await issue(patched, change);
-        currentSize = entry?.size;
-        if (entry && fits(entry.size, room)) {
-          fitted = entry;
-          break;
-        }
-      }
-      fitted ??= await fitCount();
-
-      const chosen = fitted ?? best;
-      if (attempts.length === 1) return withBudget(original, limit, notes, { clamped });
+      const run = new Downshift(next, call, room, own.fitArg, { obs: original, size: firstSize, index: 0, args });
+      const fitted = await run.walk(ladder);
+      const chosen = fitted ?? run.best;
+      if (run.attempts.length === 1) return withBudget(original, limit, notes, { clamped });
       const stored = storeFull(full, original, tool.name);
       const shownChange = describePatch(Object.fromEntries(Object.entries(chosen.args).filter(([k, v]) => args[k] !== v)));
       notes.push(
@@ -137,15 +85,92 @@ export function budgetWrapper(config: BudgetOptions, full: FullAnswerStore = {})
       // A fitted answer is a view of the stored full answer: the blobs stage leaves it alone, pruning points to the blob.
       const blob: BlobMeta | undefined =
         stored && fitted ? { truncated: true, id: stored.id, originalBytes: stored.bytes, excerptBytes: chosen.size.bytes } : undefined;
-      return withBudget(
-        chosen.obs,
-        limit,
-        notes,
-        { clamped, downshift: attempts.map((a) => ({ change: a.change, bytes: a.size?.bytes ?? null })), shown: chosen.index, fitted: fitted !== undefined },
-        blob,
-      );
+      const downshift = run.attempts.map((a) => ({ change: a.change, bytes: a.size?.bytes ?? null }));
+      return withBudget(chosen.obs, limit, notes, { clamped, downshift, shown: chosen.index, fitted: fitted !== undefined }, blob);
     };
   };
+}
+
+/** One answer of a downshifted call: what it was, its size, its place among the attempts and the arguments it was asked with. */
+interface Entry {
+  obs: ToolObservation;
+  size: AnswerSize;
+  index: number;
+  args: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * One call's way down the ladder: every request it re-issues, the smallest answer seen, and the
+ * arguments and size of the last rung (where a count is lowered from).
+ */
+class Downshift {
+  readonly attempts: Attempted[];
+  best: Entry;
+  private current: Readonly<Record<string, unknown>>;
+  private currentSize: AnswerSize | undefined;
+
+  constructor(
+    private readonly next: ToolHandler,
+    private readonly call: Parameters<ToolHandler>[0],
+    private readonly room: Budget,
+    private readonly fitArg: string | undefined,
+    first: Entry,
+  ) {
+    this.attempts = [{ change: "", size: first.size }];
+    this.best = first;
+    this.current = first.args;
+    this.currentSize = first.size;
+  }
+
+  /** The rungs in order until an answer fits; before a rung that changes the form, and after the last, a lowered count. */
+  async walk(ladder: ReadonlyArray<Readonly<Record<string, unknown>>>): Promise<Entry | undefined> {
+    for (const rung of ladder) {
+      if (this.call.signal.aborted) break;
+      if (changesForm(rung)) {
+        const counted = await this.fitCount();
+        if (counted) return counted;
+      }
+      const patched = applyRung(this.current, rung);
+      if (!patched) continue;
+      const change = describePatch(Object.fromEntries(Object.entries(patched).filter(([k, v]) => this.current[k] !== v)));
+      this.current = patched;
+      const entry = await this.issue(patched, change);
+      this.currentSize = entry?.size;
+      if (entry && fits(entry.size, this.room)) return entry;
+    }
+    return this.fitCount();
+  }
+
+  /** Issues `patched` (a new context per request: next() refuses the same object twice by design). */
+  private async issue(patched: Readonly<Record<string, unknown>>, change: string): Promise<Entry | undefined> {
+    const obs = await this.next({ ...this.call, args: patched });
+    if (obs.status !== "SUCCESS") {
+      this.attempts.push({ change, failed: obs.status === "ERROR" ? obs.error.category : "timeout" });
+      return undefined;
+    }
+    const size = measure(obs.content);
+    this.attempts.push({ change, size });
+    const entry = { obs, size, index: this.attempts.length - 1, args: patched };
+    if (size.bytes < this.best.size.bytes) this.best = entry;
+    return entry;
+  }
+
+  /** The largest `fitArg` below the current one whose answer fits; undefined when none does. */
+  private async fitCount(): Promise<Entry | undefined> {
+    const fitArg = this.fitArg;
+    const count = fitArg ? this.current[fitArg] : undefined;
+    if (!fitArg || typeof count !== "number" || !this.currentSize || this.call.signal.aborted) return undefined;
+    const found = new Map<number, Entry>();
+    const chosen = await largestFittingCount(count, this.currentSize.bytes, this.room.maxBytes, async (n) => {
+      if (this.call.signal.aborted) return undefined;
+      const entry = await this.issue({ ...this.current, [fitArg]: n }, `${fitArg}=${n}`);
+      if (!entry) return undefined;
+      const ok = fits(entry.size, this.room);
+      if (ok) found.set(n, entry);
+      return { bytes: entry.size.bytes, fits: ok };
+    });
+    return chosen === undefined ? undefined : found.get(chosen);
+  }
 }
 
 /**

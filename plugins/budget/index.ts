@@ -2,7 +2,7 @@
  * `governor:budget` (config key `budget`): a per-tool output budget with hard argument caps and a
  * measured downshift ladder. Wraps each governed call at `TOOL_STAGE.BUDGET` (inside one attempt).
  */
-import { definePlugin, RESULT_STAGE, TOOL_STAGE } from "../../core/sdk.ts";
+import { definePlugin, RESULT_STAGE, TOOL_STAGE } from "../../core/index.ts";
 import { BLOB_STORE } from "../blobs/index.ts";
 import { budgetDefaults, budgetRenamedKeys, budgetSchema } from "./config.ts";
 import { awaitFullAnswers, budgetWrapper } from "./downshift.ts";
@@ -35,9 +35,9 @@ export const budget = definePlugin({
       budgetWrapper(config, { ...(store ? { store } : {}), logger: services.logger, pending }),
     );
     // A result that names a stored full answer reaches the model only once it is on disk (writes are
-    // few and small: every one in flight is awaited).
+    // few and small: every one in flight is awaited). FORMAT - 5 leaves FORMAT to a team's formatters.
     if (store) {
-      pipeline.hooks.toolResult.tap({ name: BUDGET_PLUGIN, stage: RESULT_STAGE.FORMAT }, async () => {
+      pipeline.hooks.toolResult.tap({ name: BUDGET_PLUGIN, stage: RESULT_STAGE.FORMAT - 5 }, async () => {
         await awaitFullAnswers(pending);
         return undefined;
       });

@@ -1,6 +1,7 @@
-import { contentBytes, contentChars, estimateTokens, type ContentBlock } from "../../core/sdk.ts";
+import type { ContentBlock } from "../../core/index.ts";
+import { contentBytes, contentChars, estimateTokens } from "../../lib/size/index.ts";
 
-/** Size of an answer in the core's one size measure (core/size.ts). */
+/** Size of an answer in the core's one size measure (lib/size/index.ts). */
 export interface AnswerSize {
   /** UTF-8 bytes of the text, base64 length of images. */
   bytes: number;

@@ -1,5 +1,5 @@
 /** `/<root> chaos on|off|status`: pause and resume fault injection in a live session, and see counts. */
-import type { Pipeline } from "../../core/sdk.ts";
+import type { Pipeline } from "../../core/index.ts";
 import type { FaultRule } from "./config.ts";
 import { CHAOS_PLUGIN, type ChaosController } from "./controller.ts";
 

@@ -12,6 +12,7 @@ import { z } from "zod";
 
 /** Error categories the `error` fault can raise, each as the raw failure a real transport throws. */
 export const CHAOS_ERROR_CATEGORIES = ["network", "rate_limit", "auth", "invalid_input", "connection_lost", "timeout", "mcp", "unknown"] as const;
+/** One of {@link CHAOS_ERROR_CATEGORIES}. */
 export type ChaosErrorCategory = (typeof CHAOS_ERROR_CATEGORIES)[number];
 
 /** Upper bound of every duration, in milliseconds (10 minutes). */
@@ -103,7 +104,9 @@ const stop = z
 
 /** One fault rule. */
 export const faultRuleSchema = z.discriminatedUnion("type", [latency, error, isError, hang, oversize, kill, stop]);
+/** One fault rule, parsed. */
 export type FaultRule = z.infer<typeof faultRuleSchema>;
+/** The kinds of fault: latency, error, isError, hang, oversize, kill, stop. */
 export type FaultType = FaultRule["type"];
 
 /** The schema of the `chaos` section (without `enabled`, which definePlugin adds). */

@@ -5,7 +5,7 @@
  * stopped and no timer outlives the session).
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import type { Clock, Logger, Pipeline, ToolCallContext } from "../../core/sdk.ts";
+import type { Clock, Logger, Pipeline, ToolCallContext } from "../../core/index.ts";
 import type { FaultRule, FaultType } from "./config.ts";
 import { seededRandom } from "./random.ts";
 

@@ -15,7 +15,7 @@
  * observation as `details.chaos = { injected: true, faults: [...] }` (so the execution log and pi's
  * stored details show it). `/<root> chaos on|off|status` pauses and resumes it in a live session.
  */
-import { definePlugin, LIFECYCLE_STAGE } from "../../core/sdk.ts";
+import { definePlugin, LIFECYCLE_STAGE } from "../../core/index.ts";
 import { serverProcessFor } from "../../lib/mcp/index.ts";
 import { registerChaosCommand } from "./commands.ts";
 import { CHAOS_TRUSTED_KEYS, chaosDefaults, chaosSchema, checkChaos } from "./config.ts";

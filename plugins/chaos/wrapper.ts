@@ -12,7 +12,6 @@
 import {
   classifyError,
   failure,
-  sleep,
   TOOL_STAGE,
   type Clock,
   type GovernorError,
@@ -21,7 +20,8 @@ import {
   type ToolInfo,
   type ToolObservation,
   type ToolWrapper,
-} from "../../core/sdk.ts";
+} from "../../core/index.ts";
+import { sleep } from "../../core/services.ts";
 import type { ServerProcess } from "../../lib/mcp/index.ts";
 import type { FaultRule } from "./config.ts";
 import { callTrace, type ChaosController, type InjectedFault, type MatchedRule } from "./controller.ts";
@@ -31,8 +31,8 @@ import { fillerText, INJECTED_NOTE, isErrorResult, transportError } from "./tran
 
 /** Where the injector sits: right above the transport. */
 export const CHAOS_STAGE = TOOL_STAGE.TRANSPORT;
-/** Where the marker sits: inside the execution log (OBSERVE), outside the breaker. */
-export const CHAOS_MARK_STAGE = TOOL_STAGE.OBSERVE + 50;
+/** Where the marker sits: inside the execution log (OBSERVE) and the repeated-call check (OBSERVE + 50), outside the breaker. */
+export const CHAOS_MARK_STAGE = TOOL_STAGE.OBSERVE + 60;
 
 /** Hang bound when a hang rule does not set `maxMs`, in milliseconds. */
 export const DEFAULT_HANG_MS = 600_000;
@@ -58,7 +58,7 @@ export interface InjectorDeps {
 
 /** The injector wrapper. Tools no rule matches get no layer at all. */
 export function chaosInjector(faults: readonly FaultRule[], deps: InjectorDeps): ToolWrapper {
-  const { controller, clock } = deps;
+  const { controller } = deps;
   return (next, tool) => {
     const proc = deps.serverProcess(tool);
     const rules = rulesFor(faults, tool, proc);
@@ -66,86 +66,97 @@ export function chaosInjector(faults: readonly FaultRule[], deps: InjectorDeps):
     return (call) => {
       if (!controller.active) return next(call);
       const hit = controller.pick(rules);
-      return hit ? inject(hit, next, call, tool, proc) : next(call);
+      return hit ? inject(deps, hit, next, call, tool, proc) : next(call);
     };
   };
+}
 
-  function inject(hit: MatchedRule, next: ToolHandler, call: ToolCallContext, tool: ToolInfo, proc: ServerProcess | undefined): Promise<ToolObservation> {
-    const trace = callTrace.getStore();
-    const base = { rule: hit.index, attempt: call.attempt };
-    const record = (fault: InjectedFault, obs?: ToolObservation): void => {
-      controller.record(call, fault, trace);
-      // Without the marker (a custom stack), mark the observation this layer returns.
-      if (!trace && obs) obs.details = { ...obs.details, chaos: { injected: true, faults: [fault] } };
-    };
-    const rule = hit.rule;
-    switch (rule.type) {
-      case "error": {
-        const obs = failure(tool.name, noted(classifyError(transportError(rule.category, rule.retryAfterMs), { subject: tool.name })));
-        record({ ...base, type: "error", category: obs.error.category }, obs);
-        return Promise.resolve(obs);
-      }
-      case "isError": {
-        const obs = failure(tool.name, noted(classifyError(isErrorResult(rule.text), { subject: tool.name })));
-        record({ ...base, type: "isError", category: obs.error.category }, obs);
-        return Promise.resolve(obs);
-      }
-      case "latency": {
-        const ms = between(() => controller.roll(), rule.minMs, rule.maxMs);
-        record({ ...base, type: "latency", ms });
-        return delayed(ms, next, call, tool);
-      }
-      case "hang":
-        record({ ...base, type: "hang" });
-        return delayed(rule.maxMs ?? DEFAULT_HANG_MS, next, call, tool);
-      case "oversize":
-        return next(call).then((obs) => {
-          if (obs.status !== "SUCCESS") return obs;
-          obs.content = [...obs.content, { type: "text", text: fillerText(rule.bytes) }];
-          record({ ...base, type: "oversize", bytes: rule.bytes }, obs);
-          return obs;
-        });
-      case "kill":
-      case "stop":
-        return midCall(rule, base, next, call, proc!, record);
+/** Injects the fault `hit` names into this call. */
+function inject(
+  deps: InjectorDeps,
+  hit: MatchedRule,
+  next: ToolHandler,
+  call: ToolCallContext,
+  tool: ToolInfo,
+  proc: ServerProcess | undefined,
+): Promise<ToolObservation> {
+  const { controller } = deps;
+  const trace = callTrace.getStore();
+  const base = { rule: hit.index, attempt: call.attempt };
+  const record = (fault: InjectedFault, obs?: ToolObservation): void => {
+    controller.record(call, fault, trace);
+    // Without the marker (a custom stack), mark the observation this layer returns.
+    if (!trace && obs) obs.details = { ...obs.details, chaos: { injected: true, faults: [fault] } };
+  };
+  const rule = hit.rule;
+  switch (rule.type) {
+    case "error": {
+      const obs = failure(tool.name, noted(classifyError(transportError(rule.category, rule.retryAfterMs), { subject: tool.name })));
+      record({ ...base, type: "error", category: obs.error.category }, obs);
+      return Promise.resolve(obs);
     }
-  }
-
-  /** Waits `ms` (ended early by the attempt's abort), then makes the real call. */
-  async function delayed(ms: number, next: ToolHandler, call: ToolCallContext, tool: ToolInfo): Promise<ToolObservation> {
-    try {
-      await sleep(clock, ms, call.signal);
-    } catch (reason) {
-      // Aborted (timeout or Esc): the outer layer has its answer; this one is what a cancelled request gives.
-      return failure(tool.name, classifyError(reason ?? new Error("This operation was aborted"), { subject: tool.name }));
+    case "isError": {
+      const obs = failure(tool.name, noted(classifyError(isErrorResult(rule.text), { subject: tool.name })));
+      record({ ...base, type: "isError", category: obs.error.category }, obs);
+      return Promise.resolve(obs);
     }
-    return next(call);
+    case "latency": {
+      const ms = between(() => controller.roll(), rule.minMs, rule.maxMs);
+      record({ ...base, type: "latency", ms });
+      return delayed(deps.clock, ms, next, call, tool);
+    }
+    case "hang":
+      record({ ...base, type: "hang" });
+      return delayed(deps.clock, rule.maxMs ?? DEFAULT_HANG_MS, next, call, tool);
+    case "oversize":
+      return next(call).then((obs) => {
+        if (obs.status !== "SUCCESS") return obs;
+        obs.content = [...obs.content, { type: "text", text: fillerText(rule.bytes) }];
+        record({ ...base, type: "oversize", bytes: rule.bytes }, obs);
+        return obs;
+      });
+    case "kill":
+    case "stop":
+      return midCall(deps, rule, base, next, call, proc!, record);
   }
+}
 
-  /** Makes the real call and signals the server process at a random moment while it runs. */
-  function midCall(
-    rule: Extract<FaultRule, { type: "kill" | "stop" }>,
-    base: { rule: number; attempt: number },
-    next: ToolHandler,
-    call: ToolCallContext,
-    proc: ServerProcess,
-    record: (fault: InjectedFault, obs?: ToolObservation) => void,
-  ): Promise<ToolObservation> {
-    const afterMs = between(() => controller.roll(), rule.afterMinMs, rule.afterMaxMs);
-    let done = false;
-    const fire = (): void => {
-      const pid = proc.pid();
-      if (done || pid === undefined) return;
-      const stopMs = rule.type === "stop" ? rule.stopMs : 0;
-      if (controller.signal(pid, rule.type, stopMs)) record({ ...base, type: rule.type, ms: afterMs, pid, ...(rule.type === "stop" ? { stopMs } : {}) });
-    };
-    const pending = next(call);
-    const handle = clock.setTimeout(fire, afterMs);
-    return pending.finally(() => {
-      done = true;
-      clock.clearTimeout(handle);
-    });
+/** Waits `ms` (ended early by the attempt's abort), then makes the real call. */
+async function delayed(clock: InjectorDeps["clock"], ms: number, next: ToolHandler, call: ToolCallContext, tool: ToolInfo): Promise<ToolObservation> {
+  try {
+    await sleep(clock, ms, call.signal);
+  } catch (reason) {
+    // Aborted (timeout or Esc): the outer layer has its answer; this one is what a cancelled request gives.
+    return failure(tool.name, classifyError(reason ?? new Error("This operation was aborted"), { subject: tool.name }));
   }
+  return next(call);
+}
+
+/** Makes the real call and signals the server process at a random moment while it runs. */
+function midCall(
+  deps: InjectorDeps,
+  rule: Extract<FaultRule, { type: "kill" | "stop" }>,
+  base: { rule: number; attempt: number },
+  next: ToolHandler,
+  call: ToolCallContext,
+  proc: ServerProcess,
+  record: (fault: InjectedFault, obs?: ToolObservation) => void,
+): Promise<ToolObservation> {
+  const { controller, clock } = deps;
+  const afterMs = between(() => controller.roll(), rule.afterMinMs, rule.afterMaxMs);
+  let done = false;
+  const fire = (): void => {
+    const pid = proc.pid();
+    if (done || pid === undefined) return;
+    const stopMs = rule.type === "stop" ? rule.stopMs : 0;
+    if (controller.signal(pid, rule.type, stopMs)) record({ ...base, type: rule.type, ms: afterMs, pid, ...(rule.type === "stop" ? { stopMs } : {}) });
+  };
+  const pending = next(call);
+  const handle = clock.setTimeout(fire, afterMs);
+  return pending.finally(() => {
+    done = true;
+    clock.clearTimeout(handle);
+  });
 }
 
 /** Ends the error's message with the injected note (some classified messages drop the raw text). */

@@ -17,6 +17,7 @@ export type CircuitState = "closed" | "open" | "half_open";
 
 /** What a call gets when it asks to pass: Pass (closed), Probe (the one half-open trial), Reject (fail fast). */
 export const Admission = Object.freeze({ Pass: 0, Probe: 1, Reject: 2 } as const);
+/** One of the {@link Admission} values. */
 export type Admission = (typeof Admission)[keyof typeof Admission];
 
 /** The state of one circuit (one tool, or one server's tools). */

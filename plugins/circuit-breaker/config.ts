@@ -6,7 +6,7 @@
  * ```
  */
 import { z } from "zod";
-import { boundedRecord, toolNameSchema } from "../../core/sdk.ts";
+import { boundedRecord, toolNameSchema } from "../../lib/config/index.ts";
 
 /** Failure categories the breaker may count. The model's own mistakes (invalid_input, mcp errors) are not in the default. */
 export const COUNTABLE_CATEGORIES = ["timeout", "network", "connection_lost", "rate_limit", "spawn", "mcp", "auth", "unknown"] as const;

@@ -9,18 +9,8 @@
  * neutral. pi's own MCP servers (pi 1.x, `mcp__<server>__<tool>`) get one circuit each, run from pi's
  * events (pi-mcp.ts): an open one blocks their calls at pi's `tool_call`, with the next step.
  */
-import {
-  definePlugin,
-  EVENT_STAGE,
-  GATE_STAGE,
-  REHYDRATION_TAG,
-  serverOfTags,
-  TOOL_STAGE,
-  type Clock,
-  type ToolInfo,
-  type ToolObservation,
-  type ToolWrapper,
-} from "../../core/sdk.ts";
+import { definePlugin, EVENT_STAGE, GATE_STAGE, TOOL_STAGE, type Clock, type ToolInfo, type ToolObservation, type ToolWrapper } from "../../core/index.ts";
+import { REHYDRATION_TAG, serverOfTags } from "../../lib/tags/index.ts";
 import { Admission, Circuit, type CircuitSettings } from "./circuit.ts";
 import { breakerDefaults, type BreakerOptions, breakerSchema } from "./config.ts";
 import { circuitOpenObservation } from "./open-error.ts";

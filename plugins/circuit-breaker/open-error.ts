@@ -2,7 +2,8 @@
  * The structured, agent-facing error of a call refused by an open circuit: what is failing, since
  * when, and when it will be tried again.
  */
-import { CircuitOpenError, failure, formatSeconds, type ErrorObservation } from "../../core/sdk.ts";
+import { CircuitOpenError, failure, type ErrorObservation } from "../../core/index.ts";
+import { formatSeconds } from "../../core/observation.ts";
 import type { Circuit } from "./circuit.ts";
 
 /** The ERROR observation (category `circuit_open`) for `toolName` refused by `circuit` at `now`. */

@@ -9,16 +9,9 @@
  * refused before running (invalid arguments) never pass the gate and count for nothing; aborted
  * calls are neutral.
  */
-import {
-  contentText,
-  formatSeconds,
-  piMcpNextStep,
-  piMcpServerOf,
-  type Clock,
-  type HostToolCall,
-  type ToolGateDecision,
-  type ToolGateInfo,
-} from "../../core/sdk.ts";
+import { contentText, type Clock, type HostToolCall, type ToolGateDecision, type ToolGateInfo } from "../../core/index.ts";
+import { formatSeconds } from "../../core/observation.ts";
+import { piMcpNextStep, piMcpServerOf } from "../../lib/mcp-identity/index.ts";
 import { Admission, Circuit } from "./circuit.ts";
 import type { BreakerOptions } from "./config.ts";
 

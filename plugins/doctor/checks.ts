@@ -8,7 +8,9 @@
  */
 import { lstatSync } from "node:fs";
 import { join } from "node:path";
-import { CONFIG_FILE, type DoctorCheckContext, type DoctorCheckResult, type DoctorCheckStatus, type Governor, visible } from "../../core/sdk.ts";
+import type { DoctorCheckContext, DoctorCheckResult, DoctorCheckStatus, Governor } from "../../core/index.ts";
+import { CONFIG_FILE } from "../../lib/config/index.ts";
+import { visible } from "../../lib/visible/index.ts";
 import type { PiInstall } from "../../lib/pi/index.ts";
 import { NODE_SQLITE_MIN_VERSION, olderThanVersion as olderThan, type SqliteProbe } from "../../lib/sqlite/index.ts";
 

@@ -6,7 +6,7 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Governor } from "../../core/sdk.ts";
+import type { Governor } from "../../core/index.ts";
 import { packageRoot } from "../../lib/package/index.ts";
 import { findPi, readPiCommand, untrustedRoots } from "../../lib/pi/index.ts";
 import { openDatabase, probeSqlite, sqliteUnavailable } from "../../lib/sqlite/index.ts";

@@ -7,7 +7,7 @@
  * notification with a UI (interactive, RPC), stderr without one (print mode).
  */
 import { z } from "zod";
-import { definePlugin, governorOf, type GovernorCommand, type GovernorServices, type Pipeline } from "../../core/sdk.ts";
+import { definePlugin, governorOf, type GovernorCommand, type GovernorServices, type Pipeline } from "../../core/index.ts";
 import { type CheckResult, formatDoctorReport, runDoctor } from "./checks.ts";
 import { DEFAULT_START_TIMEOUT_MS, defaultDoctorEnvironment } from "./environment.ts";
 

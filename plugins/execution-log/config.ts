@@ -7,7 +7,7 @@
  */
 import { join } from "node:path";
 import { z } from "zod";
-import { pathSchema, toolListSchema } from "../../core/sdk.ts";
+import { pathSchema, toolListSchema } from "../../lib/config/index.ts";
 
 /** Longest `phase` label, in characters: it is written into every row, and a project file may set it. */
 export const MAX_PHASE_CHARS = 64;

@@ -8,7 +8,7 @@
  * degrades to one warning, never a failed call. `pi-governor stats` reads it (stats-cli.ts). Storage
  * goes through lib/sqlite (node:sqlite where this Node has it, else better-sqlite3).
  */
-import { definePlugin, EVENT_STAGE, LIFECYCLE_STAGE, TOOL_STAGE, type Clock, type HostToolCall, type ToolWrapper } from "../../core/sdk.ts";
+import { definePlugin, EVENT_STAGE, LIFECYCLE_STAGE, TOOL_STAGE, type Clock, type HostToolCall, type ToolWrapper } from "../../core/index.ts";
 import { sqliteUnavailable } from "../../lib/sqlite/index.ts";
 import { REDACTOR } from "../redact/index.ts";
 import { UNKNOWN_TOOL_LABEL } from "./columns.ts";

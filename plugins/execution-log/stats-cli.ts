@@ -3,7 +3,9 @@
  * p50/p95 latency, timeouts, errors and retries from the execution log.
  */
 import { existsSync } from "node:fs";
-import { agentDirFrom, CANNOT_READ_EXIT, type CliCommand, configuredPath, errorText, parseCommandArgs } from "../../core/sdk.ts";
+import { errorText } from "../../core/errors.ts";
+import { agentDirFrom } from "../../lib/config/index.ts";
+import { CANNOT_READ_EXIT, type CliCommand, configuredPath, parseCommandArgs } from "../../lib/cli-command/index.ts";
 import { defaultDbPath } from "./config.ts";
 import { openLogForReading } from "./open-db.ts";
 import { isSqliteUnavailable, noSqliteText, tidyAfterReading } from "../../lib/sqlite/index.ts";

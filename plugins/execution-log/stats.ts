@@ -1,7 +1,7 @@
 /**
  * Per-tool statistics from the execution log: counts, p50/p95 latency, timeouts, errors, retries.
  */
-import { visible } from "../../core/sdk.ts";
+import { visible } from "../../lib/visible/index.ts";
 import type { SqliteDatabase } from "../../lib/sqlite/index.ts";
 import { columnText, MAX_COLUMN_CHARS } from "./columns.ts";
 import { TABLE } from "./schema.ts";

@@ -12,7 +12,8 @@
  * Only a failure that waiting cannot heal (no driver, unwritable path, not a database, a dropped
  * table) disables the log: one warning with the fix, after which rows are discarded.
  */
-import { contentBytes, utf8Bytes, type Clock, type ContentBlock, type Logger } from "../../core/sdk.ts";
+import type { Clock, ContentBlock, Logger } from "../../core/index.ts";
+import { contentBytes, utf8Bytes } from "../../lib/size/index.ts";
 import {
   isTransientSqliteError,
   sqliteErrorCode,

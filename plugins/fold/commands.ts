@@ -2,7 +2,8 @@
  * `/<root> unfold <id>` restores a fold (persists an unfold record; the folded turns are sent in
  * full again from the next request); `/<root> unfold` lists the folds in force.
  */
-import { parseCommandArgs, type GovernorCommand, type SessionStore } from "../../core/sdk.ts";
+import type { GovernorCommand, SessionStore } from "../../core/index.ts";
+import { parseCommandArgs } from "../../lib/cli-command/index.ts";
 import type { ActiveFold } from "./folds.ts";
 import { UNFOLD_KIND } from "./records.ts";
 import type { FoldSession, FoldView } from "./session.ts";

@@ -9,7 +9,7 @@
  * the turn of `to`, every turn complete, older than a given turn, no pinned result, no protected
  * path, no overlap with an active fold.
  */
-import { messageMeta, type AgentMessageLike } from "../../core/sdk.ts";
+import { messageMeta, type AgentMessageLike } from "../../core/index.ts";
 import { FOLD_TOOL } from "../../lib/context/index.ts";
 import { isAfter, turnLabel, type TurnFacts, type TurnMap, TurnMapBuilder } from "./turn-map.ts";
 

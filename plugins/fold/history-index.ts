@@ -7,7 +7,8 @@
  * is read again: the turn holding the first changed message and everything after it. The cost of a
  * call is the new messages and a logarithm of the history.
  */
-import { type AgentMessageLike, messageChars } from "../../core/sdk.ts";
+import type { AgentMessageLike } from "../../core/index.ts";
+import { messageChars } from "../../lib/size/index.ts";
 import { MessageIdentities, turnKey } from "../../lib/context/index.ts";
 import { activeFolds, type ActiveFold, foldCallsOf } from "./folds.ts";
 import { type FoldGuards, type TurnMap, TurnMapBuilder } from "./turn-map.ts";

@@ -2,18 +2,18 @@
  * `governor:fold` (config key `fold`): model-driven folding. The `context_fold` tool lets the model
  * fold finished turns into its own summary (originals kept in the blob store when the blobs plugin
  * runs); a context tap replaces each active fold's turns with one summary message (after pruning, at
- * {@link FOLD_STAGE}); a nudge asks the model to fold when the context grows; `/<root> unfold`
+ * CONTEXT_STAGE.FOLD); a nudge asks the model to fold when the context grows; `/<root> unfold`
  * restores a fold. See README.md.
  *
  * Provides {@link FOLDING} (`fold:ranges`, lib/context): the ranges the folds in force replace in the
  * current context call, which the prune plugin leaves out of its size measures, and the slot where
  * prune hands over the rules folding respects (protected paths, turns kept, default window).
  *
- * The tap works on the history before pruning (captured read-only just before CONTEXT_STAGE.PRUNE): fold
+ * The tap works on the history before pruning (captured read-only at CONTEXT_STAGE.FOLD_CAPTURE, before pruning): fold
  * records, ranges, pins and the blob of originals come from what the session holds, not from the
  * placeholders pruning put in; the replacement is applied to the pruned list (same indexes).
  */
-import { type AgentMessageLike, CONTEXT_STAGE, definePlugin } from "../../core/sdk.ts";
+import { type AgentMessageLike, CONTEXT_STAGE, definePlugin } from "../../core/index.ts";
 import { FOLDING, type FoldingRules, type MessageRanges } from "../../lib/context/index.ts";
 import { BLOB_STORE } from "../blobs/index.ts";
 import { unfoldCommand } from "./commands.ts";
@@ -31,10 +31,6 @@ export { FOLDING, type FoldingRules, type FoldingService } from "../../lib/conte
 
 /** Plugin name, as taps and errors show it. */
 export const FOLD_PLUGIN = "governor:fold";
-/** Stage of the folding tap: after pruning, so pruning's boundary and decisions never see a fold. */
-export const FOLD_STAGE = CONTEXT_STAGE.PRUNE + 50;
-/** Stage of the read-only tap that keeps the history before pruning for the folding tap. */
-const CAPTURE_STAGE = CONTEXT_STAGE.PRUNE - 10;
 /** Sessions whose folding state is kept in memory at once. */
 const MAX_SESSIONS = 8;
 /** The rules when no prune plugin hands its own over: nothing protected, prune's default turns and window. */
@@ -75,12 +71,12 @@ export const fold = definePlugin({
       },
     });
 
-    pipeline.hooks.context.tap({ name: FOLD_PLUGIN, stage: CAPTURE_STAGE }, (messages, info) => {
+    pipeline.hooks.context.tap({ name: FOLD_PLUGIN, stage: CONTEXT_STAGE.FOLD_CAPTURE }, (messages, info) => {
       raw.set(info.sessionId, messages);
       folded.set(info.sessionId, session(info.sessionId, true)!.foldedRanges(messages));
       return undefined;
     });
-    pipeline.hooks.context.tap({ name: FOLD_PLUGIN, stage: FOLD_STAGE }, (messages, info) => {
+    pipeline.hooks.context.tap({ name: FOLD_PLUGIN, stage: CONTEXT_STAGE.FOLD }, (messages, info) => {
       const before = raw.get(info.sessionId) ?? messages;
       raw.delete(info.sessionId);
       folded.delete(info.sessionId);

@@ -11,7 +11,7 @@
  * model that does not fold pays for every one: the spacing doubles with each nudge left unanswered
  * (no fold since), and after {@link MAX_UNANSWERED_NUDGES} the nudging waits for the model to fold.
  */
-import type { AgentMessageLike, ContentBlock } from "../../core/sdk.ts";
+import type { AgentMessageLike, ContentBlock } from "../../core/index.ts";
 import { turnKey } from "../../lib/context/index.ts";
 import { type ActiveFold, FOLD_TOOL, foldableRuns } from "./folds.ts";
 import type { NudgeRecord } from "./records.ts";

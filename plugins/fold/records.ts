@@ -4,7 +4,7 @@
  * IS the fold (see folds.ts), so a replayed recorded session folds the same way. The kinds keep the
  * names they had when folding was a part of the prune plugin, so existing sessions read the same.
  */
-import type { SessionStore } from "../../core/sdk.ts";
+import type { SessionStore } from "../../core/index.ts";
 
 /** Record kind of one `/<root> unfold <id>`: the fold with that id is no longer applied. */
 export const UNFOLD_KIND = "governor:prune-unfold";

@@ -8,7 +8,7 @@
  * session reuses the object it built for a fold id while that key is unchanged: the same history
  * always renders to the same bytes, so the prompt cache keeps matching after the one change a fold makes.
  */
-import type { AgentMessageLike } from "../../core/sdk.ts";
+import type { AgentMessageLike } from "../../core/index.ts";
 import { blobReadCall } from "../blobs/index.ts";
 import type { ActiveFold } from "./folds.ts";
 import type { TurnMap } from "./turn-map.ts";

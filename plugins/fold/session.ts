@@ -4,7 +4,8 @@
  * invalid folds were already logged. Everything else is derived from the messages and the session
  * records on each call.
  */
-import { type AgentMessageLike, estimateTokens as tokensOf, type Logger, type SessionStore } from "../../core/sdk.ts";
+import type { AgentMessageLike, Logger, SessionStore } from "../../core/index.ts";
+import { estimateTokens as tokensOf } from "../../lib/size/index.ts";
 import { type FoldingRules, loadPins, protectedPathMatcher } from "../../lib/context/index.ts";
 import type { ActiveFold } from "./folds.ts";
 import { HistoryIndex } from "./history-index.ts";

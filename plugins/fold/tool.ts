@@ -5,15 +5,17 @@
  * blob when the blobs plugin runs) and says what the fold will do.
  */
 import { Type } from "typebox";
-import { InvalidInputError, messagesChars, textContent, type GovernedToolDefinition, type ToolExecuteResult } from "../../core/sdk.ts";
+import { InvalidInputError, textContent, type GovernedToolDefinition, type ToolExecuteResult } from "../../core/index.ts";
+import { messagesChars } from "../../lib/size/index.ts";
 import type { BlobStore } from "../../lib/blobs/index.ts";
 import { blobReadCall } from "../blobs/index.ts";
 import { checkRange, FOLD_TOOL, isProblem } from "./folds.ts";
 import type { FoldSession } from "./session.ts";
 import { turnLabel } from "./turn-map.ts";
 
-/** Bounds of the model's summary, in characters. */
+/** Shortest summary the model may fold turns into, in characters. */
 export const SUMMARY_MIN_CHARS = 20;
+/** Longest summary the model may fold turns into, in characters. */
 export const SUMMARY_MAX_CHARS = 8_000;
 
 const parameters = Type.Object({

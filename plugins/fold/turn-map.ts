@@ -4,7 +4,7 @@
  * whole turns never splits a toolCall/toolResult pair), and what must never be folded (pinned
  * results, calls on protected paths).
  */
-import { messageMeta, type AgentMessageLike } from "../../core/sdk.ts";
+import { messageMeta, type AgentMessageLike } from "../../core/index.ts";
 import { callPath, FOLD_TOOL, startsTurn } from "../../lib/context/index.ts";
 
 /** One turn of the list. */

@@ -2,7 +2,8 @@
  * `/kota status | index | restart` (under `services.commandRoot`; `pruning`, `pin`, `blobs` and
  * `purge-blobs` come from the prune and blobs plugins under the same root).
  */
-import { errorText, type GovernorServices, type Pipeline } from "../../core/sdk.ts";
+import { errorText } from "../../core/errors.ts";
+import type { GovernorServices, Pipeline } from "../../core/index.ts";
 import type { Indexer } from "./index-flow.ts";
 import { renderRecentFiles, renderStatistics } from "./render/index-stats.ts";
 import type { KotaRuntime } from "./runtime.ts";

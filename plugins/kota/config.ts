@@ -4,7 +4,7 @@
  * unless the user's global config allows it (they decide what program runs).
  */
 import { z } from "zod";
-import { boundedRecord, MAX_CONFIG_ENTRIES, MAX_TOOL_NAME_CHARS, pathSchema } from "../../core/sdk.ts";
+import { boundedRecord, MAX_CONFIG_ENTRIES, MAX_TOOL_NAME_CHARS, pathSchema } from "../../lib/config/index.ts";
 
 /** KotaDB's default start command: `bun x kotadb@next --stdio --toolset core`. */
 export const DEFAULT_KOTA_COMMAND = "bun";

@@ -2,7 +2,7 @@
  * What the kota plugin needs from a managed MCP server: call a tool, know the state, restart, close.
  * lib/mcp's ManagedMcpServer provides it (managed-connection.ts); tests may inject another.
  */
-import type { ContentBlock } from "../../core/sdk.ts";
+import type { ContentBlock } from "../../core/index.ts";
 
 /** Server states, as the status line shows them. */
 export type KotaServerState = "stopped" | "starting" | "running" | "reconnecting" | "degraded" | "closed";

@@ -9,7 +9,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { DoctorCheckContext, DoctorCheckResult } from "../../core/sdk.ts";
+import type { DoctorCheckContext, DoctorCheckResult } from "../../core/index.ts";
 import { gitRoot } from "../../lib/git/index.ts";
 import { ManagedMcpServer } from "../../lib/mcp/index.ts";
 import type { KotaOptions } from "./config.ts";

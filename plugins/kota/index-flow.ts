@@ -12,7 +12,8 @@
  * with `/kota index` (or the model with kota_index) after reading KotaDB's stderr in `/kota status`.
  */
 import { resolve, relative, isAbsolute } from "node:path";
-import { errorText, type GovernorError, type GovernorServices, InvalidInputError, isGovernorError, type UiBridge } from "../../core/sdk.ts";
+import { errorText } from "../../core/errors.ts";
+import { type GovernorError, type GovernorServices, InvalidInputError, isGovernorError, type UiBridge } from "../../core/index.ts";
 import type { KotaOptions } from "./config.ts";
 import { renderIndexRun } from "./render/index-stats.ts";
 import { globalConfigFile } from "./runtime-check.ts";

@@ -10,7 +10,7 @@
  * and the user is told once; every other plugin keeps working. Indexing asks first (`confirmIndex`),
  * and in print mode follows `indexWithoutUi`.
  */
-import { definePlugin, defineService, LIFECYCLE_STAGE } from "../../core/sdk.ts";
+import { definePlugin, defineService, LIFECYCLE_STAGE } from "../../core/index.ts";
 import { announceServerProcess } from "../../lib/mcp/index.ts";
 import { secretArgValues, secretEnvValues } from "../../lib/redact/index.ts";
 import { REDACTOR } from "../redact/index.ts";

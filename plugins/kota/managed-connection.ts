@@ -4,7 +4,7 @@
  * KotaDB's read-only tools are declared safe to replay; a probe records whether anything is indexed,
  * so a reconnect that lost the index is reported once.
  */
-import type { Logger } from "../../core/sdk.ts";
+import type { Logger } from "../../core/index.ts";
 import { formatServerStatus, ManagedMcpServer } from "../../lib/mcp/index.ts";
 import type { Redactor } from "../../lib/redact/index.ts";
 import type { KotaConnection, KotaLaunch, RawToolResult } from "./connection.ts";

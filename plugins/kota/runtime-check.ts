@@ -5,7 +5,9 @@
  */
 import { accessSync, constants } from "node:fs";
 import { isAbsolute, join } from "node:path";
-import { absolutePathEntries, ALLOW_PROJECT_LINE, CONFIG_FILE, type IgnoredTrustedKey } from "../../core/sdk.ts";
+import type { IgnoredTrustedKey } from "../../core/index.ts";
+import { absolutePathEntries } from "../../lib/search-path/index.ts";
+import { ALLOW_PROJECT_LINE, CONFIG_FILE } from "../../lib/config/index.ts";
 import { redactedCommandLine, type Redactor } from "../../lib/redact/index.ts";
 
 /** The kota keys that decide what program starts KotaDB and how. */

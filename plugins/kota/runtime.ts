@@ -6,7 +6,8 @@
  */
 import { existsSync, mkdirSync } from "node:fs";
 import { basename, join } from "node:path";
-import { classifyError, contentBytes, contentText, type GovernorError, type GovernorServices, isGovernorError, SpawnError } from "../../core/sdk.ts";
+import { classifyError, contentText, type GovernorError, type GovernorServices, isGovernorError, SpawnError } from "../../core/index.ts";
+import { contentBytes } from "../../lib/size/index.ts";
 import { argsWithToolset, type KotaOptions } from "./config.ts";
 import type { KotaConnection, KotaLaunch, KotaServerState } from "./connection.ts";
 import { gitHead, gitRoot } from "../../lib/git/index.ts";

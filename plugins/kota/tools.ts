@@ -5,7 +5,8 @@
  */
 import { isAbsolute, relative } from "node:path";
 import type { TSchema } from "typebox";
-import { type GovernedToolDefinition, InvalidInputError, KOTA_TAG, MCP_TAG, serverTag, STATUS_TAG, textContent, type ToolCallContext } from "../../core/sdk.ts";
+import { type GovernedToolDefinition, InvalidInputError, textContent, type ToolCallContext } from "../../core/index.ts";
+import { KOTA_TAG, MCP_TAG, serverTag, STATUS_TAG } from "../../lib/tags/index.ts";
 import type { Indexer } from "./index-flow.ts";
 import { clampArg, KOTA_TASK_FILES_MAX } from "./caps.ts";
 import { unknownArgumentsText } from "./known-args.ts";
@@ -97,9 +98,95 @@ const list = (v: unknown, root: string) =>
 const SCOPES = new Set(["code", "symbols", "decisions", "patterns", "failures"]);
 const scopes = (v: unknown) => (Array.isArray(v) ? [...new Set(v.filter((x): x is string => typeof x === "string" && SCOPES.has(x)))] : []);
 
-/** Builds the six tools over one runtime and indexer. */
-export function kotaTools(runtime: KotaRuntime, indexer: Indexer): GovernedToolDefinition[] {
-  const kotaIndex: GovernedToolDefinition = {
+const SEARCH_TOOL: QueryToolSpec = {
+  name: "kota_search",
+  label: "KotaDB search",
+  description: "Search indexed code or symbols. output: compact (default), paths (many hits) or snippet (matching lines).",
+  parameters: searchParams,
+  kotaTool: "search",
+  mapArgs: (a) => {
+    const out: Record<string, unknown> = {
+      query: a.query,
+      scope: scopes(a.scope).length ? scopes(a.scope) : ["code"],
+      output: typeof a.output === "string" ? a.output : "compact",
+      limit: clampArg("kota_search", "limit", a.limit),
+    };
+    if (out.output === "snippet") out.context_lines = clampArg("kota_search", "context_lines", a.context_lines);
+    if (a.filters && typeof a.filters === "object") out.filters = a.filters;
+    return out;
+  },
+  render: (answer) => renderSearch(answer),
+};
+
+const DEPS_TOOL: QueryToolSpec = {
+  name: "kota_deps",
+  label: "KotaDB dependencies",
+  description: "Dependents (files importing it) and dependencies (files it imports) of a file.",
+  parameters: depsParams,
+  kotaTool: "search_dependencies",
+  mapArgs: (a, root) => ({
+    file_path: repoRelative(root, String(a.file_path ?? "")),
+    direction: typeof a.direction === "string" ? a.direction : "both",
+    depth: clampArg("kota_deps", "depth", a.depth),
+    include_tests: bool(a.include_tests, false),
+  }),
+  render: (answer) => renderDeps(answer),
+};
+
+const USAGES_TOOL: QueryToolSpec = {
+  name: "kota_usages",
+  label: "KotaDB usages",
+  description: "Where a symbol is used: imports, calls, re-exports, type references.",
+  parameters: usagesParams,
+  kotaTool: "find_usages",
+  mapArgs: (a, root) => ({
+    symbol: a.symbol,
+    ...(typeof a.file === "string" ? { file: repoRelative(root, a.file) } : {}),
+    include_tests: bool(a.include_tests, false),
+  }),
+  render: (answer) => renderUsages(answer),
+};
+
+const IMPACT_TOOL: QueryToolSpec = {
+  name: "kota_impact",
+  label: "KotaDB impact",
+  description: "Risk, affected files and tests to run for a planned change; the summary stays in context.",
+  promptGuidelines: ["Before changing a shared file, call kota_impact with the files you plan to modify."],
+  parameters: impactParams,
+  kotaTool: "analyze_change_impact",
+  mapArgs: (a, root) => {
+    const out: Record<string, unknown> = { change_type: a.change_type, description: a.description };
+    for (const key of ["files_to_modify", "files_to_create", "files_to_delete"]) {
+      const v = list(a[key], root);
+      if (v?.length) out[key] = v;
+    }
+    if (typeof a.breaking_changes === "boolean") out.breaking_changes = a.breaking_changes;
+    return out;
+  },
+  render: (answer) => renderImpact(answer),
+};
+
+const TASK_CONTEXT_TOOL: QueryToolSpec = {
+  name: "kota_task_context",
+  label: "KotaDB task context",
+  description: "Briefing for a task's files: dependents, impacted files, tests, recent changes.",
+  parameters: taskContextParams,
+  kotaTool: "generate_task_context",
+  mapArgs: (a, root) => ({
+    files: (list(a.files, root) ?? []).slice(0, KOTA_TASK_FILES_MAX),
+    include_tests: bool(a.include_tests, true),
+    include_symbols: bool(a.include_symbols, false),
+    max_impacted_files: clampArg("kota_task_context", "max_impacted_files", a.max_impacted_files),
+  }),
+  render: (answer, args) => renderTaskContext(answer, Number(args.max_impacted_files)),
+};
+
+/** The query tools, in the order pi lists them. */
+const QUERY_TOOLS = [SEARCH_TOOL, DEPS_TOOL, USAGES_TOOL, IMPACT_TOOL, TASK_CONTEXT_TOOL];
+
+/** `kota_index`: indexing asks the user first (indexer.ts). */
+function kotaIndexTool(runtime: KotaRuntime, indexer: Indexer): GovernedToolDefinition {
+  return {
     name: "kota_index",
     label: "KotaDB index",
     description: "Index the repository for the kota_* tools (asks the user); needed once and when stale.",
@@ -119,88 +206,11 @@ export function kotaTools(runtime: KotaRuntime, indexer: Indexer): GovernedToolD
       return { content: textContent(outcome.text), details: { kota: { tool: "index_repository", outcome: outcome.status } } };
     },
   };
+}
 
-  return [
-    kotaIndex,
-    queryTool(runtime, {
-      name: "kota_search",
-      label: "KotaDB search",
-      description: "Search indexed code or symbols. output: compact (default), paths (many hits) or snippet (matching lines).",
-      parameters: searchParams,
-      kotaTool: "search",
-      mapArgs: (a) => {
-        const out: Record<string, unknown> = {
-          query: a.query,
-          scope: scopes(a.scope).length ? scopes(a.scope) : ["code"],
-          output: typeof a.output === "string" ? a.output : "compact",
-          limit: clampArg("kota_search", "limit", a.limit),
-        };
-        if (out.output === "snippet") out.context_lines = clampArg("kota_search", "context_lines", a.context_lines);
-        if (a.filters && typeof a.filters === "object") out.filters = a.filters;
-        return out;
-      },
-      render: (answer) => renderSearch(answer),
-    }),
-    queryTool(runtime, {
-      name: "kota_deps",
-      label: "KotaDB dependencies",
-      description: "Dependents (files importing it) and dependencies (files it imports) of a file.",
-      parameters: depsParams,
-      kotaTool: "search_dependencies",
-      mapArgs: (a, root) => ({
-        file_path: repoRelative(root, String(a.file_path ?? "")),
-        direction: typeof a.direction === "string" ? a.direction : "both",
-        depth: clampArg("kota_deps", "depth", a.depth),
-        include_tests: bool(a.include_tests, false),
-      }),
-      render: (answer) => renderDeps(answer),
-    }),
-    queryTool(runtime, {
-      name: "kota_usages",
-      label: "KotaDB usages",
-      description: "Where a symbol is used: imports, calls, re-exports, type references.",
-      parameters: usagesParams,
-      kotaTool: "find_usages",
-      mapArgs: (a, root) => ({
-        symbol: a.symbol,
-        ...(typeof a.file === "string" ? { file: repoRelative(root, a.file) } : {}),
-        include_tests: bool(a.include_tests, false),
-      }),
-      render: (answer) => renderUsages(answer),
-    }),
-    queryTool(runtime, {
-      name: "kota_impact",
-      label: "KotaDB impact",
-      description: "Risk, affected files and tests to run for a planned change; the summary stays in context.",
-      promptGuidelines: ["Before changing a shared file, call kota_impact with the files you plan to modify."],
-      parameters: impactParams,
-      kotaTool: "analyze_change_impact",
-      mapArgs: (a, root) => {
-        const out: Record<string, unknown> = { change_type: a.change_type, description: a.description };
-        for (const key of ["files_to_modify", "files_to_create", "files_to_delete"]) {
-          const v = list(a[key], root);
-          if (v?.length) out[key] = v;
-        }
-        if (typeof a.breaking_changes === "boolean") out.breaking_changes = a.breaking_changes;
-        return out;
-      },
-      render: (answer) => renderImpact(answer),
-    }),
-    queryTool(runtime, {
-      name: "kota_task_context",
-      label: "KotaDB task context",
-      description: "Briefing for a task's files: dependents, impacted files, tests, recent changes.",
-      parameters: taskContextParams,
-      kotaTool: "generate_task_context",
-      mapArgs: (a, root) => ({
-        files: (list(a.files, root) ?? []).slice(0, KOTA_TASK_FILES_MAX),
-        include_tests: bool(a.include_tests, true),
-        include_symbols: bool(a.include_symbols, false),
-        max_impacted_files: clampArg("kota_task_context", "max_impacted_files", a.max_impacted_files),
-      }),
-      render: (answer, args) => renderTaskContext(answer, Number(args.max_impacted_files)),
-    }),
-  ];
+/** Builds the six tools over one runtime and indexer. */
+export function kotaTools(runtime: KotaRuntime, indexer: Indexer): GovernedToolDefinition[] {
+  return [kotaIndexTool(runtime, indexer), ...QUERY_TOOLS.map((spec) => queryTool(runtime, spec))];
 }
 
 /**

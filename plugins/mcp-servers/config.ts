@@ -7,7 +7,7 @@
  * ```
  */
 import { z } from "zod";
-import { boundedRecord, MAX_CONFIG_ENTRIES, MAX_TOOL_NAME_CHARS, pathSchema, textSchema, toolListSchema, toolNameSchema } from "../../core/sdk.ts";
+import { boundedRecord, MAX_CONFIG_ENTRIES, MAX_TOOL_NAME_CHARS, pathSchema, textSchema, toolListSchema, toolNameSchema } from "../../lib/config/index.ts";
 
 /** A duration in milliseconds, at most one hour (far below what Node timers accept, 2^31-1 ms). */
 const ms = z.number().int().min(0).max(3_600_000);

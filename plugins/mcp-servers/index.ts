@@ -16,7 +16,8 @@
  * Also: the `governor_connection_status` tool (ungoverned), `/<root> servers`, `/<root> restart [name]`,
  * a footer entry, and everything closed on session shutdown (SIGTERM, then SIGKILL after 2 s).
  */
-import { definePlugin, errorText } from "../../core/sdk.ts";
+import { definePlugin } from "../../core/index.ts";
+import { errorText } from "../../core/errors.ts";
 import { secretArgValues, secretEnvValues } from "../../lib/redact/index.ts";
 import { REDACTOR } from "../redact/index.ts";
 import type { ManagedMcpServer, McpTool } from "../../lib/mcp/index.ts";

@@ -4,7 +4,7 @@
  * directly; the mcp-servers plugin uses it per configured server.
  */
 import { announceServerProcess, type ManagedMcpServerConfig, ManagedMcpServer, formatServerStatus } from "../../lib/mcp/index.ts";
-import type { GovernorServices, Pipeline } from "../../core/sdk.ts";
+import type { GovernorServices, Pipeline } from "../../core/index.ts";
 
 /**
  * Creates a managed server (nothing starts until first use) and closes it when the session shuts

@@ -3,7 +3,9 @@
  * it answers when everything else is down), the `/<root> servers` and `/<root> restart [name]`
  * commands, and a footer entry.
  */
-import { errorText, type GovernorServices, MCP_TAG, type Pipeline, STATUS_TAG } from "../../core/sdk.ts";
+import { errorText } from "../../core/errors.ts";
+import type { GovernorServices, Pipeline } from "../../core/index.ts";
+import { MCP_TAG, STATUS_TAG } from "../../lib/tags/index.ts";
 import { formatServerStatus, type ManagedMcpServer } from "../../lib/mcp/index.ts";
 import type { TSchema } from "typebox";
 

@@ -3,7 +3,9 @@
  * schema passes through (pi validates plain JSON Schema), annotations are carried (the retry and
  * replay policies read them), results become pi content, and `isError` results become errors.
  */
-import { classifyError, errorText, type ContentBlock, type GovernedToolDefinition, MCP_TAG, mcpServerTag, type Pipeline } from "../../core/sdk.ts";
+import { classifyError, type ContentBlock, type GovernedToolDefinition, type Pipeline } from "../../core/index.ts";
+import { errorText } from "../../core/errors.ts";
+import { MCP_TAG, mcpServerTag } from "../../lib/tags/index.ts";
 import type { ManagedMcpServer, McpTool, McpToolResult } from "../../lib/mcp/index.ts";
 import type { TSchema } from "typebox";
 import type { DeclaredTool } from "./config.ts";

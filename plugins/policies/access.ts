@@ -3,7 +3,7 @@
  * globs (the one key a project may set) refuse before any rule. Hints follow MCP's defaults where a
  * tool says nothing: not read-only, may destroy data, may reach an open world.
  */
-import type { ToolAnnotations } from "../../core/sdk.ts";
+import type { ToolAnnotations } from "../../core/index.ts";
 import type { AccessRule } from "./config.ts";
 import { toolGlobMatches } from "./tool-glob.ts";
 

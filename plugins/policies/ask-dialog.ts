@@ -8,7 +8,8 @@
  * the user opened the whole of it in pi's editor dialog (scrollable in the terminal, the full text as
  * `prefill` in RPC mode), submitted it unchanged and then said yes.
  */
-import { type UiBridge, visible, visibleLines } from "../../core/sdk.ts";
+import type { UiBridge } from "../../core/index.ts";
+import { visible, visibleLines } from "../../lib/visible/index.ts";
 
 /**
  * Most terminal rows a call may take to be shown whole in the confirm dialog, lines wrapped at

@@ -76,7 +76,9 @@ export const policiesSchema = z.object({
 
 /** The `policies` options (without `enabled`). */
 export type PoliciesOptions = z.infer<typeof policiesSchema>;
+/** One entry of `limits`: how often a tool may be called. */
 export type CallLimit = PoliciesOptions["limits"][number];
+/** One entry of `rules`: which calls are allowed, asked about or refused. */
 export type AccessRule = PoliciesOptions["rules"][number];
 
 /** Defaults: no limit, no rule, nothing denied, repeated calls run again. */

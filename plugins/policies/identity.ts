@@ -8,7 +8,7 @@
  * server it may reach, and the strictest decision wins.
  *
  * pi 1.x cuts a tool name longer than 64 characters (or one two tools share) and appends a hash
- * (core/tool-identity.ts). Such a call is judged as written and as the server's tool, strictest
+ * (lib/mcp-identity/tool-identity.ts). Such a call is judged as written and as the server's tool, strictest
  * first. Where the name was cut, only the start of the tool's name is known: a glob that may name
  * the tool (`deny`, `ask`, a limit) counts, and an `allow` glob counts only when it names every tool
  * with that start (ends with `*`) or names this tool exactly, which pi's hash tells. Where pi cut
@@ -16,8 +16,8 @@
  * server pi runs or reports whose name fits (strictest of them); a tool's exact name names the call
  * only when pi's hash says it is that tool.
  */
+import type { McpToolIdentity, ToolGateInfo, ToolInfo } from "../../core/index.ts";
 import {
-  type McpToolIdentity,
   mcpNormalized,
   mcpSpellings,
   PI_BUILTIN_TOOLS,
@@ -25,9 +25,7 @@ import {
   piMcpToolName,
   piToolHash,
   serverCutIdentity,
-  type ToolGateInfo,
-  type ToolInfo,
-} from "../../core/sdk.ts";
+} from "../../lib/mcp-identity/index.ts";
 import { type AccessDecision, decideAccess } from "./access.ts";
 import type { PoliciesOptions } from "./config.ts";
 import { MAX_PI_SERVERS } from "./pi-mcp-servers.ts";

@@ -10,7 +10,8 @@
  * answered from the first result.
  */
 import { join } from "node:path";
-import { CONFIG_FILE, definePlugin, GATE_STAGE, TOOL_STAGE, type ToolGateDecision, type ToolGateInfo } from "../../core/sdk.ts";
+import { definePlugin, GATE_STAGE, TOOL_STAGE, type ToolGateDecision, type ToolGateInfo } from "../../core/index.ts";
+import { CONFIG_FILE } from "../../lib/config/index.ts";
 import { describeRule, effectiveHints } from "./access.ts";
 import { askUser, refusal } from "./ask-dialog.ts";
 import { policiesDefaults, policiesSchema, type PoliciesOptions } from "./config.ts";
@@ -34,6 +35,7 @@ interface SessionPolicyState {
   watch: ChangeWatch;
 }
 
+/** The policies plugin factory: `policies()` or `policies({ limits: [...], rules: [...] })`. */
 export const policies = definePlugin({
   name: NAME,
   configKey: "policies",

@@ -7,7 +7,7 @@
  * names no server (the servers pi reports at call time still count).
  */
 import { join } from "node:path";
-import { readBoundedFileSync } from "../../core/sdk.ts";
+import { readBoundedFileSync } from "../../lib/safe-file/index.ts";
 
 /** Largest mcp.json read, in bytes. */
 const MAX_MCP_JSON_BYTES = 1_048_576;

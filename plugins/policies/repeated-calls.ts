@@ -14,7 +14,9 @@
  * remembered: read-only and closed-world (an open-world tool reads a web that changes on its own),
  * and not pi-governor's own stores (`context_search` reads an index every call adds to).
  */
-import { contentBytes, type ContentBlock, REHYDRATION_TAG, success, type ToolHandler, type ToolInfo, type ToolObservation } from "../../core/sdk.ts";
+import { type ContentBlock, success, type ToolHandler, type ToolInfo, type ToolObservation } from "../../core/index.ts";
+import { contentBytes } from "../../lib/size/index.ts";
+import { REHYDRATION_TAG } from "../../lib/tags/index.ts";
 import { canonicalJson } from "../../lib/json/index.ts";
 import type { ChangeWatch } from "./change-watch.ts";
 

@@ -5,7 +5,8 @@
  * servers pi runs from its mcp.json (their tools are listed only once they connect, so a glob that
  * could name one of their tools counts). Another extension's tools are not known at load.
  */
-import { mcpNormalized, PI_BUILTIN_TOOLS, type ToolInfo } from "../../core/sdk.ts";
+import type { ToolInfo } from "../../core/index.ts";
+import { mcpNormalized, PI_BUILTIN_TOOLS } from "../../lib/mcp-identity/index.ts";
 import type { PoliciesOptions } from "./config.ts";
 import { type CallIdentities, globNames } from "./identity.ts";
 import { globCouldStartWith } from "./tool-glob.ts";

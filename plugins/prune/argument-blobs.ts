@@ -7,7 +7,8 @@
  * A store that cannot be written costs the way back, never the request: the failure is logged once
  * and never thrown.
  */
-import { errorText, type Logger } from "../../core/sdk.ts";
+import { errorText } from "../../core/errors.ts";
+import type { Logger } from "../../core/index.ts";
 import type { BlobStore } from "../../lib/blobs/index.ts";
 
 /** Writes cut arguments to the blob store once per id, in the background; failures are logged once and never thrown. */

@@ -13,7 +13,7 @@
  * string has, so cutting a cut message again changes nothing.
  */
 import { createHash } from "node:crypto";
-import type { AgentMessageLike } from "../../core/sdk.ts";
+import type { AgentMessageLike } from "../../core/index.ts";
 import { blobReadCall } from "../blobs/index.ts";
 import { formatCall } from "../../lib/tool-call/index.ts";
 import { callPath, PATH_ARGS } from "../../lib/context/index.ts";

@@ -75,36 +75,49 @@ const isDigits = (w: string): boolean => {
 
 /** Splits a command into simple commands in one pass over at most MAX_COMMAND_CHARS characters. */
 export function parseCommand(command: string): ParsedCommand {
-  const s = command.length > MAX_COMMAND_CHARS ? command.slice(0, MAX_COMMAND_CHARS) : command;
-  const commands: SimpleCommand[] = [];
-  let current: SimpleCommand = { words: [], redirects: [] };
-  let word = "";
-  let inWord = false;
-  let opaque = false;
-  let next: "word" | "redirect" | "heredoc" = "word";
-  let stripTabs = false;
-  const heredocs: Array<{ delimiter: string; stripTabs: boolean }> = [];
+  const scan = new CommandScan(command.length > MAX_COMMAND_CHARS ? command.slice(0, MAX_COMMAND_CHARS) : command);
+  let i = 0;
+  while (i < scan.s.length) i = scan.step(i);
+  scan.endCommand();
+  return { commands: scan.commands, opaque: scan.opaque };
+}
 
-  const endWord = () => {
-    if (!inWord) return;
-    if (next === "redirect") current.redirects.push(word);
-    else if (next === "heredoc") heredocs.push({ delimiter: word, stripTabs });
-    else current.words.push(word);
-    next = "word";
-    word = "";
-    inWord = false;
-  };
-  const endCommand = () => {
-    endWord();
-    if (next === "redirect") current.redirects.push(""); // a redirection without a target: judged as writing
-    next = "word";
-    if (current.words.length || current.redirects.length) commands.push(current);
-    current = { words: [], redirects: [] };
-  };
+/** The state of one pass of {@link parseCommand}: each method reads from `i` and returns where to go on. */
+class CommandScan {
+  readonly commands: SimpleCommand[] = [];
+  opaque = false;
+  private current: SimpleCommand = { words: [], redirects: [] };
+  private word = "";
+  private inWord = false;
+  private next: "word" | "redirect" | "heredoc" = "word";
+  private stripTabs = false;
+  private readonly heredocs: Array<{ delimiter: string; stripTabs: boolean }> = [];
+
+  constructor(readonly s: string) {}
+
+  private endWord(): void {
+    if (!this.inWord) return;
+    if (this.next === "redirect") this.current.redirects.push(this.word);
+    else if (this.next === "heredoc") this.heredocs.push({ delimiter: this.word, stripTabs: this.stripTabs });
+    else this.current.words.push(this.word);
+    this.next = "word";
+    this.word = "";
+    this.inWord = false;
+  }
+
+  endCommand(): void {
+    this.endWord();
+    if (this.next === "redirect") this.current.redirects.push(""); // a redirection without a target: judged as writing
+    this.next = "word";
+    if (this.current.words.length || this.current.redirects.length) this.commands.push(this.current);
+    this.current = { words: [], redirects: [] };
+  }
+
   /** Skips here-document bodies after a newline: each ends at a line equal to its delimiter. */
-  const skipBodies = (from: number): number => {
+  private skipBodies(from: number): number {
+    const s = this.s;
     let i = from;
-    for (const doc of heredocs) {
+    for (const doc of this.heredocs) {
       while (i < s.length) {
         const nl = s.indexOf("\n", i);
         const end = nl < 0 ? s.length : nl;
@@ -114,113 +127,142 @@ export function parseCommand(command: string): ParsedCommand {
         if (line === doc.delimiter) break;
       }
     }
-    heredocs.length = 0;
+    this.heredocs.length = 0;
     return Math.min(i, s.length);
-  };
+  }
 
-  let i = 0;
-  while (i < s.length) {
+  /** A digit word right before `>` or `<` is a descriptor, not a word. */
+  private endWordBeforeRedirect(): void {
+    if (this.inWord && isDigits(this.word)) {
+      this.word = "";
+      this.inWord = false;
+    } else this.endWord();
+  }
+
+  step(i: number): number {
+    const s = this.s;
     const c = s[i]!;
     if (c === "\\") {
       if (i + 1 < s.length && s[i + 1] !== "\n") {
-        word += s[i + 1];
-        inWord = true;
+        this.word += s[i + 1];
+        this.inWord = true;
       }
-      i += 2;
-    } else if (c === "'") {
+      return i + 2;
+    }
+    if (c === "'") {
       const close = s.indexOf("'", i + 1);
       const end = close < 0 ? s.length : close;
-      word += s.slice(i + 1, end);
-      inWord = true;
-      i = end + 1;
-    } else if (c === '"') {
-      inWord = true;
-      i++;
-      while (i < s.length && s[i] !== '"') {
-        const d = s[i]!;
-        if (d === "\\" && i + 1 < s.length && '$`"\\\n'.includes(s[i + 1]!)) {
-          word += s[i + 1];
-          i += 2;
-          continue;
-        }
-        if (d === "`" || (d === "$" && s[i + 1] === "(")) opaque = true;
-        word += d;
-        i++;
-      }
-      i++;
-    } else if (c === "`" || (c === "$" && s[i + 1] === "(")) {
-      opaque = true;
-      word += c;
-      inWord = true;
-      i++;
-    } else if (c === "#" && !inWord) {
-      const nl = s.indexOf("\n", i);
-      i = nl < 0 ? s.length : nl;
-    } else if (c === " " || c === "\t" || c === "\r") {
-      endWord();
-      i++;
-    } else if (c === "\n") {
-      endCommand();
-      i = heredocs.length ? skipBodies(i + 1) : i + 1;
-    } else if (c === "&" && s[i + 1] === ">") {
-      endWord();
-      i += s[i + 2] === ">" ? 3 : 2;
-      next = "redirect";
-    } else if (c === ";" || c === "|" || c === "&" || c === "(" || c === ")") {
-      endCommand();
-      i++;
-    } else if (c === ">") {
-      if (inWord && isDigits(word)) {
-        word = "";
-        inWord = false;
-      } else endWord();
-      i++;
-      if (s[i] === ">" || s[i] === "|") i++;
-      if (s[i] === "&" && (s[i + 1] === "-" || isDigits(s[i + 1] ?? ""))) {
-        // `>&2`, `2>&1`, `>&-`: duplicates or closes a descriptor, writes no file.
-        i += 2;
-        while (i < s.length && isDigits(s[i]!)) i++;
-      } else if (s[i] === "(") {
-        opaque = true;
-        i++;
-      } else {
-        if (s[i] === "&") i++; // `>& file`: both streams to the file
-        next = "redirect";
-      }
-    } else if (c === "<") {
-      if (inWord && isDigits(word)) {
-        word = "";
-        inWord = false;
-      } else endWord();
-      if (s[i + 1] === "<" && s[i + 2] === "<")
-        i += 3; // here-string: the next word is input
-      else if (s[i + 1] === "<") {
-        i += 2;
-        stripTabs = s[i] === "-";
-        if (stripTabs) i++;
-        next = "heredoc";
-      } else if (s[i + 1] === "(") {
-        opaque = true;
-        i += 2;
-      } else if (s[i + 1] === ">") {
-        i += 2;
-        next = "redirect";
-      } else i++;
-    } else {
-      // An ordinary run: appended at once, not character by character.
-      let j = i + 1;
-      while (j < s.length) {
-        const code = s.charCodeAt(j);
-        if (code < 128 && SPECIAL[code]) break;
-        j++;
-      }
-      word += s.slice(i, j);
-      inWord = true;
-      i = j;
+      this.word += s.slice(i + 1, end);
+      this.inWord = true;
+      return end + 1;
     }
+    if (c === '"') return this.doubleQuoted(i);
+    if (c === "`" || (c === "$" && s[i + 1] === "(")) {
+      this.opaque = true;
+      this.word += c;
+      this.inWord = true;
+      return i + 1;
+    }
+    if (c === "#" && !this.inWord) {
+      const nl = s.indexOf("\n", i);
+      return nl < 0 ? s.length : nl;
+    }
+    if (c === " " || c === "\t" || c === "\r") {
+      this.endWord();
+      return i + 1;
+    }
+    if (c === "\n") {
+      this.endCommand();
+      return this.heredocs.length ? this.skipBodies(i + 1) : i + 1;
+    }
+    if (c === "&" && s[i + 1] === ">") {
+      this.endWord();
+      this.next = "redirect";
+      return i + (s[i + 2] === ">" ? 3 : 2);
+    }
+    if (c === ";" || c === "|" || c === "&" || c === "(" || c === ")") {
+      this.endCommand();
+      return i + 1;
+    }
+    if (c === ">") return this.output(i);
+    if (c === "<") return this.input(i);
+    return this.ordinaryRun(i);
   }
-  endCommand();
-  return { commands, opaque };
+
+  private doubleQuoted(from: number): number {
+    const s = this.s;
+    this.inWord = true;
+    let i = from + 1;
+    while (i < s.length && s[i] !== '"') {
+      const d = s[i]!;
+      if (d === "\\" && i + 1 < s.length && '$`"\\\n'.includes(s[i + 1]!)) {
+        this.word += s[i + 1];
+        i += 2;
+        continue;
+      }
+      if (d === "`" || (d === "$" && s[i + 1] === "(")) this.opaque = true;
+      this.word += d;
+      i++;
+    }
+    return i + 1;
+  }
+
+  /** `>`, `>>`, `>|`, `>&2`, `>(...)`, `>& file`. */
+  private output(from: number): number {
+    const s = this.s;
+    this.endWordBeforeRedirect();
+    let i = from + 1;
+    if (s[i] === ">" || s[i] === "|") i++;
+    if (s[i] === "&" && (s[i + 1] === "-" || isDigits(s[i + 1] ?? ""))) {
+      // `>&2`, `2>&1`, `>&-`: duplicates or closes a descriptor, writes no file.
+      i += 2;
+      while (i < s.length && isDigits(s[i]!)) i++;
+    } else if (s[i] === "(") {
+      this.opaque = true;
+      i++;
+    } else {
+      if (s[i] === "&") i++; // `>& file`: both streams to the file
+      this.next = "redirect";
+    }
+    return i;
+  }
+
+  /** `<`, `<<<`, `<<` and `<<-` (here-documents), `<(...)`, `<>`. */
+  private input(i: number): number {
+    const s = this.s;
+    this.endWordBeforeRedirect();
+    if (s[i + 1] === "<" && s[i + 2] === "<") return i + 3; // here-string: the next word is input
+    if (s[i + 1] === "<") {
+      i += 2;
+      this.stripTabs = s[i] === "-";
+      if (this.stripTabs) i++;
+      this.next = "heredoc";
+      return i;
+    }
+    if (s[i + 1] === "(") {
+      this.opaque = true;
+      return i + 2;
+    }
+    if (s[i + 1] === ">") {
+      this.next = "redirect";
+      return i + 2;
+    }
+    return i + 1;
+  }
+
+  /** An ordinary run: appended at once, not character by character. */
+  private ordinaryRun(i: number): number {
+    const s = this.s;
+    let j = i + 1;
+    while (j < s.length) {
+      const code = s.charCodeAt(j);
+      if (code < 128 && SPECIAL[code]) break;
+      j++;
+    }
+    this.word += s.slice(i, j);
+    this.inWord = true;
+    return j;
+  }
 }
 
 function baseName(word: string): string {

@@ -6,7 +6,7 @@
  * the judgement is kept: the prompt prefix stays byte-identical between steps, and a reload
  * recomputes the same bytes from the persisted steps.
  */
-import type { AgentMessageLike } from "../../core/sdk.ts";
+import type { AgentMessageLike } from "../../core/index.ts";
 import { type RelationOptions, type ResultRelation, resultRelations } from "./relations.ts";
 
 /** Where one completed tool call sits. */

@@ -9,7 +9,7 @@
  * newest assistant message, or by a later cache warming refresh of the host (`warmedAt`). On such a
  * cold request every pending step is free of cache cost: the pruner takes it then.
  */
-import type { AgentMessageLike } from "../../core/sdk.ts";
+import type { AgentMessageLike } from "../../core/index.ts";
 
 /** The lifetime of a cache entry when neither the config nor the model sets one (seconds). */
 export const DEFAULT_CACHE_LIFETIME_SECONDS = 300;

@@ -12,7 +12,7 @@
  * rewrite is the part the share leaves out). Otherwise pi's decision stands: pruning never starts a
  * warming pi did not want, and never answers when nothing is pending.
  */
-import type { CacheWarmingAction, CacheWarmingInfo } from "../../core/sdk.ts";
+import type { CacheWarmingAction, CacheWarmingInfo } from "../../core/index.ts";
 
 /** pi's minimum expected saving for a refresh (dollars; pi's settings documentation). */
 export const HOST_MINIMUM_SAVINGS = 0.05;

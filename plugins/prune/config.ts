@@ -3,7 +3,8 @@
  * unit and default; `/governor pruning` prints the effective values.
  */
 import { z } from "zod";
-import { boundedRecord, type RenamedKeys, toolListSchema, toolNameSchema } from "../../core/sdk.ts";
+import type { RenamedKeys } from "../../core/index.ts";
+import { boundedRecord, toolListSchema, toolNameSchema } from "../../lib/config/index.ts";
 import { MAX_PATTERN_TOTAL_CHARS } from "../../lib/context/index.ts";
 
 const toolList = toolListSchema();

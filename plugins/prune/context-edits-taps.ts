@@ -1,7 +1,7 @@
 /**
- * Binds pruning-as-context-edits (see context-edits.ts) to the pipeline: a tap before every other
- * context stage undoes this plugin's edits (the content beneath them back in place), two taps around
- * CONTEXT_STAGE.PRUNE keep the pruner's input and output of the request, and the `contextEdits` boundary
+ * Binds pruning-as-context-edits (see context-edits.ts) to the pipeline: a tap at CONTEXT_STAGE.RESTORE,
+ * before every other context tap, undoes this plugin's edits (the content beneath them back in place),
+ * taps at PRUNE_INPUT and PRUNE_OUTPUT keep the pruner's input and output of the request, and the `contextEdits` boundary
  * turns that pair into `context_edit` drafts plus one record right after them (pi appends them in order, so
  * at the next request the record names exactly the edit entries written: see ownEditIds). The pruner is a
  * black box here.
@@ -9,11 +9,9 @@
  * On pi lines without context edits (before 0.87) pi gives the context event no session entries and
  * never runs the boundary: the taps return at once and the context path is the only path.
  */
-import { type AgentMessageLike, type Pipeline, CONTEXT_STAGE } from "../../core/sdk.ts";
+import { type AgentMessageLike, type Pipeline, CONTEXT_STAGE } from "../../core/index.ts";
 import { EDITS_KIND, editsFrom, ownEditIds, undoOwnEdits } from "./context-edits.ts";
 
-/** Stage of the restoring tap: before every other context tap (the blobs plugin reads at 0). */
-export const RESTORE_STAGE = -100;
 /** Sessions kept in memory at once. */
 const MAX_SESSIONS = 8;
 
@@ -54,7 +52,7 @@ export function registerContextEdits(pipeline: Pipeline, owner: string, write: b
     return s;
   };
 
-  pipeline.hooks.context.tap({ name: owner, stage: RESTORE_STAGE }, (messages, info) => {
+  pipeline.hooks.context.tap({ name: owner, stage: CONTEXT_STAGE.RESTORE }, (messages, info) => {
     if (!info.sessionEntries || !info.sessionRecords) return undefined;
     state.lastRestored = 0;
     // This plugin's edits, by the entries its records stand right after (read from the branch each
@@ -66,11 +64,11 @@ export function registerContextEdits(pipeline: Pipeline, owner: string, write: b
     return out;
   });
   if (!write) return state;
-  pipeline.hooks.context.tap({ name: owner, stage: CONTEXT_STAGE.PRUNE - 1 }, (messages, info) => {
+  pipeline.hooks.context.tap({ name: owner, stage: CONTEXT_STAGE.PRUNE_INPUT }, (messages, info) => {
     if (info.sessionEntries) session(info.sessionId).pendingIn = messages;
     return undefined;
   });
-  pipeline.hooks.context.tap({ name: owner, stage: CONTEXT_STAGE.PRUNE + 1 }, (messages, info) => {
+  pipeline.hooks.context.tap({ name: owner, stage: CONTEXT_STAGE.PRUNE_OUTPUT }, (messages, info) => {
     if (!info.sessionEntries) return undefined;
     const s = session(info.sessionId);
     s.lastIn = s.pendingIn;

@@ -19,7 +19,8 @@
  * entry, so it is neither restored nor treated as pruned.
  */
 import { createHash } from "node:crypto";
-import { type AgentMessageLike, type ContextEditDraft, messageIdentity, type SessionMessageEntry, type SessionRecord } from "../../core/sdk.ts";
+import type { AgentMessageLike, ContextEditDraft, SessionMessageEntry, SessionRecord } from "../../core/index.ts";
+import { messageIdentity } from "../../core/context-edits.ts";
 
 /** Record kind of the edits this plugin wrote (one record per boundary, appended right after its edits). */
 export const EDITS_KIND = "governor:prune-edits";

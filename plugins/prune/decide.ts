@@ -14,7 +14,7 @@
  *   not to try again.
  * - A replacement is made only when it is shorter than the original, so pruning never grows a prompt.
  */
-import { messageMeta, type AgentMessageLike } from "../../core/sdk.ts";
+import { messageMeta, type AgentMessageLike } from "../../core/index.ts";
 import type { ModeRules } from "./config.ts";
 import { type PlaceholderInput, placeholderText, relationPlaceholder } from "./placeholder.ts";
 import { isPrunedMessage, markPruned } from "./pruned-mark.ts";

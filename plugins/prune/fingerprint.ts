@@ -5,7 +5,7 @@
  * of each text, pin and blob marks), hashed. It never reads whole texts; the real work (sizes,
  * decisions, placeholders) is done once per new message and cached.
  */
-import { messageMeta, type AgentMessageLike } from "../../core/sdk.ts";
+import { messageMeta, type AgentMessageLike } from "../../core/index.ts";
 import { fnv1a } from "../../lib/context/index.ts";
 
 /** Characters sampled from each end of a text for the fingerprint. */

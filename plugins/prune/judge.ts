@@ -12,7 +12,7 @@
  * Pure given its inputs; the per-message caches live in the facts, so a decision is computed once
  * per message. The pruner only walks the prefix and applies what comes back.
  */
-import type { AgentMessageLike } from "../../core/sdk.ts";
+import type { AgentMessageLike } from "../../core/index.ts";
 import type { ArgumentBlobWriter } from "./argument-blobs.ts";
 import { type ArgumentCutReason, cutToolCallArguments } from "./arguments.ts";
 import { type BoundaryView, boundaryView } from "./boundary-view.ts";

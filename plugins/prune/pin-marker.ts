@@ -4,7 +4,7 @@
  * results pinned later with the pin command get it in the outgoing context once the pruning boundary
  * passes them (that is the moment the pin makes a difference, and the prompt changes there anyway).
  */
-import type { AgentMessageLike, ContentBlock } from "../../core/sdk.ts";
+import type { AgentMessageLike, ContentBlock } from "../../core/index.ts";
 
 /** Marker text for results pinned on arrival. */
 export const PIN_MARKER = "[pinned: kept in context when older tool output is pruned]";

@@ -6,7 +6,7 @@
  *   newest successful tool result that is not a rehydration/status read and not already a
  *   placeholder) and persists the pin in the session.
  */
-import { resultMeta, withResultMeta, type AgentMessageLike, type ToolResultValue } from "../../core/sdk.ts";
+import { resultMeta, withResultMeta, type AgentMessageLike, type ToolResultValue } from "../../core/index.ts";
 import type { PruneOptions } from "./config.ts";
 import { isPinnedInMessage } from "./decide.ts";
 import { markContent } from "./pin-marker.ts";

@@ -18,7 +18,7 @@
  * so its step costs nothing extra and is taken; cache entries older than the lifetime are not counted
  * on in the rewrite estimates.
  */
-import type { AgentMessageLike, ContextInfo, Logger, PromptCacheInfo, SessionStore } from "../../core/sdk.ts";
+import type { AgentMessageLike, ContextInfo, Logger, PromptCacheInfo, SessionStore } from "../../core/index.ts";
 import { DEFAULT_CACHE_LIFETIME_SECONDS, type RequestCache, requestCache } from "./cache-clock.ts";
 import type { WarmingAnswer } from "./cache-warming.ts";
 import { adaptiveThresholds, type ModeRules, type PruneMode, type PruneOptions, rulesFor } from "./config.ts";
@@ -69,9 +69,6 @@ export interface CallReport {
 const MAX_ACTIONS = 10;
 /** Recent request ends kept for the rewrite estimate: more than the lookback's blocks ever span. */
 const MAX_REQUEST_ENDS = 64;
-
-// Replay (hindsight.ts) imports hasNewFold from here.
-export { hasNewFold };
 
 /** The pruning state and engine of one session. */
 export class SessionPruner {
@@ -185,18 +182,7 @@ export class SessionPruner {
     let rawChars = gathered.rawChars;
     const folds = foldKey(folded);
     for (const [start, end] of folded) rawChars -= this.prefixChars[Math.min(end, n)]! - this.prefixChars[Math.min(start, n)]!;
-    // Rendered prefixes and views that cover a changed message are stale.
-    if (this.changedFrom < n || this.prefixes.some((p) => p.boundary > n)) {
-      this.prefixes = this.prefixes.filter((p) => p.boundary <= this.changedFrom);
-      this.judge.forget(this.changedFrom);
-      if (this.judge.highestFrozen > this.changedFrom) {
-        for (let i = 0; i < this.changedFrom; i++) {
-          const frozen = this.facts[i]!.frozen;
-          if (frozen && frozen.upTo > this.changedFrom) this.facts[i]!.frozen = undefined;
-        }
-        this.judge.highestFrozen = this.changedFrom;
-      }
-    }
+    this.forgetChangedPrefixes(n);
 
     const window = usage?.contextWindow || this.options.contextWindow;
     const rawTokens = tokensOf(rawChars);
@@ -206,92 +192,26 @@ export class SessionPruner {
     this.updateMode(percentBefore);
     const rules = this.rules[this.mode];
 
-    let resolved = this.resolveSteps(starts);
-    let boundary = resolved.length ? resolved[resolved.length - 1]!.index : 0;
+    const resolved = this.resolveSteps(starts);
     const turnsBefore = (index: number) => countBefore(starts, index);
-    let current = this.prefixAt(messages, resolved, boundary, turnsBefore);
-    const candidate = protectedFrom(starts, rules.keepRecentTurns);
-    let stepped = false;
-    if (candidate > boundary) {
-      const nextSteps = [...resolved, { index: candidate, mode: rules.mode }];
-      const preview = this.prefixAt(messages, nextSteps, candidate, turnsBefore);
-      const pendingChars = Math.max(0, savedOutside(preview, folded, folds) - savedOutside(current, folded, folds));
-      if (preview.diff?.from !== current.key) preview.diff = { from: current.key, first: firstDifference(current, preview) };
-      const firstChange = preview.diff.first;
-      // A fold that applies from this request rewrites the prompt from its first folded turn anyway:
-      // stepping now adds no cache write and saves a prefix break later.
-      const sentChars = rawChars - savedOutside(current, folded, folds);
-      // What the step would rewrite on a warm cache. A cold cache is written in full whatever is sent,
-      // so there the step adds no cache write either; the warm estimate still says whether this turn
-      // could step within the lookback (cheapShare describes the session, not the clock).
-      const warm =
-        firstChange < 0 || foldApplies
-          ? { prefix: 0, breakpoint: 0, later: 0 }
-          : rewriteEstimates(
-              this.facts,
-              firstChange,
-              sentChars - pendingChars,
-              pendingChars,
-              this.prefixChars[n]! - this.prefixChars[firstChange]!,
-              this.options.stepRule === "carry" ? undefined : this.requestEnds,
-            );
-      const rewrite = clock?.cold ? { prefix: 0, breakpoint: 0, later: 0 } : warm;
-      if (candidate !== this.lastCandidate && !(firstChange < 0 || foldApplies)) {
-        this.lastCandidate = candidate;
-        this.cheapShare = 0.8 * this.cheapShare + 0.2 * (warm.breakpoint < warm.later ? 1 : 0);
-      }
-      // Expected model calls left: as many as the session has made so far (a session that has run
-      // long is likely to run on; a young one may end soon).
-      const decision = decideStep(
-        {
-          pending: tokensOf(pendingChars),
-          sent: tokensOf(sentChars),
-          rewrite: rewrite.breakpoint,
-          rewritePrefix: rewrite.prefix,
-          rewriteLater: rewrite.later,
-          horizon: this.requests,
-          cheapShare: this.cheapShare,
-          window,
-          carry: this.carry,
-        },
-        this.options,
-      );
-      this.carry = decision.carry;
-      if (decision.step) {
-        // Cache entries written after the change hold the old bytes: only those before it still hit.
-        while (this.requestEnds.length && this.requestEnds[this.requestEnds.length - 1]! > firstChange) this.popRequestEnd();
-        this.step(boundary, candidate, rules.mode, starts.indexOf(candidate) + 1, pendingChars, current, preview, clock?.cold === true);
-        resolved = nextSteps;
-        this.resolvedCache = { steps: this.steps.length, resolved };
-        boundary = candidate;
-        current = preview;
-        stepped = true;
-      }
-    }
+    const at = resolved.length ? resolved[resolved.length - 1]!.index : 0;
+    const { boundary, current, stepped } = this.considerStep(messages, {
+      resolved,
+      boundary: at,
+      current: this.prefixAt(messages, resolved, at, turnsBefore),
+      turnsBefore,
+      starts,
+      rules,
+      folded,
+      folds,
+      foldApplies,
+      rawChars,
+      window,
+      clock,
+    });
     if (current.blobs.length) this.blobWriter?.write(current.blobs);
-    // A cold request found no entry alive: only what it writes now is cached.
-    if (clock?.cold) {
-      this.requestEnds.length = 0;
-      this.requestEndTimes.length = 0;
-    }
-    while (this.requestEnds.length && this.requestEnds[this.requestEnds.length - 1]! > n) this.popRequestEnd();
-    this.requestEnds.push(n);
-    this.requestEndTimes.push(clock?.now ?? 0);
-    if (this.requestEnds.length > MAX_REQUEST_ENDS) {
-      this.requestEnds.shift();
-      this.requestEndTimes.shift();
-    }
+    this.noteRequestEnd(n, clock);
 
-    let out: AgentMessageLike[] | undefined;
-    if (current.replaced.length) {
-      // The pruned prefix is built once per rendered prefix (its messages before the boundary have not
-      // changed while it is cached), so a call copies two arrays instead of re-applying every replacement.
-      if (!current.sent) {
-        current.sent = messages.slice(0, boundary);
-        for (const r of current.replaced) current.sent[r.index] = r.message;
-      }
-      out = current.sent.concat(messages.slice(boundary));
-    }
     const { placeholders, savedChars } = current;
     this.lastReport = {
       request: this.requests,
@@ -309,7 +229,114 @@ export class SessionPruner {
       ...(clock?.cold ? { cold: true } : {}),
       ...(lifetime !== undefined ? { cacheLifetimeSeconds: lifetime } : {}),
     };
-    return out ?? (messages as AgentMessageLike[]);
+    return sendPrefix(messages, current, boundary);
+  }
+
+  /** Rendered prefixes and views that cover a message changed since the last call are stale. */
+  private forgetChangedPrefixes(n: number): void {
+    if (!(this.changedFrom < n || this.prefixes.some((p) => p.boundary > n))) return;
+    this.prefixes = this.prefixes.filter((p) => p.boundary <= this.changedFrom);
+    this.judge.forget(this.changedFrom);
+    if (this.judge.highestFrozen > this.changedFrom) {
+      for (let i = 0; i < this.changedFrom; i++) {
+        const frozen = this.facts[i]!.frozen;
+        if (frozen && frozen.upTo > this.changedFrom) this.facts[i]!.frozen = undefined;
+      }
+      this.judge.highestFrozen = this.changedFrom;
+    }
+  }
+
+  /**
+   * Whether the boundary steps to the start of the oldest protected turn on this request (step-rule.ts
+   * decides); takes the step when it does. Returns the boundary and prefix the request is sent with.
+   */
+  private considerStep(
+    messages: readonly AgentMessageLike[],
+    r: {
+      resolved: Array<{ index: number; mode: PruneMode }>;
+      boundary: number;
+      current: RenderedPrefix;
+      turnsBefore: (index: number) => number;
+      starts: number[];
+      rules: ModeRules;
+      folded: MessageRanges;
+      folds: string;
+      foldApplies: boolean;
+      rawChars: number;
+      window: number;
+      clock: RequestCache | undefined;
+    },
+  ): { boundary: number; current: RenderedPrefix; stepped: boolean } {
+    const { boundary, current, folded, folds, clock } = r;
+    const n = messages.length;
+    const candidate = protectedFrom(r.starts, r.rules.keepRecentTurns);
+    if (candidate <= boundary) return { boundary, current, stepped: false };
+    const nextSteps = [...r.resolved, { index: candidate, mode: r.rules.mode }];
+    const preview = this.prefixAt(messages, nextSteps, candidate, r.turnsBefore);
+    const pendingChars = Math.max(0, savedOutside(preview, folded, folds) - savedOutside(current, folded, folds));
+    if (preview.diff?.from !== current.key) preview.diff = { from: current.key, first: firstDifference(current, preview) };
+    const firstChange = preview.diff.first;
+    // A fold that applies from this request rewrites the prompt from its first folded turn anyway:
+    // stepping now adds no cache write and saves a prefix break later.
+    const sentChars = r.rawChars - savedOutside(current, folded, folds);
+    // What the step would rewrite on a warm cache. A cold cache is written in full whatever is sent,
+    // so there the step adds no cache write either; the warm estimate still says whether this turn
+    // could step within the lookback (cheapShare describes the session, not the clock).
+    const warm =
+      firstChange < 0 || r.foldApplies
+        ? { prefix: 0, breakpoint: 0, later: 0 }
+        : rewriteEstimates(
+            this.facts,
+            firstChange,
+            sentChars - pendingChars,
+            pendingChars,
+            this.prefixChars[n]! - this.prefixChars[firstChange]!,
+            this.options.stepRule === "carry" ? undefined : this.requestEnds,
+          );
+    const rewrite = clock?.cold ? { prefix: 0, breakpoint: 0, later: 0 } : warm;
+    if (candidate !== this.lastCandidate && !(firstChange < 0 || r.foldApplies)) {
+      this.lastCandidate = candidate;
+      this.cheapShare = 0.8 * this.cheapShare + 0.2 * (warm.breakpoint < warm.later ? 1 : 0);
+    }
+    // Expected model calls left: as many as the session has made so far (a session that has run
+    // long is likely to run on; a young one may end soon).
+    const decision = decideStep(
+      {
+        pending: tokensOf(pendingChars),
+        sent: tokensOf(sentChars),
+        rewrite: rewrite.breakpoint,
+        rewritePrefix: rewrite.prefix,
+        rewriteLater: rewrite.later,
+        horizon: this.requests,
+        cheapShare: this.cheapShare,
+        window: r.window,
+        carry: this.carry,
+      },
+      this.options,
+    );
+    this.carry = decision.carry;
+    if (!decision.step) return { boundary, current, stepped: false };
+    // Cache entries written after the change hold the old bytes: only those before it still hit.
+    while (this.requestEnds.length && this.requestEnds[this.requestEnds.length - 1]! > firstChange) this.popRequestEnd();
+    this.step(boundary, candidate, r.rules.mode, r.starts.indexOf(candidate) + 1, pendingChars, current, preview, clock?.cold === true);
+    this.resolvedCache = { steps: this.steps.length, resolved: nextSteps };
+    return { boundary: candidate, current: preview, stepped: true };
+  }
+
+  /** Where this request's prompt ends, for the cache entries the next requests may hit. */
+  private noteRequestEnd(n: number, clock: RequestCache | undefined): void {
+    // A cold request found no entry alive: only what it writes now is cached.
+    if (clock?.cold) {
+      this.requestEnds.length = 0;
+      this.requestEndTimes.length = 0;
+    }
+    while (this.requestEnds.length && this.requestEnds[this.requestEnds.length - 1]! > n) this.popRequestEnd();
+    this.requestEnds.push(n);
+    this.requestEndTimes.push(clock?.now ?? 0);
+    if (this.requestEnds.length > MAX_REQUEST_ENDS) {
+      this.requestEnds.shift();
+      this.requestEndTimes.shift();
+    }
   }
 
   // ---- The clock: cold caches, expired cache entries, what the next request rewrites ----
@@ -616,6 +643,21 @@ function countBefore(starts: readonly number[], index: number): number {
     else hi = mid;
   }
   return lo;
+}
+
+/**
+ * The messages sent: the pruned prefix before `boundary`, the rest as they are; `messages` itself when
+ * nothing is replaced. The pruned prefix is built once per rendered prefix (its messages before the
+ * boundary have not changed while it is cached), so a call copies two arrays instead of re-applying
+ * every replacement.
+ */
+function sendPrefix(messages: readonly AgentMessageLike[], current: RenderedPrefix, boundary: number): AgentMessageLike[] {
+  if (!current.replaced.length) return messages as AgentMessageLike[];
+  if (!current.sent) {
+    current.sent = messages.slice(0, boundary);
+    for (const r of current.replaced) current.sent[r.index] = r.message;
+  }
+  return current.sent.concat(messages.slice(boundary));
 }
 
 /** A key for a list of fold ranges ("" when there are none). */

@@ -2,7 +2,7 @@
  * What the prune plugin persists in the session (pi custom entries via services.store(), never sent
  * to the model), so the boundary and the pins survive `/reload` and resume.
  */
-import type { SessionStore } from "../../core/sdk.ts";
+import type { SessionStore } from "../../core/index.ts";
 import type { PruneMode } from "./config.ts";
 
 // User pins are read by folding too: their records live in lib/context (pins.ts).

@@ -16,7 +16,7 @@
  * Maps by key and path: linear in the messages (and in the bash commands' bounded lengths).
  * Malformed messages (no content, non-object arguments, non-string ids) are skipped, never thrown on.
  */
-import { messageMeta, type AgentMessageLike } from "../../core/sdk.ts";
+import { messageMeta, type AgentMessageLike } from "../../core/index.ts";
 import { canonicalJson } from "../../lib/json/index.ts";
 import { bashChangedPaths } from "./bash-paths.ts";
 import { callPath, normalizePath } from "../../lib/context/index.ts";

@@ -7,7 +7,7 @@
  * session's latest record is rebuilt from the store when the session comes back to it: the boundary
  * and the pins carry across model switches.
  */
-import type { SessionStore } from "../../core/sdk.ts";
+import type { SessionStore } from "../../core/index.ts";
 import type { PruneOptions } from "./config.ts";
 import type { ModelSettings } from "./per-model.ts";
 import type { SessionPruner } from "./pruner.ts";

@@ -1,30 +1,8 @@
 /**
- * When the pruning boundary moves: the cache economics of one step, as pure functions.
- *
- * A step replaces the output of the turns that left the protected window with placeholders. It saves
- * reading `pending` tokens from cache (0.1x) on every later call, and costs writing the changed part
- * of the prompt into the cache again (1.25x instead of 0.1x), once. Which part that is depends on the
- * provider's cache, unknown here, so both models count the same: (a) everything after the first
- * change; (b) everything after the cache entry an earlier call wrote at or before the change, when it
- * lies within the provider's lookback (~20 content blocks) of the end, else the whole prompt. pi 1.x
- * sends Anthropic requests as message threads (only the new messages) and the whole request again
- * when an earlier message changed; billing and caching are the same, so the same model holds.
- *
- * One objective, the expected cost of the session. A step is taken when:
- * - it repays its rewrite within the calls the session is expected to make (as many as it made so
- *   far: a long session is likely to go on, a young one may end soon); and
- * - it is cheaper now than later: a change still within the lookback costs only the end of the
- *   prompt, while a later step of the same output rewrites the whole prompt under model (b); or
- * - most recent turns could step within the lookback: a dear step now brings the next ones back
- *   to cheap, while waiting carries the output and pays as much later; or
- * - otherwise (ski rental) once carrying the output has cost as much as one rewrite, which makes
- *   dear steps rare and large.
- * Above `forceStepPercent` of the window a step is taken regardless (room for the next turns), once
- * it frees `forceStepFreePercent` of the prompt (falling to any step at 90% of the window). Cache
- * breaks are a consequence, never a target.
- *
- * `stepRule: "carry"` keeps the rule of earlier releases: the ski rental alone, on model (b)'s
- * rewrite counted from the change itself.
+ * When the pruning boundary moves, as pure functions: a step saves reading the pruned output from
+ * cache (0.1x) on every later call and costs rewriting the changed part of the prompt (1.25x) once.
+ * The provider's cache is unknown here, so two models weigh the same ({@link rewriteEstimates}), and
+ * {@link decideStep} takes a step only where the session's expected cost falls.
  */
 import { CACHE_PRICING, type PruneOptions } from "./config.ts";
 import { tokensOf } from "./size.ts";
@@ -103,8 +81,19 @@ export function rewriteCost(prefix: number, breakpoint: number): number {
 }
 
 /**
- * Decides one step (see the module comment): forced near the window; otherwise taken when it pays
- * within the expected rest of the session and waiting would not make it cheaper per token freed.
+ * Decides one step. One objective, the expected cost of the session. A step is taken when:
+ * - it repays its rewrite within the calls the session is expected to make (as many as it made so
+ *   far: a long session is likely to go on, a young one may end soon); and
+ * - it is cheaper now than later: a change still within the lookback costs only the end of the
+ *   prompt, while a later step of the same output rewrites the whole prompt under model (b); or
+ * - most recent turns could step within the lookback ({@link CHEAP_REGIME_SHARE}): a dear step now
+ *   brings the next ones back to cheap, while waiting carries the output and pays as much later; or
+ * - otherwise (ski rental) once carrying the output has cost as much as one rewrite, which makes
+ *   dear steps rare and large.
+ * Above `forceStepPercent` of the window a step is taken regardless (room for the next turns), once
+ * it frees `forceStepFreePercent` of the prompt ({@link forcedStepMinTokens}). Cache breaks are a
+ * consequence, never a target. `stepRule: "carry"` keeps earlier releases' rule: the ski rental
+ * alone, on model (b)'s rewrite counted from the change itself.
  */
 export function decideStep(input: StepInput, options: StepOptions): StepOutcome {
   if (input.pending === 0) return { step: false, carry: input.carry };
@@ -161,7 +150,9 @@ export function rewriteTokens(messages: readonly SizedMessage[], firstChange: nu
 }
 
 /**
- * The rewrite of a step under both cache models, and under the breakpoint model at a later request:
+ * The rewrite of a step under both cache models, and under the breakpoint model at a later request
+ * (model (b) is Anthropic's: a cache entry an earlier call wrote counts within the provider's lookback
+ * of about 20 content blocks; pi 1.x's message threads are billed and cached the same way):
  * `prefix` everything after the first change (`suffixChars` from it to the end, less what the step
  * frees); `breakpoint` what follows the cache entry the provider finds: the end of the latest earlier
  * request at or before the change (`requestEnds`, message counts, ascending), when it lies within

@@ -1,5 +1,6 @@
 /** The user's recall commands: `/<root> search`, `/<root> purge-index`, `/<root> recall`. */
-import { errorText, type GovernorCommand } from "../../core/sdk.ts";
+import { errorText } from "../../core/errors.ts";
+import type { GovernorCommand } from "../../core/index.ts";
 import type { BlobStore } from "../../lib/blobs/index.ts";
 import { formatHits } from "./format.ts";
 import { savingsLines, type SavingsTracker } from "./savings.ts";

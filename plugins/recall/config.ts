@@ -7,7 +7,7 @@
  */
 import { join } from "node:path";
 import { z } from "zod";
-import { pathSchema, toolListSchema } from "../../core/sdk.ts";
+import { pathSchema, toolListSchema } from "../../lib/config/index.ts";
 import { cacheRoot, resolveBlobDir } from "../../lib/blobs/index.ts";
 
 /** The schema of the `recall` section (without `enabled`, which definePlugin adds). */

@@ -4,7 +4,7 @@
  * no link, no FIFO), looked at without creating anything. Recall keeps the outputs themselves in the
  * blobs plugin's store (the `blobs:store` service), whose folder the blobs plugin's check reports.
  */
-import type { DoctorCheckContext, DoctorCheckResult } from "../../core/sdk.ts";
+import type { DoctorCheckContext, DoctorCheckResult } from "../../core/index.ts";
 import type { BlobDirState } from "../../lib/blobs/index.ts";
 import { indexPathFor, type RecallOptions } from "./config.ts";
 import { checkIndexFiles } from "./index-file.ts";

@@ -4,7 +4,8 @@
  * Measured on the message list of each model call, after pruning; tokens are characters / 4, the
  * scale the prune plugin uses.
  */
-import { estimateTokens, messageMeta, type AgentMessageLike } from "../../core/sdk.ts";
+import { messageMeta, type AgentMessageLike } from "../../core/index.ts";
+import { estimateTokens } from "../../lib/size/index.ts";
 
 /** Sizes remembered per tool call (bounded: the oldest are forgotten first). */
 const MAX_REMEMBERED = 50_000;
@@ -18,6 +19,7 @@ export interface SavingsReport {
   turn: number;
 }
 
+/** Remembers each result's full size and measures, per model call, how much of it the context leaves out. */
 export class SavingsTracker {
   private readonly sizes = new Map<string, number>();
   /** The latest report (after the last model call), undefined before one. */

@@ -5,7 +5,9 @@
  * like the plugin's; the index folder and files are checked as the plugin checks them (no link, no
  * FIFO, nothing another user can write) before SQLite opens them.
  */
-import { agentDirFrom, CANNOT_READ_EXIT, type CliCommand, configuredPath, errorText, parseCommandArgs, USAGE_EXIT } from "../../core/sdk.ts";
+import { errorText } from "../../core/errors.ts";
+import { agentDirFrom } from "../../lib/config/index.ts";
+import { CANNOT_READ_EXIT, type CliCommand, configuredPath, parseCommandArgs, USAGE_EXIT } from "../../lib/cli-command/index.ts";
 import { BlobStore, DEFAULT_BLOB_DIR, resolveBlobDir } from "../../lib/blobs/index.ts";
 import { redactValue } from "../../lib/redact/index.ts";
 import { isSqliteUnavailable, noSqliteText, tidyAfterReading } from "../../lib/sqlite/index.ts";
@@ -41,6 +43,7 @@ options:
 /** How long the CLI waits for pi's write lock, in ms (nothing else runs on its thread). */
 const READER_BUSY_TIMEOUT_MS = 2_000;
 
+/** The `search` command: searches the recall index read-only. */
 export const run: CliCommand = async (argv, io, context) => {
   const parsed = parseCommandArgs(
     argv,

@@ -1,6 +1,7 @@
 import { Type } from "typebox";
 import { stringEnum } from "../../lib/schema/index.ts";
-import { InvalidInputError, REHYDRATION_TAG, textContent, type GovernedToolDefinition, type ToolExecuteResult } from "../../core/sdk.ts";
+import { InvalidInputError, textContent, type GovernedToolDefinition, type ToolExecuteResult } from "../../core/index.ts";
+import { REHYDRATION_TAG } from "../../lib/tags/index.ts";
 import type { BlobStore } from "../../lib/blobs/index.ts";
 import { formatHits } from "./format.ts";
 import { scopeFilter, searchLive, type SearchScope } from "./search.ts";

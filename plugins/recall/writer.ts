@@ -16,7 +16,8 @@
  * writer replays before its own rows. When even that fails, one warning says how many were lost.
  */
 import { setTimeout as delay } from "node:timers/promises";
-import { errorText, type Clock, type Logger } from "../../core/sdk.ts";
+import { errorText } from "../../core/errors.ts";
+import type { Clock, Logger } from "../../core/index.ts";
 import type { BlobStore, TextRedactor } from "../../lib/blobs/index.ts";
 import { columnText } from "../../lib/redact/index.ts";
 import { isTransientSqliteError, sqliteFailureAdvice } from "../../lib/sqlite/index.ts";
@@ -55,6 +56,7 @@ export interface RecallWriterDeps {
   open?: (path: string) => RecallIndex;
 }
 
+/** Queues tool outputs on the result path and writes them to the blob cache and the index in batches; see the module comment. */
 export class RecallWriter {
   private queue: PendingOutput[] = [];
   private timer: unknown;

@@ -19,7 +19,7 @@ import {
   type ToolObservation,
   type ToolResultValue,
   type ToolWrapper,
-} from "../../core/sdk.ts";
+} from "../../core/index.ts";
 import { readPiFullOutputEnds } from "../../lib/pi/index.ts";
 import { CUT_WINDOW_CHARS, cutEdgeSpans, type OutputEnds, Redactor, redactValue } from "../../lib/redact/index.ts";
 import { redactDefaults, redactSchema } from "./config.ts";

@@ -6,7 +6,7 @@
  * ```
  */
 import { z } from "zod";
-import { boundedRecord, toolListSchema, toolNameSchema } from "../../core/sdk.ts";
+import { boundedRecord, toolListSchema, toolNameSchema } from "../../lib/config/index.ts";
 
 /** Categories retry may be configured to retry. auth, invalid_input, budget, spawn and circuit_open are never retried. */
 export const RETRYABLE_CATEGORIES = ["network", "connection_lost", "rate_limit", "mcp", "unknown"] as const;

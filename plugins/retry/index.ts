@@ -11,7 +11,8 @@
  * - A per-tool retry budget (retries <= minRetries + ratio * calls per window) stops retry storms.
  * - The observation's `retries` (and the error's `retried`) say how many retries ran.
  */
-import { definePlugin, sleep, TOOL_STAGE, type Clock, type ToolObservation, type ToolWrapper } from "../../core/sdk.ts";
+import { definePlugin, TOOL_STAGE, type Clock, type ToolObservation, type ToolWrapper } from "../../core/index.ts";
+import { sleep } from "../../core/services.ts";
 import { jitteredBackoffMs } from "../../lib/resilience/index.ts";
 import { RetryBudget } from "./budget.ts";
 import { retryDefaults, type RetryOptions, retrySchema, settingsFor } from "./config.ts";

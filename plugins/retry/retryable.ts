@@ -1,7 +1,7 @@
 /**
  * What retry may repeat: which tools (safe to repeat) and which outcomes (transient failures).
  */
-import type { ToolInfo, ToolObservation } from "../../core/sdk.ts";
+import type { ToolInfo, ToolObservation } from "../../core/index.ts";
 import { isSafeToRepeat } from "../../lib/resilience/index.ts";
 import type { RetryOptions, ToolRetrySettings } from "./config.ts";
 

@@ -6,7 +6,7 @@
  * ```
  */
 import { z } from "zod";
-import { MAX_PATH_CHARS, MAX_TOOL_NAME_CHARS, pathSchema, textSchema } from "../../core/sdk.ts";
+import { MAX_PATH_CHARS, MAX_TOOL_NAME_CHARS, pathSchema, textSchema } from "../../lib/config/index.ts";
 
 /** The schema of the `telemetry` section (without `enabled`, which definePlugin adds). */
 export const telemetrySchema = z.object({

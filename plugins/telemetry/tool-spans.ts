@@ -11,7 +11,7 @@
  * and exports off the call path.
  */
 import { context, type Span, SpanKind, SpanStatusCode, type Tracer, trace, type Attributes } from "@opentelemetry/api";
-import type { Clock, ToolCallContext, ToolObservation, ToolWrapper } from "../../core/sdk.ts";
+import type { Clock, ToolCallContext, ToolObservation, ToolWrapper } from "../../core/index.ts";
 import { ATTR, EVENT, EXECUTE_TOOL, GEN_AI } from "./attributes.ts";
 import type { Instruments } from "./instruments.ts";
 

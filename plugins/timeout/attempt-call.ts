@@ -8,7 +8,7 @@
  * is an OWN enumerable property, so a wrapper below that spreads the context (`{ ...call, args }`)
  * still gets the signal (read at spread time, which creates it).
  */
-import type { ContentBlock, ToolCallContext } from "../../core/sdk.ts";
+import type { ContentBlock, ToolCallContext } from "../../core/index.ts";
 
 /** Where the accessor finds the attempt that owns the context. */
 const OWNER = Symbol("governor:timeout.attempt");

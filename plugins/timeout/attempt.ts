@@ -22,7 +22,7 @@ import {
   type TimeoutObservation,
   type ToolObservation,
   UnknownError,
-} from "../../core/sdk.ts";
+} from "../../core/index.ts";
 import { AttemptCall, type SignalSource } from "./attempt-call.ts";
 import { type CallerAbortListener, type LinkSet, linkCaller, unlinkCaller } from "../../lib/resilience/index.ts";
 

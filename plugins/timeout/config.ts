@@ -6,7 +6,7 @@
  * ```
  */
 import { z } from "zod";
-import { boundedRecord, toolNameSchema } from "../../core/sdk.ts";
+import { boundedRecord, toolNameSchema } from "../../lib/config/index.ts";
 import { TOOL_TIMEOUT_MS } from "./constants.ts";
 
 const limitMs = z

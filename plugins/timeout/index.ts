@@ -11,7 +11,7 @@
  * - A successful attempt never aborts anything afterwards; timers are cleared on every path; a
  *   long-lived caller signal carries one listener however many calls share it.
  */
-import { definePlugin, TOOL_STAGE, type Clock, type ToolWrapper } from "../../core/sdk.ts";
+import { definePlugin, TOOL_STAGE, type Clock, type ToolWrapper } from "../../core/index.ts";
 import { type AttemptLimit, runAttempt } from "./attempt.ts";
 import { attemptLimitFor, timeoutDefaults, type TimeoutOptions, timeoutSchema, totalLimitFor } from "./config.ts";
 import { TIMEOUT_PLUGIN } from "./constants.ts";

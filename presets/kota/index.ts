@@ -11,7 +11,7 @@
  * `kota:runtime` service; the host applies kota first wherever it stands. Prune uses fold's
  * `fold:ranges` service when fold runs (fold stands before prune, as folding did inside prune).
  */
-import { definePreset } from "../../core/sdk.ts";
+import { definePreset } from "../../core/index.ts";
 import { autoContext } from "../../plugins/auto-context/index.ts";
 import { BUILTIN_BLOB_TOOLS, blobs } from "../../plugins/blobs/index.ts";
 import { budget } from "../../plugins/budget/index.ts";

@@ -2,7 +2,8 @@
  * How the kota preset prunes: the generic prune plugin's defaults, plus what it must know about the
  * kota_* tools (which answers re-run cheaply, which are pinned, how their placeholders read).
  */
-import { deepMerge, type DeepPartial } from "../../core/sdk.ts";
+import { deepMerge } from "../../core/config/merge.ts";
+import type { DeepPartial } from "../../core/index.ts";
 import { prune, pruneDefaults, type PruneOptions } from "../../plugins/prune/index.ts";
 
 /**

@@ -1,5 +1,5 @@
 /** pi extension entry of the lean preset (`pi -e pi-governor/presets/lean/extension.ts`). */
-import { createExtension } from "../../core/host-api.ts";
+import { createExtension } from "../../host/index.ts";
 import { presetsExcept } from "../index.ts";
 import { leanPreset } from "./index.ts";
 

@@ -4,7 +4,7 @@
  * (the model may fold finished turns: fold).
  * Pick it with `{ "preset": "lean" }` in ~/.pi/agent/pi-governor.json (or PI_GOVERNOR_PRESET=lean).
  */
-import { definePreset } from "../../core/sdk.ts";
+import { definePreset } from "../../core/index.ts";
 import { BUILTIN_BLOB_TOOLS, blobs } from "../../plugins/blobs/index.ts";
 import { chaos } from "../../plugins/chaos/index.ts";
 import { doctor } from "../../plugins/doctor/index.ts";

@@ -3,7 +3,7 @@
  * `<server>_<tool>` tools behind the resilience stack, with output budgets, blobs and pruning.
  * Pick it with `{ "preset": "mcp" }`. Server commands are trusted keys: set them in the global config.
  */
-import { definePreset } from "../../core/sdk.ts";
+import { definePreset } from "../../core/index.ts";
 import { BUILTIN_BLOB_TOOLS, blobs } from "../../plugins/blobs/index.ts";
 import { chaos } from "../../plugins/chaos/index.ts";
 import { doctor } from "../../plugins/doctor/index.ts";

@@ -7,9 +7,10 @@
 import { createHash } from "node:crypto";
 import { open, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { createGovernor, definePreset, textContent, type ToolResultValue } from "../../core/index.ts";
+import { createGovernor } from "../../host/index.ts";
+import { definePreset, textContent, type ToolResultValue } from "../../core/index.ts";
 import { blobs } from "../../plugins/blobs/index.ts";
-import { oneToolPlugin } from "../helpers/tool-plugin.ts";
+import { oneToolPlugin } from "../../testing/index.ts";
 
 const [mode = "governed", mb = "1", dir = "/tmp/pigov-bench-blobs"] = process.argv.slice(2);
 const bytes = Number(mb) * 1024 * 1024;

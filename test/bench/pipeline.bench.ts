@@ -4,7 +4,7 @@
  */
 import { Pipeline, textContent, type ToolObservation } from "../../core/index.ts";
 import { formatNs, nsPerCall, type BenchSuite } from "./harness.ts";
-import { testTool } from "../helpers/tool-plugin.ts";
+import { testTool } from "../../testing/index.ts";
 
 const ITERATIONS = 50_000;
 const content = textContent("ok");

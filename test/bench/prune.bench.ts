@@ -6,7 +6,7 @@
  * The step rule on every kind of session, with and without idle gaps, is prune-steps.bench.ts.
  */
 import type { AgentMessageLike } from "../../core/index.ts";
-import { memorySessionStore } from "../../core/index.ts";
+import { memorySessionStore } from "../../core/services.ts";
 import { kotaPrune, kotaPruneDefaults as pruneDefaults } from "../../presets/kota/prune-policy.ts";
 import { SessionPruner } from "../../plugins/prune/pruner.ts";
 import { clearOldToolResults, governorPolicy, keepLastTurnsEveryRequest, noPruning, type Policy } from "../../cli/replay/policies.ts";

@@ -10,7 +10,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createLogger, systemClock } from "../../core/index.ts";
+import { createLogger } from "../../host/index.ts";
+import { systemClock } from "../../core/index.ts";
 import { BlobStore } from "../../lib/blobs/index.ts";
 import { probeSqlite } from "../../lib/sqlite/index.ts";
 import { RecallWriter, type PendingOutput } from "../../plugins/recall/writer.ts";

@@ -7,13 +7,13 @@
  * happy path (no failures), which is what every successful tool call pays.
  */
 import { ExponentialBackoff, handleAll, retry as cockatielRetry, timeout as cockatielTimeout, TimeoutStrategy, wrap } from "cockatiel";
-import { Pipeline, STAGE, systemClock, textContent, type ToolObservation } from "../../core/index.ts";
+import { Pipeline, systemClock, TOOL_STAGE, textContent, type ToolObservation } from "../../core/index.ts";
 import { breakerDefaults, breakerWrapper } from "../../plugins/circuit-breaker/index.ts";
 import { retryDefaults, retryWrapper } from "../../plugins/retry/index.ts";
 import { attemptTimeoutWrapper, TOOL_TIMEOUT_MS } from "../../plugins/timeout/index.ts";
 import { timeoutDefaults } from "../../plugins/timeout/config.ts";
 import { formatNs, nsPerCall, type BenchSuite } from "./harness.ts";
-import { testTool } from "../helpers/tool-plugin.ts";
+import { testTool } from "../../testing/index.ts";
 
 const ITERATIONS = 50_000;
 const TARGET = 4;
@@ -24,9 +24,9 @@ const work = async () => ({ content });
 function governedStack(): Pipeline {
   const p = new Pipeline();
   p.registerTool("bench:tool", testTool({ name: "work", annotations: { readOnlyHint: true }, execute: work }));
-  p.hooks.toolCall.tap({ name: "bench:breaker", stage: STAGE.BREAKER }, breakerWrapper(breakerDefaults, { clock: systemClock }).wrapper);
-  p.hooks.toolCall.tap({ name: "bench:retry", stage: STAGE.RETRY }, retryWrapper(retryDefaults, { clock: systemClock }));
-  p.hooks.toolCall.tap({ name: "bench:timeout", stage: STAGE.ATTEMPT }, attemptTimeoutWrapper(timeoutDefaults, systemClock));
+  p.hooks.toolCall.tap({ name: "bench:breaker", stage: TOOL_STAGE.BREAKER }, breakerWrapper(breakerDefaults, { clock: systemClock }).wrapper);
+  p.hooks.toolCall.tap({ name: "bench:retry", stage: TOOL_STAGE.RETRY }, retryWrapper(retryDefaults, { clock: systemClock }));
+  p.hooks.toolCall.tap({ name: "bench:timeout", stage: TOOL_STAGE.ATTEMPT }, attemptTimeoutWrapper(timeoutDefaults, systemClock));
   p.seal();
   return p;
 }

@@ -7,7 +7,7 @@
  * input costs more than 1.5x that baseline (an escape flood writes six characters per character
  * either way; every other input costs a fraction of it).
  */
-import { visibleLines } from "../../core/visible.ts";
+import { visibleLines } from "../../lib/visible/index.ts";
 import type { BenchSuite } from "./harness.ts";
 
 const MB = 1024 * 1024;

@@ -9,10 +9,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Type } from "typebox";
 import { afterAll, describe, expect, it } from "vitest";
-import { createExtension, definePreset, textContent } from "../../core/index.ts";
+import { createExtension } from "pi-governor/host";
+import { definePreset, textContent } from "pi-governor";
 import { BLOB_MARKER_PATTERN, blobs } from "../../plugins/blobs/index.ts";
 import { startPiSession } from "../helpers/pi-session.ts";
-import { oneToolPlugin } from "../helpers/tool-plugin.ts";
+import { oneToolPlugin } from "pi-governor/testing";
 
 const CALLS = 3;
 const root = mkdtempSync(join(tmpdir(), "pigov-blob-e2e-"));

@@ -7,7 +7,7 @@
  */
 import { type FauxResponseStep, fauxAssistantMessage, fauxText, fauxToolCall } from "@mariozechner/pi-ai";
 import { afterEach, describe, expect, it } from "vitest";
-import type { AgentMessageLike } from "../../core/index.ts";
+import type { AgentMessageLike } from "pi-governor";
 import { isPlaceholder } from "../../plugins/prune/placeholder.ts";
 import { noPruning } from "../../cli/replay/policies.ts";
 import { type SimTotals, simulate } from "../../cli/replay/simulate.ts";

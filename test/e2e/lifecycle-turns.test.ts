@@ -2,8 +2,8 @@ import { fauxAssistantMessage, fauxText, fauxToolCall } from "@mariozechner/pi-a
 import { Type } from "typebox";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { createExtension } from "../../core/host-api.ts";
-import { definePlugin, definePreset, LIFECYCLE_STAGE, textContent } from "../../core/sdk.ts";
+import { createExtension } from "pi-governor/host";
+import { definePlugin, definePreset, LIFECYCLE_STAGE, textContent } from "pi-governor";
 import { startPiSession } from "../helpers/pi-session.ts";
 
 /**

@@ -8,7 +8,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fauxAssistantMessage, fauxText, fauxToolCall } from "@mariozechner/pi-ai";
 import { describe, expect, it } from "vitest";
-import { createExtension } from "../../core/index.ts";
+import { createExtension } from "pi-governor/host";
 import { BLOB_MARKER_PATTERN } from "../../plugins/blobs/index.ts";
 import { mcpPreset } from "../../presets/index.ts";
 import { bigAnswerServer } from "../fixtures/big-answer-mcp/command.ts";

@@ -2,7 +2,8 @@ import { fauxAssistantMessage, fauxText, fauxToolCall } from "@mariozechner/pi-a
 import { Type } from "typebox";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { createExtension, definePlugin, definePreset, STAGE, textContent } from "../../core/index.ts";
+import { createExtension } from "pi-governor/host";
+import { CONTEXT_STAGE, RESULT_STAGE, definePlugin, definePreset, textContent } from "pi-governor";
 import { startPiSession, type PiTestSession } from "../helpers/pi-session.ts";
 
 const marker = definePlugin({
@@ -19,10 +20,10 @@ const marker = definePlugin({
       annotations: { readOnlyHint: true },
       execute: async (call) => ({ content: textContent(String(call.args.text).toUpperCase()) }),
     });
-    pipeline.hooks.toolResult.tap({ name: "test:marker", stage: STAGE.FORMAT }, (value) =>
+    pipeline.hooks.toolResult.tap({ name: "test:marker", stage: RESULT_STAGE.FORMAT }, (value) =>
       value.toolName === "echo_upper" ? { ...value, content: textContent(`${config.tag} ${(value.content[0] as { text: string }).text}`) } : undefined,
     );
-    pipeline.hooks.context.tap({ name: "test:marker", stage: STAGE.PRUNE }, (messages) => [
+    pipeline.hooks.context.tap({ name: "test:marker", stage: CONTEXT_STAGE.PRUNE }, (messages) => [
       ...messages.map((m) =>
         m.role === "user" && Array.isArray(m.content)
           ? {
@@ -114,7 +115,7 @@ describe("failures in a real pi session", () => {
             throw Object.assign(new Error("write EPIPE"), { code: "EPIPE" });
           },
         });
-        pipeline.hooks.toolResult.tap({ name: "test:failing", stage: STAGE.FORMAT }, () => {
+        pipeline.hooks.toolResult.tap({ name: "test:failing", stage: RESULT_STAGE.FORMAT }, () => {
           throw new Error("transform bug");
         });
       },

@@ -2,7 +2,8 @@ import { fauxAssistantMessage, fauxText, fauxToolCall } from "@mariozechner/pi-a
 import { Type } from "typebox";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { createExtension, definePlugin, definePreset, PluginError, STAGE, textContent } from "../../core/index.ts";
+import { createExtension } from "pi-governor/host";
+import { TOOL_STAGE, definePlugin, definePreset, PluginError, textContent } from "pi-governor";
 import { startPiSession } from "../helpers/pi-session.ts";
 
 /**
@@ -31,7 +32,7 @@ const broken = definePlugin({
       parameters: Type.Object({}),
       execute: async () => ({ content: textContent("ok") }),
     });
-    pipeline.hooks.toolCall.tap({ name: "acme:audit", stage: STAGE.OBSERVE }, (next, tool) =>
+    pipeline.hooks.toolCall.tap({ name: "acme:audit", stage: TOOL_STAGE.OBSERVE }, (next, tool) =>
       tool.name === "audited"
         ? async () => {
             throw new Error("audit log is read-only");

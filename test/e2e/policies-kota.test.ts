@@ -6,7 +6,7 @@
  */
 import { fauxAssistantMessage, fauxText, fauxToolCall } from "@mariozechner/pi-ai";
 import { afterEach, describe, expect, it } from "vitest";
-import type { AgentMessageLike } from "../../core/index.ts";
+import type { AgentMessageLike } from "pi-governor";
 import { type KotaE2e, startKotaSession } from "../helpers/kota-e2e.ts";
 
 const call = (name: string, args: Record<string, unknown>) => fauxAssistantMessage([fauxToolCall(name, args)], { stopReason: "toolUse" });

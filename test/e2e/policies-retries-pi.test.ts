@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { fauxAssistantMessage, fauxText, fauxToolCall } from "@mariozechner/pi-ai";
 import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { createExtension } from "../../core/index.ts";
+import { createExtension } from "pi-governor/host";
 import { leanPreset } from "../../presets/lean/index.ts";
 import { repoRoot, runPiCli, type ScriptCall } from "../helpers/pi-cli.ts";
 import { isEarendilPi } from "../helpers/pi-host.ts";

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fauxAssistantMessage, fauxText, fauxToolCall, type FauxResponseStep } from "@mariozechner/pi-ai";
 import { afterEach, describe, expect, it } from "vitest";
-import { createExtension } from "../../core/index.ts";
+import { createExtension } from "pi-governor/host";
 import { BLOB_MARKER_PATTERN } from "../../plugins/blobs/index.ts";
 import { leanPreset, mcpPreset } from "../../presets/index.ts";
 import { assertNoLiveChildren, bigSource, toolResultsIn } from "../helpers/kota-e2e.ts";

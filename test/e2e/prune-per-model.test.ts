@@ -1,7 +1,8 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { type AgentMessageLike, createExtension, definePreset } from "../../core/index.ts";
+import { type AgentMessageLike, definePreset } from "pi-governor";
+import { createExtension } from "pi-governor/host";
 import { prune } from "../../plugins/prune/index.ts";
 import { piTestScope, type PiTestSession, readTurnSteps } from "../helpers/pi-session.ts";
 

@@ -10,7 +10,8 @@ import { join } from "node:path";
 import { Type } from "typebox";
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { createExtension, definePlugin, definePreset, textContent } from "../../core/index.ts";
+import { definePlugin, definePreset, textContent } from "pi-governor";
+import { createExtension } from "pi-governor/host";
 import { policies } from "../../plugins/policies/index.ts";
 import { type PiTestSession, startPiSession } from "../helpers/pi-session.ts";
 

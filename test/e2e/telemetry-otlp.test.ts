@@ -8,7 +8,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fauxAssistantMessage, fauxText, fauxToolCall } from "@mariozechner/pi-ai";
 import { afterEach, describe, expect, it } from "vitest";
-import { createExtension } from "../../core/index.ts";
+import { createExtension } from "pi-governor/host";
 import { liveChildCount } from "../../lib/mcp/index.ts";
 import { ATTR, EVENT, GEN_AI, METRIC, SPAN } from "../../plugins/telemetry/index.ts";
 import { mcpPreset } from "../../presets/mcp/index.ts";

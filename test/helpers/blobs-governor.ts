@@ -1,16 +1,8 @@
-import {
-  createGovernor,
-  definePreset,
-  observationDetails,
-  textContent,
-  type ContentBlock,
-  type Governor,
-  type ToolResultValue,
-  type UiBridge,
-} from "../../core/index.ts";
+import { createGovernor, observationDetails } from "pi-governor/host";
+import { definePreset, textContent, type ContentBlock, type Governor, type ToolResultValue, type UiBridge } from "pi-governor";
 import { blobs } from "../../plugins/blobs/index.ts";
 import { budget } from "../../plugins/budget/index.ts";
-import { oneToolPlugin } from "./tool-plugin.ts";
+import { oneToolPlugin } from "pi-governor/testing";
 
 /** A tool plugin whose `emit` tool answers with whatever text the test puts in `outputs`. */
 export function emitterPlugin(outputs: { text: string; details?: Record<string, unknown> }) {

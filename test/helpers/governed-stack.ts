@@ -8,14 +8,16 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Type } from "typebox";
 import { afterEach, expect } from "vitest";
-import { type ContentBlock, createGovernor, deepMerge, definePreset, type Governor, type ToolAnnotations } from "../../core/index.ts";
+import { type ContentBlock, definePreset, type Governor, type ToolAnnotations } from "pi-governor";
+import { createGovernor } from "pi-governor/host";
+import { deepMerge } from "../../core/config/merge.ts";
 import { liveChildCount, ManagedMcpServer, type ManagedMcpServerConfig } from "../../lib/mcp/index.ts";
 import { openDatabase } from "../../lib/sqlite/index.ts";
 import { breaker } from "../../plugins/circuit-breaker/index.ts";
 import { executionLog } from "../../plugins/execution-log/index.ts";
 import { retry } from "../../plugins/retry/index.ts";
 import { timeout } from "../../plugins/timeout/index.ts";
-import { toolsPlugin } from "./tool-plugin.ts";
+import { toolsPlugin } from "pi-governor/testing";
 
 const cleanups: Array<() => Promise<void> | void> = [];
 

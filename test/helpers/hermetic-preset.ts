@@ -4,7 +4,7 @@
  */
 import { join } from "node:path";
 import type { ExtensionFactory } from "@mariozechner/pi-coding-agent";
-import { createExtension } from "../../core/index.ts";
+import { createExtension } from "pi-governor/host";
 import { kotaPreset, presetsExcept } from "../../presets/index.ts";
 import { standinKotaConfig } from "./kota-standin.ts";
 

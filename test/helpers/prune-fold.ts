@@ -3,16 +3,9 @@
  * builders for pi-shaped message lists and a helper that makes a real `context_fold` call the way pi
  * does (the tool result message is built from the tool's own observation).
  */
-import {
-  type AgentMessageLike,
-  createGovernor,
-  definePreset,
-  memorySessionStore,
-  observationDetails,
-  type LogRecord,
-  type SessionStore,
-  type UiBridge,
-} from "../../core/index.ts";
+import { type AgentMessageLike, definePreset, type LogRecord, type SessionStore, type UiBridge } from "pi-governor";
+import { createGovernor, observationDetails } from "pi-governor/host";
+import { memorySessionStore } from "../../core/services.ts";
 import { blobs } from "../../plugins/blobs/index.ts";
 import { fold } from "../../plugins/fold/index.ts";
 import { prune } from "../../plugins/prune/index.ts";

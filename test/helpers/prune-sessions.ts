@@ -4,7 +4,7 @@
  * result, ids and timestamps are unique, as in a real session.
  */
 import fc from "fast-check";
-import type { AgentMessageLike } from "../../core/index.ts";
+import type { AgentMessageLike } from "pi-governor";
 
 const TOOLS = ["read", "bash", "kota_search", "kota_deps", "kota_impact", "grep", "blob_read", "custom_tool"] as const;
 

@@ -5,7 +5,8 @@
  * assistant message, each a fresh deep copy of the history so far.
  */
 import fc from "fast-check";
-import { type AgentMessageLike, memorySessionStore, type SessionStore } from "../../core/index.ts";
+import type { AgentMessageLike, SessionStore } from "pi-governor";
+import { memorySessionStore } from "../../core/services.ts";
 import { ArgumentBlobWriter } from "../../plugins/prune/argument-blobs.ts";
 import type { PruneOptions } from "../../plugins/prune/config.ts";
 import { PIN_MARKER } from "../../plugins/prune/pin-marker.ts";

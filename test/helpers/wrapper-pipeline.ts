@@ -2,7 +2,7 @@
  * Shared test scaffolding for the resilience plugins: a pipeline with one controllable tool.
  */
 import { Type } from "typebox";
-import { Pipeline, textContent, type Clock, type ToolAnnotations, type ToolCallContext, type ToolExecuteResult, type ToolWrapper } from "../../core/index.ts";
+import { Pipeline, textContent, type Clock, type ToolAnnotations, type ToolCallContext, type ToolExecuteResult, type ToolWrapper } from "pi-governor";
 
 /** A tool body: gets the call, returns a result or throws. */
 export type Body = (call: ToolCallContext) => Promise<ToolExecuteResult>;

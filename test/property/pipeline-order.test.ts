@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, it, expect } from "vitest";
-import { Pipeline, textContent } from "../../core/index.ts";
-import { testTool } from "../helpers/tool-plugin.ts";
+import { Pipeline, textContent } from "pi-governor";
+import { testTool } from "pi-governor/testing";
 
 const tapsArb = fc.array(fc.record({ stage: fc.integer({ min: -3, max: 3 }).map((s) => s * 100) }), { maxLength: 12 });
 

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { AgentMessageLike } from "../../core/index.ts";
+import type { AgentMessageLike } from "pi-governor";
 import {
   ARGUMENT_MARKER_OPEN,
   type ArgumentCutOptions,

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type AgentMessageLike, messageMeta } from "../../core/index.ts";
+import { type AgentMessageLike, messageMeta } from "pi-governor";
 import { FOLD_MESSAGE_TYPE, FOLD_TOOL, UNFOLD_KIND } from "../../plugins/fold/index.ts";
 import { callPath, protectedPathMatcher } from "../../lib/context/index.ts";
 import { PIN_KIND } from "../../plugins/prune/records.ts";

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type AgentMessageLike, messageMeta } from "../../core/index.ts";
+import { type AgentMessageLike, messageMeta } from "pi-governor";
 import { bashChangedPaths } from "../../plugins/prune/bash-paths.ts";
 import { callPath, normalizePath, protectedPathMatcher } from "../../lib/context/index.ts";
 import { isPrunedMessage, markPruned } from "../../plugins/prune/pruned-mark.ts";

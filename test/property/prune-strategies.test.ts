@@ -8,7 +8,8 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type AgentMessageLike, memorySessionStore, type SessionStore } from "../../core/index.ts";
+import type { AgentMessageLike, SessionStore } from "pi-governor";
+import { memorySessionStore } from "../../core/services.ts";
 import { blobIdPrefix } from "../../lib/blobs/index.ts";
 import { ARGUMENT_MARKER_OPEN, argumentsBlobText, blobIdOf, isCutString } from "../../plugins/prune/arguments.ts";
 import { bashChangedPaths } from "../../plugins/prune/bash-paths.ts";

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type AgentMessageLike, memorySessionStore, type SessionStore } from "../../core/index.ts";
+import type { AgentMessageLike, SessionStore } from "pi-governor";
+import { memorySessionStore } from "../../core/services.ts";
 import { pruneDefaults, type PruneOptions } from "../../plugins/prune/config.ts";
 import { USER_PIN_MARKER } from "../../plugins/prune/pin-marker.ts";
 import { isPlaceholder } from "../../plugins/prune/placeholder.ts";

@@ -4,11 +4,11 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { STAGE, timedOut, type ToolObservation } from "../../core/index.ts";
+import { TOOL_STAGE, timedOut, type ToolObservation } from "pi-governor";
 import { NEVER_RETRIED, RetryBudget, retryDefaults, retryWrapper, type RetryOptions } from "../../plugins/retry/index.ts";
 import { attemptTimeoutWrapper, DEADLINE_STAGE, totalDeadlineWrapper } from "../../plugins/timeout/index.ts";
 import { timeoutDefaults } from "../../plugins/timeout/config.ts";
-import { ManualClock } from "../helpers/manual-clock.ts";
+import { ManualClock } from "pi-governor/testing";
 import { ok, pipelineWith } from "../helpers/wrapper-pipeline.ts";
 
 /** Outcomes a scripted attempt can have. */
@@ -56,7 +56,7 @@ describe("retry properties", () => {
             if (outcome === "success") return ok();
             if (outcome === "timeout_obs") return timedOut("tool", 10);
             raise(outcome);
-          }, [[STAGE.RETRY, retryWrapper(options, { clock, random: () => r })]]);
+          }, [[TOOL_STAGE.RETRY, retryWrapper(options, { clock, random: () => r })]]);
           const obs = await clock.runUntilSettled(p.callTool("tool", {}));
           expect(attempts).toBeGreaterThanOrEqual(1);
           expect(attempts).toBeLessThanOrEqual(o.maxAttempts);
@@ -125,7 +125,7 @@ describe("retry properties", () => {
           const p = pipelineWith(clock, async () => {
             attempts++;
             raise("network");
-          }, [[STAGE.RETRY, retryWrapper(options, { clock })]]);
+          }, [[TOOL_STAGE.RETRY, retryWrapper(options, { clock })]]);
           for (let i = 0; i < calls; i++) await clock.runUntilSettled(p.callTool("tool", {}));
           expect(attempts - calls).toBeLessThanOrEqual(Math.floor(minRetries + ratio * calls + 1e-9));
         },
@@ -166,8 +166,8 @@ describe("deadline property", () => {
             raise("network");
           }, [
             [DEADLINE_STAGE, totalDeadlineWrapper({ ...timeoutDefaults, totalMs })],
-            [STAGE.RETRY, retryWrapper(options, { clock, random: () => r, onRetry: (i) => sleeps.push(i.delayMs) })],
-            [STAGE.ATTEMPT, attemptTimeoutWrapper(timeoutDefaults, clock)],
+            [TOOL_STAGE.RETRY, retryWrapper(options, { clock, random: () => r, onRetry: (i) => sleeps.push(i.delayMs) })],
+            [TOOL_STAGE.ATTEMPT, attemptTimeoutWrapper(timeoutDefaults, clock)],
           ]);
           const start = clock.now();
           const obs: ToolObservation = await clock.runUntilSettled(p.callTool("tool", {}));

@@ -73,56 +73,99 @@ export const newCodingState = (): CodingState => ({ version: {}, texts: {}, read
  * (searches, usages, grep), used for the share of calls the coding mix does not model itself.
  */
 export function codingCalls(kit: GenKit, state: CodingState, other: () => GenCall): () => GenCall {
-  const { rand, pick, between, text, codeLine } = kit;
-  const tx = (t: string) => [{ type: "text", text: t }];
-  const knownFiles = () => [...kit.files, ...state.written];
-  const fileText = (path: string): string => {
-    const key = `${path}@${state.version[path] ?? 0}`;
-    return (state.texts[key] ??= text(between(3000, 12000) * kit.scale, codeLine));
+  const calls = new CodingMix(kit, state);
+  /** Cumulative shares of the mix (the rest: the read-mostly mix's searches). */
+  const mix: Array<[number, () => GenCall]> = [
+    [0.24, () => calls.freshRead()],
+    [0.32, () => calls.repeatRead()],
+    [0.38, () => calls.readAfterChange()],
+    [0.52, () => calls.edit()],
+    [0.56, () => calls.write()],
+    [0.62, () => calls.changingBash()],
+    [0.74, () => calls.readOnlyBash()],
+    [0.81, () => calls.navigate()],
+  ];
+  return () => {
+    const r = kit.rand();
+    return (mix.find(([upTo]) => r < upTo)?.[1] ?? other)();
   };
-  const changed = (path: string) => {
+}
+
+const tx = (t: string) => [{ type: "text", text: t }];
+
+const numbered = (body: string, from: number) =>
+  body
+    .split("\n")
+    .map((l, i) => `${String(from + i).padStart(4)}  ${l}`)
+    .join("\n");
+
+/** The coding mix's calls, one method per kind, over the kit and the state they share. */
+class CodingMix {
+  constructor(
+    private readonly kit: GenKit,
+    private readonly state: CodingState,
+  ) {}
+
+  private knownFiles(): string[] {
+    return [...this.kit.files, ...this.state.written];
+  }
+
+  private fileText(path: string): string {
+    const key = `${path}@${this.state.version[path] ?? 0}`;
+    return (this.state.texts[key] ??= this.kit.text(this.kit.between(3000, 12000) * this.kit.scale, this.kit.codeLine));
+  }
+
+  private changed(path: string): void {
+    const state = this.state;
     state.version[path] = (state.version[path] ?? 0) + 1;
     state.changed = [...state.changed.filter((p) => p !== path), path].slice(-8);
-  };
-  const numbered = (body: string, from: number) =>
-    body
-      .split("\n")
-      .map((l, i) => `${String(from + i).padStart(4)}  ${l}`)
-      .join("\n");
+  }
+
   /** A slice of the file's current text, as an edit's oldText quotes it. */
-  const excerpt = (path: string, chars: number) => {
-    const body = fileText(path);
-    const start = between(0, Math.max(1, body.length - chars));
+  private excerpt(path: string, chars: number): string {
+    const body = this.fileText(path);
+    const start = this.kit.between(0, Math.max(1, body.length - chars));
     return body.slice(start, start + chars);
-  };
+  }
 
-  const read = (args: Record<string, unknown>): GenCall => ({
-    name: "read",
-    args,
-    result: () => {
-      const path = String(args.path);
-      if (!knownFiles().includes(path)) return { content: tx(`ENOENT: no such file or directory, open '${path}'`), isError: true };
-      state.reads.push(args);
-      const offset = typeof args.offset === "number" ? args.offset : 1;
-      const lines = fileText(path).split("\n");
-      return { content: tx(numbered(lines.slice(offset - 1, typeof args.limit === "number" ? offset - 1 + args.limit : undefined).join("\n"), offset)) };
-    },
-  });
-  const freshRead = (): GenCall => {
-    const path = rand() < 0.04 ? pick(kit.files).replace(".ts", ".tsx") : pick(knownFiles());
-    return read({ path, ...(rand() < 0.25 ? { offset: between(1, 80), limit: 120 } : {}) });
-  };
-  const repeatRead = (): GenCall => (state.reads.length ? read({ ...pick(state.reads.slice(-30)) }) : freshRead());
-  const readAfterChange = (): GenCall => (state.changed.length ? read({ path: pick(state.changed.slice(-3)) }) : freshRead());
+  private read(args: Record<string, unknown>): GenCall {
+    return {
+      name: "read",
+      args,
+      result: () => {
+        const path = String(args.path);
+        if (!this.knownFiles().includes(path)) return { content: tx(`ENOENT: no such file or directory, open '${path}'`), isError: true };
+        this.state.reads.push(args);
+        const offset = typeof args.offset === "number" ? args.offset : 1;
+        const lines = this.fileText(path).split("\n");
+        return { content: tx(numbered(lines.slice(offset - 1, typeof args.limit === "number" ? offset - 1 + args.limit : undefined).join("\n"), offset)) };
+      },
+    };
+  }
 
-  const edit = (): GenCall => {
-    if (!state.reads.length) return freshRead();
-    const path = String(pick(state.reads.slice(-20)).path);
+  freshRead(): GenCall {
+    const { rand, pick, between } = this.kit;
+    const path = rand() < 0.04 ? pick(this.kit.files).replace(".ts", ".tsx") : pick(this.knownFiles());
+    return this.read({ path, ...(rand() < 0.25 ? { offset: between(1, 80), limit: 120 } : {}) });
+  }
+
+  repeatRead(): GenCall {
+    return this.state.reads.length ? this.read({ ...this.kit.pick(this.state.reads.slice(-30)) }) : this.freshRead();
+  }
+
+  readAfterChange(): GenCall {
+    return this.state.changed.length ? this.read({ path: this.kit.pick(this.state.changed.slice(-3)) }) : this.freshRead();
+  }
+
+  edit(): GenCall {
+    const { rand, pick, between, text, codeLine } = this.kit;
+    if (!this.state.reads.length) return this.freshRead();
+    const path = String(pick(this.state.reads.slice(-20)).path);
     const count = rand() < 0.8 ? 1 : 2;
     const fails = rand() < 0.12;
     const failing = count === 1 ? 0 : between(0, count);
     const edits = Array.from({ length: count }, (_, i) => {
-      const oldText = fails && i === failing ? text(between(100, 1500), codeLine) : excerpt(path, between(100, 1500));
+      const oldText = fails && i === failing ? text(between(100, 1500), codeLine) : this.excerpt(path, between(100, 1500));
       return { oldText, newText: text(Math.max(100, Math.min(3000, Math.round(oldText.length * (0.6 + rand() * 1.2)))), codeLine) };
     });
     const args = count === 1 && rand() < 0.2 ? { path, oldText: edits[0]!.oldText, newText: edits[0]!.newText } : { path, edits };
@@ -131,36 +174,44 @@ export function codingCalls(kit: GenKit, state: CodingState, other: () => GenCal
       args,
       result: () => {
         if (fails) return { content: tx(editNotFound(path, failing, count)), isError: true };
-        changed(path);
+        this.changed(path);
         const diff = edits.map((e) => `-${e.oldText.split("\n")[0]}\n+${e.newText.split("\n")[0]}`).join("\n");
         return { content: tx(`Successfully replaced ${count} block(s) in ${path}.`), details: { diff, firstChangedLine: between(1, 300) } };
       },
     };
-  };
-  const write = (): GenCall => {
-    const path = rand() < 0.3 ? pick(knownFiles()) : `src/${pick(["auth", "http", "users", "billing", "jobs"])}/${pick(kit.words)}-${pick(kit.words)}.ts`;
+  }
+
+  write(): GenCall {
+    const { rand, pick, between, text, codeLine } = this.kit;
+    const path =
+      rand() < 0.3 ? pick(this.knownFiles()) : `src/${pick(["auth", "http", "users", "billing", "jobs"])}/${pick(this.kit.words)}-${pick(this.kit.words)}.ts`;
     const content = text(between(2000, 20000), codeLine);
     return {
       name: "write",
       args: { path, content },
       result: () => {
-        if (!knownFiles().includes(path)) state.written.push(path);
-        changed(path);
-        state.texts[`${path}@${state.version[path]}`] = content;
+        if (!this.knownFiles().includes(path)) this.state.written.push(path);
+        this.changed(path);
+        this.state.texts[`${path}@${this.state.version[path]}`] = content;
         return { content: tx(`Successfully wrote ${content.length} bytes to ${path}`) };
       },
     };
-  };
-  const changingBash = (): GenCall => {
-    const path = state.reads.length ? String(pick(state.reads.slice(-20)).path) : pick(kit.files);
+  }
+
+  changingBash(): GenCall {
+    const { pick, between } = this.kit;
+    const path = this.state.reads.length ? String(pick(this.state.reads.slice(-20)).path) : pick(this.kit.files);
     const [command, output] = pick([
-      [`sed -i 's/${pick(kit.symbols)}/${pick(kit.symbols)}V2/g' ${path}`, "(no output)"],
+      [`sed -i 's/${pick(this.kit.symbols)}/${pick(this.kit.symbols)}V2/g' ${path}`, "(no output)"],
       [`npx prettier --write ${path}`, `${path} ${between(20, 300)}ms`],
       [`npx eslint --fix ${path}`, "(no output)"],
     ] as const);
-    return { name: "bash", args: { command }, result: () => (changed(path), { content: tx(output) }) };
-  };
-  const readOnlyBash = (): GenCall => {
+    return { name: "bash", args: { command }, result: () => (this.changed(path), { content: tx(output) }) };
+  }
+
+  readOnlyBash(): GenCall {
+    const { kit } = this;
+    const { rand, pick, between, text, codeLine } = kit;
     const command = pick([
       `rg -n "${pick(kit.symbols)}" src test`,
       "git status --short",
@@ -172,17 +223,20 @@ export function codingCalls(kit: GenKit, state: CodingState, other: () => GenCal
     const failure = () =>
       command.startsWith("npm")
         ? `${text(between(800, 2500) * kit.scale, () => `FAIL test/${pick(kit.words)}.test.ts > ${pick(kit.words)}: expected ${between(1, 9)} to be ${between(1, 9)}`)}\n\nCommand exited with code 1`
-        : `${text(between(300, 1800) * kit.scale, () => `${pick(knownFiles())}(${between(1, 300)},${between(1, 40)}): error TS2345: Argument of type '${pick(["string", "number"])}' is not assignable to parameter of type '${pick(kit.symbols)}'.`)}\n\nCommand exited with code 2`;
+        : `${text(between(300, 1800) * kit.scale, () => `${pick(this.knownFiles())}(${between(1, 300)},${between(1, 40)}): error TS2345: Argument of type '${pick(["string", "number"])}' is not assignable to parameter of type '${pick(kit.symbols)}'.`)}\n\nCommand exited with code 2`;
     return {
       name: "bash",
       args: { command },
       result: () =>
         fails
           ? { content: tx(failure()), isError: true }
-          : { content: tx(text(between(300, 5000) * kit.scale, () => `${pick(knownFiles())}:${between(1, 400)}:  ${codeLine().trim()}`)) },
+          : { content: tx(text(between(300, 5000) * kit.scale, () => `${pick(this.knownFiles())}:${between(1, 400)}:  ${codeLine().trim()}`)) },
     };
-  };
-  const navigate = (): GenCall => {
+  }
+
+  navigate(): GenCall {
+    const { kit, state } = this;
+    const { rand, pick, between, text } = kit;
     if (state.nav.length && rand() < 0.5) {
       const earlier = pick(state.nav);
       return { name: earlier.name, args: { ...earlier.args }, result: () => ({ content: tx(earlier.text) }) };
@@ -200,21 +254,5 @@ export function codingCalls(kit: GenKit, state: CodingState, other: () => GenCal
             text: text(between(500, 3500) * kit.scale, () => `  ${pick(["->", "<-"])} ${pick(kit.files)} (${pick(kit.symbols)})`),
           };
     return { name: call.name, args: call.args, result: () => (state.nav.push(call), { content: tx(call.text) }) };
-  };
-
-  /** Cumulative shares of the mix (the rest: the read-mostly mix's searches). */
-  const mix: Array<[number, () => GenCall]> = [
-    [0.24, freshRead],
-    [0.32, repeatRead],
-    [0.38, readAfterChange],
-    [0.52, edit],
-    [0.56, write],
-    [0.62, changingBash],
-    [0.74, readOnlyBash],
-    [0.81, navigate],
-  ];
-  return () => {
-    const r = rand();
-    return (mix.find(([upTo]) => r < upTo)?.[1] ?? other)();
-  };
+  }
 }

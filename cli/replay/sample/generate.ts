@@ -123,23 +123,110 @@ export function generateSession(options: GenerateOptions): SessionLine[] {
   const branchAt = options.branchAt ?? (options.turns >= 14 ? 12 : 0);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
   const between = (lo: number, hi: number) => Math.floor(lo + rand() * (hi - lo));
-  let clock = Date.UTC(2026, 10, 20, 9, 0, 0);
-  let nextId = 1;
-  let callNo = 1;
-  let blobNo = 1;
-  const lines: SessionLine[] = [
-    { type: "session", version: 3, id: "5f0c2d1e-8a7b-4c3d-9e2f-1a2b3c4d5e6f", timestamp: new Date(clock).toISOString(), cwd: "/home/dev/acme-api" },
-  ];
-  let leaf: string | null = null;
-  const add = (entry: Record<string, unknown>): string => {
-    const id = (nextId++).toString(16).padStart(8, "0");
-    clock += between(800, 9000);
-    lines.push({ ...entry, id, parentId: leaf, timestamp: new Date(clock).toISOString() });
-    leaf = id;
-    return id;
+  const log = new SessionLog(between);
+  const kit = textKit(rand, pick, between, scale);
+  const blobs = { next: 1 };
+  const calls = [...fileCalls(kit), ...searchCalls(kit, blobs)];
+  const codingState: CodingState = newCodingState();
+  const impact = impactCall(kit);
+  const mix: TurnMix = {
+    kit,
+    calls,
+    impact,
+    image: imageCall(kit),
+    blobRead: blobReadCall(kit, blobs),
+    blobs,
+    codingCall: options.mix
+      ? otherMixCalls(kit, options.mix, { read: calls[0]!, grep: calls[6]!, search: calls[3]!, deps: calls[4]!, usages: calls[5]!, impact })
+      : options.coding
+        ? codingCalls(kit, codingState, () => pick(calls)())
+        : undefined,
+    folds: options.folds ? new ModelFolds(kit) : undefined,
+    gaps: options.idleGaps ? new IdleGaps(options.seed ?? 1) : undefined,
+    finished: [],
   };
-  const message = (m: Record<string, unknown>) => add({ type: "message", message: { ...m, timestamp: clock + 1 } });
 
+  log.add({ type: "model_change", provider: "anthropic", modelId: "claude-sonnet-4-5" });
+  log.add({ type: "thinking_level_change", thinkingLevel: "medium" });
+  for (let t = 1; t <= options.turns; t++) {
+    if (t === branchAt) {
+      const fork: string | null = log.leaf;
+      const saved = structuredClone(codingState);
+      writeTurn(log, mix, t); // explored, then abandoned with /tree
+      log.leaf = fork;
+      mix.finished.pop();
+      Object.assign(codingState, saved);
+      log.add({
+        type: "branch_summary",
+        fromId: fork,
+        summary: "Explored moving session lookup into the router; abandoned: it couples routing to the session store.",
+      });
+    }
+    writeTurn(log, mix, t);
+  }
+  return log.lines;
+}
+
+/** The session file being written: its lines, the clock, entry and call ids, the leaf, the context size so far. */
+class SessionLog {
+  clock = Date.UTC(2026, 10, 20, 9, 0, 0);
+  private nextId = 1;
+  private callNo = 1;
+  leaf: string | null = null;
+  /** Characters of prompts and results so far (the assistant's usage figures follow it). */
+  context = 0;
+  readonly lines: SessionLine[];
+
+  constructor(private readonly between: (lo: number, hi: number) => number) {
+    this.lines = [
+      { type: "session", version: 3, id: "5f0c2d1e-8a7b-4c3d-9e2f-1a2b3c4d5e6f", timestamp: new Date(this.clock).toISOString(), cwd: "/home/dev/acme-api" },
+    ];
+  }
+
+  add(entry: Record<string, unknown>): string {
+    const id = (this.nextId++).toString(16).padStart(8, "0");
+    this.clock += this.between(800, 9000);
+    this.lines.push({ ...entry, id, parentId: this.leaf, timestamp: new Date(this.clock).toISOString() });
+    this.leaf = id;
+    return id;
+  }
+
+  message(m: Record<string, unknown>): string {
+    return this.add({ type: "message", message: { ...m, timestamp: this.clock + 1 } });
+  }
+
+  callId(): string {
+    return `toolu_${(this.callNo++).toString(36).padStart(6, "0")}`;
+  }
+
+  assistant(content: unknown[], stop: string): void {
+    const input = Math.round(this.context / 4) + 3500;
+    this.message({
+      role: "assistant",
+      content,
+      api: "anthropic-messages",
+      provider: "anthropic",
+      model: "claude-sonnet-4-5",
+      usage: {
+        input: 40,
+        output: this.between(80, 900),
+        cacheRead: input - 40,
+        cacheWrite: 0,
+        totalTokens: input + 400,
+        cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+      },
+      stopReason: stop,
+    });
+  }
+}
+
+/** The generator's kit plus numbered file text (what `read` returns). */
+interface SampleKit extends GenKit {
+  /** About `chars` (times the scale) characters of numbered code lines from line `from`. */
+  numbered: (chars: number, from?: number) => string;
+}
+
+function textKit(rand: () => number, pick: GenKit["pick"], between: GenKit["between"], scale: number): SampleKit {
   const codeLine = () => {
     const w = pick(WORDS);
     switch (between(0, 6)) {
@@ -178,19 +265,26 @@ export function generateSession(options: GenerateOptions): SessionLine[] {
       () =>
         `${pick(["I", "The", "This", "Next,"])} ${pick(WORDS)} ${pick(["path", "flow", "call", "check"])} ${pick(["looks fine", "needs a guard", "is shared by two callers", "leaks on error", "runs before auth"])}.`,
     ).replace(/\n/g, " ");
-  const blobbed = (full: string): { content: string; details: Record<string, unknown> } => {
-    if (full.length <= 4000) return { content: full, details: {} };
-    const blobId = `b${(blobNo++).toString(16).padStart(6, "0")}${"a1c3e5".slice(0, 2)}`;
-    const excerpt = full.slice(0, 2000);
-    return {
-      content: `${excerpt}\n… [truncated: ${full.length} bytes, full output in blob ${blobId}; read it with blob_read]`,
-      details: { truncated: true, blobId, blobPath: `~/.pi/cache/pi-governor/blobs/${blobId}.txt`, originalBytes: full.length, excerptBytes: 2000 },
-    };
-  };
+  return { rand, pick, between, text, codeLine, prose, numbered, files: FILES, symbols: SYMBOLS, words: WORDS, scale };
+}
 
-  type Call = GenCall;
-  const tx = (t: string) => [{ type: "text", text: t }];
-  const calls: Array<() => Call> = [
+const tx = (t: string) => [{ type: "text", text: t }];
+
+/** Over 4,000 characters: the blobs plugin's cut (a 2,000-character excerpt and a blob pointer). */
+function blobbed(full: string, blobs: { next: number }): { content: string; details: Record<string, unknown> } {
+  if (full.length <= 4000) return { content: full, details: {} };
+  const blobId = `b${(blobs.next++).toString(16).padStart(6, "0")}${"a1c3e5".slice(0, 2)}`;
+  const excerpt = full.slice(0, 2000);
+  return {
+    content: `${excerpt}\n… [truncated: ${full.length} bytes, full output in blob ${blobId}; read it with blob_read]`,
+    details: { truncated: true, blobId, blobPath: `~/.pi/cache/pi-governor/blobs/${blobId}.txt`, originalBytes: full.length, excerptBytes: 2000 },
+  };
+}
+
+/** The read-mostly mix's file calls: two kinds of `read` and a `bash` command. */
+function fileCalls(kit: SampleKit): Array<() => GenCall> {
+  const { rand, pick, between, text, codeLine, numbered, scale } = kit;
+  return [
     () => {
       const path = pick(FILES);
       const offset = rand() < 0.3 ? between(1, 200) : undefined;
@@ -223,6 +317,13 @@ export function generateSession(options: GenerateOptions): SessionLine[] {
             : { content: tx(text(between(600, 7000) * scale, () => `${pick(FILES)}:${between(1, 400)}:  ${codeLine().trim()}`)) },
       };
     },
+  ];
+}
+
+/** The read-mostly mix's searches: kota_search, kota_deps, kota_usages and grep. */
+function searchCalls(kit: SampleKit, blobs: { next: number }): Array<() => GenCall> {
+  const { pick, between, text, codeLine, scale } = kit;
+  return [
     () => {
       const output = pick(["snippet", "snippet", "compact", "paths"]);
       const q = `${pick(WORDS)} ${pick(WORDS)}`;
@@ -237,6 +338,7 @@ export function generateSession(options: GenerateOptions): SessionLine[] {
                   (output === "snippet" ? between(3000, 9000) : between(700, 2200)) * scale,
                   () => `${pick(FILES)}:${between(1, 300)}  ${codeLine().trim()}`,
                 ),
+            blobs,
           );
           return { content: tx(b.content), details: b.details };
         },
@@ -246,7 +348,10 @@ export function generateSession(options: GenerateOptions): SessionLine[] {
       name: "kota_deps",
       args: { file_path: pick(FILES), direction: pick(["both", "dependents", "dependencies"]), depth: between(1, 3) },
       result: () => {
-        const b = blobbed(text(between(500, 5000) * scale, () => `  ${pick(["->", "<-"])} ${pick(FILES)} (${pick(SYMBOLS)})`));
+        const b = blobbed(
+          text(between(500, 5000) * scale, () => `  ${pick(["->", "<-"])} ${pick(FILES)} (${pick(SYMBOLS)})`),
+          blobs,
+        );
         return { content: tx(b.content), details: b.details };
       },
     }),
@@ -261,7 +366,12 @@ export function generateSession(options: GenerateOptions): SessionLine[] {
       result: () => ({ content: tx(text(between(300, 2500) * scale, () => `${pick(FILES)}:${between(1, 300)}: ${codeLine().trim()}`)) }),
     }),
   ];
-  const impact = (): Call => ({
+}
+
+/** A pinned kota_impact summary. */
+function impactCall(kit: SampleKit): () => GenCall {
+  const { pick, between, text } = kit;
+  return () => ({
     name: "kota_impact",
     args: { change_type: "refactor", description: `change ${pick(SYMBOLS)} signature`, files_to_modify: [pick(FILES), pick(FILES)] },
     result: () => ({
@@ -271,7 +381,12 @@ export function generateSession(options: GenerateOptions): SessionLine[] {
       details: { pinned: true },
     }),
   });
-  const image = (): Call => ({
+}
+
+/** A `read` of an image. */
+function imageCall(kit: SampleKit): () => GenCall {
+  const { pick, text } = kit;
+  return () => ({
     name: "read",
     args: { path: "docs/architecture.png" },
     result: () => ({
@@ -281,10 +396,15 @@ export function generateSession(options: GenerateOptions): SessionLine[] {
       ],
     }),
   });
-  const blobRead = (): Call => ({
+}
+
+/** A blob_read of the last blob stored. */
+function blobReadCall(kit: SampleKit, blobs: { next: number }): () => GenCall {
+  const { between, text, codeLine } = kit;
+  return () => ({
     name: "blob_read",
     args: {
-      blobId: `b${Math.max(1, blobNo - 1)
+      blobId: `b${Math.max(1, blobs.next - 1)
         .toString(16)
         .padStart(6, "0")}a1`,
       offset: 2000,
@@ -292,105 +412,87 @@ export function generateSession(options: GenerateOptions): SessionLine[] {
     },
     result: () => ({ content: tx(text(between(1000, 3000), codeLine)) }),
   });
+}
 
-  const kit: GenKit = { rand, pick, between, text, codeLine, prose, files: FILES, symbols: SYMBOLS, words: WORDS, scale };
-  const codingState: CodingState = newCodingState();
-  const codingCall = options.mix
-    ? otherMixCalls(kit, options.mix, { read: calls[0]!, grep: calls[6]!, search: calls[3]!, deps: calls[4]!, usages: calls[5]!, impact })
-    : options.coding
-      ? codingCalls(kit, codingState, () => pick(calls)())
-      : undefined;
-  const folds = options.folds ? new ModelFolds(kit) : undefined;
-  const gaps = options.idleGaps ? new IdleGaps(options.seed ?? 1) : undefined;
-  const finished: TurnRecord[] = [];
+/** What a turn draws its calls from, and what the turns so far did (for the folds). */
+interface TurnMix {
+  kit: SampleKit;
+  calls: Array<() => GenCall>;
+  impact: () => GenCall;
+  image: () => GenCall;
+  blobRead: () => GenCall;
+  blobs: { next: number };
+  /** The coding or another mix's next call; undefined for the read-mostly mix. */
+  codingCall: (() => GenCall) | undefined;
+  folds: ModelFolds | undefined;
+  gaps: IdleGaps | undefined;
+  finished: TurnRecord[];
+}
 
-  let context = 0;
-  const assistant = (content: unknown[], stop: string) => {
-    const input = Math.round(context / 4) + 3500;
-    message({
-      role: "assistant",
-      content,
-      api: "anthropic-messages",
-      provider: "anthropic",
-      model: "claude-sonnet-4-5",
-      usage: {
-        input: 40,
-        output: between(80, 900),
-        cacheRead: input - 40,
-        cacheWrite: 0,
-        totalTokens: input + 400,
-        cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-      },
-      stopReason: stop,
-    });
-  };
-
-  add({ type: "model_change", provider: "anthropic", modelId: "claude-sonnet-4-5" });
-  add({ type: "thinking_level_change", thinkingLevel: "medium" });
-  const turn = (t: number) => {
-    const prompt = `${PROMPTS[(t - 1) % PROMPTS.length]}${t > PROMPTS.length ? ` (follow-up ${Math.ceil(t / PROMPTS.length)})` : ""}`;
-    if (gaps && t > 1) clock += gaps.beforePrompt();
-    message({ role: "user", content: [{ type: "text", text: prompt }] });
-    context += prompt.length;
-    const record: TurnRecord = { turn: t, calls: 0, pinned: false, folds: false };
-    const fold = folds?.plan(t, finished);
-    if (fold) {
-      const id = `toolu_${(callNo++).toString(36).padStart(6, "0")}`;
-      assistant(
-        [
-          { type: "text", text: `Turns ${fold.fromTurn}-${fold.toTurn} are finished; folding them into a summary first.` },
-          { type: "toolCall", id, name: FOLD_TOOL, arguments: fold.args },
-        ],
-        "toolUse",
-      );
-      message({ role: "toolResult", toolCallId: id, toolName: FOLD_TOOL, content: [{ type: "text", text: fold.result }], details: {}, isError: false });
-      Object.assign(record, { first: id, last: id, calls: 1, folds: true });
-    }
-    const rounds = between(1, 5);
-    for (let r = 0; r < rounds; r++) {
-      const blocks: unknown[] = [];
-      if (rand() < 0.25) blocks.push({ type: "thinking", thinking: prose(between(150, 600)), thinkingSignature: `sig_${t}_${r}` });
-      blocks.push({ type: "text", text: prose(between(60, 260)) });
-      const n = rand() < 0.3 ? 2 : 1;
-      const made: Call[] = [];
-      for (let k = 0; k < n; k++) {
-        const special = rand();
-        made.push(special < 0.04 ? impact() : special < 0.06 ? image() : special < 0.09 && blobNo > 1 ? blobRead() : codingCall ? codingCall() : pick(calls)());
-      }
-      const ids = made.map(() => `toolu_${(callNo++).toString(36).padStart(6, "0")}`);
-      record.first ??= ids[0];
-      record.last = ids[ids.length - 1];
-      record.calls += made.length;
-      if (made.some((c) => c.name === "kota_impact")) record.pinned = true;
-      made.forEach((c, k) => blocks.push({ type: "toolCall", id: ids[k], name: c.name, arguments: c.args }));
-      assistant(blocks, "toolUse");
-      made.forEach((c, k) => {
-        const res = c.result();
-        message({ role: "toolResult", toolCallId: ids[k], toolName: c.name, content: res.content, details: res.details ?? {}, isError: res.isError ?? false });
-        context += JSON.stringify(res.content).length;
-      });
-    }
-    assistant([{ type: "text", text: prose(between(200, 900)) }], "stop");
-    finished.push(record);
-  };
-
-  for (let t = 1; t <= options.turns; t++) {
-    if (t === branchAt) {
-      const fork: string | null = leaf;
-      const saved = structuredClone(codingState);
-      turn(t); // explored, then abandoned with /tree
-      leaf = fork;
-      finished.pop();
-      Object.assign(codingState, saved);
-      add({
-        type: "branch_summary",
-        fromId: fork,
-        summary: "Explored moving session lookup into the router; abandoned: it couples routing to the session store.",
-      });
-    }
-    turn(t);
+/** One turn: the prompt, a fold now and then, 1-4 rounds of calls and results, the answer. */
+function writeTurn(log: SessionLog, mix: TurnMix, t: number): void {
+  const { rand, pick, between, prose } = mix.kit;
+  const prompt = `${PROMPTS[(t - 1) % PROMPTS.length]}${t > PROMPTS.length ? ` (follow-up ${Math.ceil(t / PROMPTS.length)})` : ""}`;
+  if (mix.gaps && t > 1) log.clock += mix.gaps.beforePrompt();
+  log.message({ role: "user", content: [{ type: "text", text: prompt }] });
+  log.context += prompt.length;
+  const record: TurnRecord = { turn: t, calls: 0, pinned: false, folds: false };
+  const fold = mix.folds?.plan(t, mix.finished);
+  if (fold) {
+    const id = log.callId();
+    log.assistant(
+      [
+        { type: "text", text: `Turns ${fold.fromTurn}-${fold.toTurn} are finished; folding them into a summary first.` },
+        { type: "toolCall", id, name: FOLD_TOOL, arguments: fold.args },
+      ],
+      "toolUse",
+    );
+    log.message({ role: "toolResult", toolCallId: id, toolName: FOLD_TOOL, content: [{ type: "text", text: fold.result }], details: {}, isError: false });
+    Object.assign(record, { first: id, last: id, calls: 1, folds: true });
   }
-  return lines;
+  const rounds = between(1, 5);
+  for (let r = 0; r < rounds; r++) {
+    const blocks: unknown[] = [];
+    if (rand() < 0.25) blocks.push({ type: "thinking", thinking: prose(between(150, 600)), thinkingSignature: `sig_${t}_${r}` });
+    blocks.push({ type: "text", text: prose(between(60, 260)) });
+    const n = rand() < 0.3 ? 2 : 1;
+    const made: GenCall[] = [];
+    for (let k = 0; k < n; k++) {
+      const special = rand();
+      made.push(
+        special < 0.04
+          ? mix.impact()
+          : special < 0.06
+            ? mix.image()
+            : special < 0.09 && mix.blobs.next > 1
+              ? mix.blobRead()
+              : mix.codingCall
+                ? mix.codingCall()
+                : pick(mix.calls)(),
+      );
+    }
+    const ids = made.map(() => log.callId());
+    record.first ??= ids[0];
+    record.last = ids[ids.length - 1];
+    record.calls += made.length;
+    if (made.some((c) => c.name === "kota_impact")) record.pinned = true;
+    made.forEach((c, k) => blocks.push({ type: "toolCall", id: ids[k], name: c.name, arguments: c.args }));
+    log.assistant(blocks, "toolUse");
+    made.forEach((c, k) => {
+      const res = c.result();
+      log.message({
+        role: "toolResult",
+        toolCallId: ids[k],
+        toolName: c.name,
+        content: res.content,
+        details: res.details ?? {},
+        isError: res.isError ?? false,
+      });
+      log.context += JSON.stringify(res.content).length;
+    });
+  }
+  log.assistant([{ type: "text", text: prose(between(200, 900)) }], "stop");
+  mix.finished.push(record);
 }
 
 /** A generated session as file text. */

@@ -41,7 +41,7 @@ const TEAM_FILES: Record<string, string> = {
   // The plugin: a tool of its own and a toolResult stage over every tool's result.
   "src/shout.ts": `import { Type } from "typebox";
 import { z } from "zod";
-import { definePlugin, RESULT_STAGE, type ToolResultValue } from "pi-governor/sdk";
+import { definePlugin, RESULT_STAGE, type ToolResultValue } from "pi-governor";
 
 export const shout = definePlugin({
   name: "acme:shout",
@@ -65,21 +65,22 @@ export const shout = definePlugin({
 });
 `,
   "test/shout.test.ts": `import { expect, it } from "vitest";
-import { createGovernor, definePreset } from "pi-governor";
 import { retry } from "pi-governor/plugins/retry/index.ts";
+import { fakePiHost } from "pi-governor/testing";
 import { shout } from "../src/shout.ts";
 
-it("shouts through the governed pipeline", async () => {
-  const preset = definePreset({ name: "acme-test", description: "test", plugins: () => [retry(), shout({ suffix: "?" })] });
-  const governor = await createGovernor({ preset, cwd: process.cwd(), agentDir: process.cwd(), layers: [] });
-  const observation = await governor.pipeline.callTool("acme_shout", { text: "hi" });
-  expect(observation.status).toBe("SUCCESS");
-  expect(observation.status === "SUCCESS" && observation.content).toEqual([{ type: "text", text: "HI?" }]);
+it("shouts through the governed pipeline, as pi would call it", async () => {
+  const host = await fakePiHost({ plugins: [retry(), shout({ suffix: "?" })] });
+  await host.start();
+  const result = await host.callTool("acme_shout", { text: "hi" });
+  expect(result.isError).toBe(false);
+  expect(result.content).toEqual([{ type: "text", text: "HI?" }, { type: "text", text: "-- acme" }]);
+  await host.shutdown();
 });
 `,
   // The pi extension: the default preset's plugins plus the team's.
   "extension.ts": `import { createExtension } from "pi-governor/host";
-import { definePreset } from "pi-governor/sdk";
+import { definePreset } from "pi-governor";
 import { kotaPreset } from "pi-governor/presets/kota/index.ts";
 import { shout } from "./src/shout.ts";
 
@@ -131,8 +132,9 @@ describe("the packed pi-governor in a team's project", { timeout: 120_000 }, () 
       expect.arrayContaining([
         "dist/core/index.js",
         "dist/core/index.d.ts",
-        "dist/core/sdk.d.ts",
-        "dist/core/host-api.js",
+        "dist/host/index.d.ts",
+        "dist/testing/index.js",
+        "dist/host/index.js",
         "dist/presets/kota/index.js",
         "presets/kota/extension.ts",
         "bin/pi-governor.mjs",
@@ -144,25 +146,25 @@ describe("the packed pi-governor in a team's project", { timeout: 120_000 }, () 
     expect(files.filter((f) => f.startsWith("test/") || f.startsWith("dist/test/") || f.includes(".test."))).toEqual([]);
   });
 
-  it("imports from plain Node: the package name, its SDK and host entries, a shipped plugin and a preset", async () => {
-    const script = `import * as gov from "pi-governor"; import * as sdk from "pi-governor/sdk"; import * as host from "pi-governor/host";
+  it("imports from plain Node: the package name (the SDK), the host entry, the testing kit, a shipped plugin and a preset", async () => {
+    const script = `import * as gov from "pi-governor"; import * as host from "pi-governor/host"; import * as testing from "pi-governor/testing";
 import { kotaPreset } from "pi-governor/presets/kota/index.ts"; import { retry } from "pi-governor/plugins/retry/index.ts";
 console.log(JSON.stringify({ definePlugin: typeof gov.definePlugin, createGovernor: typeof gov.createGovernor, preset: kotaPreset.name, retry: retry().name, from: import.meta.resolve("pi-governor"),
-  sdk: [typeof sdk.definePlugin, typeof sdk.createGovernor, sdk.definePlugin === gov.definePlugin], host: [typeof host.createExtension, typeof host.definePlugin], sdkFrom: import.meta.resolve("pi-governor/sdk") }));`;
+  host: [typeof host.createExtension, typeof host.definePlugin], testing: typeof testing.fakePiHost, testingFrom: import.meta.resolve("pi-governor/testing") }));`;
     const node = await run(process.execPath, ["--input-type=module", "-e", script], team);
     expect(node.stderr).toBe("");
     expect(JSON.parse(node.stdout)).toEqual({
       definePlugin: "function",
-      createGovernor: "function",
+      createGovernor: "undefined",
       preset: "kota",
       retry: "governor:retry",
       from: expect.stringMatching(/node_modules\/pi-governor\/dist\/core\/index\.js$/),
-      sdk: ["function", "undefined", true],
       host: ["function", "undefined"],
-      sdkFrom: expect.stringMatching(/node_modules\/pi-governor\/dist\/core\/sdk\.js$/),
+      testing: "function",
+      testingFrom: expect.stringMatching(/node_modules\/pi-governor\/dist\/testing\/index\.js$/),
     });
     // Internals stay internal.
-    const internal = await run(process.execPath, ["--input-type=module", "-e", `await import("pi-governor/core/host.ts")`], team);
+    const internal = await run(process.execPath, ["--input-type=module", "-e", `await import("pi-governor/host/governor.ts")`], team);
     expect(internal.stderr).toMatch(/ERR_PACKAGE_PATH_NOT_EXPORTED/);
   });
 
@@ -193,15 +195,15 @@ console.log(JSON.stringify({ definePlugin: typeof gov.definePlugin, createGovern
     const files: Record<string, string> = {
       "strict/tsconfig.json": JSON.stringify({ compilerOptions: { ...options, skipLibCheck: false }, include: ["*.ts"] }),
       "strict/uses.ts": `import { createExtension, createGovernor } from "pi-governor/host";
-import { definePlugin, definePreset } from "pi-governor/sdk";
-import * as everything from "pi-governor";
+import { definePlugin, definePreset } from "pi-governor";
+import { fakePiHost } from "pi-governor/testing";
 export const factory = createExtension(definePreset({ name: "t", description: "t", plugins: () => [] }));
-export { createGovernor, definePlugin, everything };
+export { createGovernor, definePlugin, fakePiHost };
 `,
       "typed/tsconfig.json": JSON.stringify({ compilerOptions: options, include: ["*.ts"] }),
       "typed/extension.ts": `import type { ExtensionAPI, ExtensionFactory } from "${piHost.scope}/pi-coding-agent";
 import { bindGovernor, createExtension, createGovernor } from "pi-governor/host";
-import { definePreset } from "pi-governor/sdk";
+import { definePreset } from "pi-governor";
 import { shout } from "../src/shout.ts";
 
 const preset = definePreset({ name: "acme", description: "acme_shout", plugins: () => [shout()] });

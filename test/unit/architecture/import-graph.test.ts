@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { existsSync, readdirSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import {
   fileExistsUnder,
   findCycles,
@@ -20,12 +21,12 @@ import {
 const edge = (from: string, to: string, names?: readonly string[]): ImportEdge => ({ from, to, kind: "static", line: 1, ...(names ? { names } : {}) });
 const surface = pluginSurfaceUnder(REPO_ROOT);
 
-describe("the import graph of core, lib, cli, plugins, presets and bin", () => {
+describe("the import graph of core, host, lib, cli, plugins, presets and bin", () => {
   const edges = scanImports(REPO_ROOT);
 
   it("covers every layer, dynamic imports and the bin loader included", () => {
     const files = listSourceFiles(REPO_ROOT);
-    for (const dir of ["core/", "lib/", "cli/", "plugins/", "presets/", "bin/"]) expect(files.some((f) => f.startsWith(dir))).toBe(true);
+    for (const dir of ["core/", "host/", "lib/", "cli/", "plugins/", "presets/", "bin/"]) expect(files.some((f) => f.startsWith(dir))).toBe(true);
     expect(files.some((f) => f.startsWith("test/"))).toBe(false);
     expect(edges).toContainEqual(expect.objectContaining({ from: "bin/pi-governor.mjs", to: "cli/main.ts", kind: "dynamic" }));
     expect(edges).toContainEqual(expect.objectContaining({ from: "cli/write-schema.ts", to: "presets/index.ts", kind: "dynamic" }));
@@ -36,7 +37,7 @@ describe("the import graph of core, lib, cli, plugins, presets and bin", () => {
     expect(findCycles(edges).map((cycle) => cycle.join(" -> "))).toEqual([]);
   });
 
-  it("keeps the layering rules (core is the kernel; lib and plugins use core/sdk.ts, presets also core/host-api.ts; no plugin's internals from outside it)", () => {
+  it("keeps the layering rules (core is the kernel; lib, plugins and presets take the SDK's names from core/index.ts, presets also host/index.ts; plugins never the host; no plugin's internals from outside it)", () => {
     expect(ruleViolations(edges, fileExistsUnder(REPO_ROOT), surface)).toEqual([]);
   });
 
@@ -124,37 +125,80 @@ describe("the checker itself", () => {
       edge("plugins/auto-context/index.ts", "plugins/kota/git.ts"),
       edge("plugins/execution-log/stats-cli.ts", "cli/main.ts"),
       edge("presets/lean/index.ts", "presets/kota/extension.ts"),
-      edge("presets/kota/extension.ts", "core/pi/extension.ts"),
+      edge("presets/kota/extension.ts", "host/pi/extension.ts"),
       edge("plugins/blobs/excerpt.ts", "lib/blobs/read-lines.ts"),
-      edge("plugins/retry/index.ts", "core/index.ts"),
-      edge("plugins/doctor/index.ts", "core/host-api.ts"),
-      edge("lib/mcp/x.ts", "core/host-api.ts"),
-      edge("presets/kota/index.ts", "core/index.ts"),
+      edge("core/index.ts", "core/errors.ts", ["GovernorError", "TimeoutError"]),
+      edge("plugins/retry/index.ts", "core/errors.ts", ["TimeoutError", "errorText"]),
+      edge("plugins/doctor/index.ts", "host/index.ts"),
+      edge("lib/mcp/x.ts", "host/index.ts"),
+      edge("host/pi/extension.ts", "plugins/retry/index.ts"),
+      edge("core/index.ts", "host/index.ts"),
     ]);
     expect(broken).toEqual([
       "core/host.ts:1 imports lib/mcp/index.ts: core imports only core (the kernel depends on nothing above it)",
-      "lib/blobs/store.ts:1 imports core/errors.ts: a plugin or library imports the kernel only from core/sdk.ts (the plugin SDK)",
-      "lib/mcp/x.ts:1 imports plugins/retry/index.ts: lib imports only lib and core/sdk.ts",
+      "lib/blobs/store.ts:1 imports core/errors.ts: takes * (everything); a plugin, library or preset takes the SDK's names from core/index.ts (the plugin SDK)",
+      "lib/mcp/x.ts:1 imports plugins/retry/index.ts: lib imports only lib and core/index.ts",
       "plugins/auto-context/index.ts:1 imports plugins/kota/git.ts: another plugin's internals; import plugins/kota/index.ts (or use a service)",
       "plugins/execution-log/stats-cli.ts:1 imports cli/main.ts: a plugin imports no preset and no cli",
       "presets/lean/index.ts:1 imports presets/kota/extension.ts: a preset imports no other preset; share a value beside its plugin (plugins/<name>/index.ts) or in lib/",
-      "presets/kota/extension.ts:1 imports core/pi/extension.ts: a preset imports the kernel from core/sdk.ts or, to run it (extension.ts), core/host-api.ts",
+      "presets/kota/extension.ts:1 imports host/pi/extension.ts: a preset runs the kernel (extension.ts) only through host/index.ts",
       "plugins/blobs/excerpt.ts:1 imports lib/blobs/read-lines.ts: a library's internals; import lib/blobs/index.ts",
-      "plugins/retry/index.ts:1 imports core/index.ts: a plugin or library imports the kernel only from core/sdk.ts (the plugin SDK)",
-      "plugins/doctor/index.ts:1 imports core/host-api.ts: a plugin or library imports the kernel only from core/sdk.ts (the plugin SDK)",
-      "lib/mcp/x.ts:1 imports core/host-api.ts: a plugin or library imports the kernel only from core/sdk.ts (the plugin SDK)",
-      "presets/kota/index.ts:1 imports core/index.ts: a preset imports the kernel from core/sdk.ts or, to run it (extension.ts), core/host-api.ts",
+      "plugins/retry/index.ts:1 imports core/errors.ts: takes TimeoutError; a plugin, library or preset takes the SDK's names from core/index.ts (the plugin SDK)",
+      "plugins/doctor/index.ts:1 imports host/index.ts: plugins and libraries never import the host",
+      "lib/mcp/x.ts:1 imports host/index.ts: plugins and libraries never import the host",
+      "host/pi/extension.ts:1 imports plugins/retry/index.ts: the host imports only core, lib and the host",
+      "core/index.ts:1 imports host/index.ts: core imports only core (the kernel depends on nothing above it)",
     ]);
+  });
+
+  it("fails a plugin or a library that imports the host, however it imports it", () => {
+    const host = (from: string, to: string, kind: ImportEdge["kind"]): ImportEdge => ({ from, to, kind, line: 3 });
+    expect(
+      ruleViolations([
+        host("plugins/retry/index.ts", "host/governor.ts", "static"),
+        host("plugins/prune/pruner.ts", "host/pi/extension.ts", "type"),
+        host("plugins/kota/runtime.ts", "host/pi/session-governors.ts", "dynamic"),
+        host("lib/mcp/managed-server.ts", "host/config/layers.ts", "static"),
+      ]).filter((line) => line.includes("never import the host")),
+    ).toEqual([
+      "plugins/retry/index.ts:3 imports host/governor.ts: plugins and libraries never import the host",
+      "plugins/prune/pruner.ts:3 imports host/pi/extension.ts: plugins and libraries never import the host",
+      "plugins/kota/runtime.ts:3 imports host/pi/session-governors.ts: plugins and libraries never import the host",
+      "lib/mcp/managed-server.ts:3 imports host/config/layers.ts: plugins and libraries never import the host",
+    ]);
+  });
+
+  it("finds a plugin's import of the host in a scanned tree, as in the repository", () => {
+    const root = mkdtempSync(join(tmpdir(), "import-graph-"));
+    try {
+      for (const [file, text] of [
+        ["host/governor.ts", "export const createGovernor = 1;\n"],
+        ["host/index.ts", 'export { createGovernor } from "./governor.ts";\n'],
+        ["core/index.ts", "export const definePlugin = 1;\n"],
+        ["plugins/acme/index.ts", 'import { definePlugin } from "../../core/index.ts";\nimport type { createGovernor } from "../../host/index.ts";\n'],
+      ] as const) {
+        mkdirSync(dirname(join(root, file)), { recursive: true });
+        writeFileSync(join(root, file), text);
+      }
+      expect(ruleViolations(scanImports(root), fileExistsUnder(root))).toEqual([
+        "plugins/acme/index.ts:2 imports host/index.ts: plugins and libraries never import the host",
+      ]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 
   it("allows what the layering allows", () => {
     expect(
       ruleViolations([
-        edge("core/pi/extension.ts", "core/host.ts"),
-        edge("lib/mcp/managed-server.ts", "core/sdk.ts"),
-        edge("plugins/retry/index.ts", "core/sdk.ts"),
-        edge("presets/kota/index.ts", "core/sdk.ts"),
-        edge("presets/kota/extension.ts", "core/host-api.ts"),
+        edge("host/pi/extension.ts", "host/governor.ts"),
+        edge("host/governor.ts", "core/pipeline.ts"),
+        edge("core/index.ts", "core/errors.ts", ["GovernorError"]),
+        edge("lib/mcp/managed-server.ts", "core/index.ts"),
+        edge("plugins/retry/index.ts", "core/index.ts"),
+        edge("plugins/retry/index.ts", "core/services.ts", ["sleep"]),
+        edge("presets/kota/index.ts", "core/index.ts"),
+        edge("presets/kota/extension.ts", "host/index.ts"),
         edge("cli/doctor.ts", "core/index.ts"),
         edge("lib/mcp/managed-server.ts", "lib/mcp/errors.ts"),
         edge("plugins/mcp-servers/index.ts", "lib/mcp/index.ts"),
@@ -167,7 +211,7 @@ describe("the checker itself", () => {
         edge("cli/replay/policies.ts", "plugins/prune/index.ts"),
         edge("cli/replay/command.ts", "presets/index.ts"),
         edge("cli/doctor.ts", "plugins/doctor/checks.ts"),
-        edge("cli/write-schema.ts", "core/config/json-schema.ts"),
+        edge("cli/write-schema.ts", "host/config/json-schema.ts"),
         edge("bin/pi-governor.mjs", "cli/main.ts"),
       ]),
     ).toEqual([]);
@@ -201,7 +245,7 @@ describe("the checker itself", () => {
     ).toEqual([
       "plugins/prune/pruner.ts:1 imports cli/replay/simulate.ts: a plugin imports no preset and no cli",
       "presets/kota/prune-policy.ts:1 imports cli/replay/policies.ts: a preset imports no cli",
-      "lib/pi/find.ts:1 imports cli/replay/session-file.ts: lib imports only lib and core/sdk.ts",
+      "lib/pi/find.ts:1 imports cli/replay/session-file.ts: lib imports only lib and core/index.ts",
       "core/size.ts:1 imports cli/replay/cache-model.ts: core imports only core (the kernel depends on nothing above it)",
       "cli/replay/hindsight.ts:1 imports plugins/prune/pruner.ts: the replay reaches a plugin only through its index.ts; import plugins/prune/index.ts (export what it needs there)",
       "cli/replay/sample/generate.ts:1 imports plugins/prune/fold/index.ts: the replay reaches a plugin only through its index.ts; import plugins/prune/index.ts (export what it needs there)",

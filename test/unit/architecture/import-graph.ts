@@ -3,8 +3,9 @@
  * `import` and `export ... from` (type-only ones too: they couple modules the same way for a reader
  * and for tsc), `import()` and `jiti.import()` with a string literal. Paths are repo-relative with `/`.
  *
- * Layers, top to bottom: bin -> cli -> presets -> plugins -> lib -> core. A layer imports only layers
- * below it (cli may import anything under it, presets' CLI helpers included); see docs/architecture.md.
+ * Layers, top to bottom: bin -> cli -> presets -> plugins | host -> lib -> core. A layer imports only
+ * layers below it (cli may import anything under it, presets' CLI helpers included); plugins and the
+ * host never import each other; see docs/architecture.md.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, posix, relative } from "node:path";
@@ -12,7 +13,7 @@ import { fileURLToPath } from "node:url";
 import ts from "typescript";
 
 /** Top-level folders whose files form the graph (tests are outside it). */
-export const SCANNED_DIRS = ["core", "lib", "cli", "plugins", "presets", "bin"] as const;
+export const SCANNED_DIRS = ["core", "host", "lib", "cli", "plugins", "presets", "testing", "bin"] as const;
 
 /** One import of one file. */
 export interface ImportEdge {
@@ -209,10 +210,13 @@ export function layerOf(file: string): { layer: string; unit: string } {
   return { layer: top, unit: top };
 }
 
-/** The plugin SDK: the one core file plugins and libraries import. */
-export const SDK_ENTRY = "core/sdk.ts";
+/**
+ * The plugin SDK, the package's main entry: plugins, libraries and presets take every name it exports
+ * from it, and from another kernel file only names it does not export.
+ */
+export const SDK_ENTRY = "core/index.ts";
 /** The host entry: what runs plugins (createGovernor, createExtension, config loading). */
-export const HOST_ENTRY = "core/host-api.ts";
+export const HOST_ENTRY = "host/index.ts";
 
 /**
  * What plugins take from each other besides services: the names of a plugin's tools and the text
@@ -269,9 +273,12 @@ function presetImportAllowed(e: ImportEdge, to: { unit: string }): boolean {
 /**
  * Layering rules broken by `edges`, one line each (`file:line imports target: why`):
  * - core imports only core;
+ * - the host imports only core, lib and itself; the testing kit (testing/) only core, lib, the host and itself;
  * - lib imports neither plugins, presets nor cli;
- * - lib and plugins reach core only through core/sdk.ts; presets through core/sdk.ts or
- *   core/host-api.ts; cli and bin through any of them (core/index.ts is both);
+ * - lib, plugins and presets take a name the SDK (core/index.ts) exports only from it, and from
+ *   another kernel file only names the SDK does not export (the SDK's names are read from its
+ *   re-exports among `edges`); presets reach the host only through host/index.ts; cli and bin
+ *   import any of them;
  * - plugins import no preset and no cli, and another plugin only through its index.ts, and (when
  *   `surface` is given) take from it only its service keys, their value types and its
  *   {@link PLUGIN_VOCABULARY}: the rest of what plugins share is a service or lives in lib/;
@@ -285,18 +292,28 @@ function presetImportAllowed(e: ImportEdge, to: { unit: string }): boolean {
  */
 export function ruleViolations(edges: readonly ImportEdge[], exists?: (file: string) => boolean, surface?: (unit: string) => ReadonlySet<string>): string[] {
   const out: string[] = [];
+  const sdkNames = new Set(edges.filter((e) => e.from === SDK_ENTRY).flatMap((e) => e.names ?? []));
   for (const e of edges) {
     const from = layerOf(e.from);
     const to = layerOf(e.to);
     const where = `${e.from}:${e.line} imports ${e.to}`;
     if (exists && !exists(e.to)) out.push(`${where}: no such file`);
     if (from.layer === "core" && to.layer !== "core") out.push(`${where}: core imports only core (the kernel depends on nothing above it)`);
+    if (from.layer === "host" && to.layer !== "host" && to.layer !== "core" && to.layer !== "lib")
+      out.push(`${where}: the host imports only core, lib and the host`);
+    if ((from.layer === "lib" || from.layer === "plugins") && to.layer === "host") out.push(`${where}: plugins and libraries never import the host`);
+    if (from.layer === "testing" && !["testing", "host", "core", "lib"].includes(to.layer))
+      out.push(`${where}: the testing kit imports only core, lib, the host and itself`);
+    if (to.layer === "testing" && from.layer !== "testing") out.push(`${where}: only tests import the testing kit`);
     if (from.layer === "lib" && (to.layer === "plugins" || to.layer === "presets" || to.layer === "cli"))
       out.push(`${where}: lib imports only lib and ${SDK_ENTRY}`);
-    if ((from.layer === "lib" || from.layer === "plugins") && to.layer === "core" && e.to !== SDK_ENTRY)
-      out.push(`${where}: a plugin or library imports the kernel only from ${SDK_ENTRY} (the plugin SDK)`);
-    if (from.layer === "presets" && to.layer === "core" && e.to !== SDK_ENTRY && e.to !== HOST_ENTRY)
-      out.push(`${where}: a preset imports the kernel from ${SDK_ENTRY} or, to run it (extension.ts), ${HOST_ENTRY}`);
+    if ((from.layer === "lib" || from.layer === "plugins" || from.layer === "presets") && to.layer === "core" && e.to !== SDK_ENTRY) {
+      const taken = e.names ?? ["* (everything)"];
+      for (const name of taken.filter((n) => !e.names || sdkNames.has(n)))
+        out.push(`${where}: takes ${name}; a plugin, library or preset takes the SDK's names from ${SDK_ENTRY} (the plugin SDK)`);
+    }
+    if (from.layer === "presets" && to.layer === "host" && e.to !== HOST_ENTRY)
+      out.push(`${where}: a preset runs the kernel (extension.ts) only through ${HOST_ENTRY}`);
     if (from.layer === "plugins" && (to.layer === "presets" || to.layer === "cli")) out.push(`${where}: a plugin imports no preset and no cli`);
     if (from.layer === "presets" && to.layer === "cli") out.push(`${where}: a preset imports no cli`);
     if (to.layer === "lib" && from.unit !== to.unit && e.to !== `${to.unit}/index.ts` && from.layer !== "cli" && from.layer !== "bin")

@@ -9,7 +9,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { describeWithSqlite } from "../../helpers/sqlite-available.ts";
-import { type CliContext, configuredPath } from "../../../core/sdk.ts";
+import { type CliContext, configuredPath } from "../../../lib/cli-command/index.ts";
 import { openDatabase } from "../../../lib/sqlite/index.ts";
 import { migrate } from "../../../plugins/execution-log/index.ts";
 

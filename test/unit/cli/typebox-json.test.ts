@@ -10,7 +10,8 @@ import { fileURLToPath } from "node:url";
 import { createJiti } from "jiti";
 import { afterAll, describe, expect, it } from "vitest";
 import { itWithSqlite } from "../../helpers/sqlite-available.ts";
-import { createGovernor, type Governor } from "../../../core/index.ts";
+import { createGovernor } from "pi-governor/host";
+import type { Governor } from "pi-governor";
 import { kotaPreset } from "../../../presets/index.ts";
 import { Type } from "../../../cli/typebox-json.ts";
 
@@ -34,9 +35,9 @@ describe("cli/typebox-json.ts, the command line's typebox", { timeout: 120_000 }
     const real = await toolParameters(createGovernor, kotaPreset);
     // The same sources, loaded the way bin/pi-governor.mjs loads them: `typebox` is the stand-in.
     const jiti = createJiti(import.meta.url, { alias: { typebox: STAND_IN }, moduleCache: false });
-    const core = await jiti.import<typeof import("../../../core/index.ts")>("../../../core/index.ts");
+    const host = await jiti.import<typeof import("../../../host/index.ts")>("../../../host/index.ts");
     const presets = await jiti.import<typeof import("../../../presets/index.ts")>("../../../presets/index.ts");
-    const standIn = await toolParameters(core.createGovernor, presets.kotaPreset);
+    const standIn = await toolParameters(host.createGovernor, presets.kotaPreset);
     expect(Object.keys(real)).toEqual(expect.arrayContaining(["kota_search", "kota_task_context", "blob_read", "context_search", "context_fold"]));
     expect(standIn).toEqual(real);
   });

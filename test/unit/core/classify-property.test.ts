@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { classifyError } from "../../../core/index.ts";
+import { classifyError } from "pi-governor";
 
 /**
  * The classifier's text patterns must not fire on ordinary messages that merely contain a risky word

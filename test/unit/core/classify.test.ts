@@ -1,18 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import {
-  classifyError,
-  ConnectionLostError,
-  isGovernorError,
-  isErrorCategory,
-  isPluginError,
-  PluginError,
-  tail,
-  timedOut,
-  failure,
-  assertNever,
-  type ToolObservation,
-} from "../../../core/index.ts";
+import { classifyError, ConnectionLostError, isGovernorError, PluginError, timedOut, failure, type ToolObservation } from "pi-governor";
+import { isErrorCategory, isPluginError } from "../../../core/errors.ts";
+import { tail } from "../../../core/classify.ts";
+import { assertNever } from "../../../core/observation.ts";
 
 const sys = (code: string, extra: Record<string, unknown> = {}) => Object.assign(new Error(`${code} happened`), { code, ...extra });
 

@@ -3,26 +3,25 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import * as byName from "pi-governor";
 import * as hostByName from "pi-governor/host";
-import * as sdkByName from "pi-governor/sdk";
+import * as testingByName from "pi-governor/testing";
 import { kotaPreset } from "pi-governor/presets/kota/index.ts";
 import { retry } from "pi-governor/plugins/retry/index.ts";
-import * as hostByPath from "../../../core/host-api.ts";
+import * as hostByPath from "../../../host/index.ts";
 import * as byPath from "../../../core/index.ts";
-import * as sdkByPath from "../../../core/sdk.ts";
+import * as testingByPath from "../../../testing/index.ts";
 
 /** Plugin authors import the package by its name; the `exports` map in package.json makes that work. */
 describe("package entry (package.json exports)", () => {
-  it("resolves `pi-governor` to core's public API, the same module as the relative path", () => {
+  it("resolves `pi-governor` to the plugin SDK (core/index.ts), the same module as the relative path", () => {
     expect(byName.definePlugin).toBe(byPath.definePlugin);
-    expect(byName.createExtension).toBe(byPath.createExtension);
   });
 
-  it("resolves `pi-governor/sdk` to the plugin SDK and `pi-governor/host` to the host entry, both also in `pi-governor`", () => {
-    expect(sdkByName.definePlugin).toBe(sdkByPath.definePlugin);
+  it("resolves `pi-governor/host` to the host entry and `pi-governor/testing` to the testing kit, neither in `pi-governor`", () => {
     expect(hostByName.createExtension).toBe(hostByPath.createExtension);
-    expect("createGovernor" in sdkByName).toBe(false);
+    expect(testingByName.fakePiHost).toBe(testingByPath.fakePiHost);
+    expect("createGovernor" in byName).toBe(false);
+    expect("fakePiHost" in byName).toBe(false);
     expect("definePlugin" in hostByName).toBe(false);
-    expect(Object.keys(byName)).toEqual(expect.arrayContaining([...Object.keys(sdkByName), ...Object.keys(hostByName)]));
   });
 
   it("resolves shipped presets and plugins under pi-governor/presets/* and pi-governor/plugins/*", () => {
@@ -46,11 +45,16 @@ describe("package entry (package.json exports)", () => {
   it("sends plain Node and TypeScript outside this repository to the compiled build", () => {
     const pkg = JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")) as { exports: Record<string, unknown> };
     expect(pkg.exports["."]).toEqual({ "pi-governor-source": "./core/index.ts", types: "./dist/core/index.d.ts", default: "./dist/core/index.js" });
-    expect(pkg.exports["./sdk"]).toEqual({ "pi-governor-source": "./core/sdk.ts", types: "./dist/core/sdk.d.ts", default: "./dist/core/sdk.js" });
+    expect(pkg.exports["./sdk"]).toBeUndefined();
     expect(pkg.exports["./host"]).toEqual({
-      "pi-governor-source": "./core/host-api.ts",
-      types: "./dist/core/host-api.d.ts",
-      default: "./dist/core/host-api.js",
+      "pi-governor-source": "./host/index.ts",
+      types: "./dist/host/index.d.ts",
+      default: "./dist/host/index.js",
+    });
+    expect(pkg.exports["./testing"]).toEqual({
+      "pi-governor-source": "./testing/index.ts",
+      types: "./dist/testing/index.d.ts",
+      default: "./dist/testing/index.js",
     });
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { Type } from "typebox";
-import { Pipeline, STAGE, contentText, success, textContent, type ToolHandler, type ToolObservation } from "../../../core/index.ts";
-import { testTool } from "../../helpers/tool-plugin.ts";
+import { TOOL_STAGE, Pipeline, contentText, success, textContent, type ToolHandler, type ToolObservation } from "pi-governor";
+import { testTool } from "pi-governor/testing";
 
 function pipelineWithEcho(): Pipeline {
   const p = new Pipeline();
@@ -29,9 +29,9 @@ describe("tool-call onion", () => {
         trace.push(`<${name}`);
         return obs;
       };
-    p.hooks.toolCall.tap({ name: "t:timeout", stage: STAGE.ATTEMPT }, layer("timeout"));
-    p.hooks.toolCall.tap({ name: "t:observe", stage: STAGE.OBSERVE }, layer("observe"));
-    p.hooks.toolCall.tap({ name: "t:retry", stage: STAGE.RETRY }, layer("retry"));
+    p.hooks.toolCall.tap({ name: "t:timeout", stage: TOOL_STAGE.ATTEMPT }, layer("timeout"));
+    p.hooks.toolCall.tap({ name: "t:observe", stage: TOOL_STAGE.OBSERVE }, layer("observe"));
+    p.hooks.toolCall.tap({ name: "t:retry", stage: TOOL_STAGE.RETRY }, layer("retry"));
     p.seal();
     const obs = await p.callTool("echo", { text: "hi" });
     expect(text(obs)).toBe("hi");
@@ -61,11 +61,11 @@ describe("tool-call onion", () => {
 
     const q = pipelineWithEcho();
     let attempts = 0;
-    q.hooks.toolCall.tap({ name: "t:good-retry", stage: STAGE.RETRY }, (next) => async (call) => {
+    q.hooks.toolCall.tap({ name: "t:good-retry", stage: TOOL_STAGE.RETRY }, (next) => async (call) => {
       await next(call);
       return next({ ...call, attempt: call.attempt + 1 });
     });
-    q.hooks.toolCall.tap({ name: "t:count", stage: STAGE.ATTEMPT }, (next) => (call) => {
+    q.hooks.toolCall.tap({ name: "t:count", stage: TOOL_STAGE.ATTEMPT }, (next) => (call) => {
       attempts++;
       return next(call);
     });

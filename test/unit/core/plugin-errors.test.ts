@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { contentText, isPluginError, Pipeline, type PluginError, STAGE, textContent, type CommandContext, type PipelineEvent } from "../../../core/index.ts";
-import { testTool } from "../../helpers/tool-plugin.ts";
+import { TOOL_STAGE, contentText, Pipeline, type PluginError, textContent, type CommandContext, type PipelineEvent } from "pi-governor";
+import { isPluginError } from "../../../core/errors.ts";
+import { testTool } from "pi-governor/testing";
 
 function pipeline(): { p: Pipeline; reported: PluginError[] } {
   const p = new Pipeline();
@@ -17,8 +18,8 @@ const commandContext = { ui: { notify() {} }, cwd: "/", sessionId: "s" } as unkn
 describe("a throwing tool-call wrapper", () => {
   it("ends in an ERROR observation naming the plugin, and a bug is reported as a plugin_error", async () => {
     const { p, reported } = pipeline();
-    p.hooks.toolCall.tap({ name: "t:outer", stage: STAGE.OBSERVE }, (next) => (call) => next(call));
-    p.hooks.toolCall.tap({ name: "t:buggy", stage: STAGE.RETRY }, () => () => {
+    p.hooks.toolCall.tap({ name: "t:outer", stage: TOOL_STAGE.OBSERVE }, (next) => (call) => next(call));
+    p.hooks.toolCall.tap({ name: "t:buggy", stage: TOOL_STAGE.RETRY }, () => () => {
       throw new TypeError("cannot read properties of undefined");
     });
     p.seal();
@@ -32,7 +33,7 @@ describe("a throwing tool-call wrapper", () => {
 
   it("keeps the category of what it threw (a reset connection stays network and retryable) without reporting a plugin bug", async () => {
     const { p, reported } = pipeline();
-    p.hooks.toolCall.tap({ name: "t:proxy", stage: STAGE.TRANSPORT }, () => async () => {
+    p.hooks.toolCall.tap({ name: "t:proxy", stage: TOOL_STAGE.TRANSPORT }, () => async () => {
       throw Object.assign(new Error("socket reset"), { code: "ECONNRESET" });
     });
     p.seal();
@@ -45,8 +46,8 @@ describe("a throwing tool-call wrapper", () => {
 
   it("attributes a throw to the layer that threw, not to the wrappers it passes through", async () => {
     const { p } = pipeline();
-    p.hooks.toolCall.tap({ name: "t:outer", stage: STAGE.OBSERVE }, (next) => async (call) => next(call));
-    p.hooks.toolCall.tap({ name: "t:inner", stage: STAGE.ATTEMPT }, () => async () => {
+    p.hooks.toolCall.tap({ name: "t:outer", stage: TOOL_STAGE.OBSERVE }, (next) => async (call) => next(call));
+    p.hooks.toolCall.tap({ name: "t:inner", stage: TOOL_STAGE.ATTEMPT }, () => async () => {
       throw new Error("inner bug");
     });
     p.seal();

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { contentText, createGovernor, definePreset, textContent } from "../../../core/index.ts";
+import { contentText, definePreset, textContent } from "pi-governor";
+import { createGovernor } from "pi-governor/host";
 import { redactSecrets } from "../../../docs/examples/redact-secrets-plugin.ts";
-import { toolsPlugin } from "../../helpers/tool-plugin.ts";
+import { toolsPlugin } from "pi-governor/testing";
 
 /** The example from docs/plugins.md, loaded the way a team would: in a preset, configured from a file layer. */
 describe("docs/examples/redact-secrets-plugin.ts", () => {

@@ -4,17 +4,16 @@ import {
   failure,
   messageMeta,
   NetworkError,
-  observationDetails,
-  readMeta,
   resultMeta,
   success,
   textContent,
   timedOut,
-  withMeta,
   withResultMeta,
   type AgentMessageLike,
   type ResultMeta,
-} from "../../../core/index.ts";
+} from "pi-governor";
+import { observationDetails } from "pi-governor/host";
+import { readMeta, withMeta } from "../../../core/result-meta.ts";
 
 const BLOB_ID = "a".repeat(64);
 

@@ -5,7 +5,7 @@
 import { getEventListeners } from "node:events";
 import { describe, expect, it } from "vitest";
 import { createLogger, defineService, type LogRecord, memorySessionStore, silentUi, sleep, systemClock } from "../../../core/services.ts";
-import { ManualClock } from "../../helpers/manual-clock.ts";
+import { ManualClock } from "pi-governor/testing";
 
 describe("sleep", () => {
   it("resolves after the delay on the given clock, not before", async () => {

@@ -1,10 +1,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect } from "vitest";
 import { itWithSqlite } from "../../helpers/sqlite-available.ts";
-import { createGovernor } from "../../../core/host-api.ts";
-import { CONTEXT_STAGE, DEFAULT_STAGE, INJECT_STAGE, RESULT_STAGE, STAGE, TOOL_STAGE } from "../../../core/sdk.ts";
+import { createGovernor } from "pi-governor/host";
 import { kotaPreset } from "../../../presets/kota/index.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "gov-stages-"));
@@ -90,32 +89,5 @@ describe("the default kota preset's taps per hook", () => {
     const order = Object.fromEntries(Object.entries(gov.pipeline.describe()).map(([hook, taps]) => [hook, taps.map((t) => t.name)]));
     expect(order).toEqual(KOTA_TAP_ORDER);
     await gov.pipeline.hooks.sessionShutdown.run({ sessionId: "s", cwd: dir, reason: "quit" });
-  });
-});
-
-describe("the deprecated STAGE object", () => {
-  it("keeps the numbers plugins written against it were ordered by", () => {
-    expect({ ...STAGE }).toEqual({
-      OBSERVE: 100,
-      BREAKER: 200,
-      RETRY: 300,
-      ATTEMPT: 400,
-      BUDGET: 500,
-      TRANSPORT: 900,
-      FORMAT: 100,
-      SHAPE: 200,
-      PIN: 300,
-      PRUNE: 400,
-      INJECT: 100,
-      DEFAULT: 500,
-    });
-    expect([STAGE.OBSERVE, STAGE.TRANSPORT, STAGE.SHAPE, STAGE.PRUNE, STAGE.INJECT, STAGE.DEFAULT]).toEqual([
-      TOOL_STAGE.OBSERVE,
-      TOOL_STAGE.TRANSPORT,
-      RESULT_STAGE.SHAPE,
-      CONTEXT_STAGE.PRUNE,
-      INJECT_STAGE.BRIEFING,
-      DEFAULT_STAGE,
-    ]);
   });
 });

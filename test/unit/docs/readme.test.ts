@@ -73,11 +73,11 @@ describe("README for a newcomer", () => {
 
 describe("commands the docs name", () => {
   it("a /governor command the default preset answers under /kota is named with /kota or /<root> beside it", async () => {
-    const { createGovernor } = await import("../../../core/index.ts");
+    const { createGovernor } = await import("pi-governor/host");
     const { kotaPreset } = await import("../../../presets/kota/index.ts");
     const governor = await createGovernor({ preset: kotaPreset, cwd: root, agentDir: join(root, "no-such-agent-dir"), env: {}, layers: [] });
     const names = [...governor.pipeline.commands.keys()];
-    // What the default preset answers only under its own root (`/governor status` is always there, core/pi/commands.ts).
+    // What the default preset answers only under its own root (`/governor status` is always there, host/pi/commands.ts).
     const underKota = new Set(
       names.filter((c) => c.startsWith("kota ") && !names.includes(`governor ${c.slice(5)}`) && c !== "kota status").map((c) => c.slice(5)),
     );

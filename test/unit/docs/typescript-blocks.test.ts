@@ -1,6 +1,6 @@
 /**
  * Every TypeScript block in the docs compiles as written, against the package as a team imports it
- * (`pi-governor/sdk`, `pi-governor/host`, ...: the sources here, through the same export conditions),
+ * (`pi-governor`, `pi-governor/host`, `pi-governor/testing`, ...: the sources here, through the same export conditions),
  * with the repository's strict settings. Blocks marked `ts fragment` are excerpts that name things of
  * the reader's own and are left out; "A complete plugin" in docs/plugins.md must not be one.
  */

@@ -3,13 +3,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { itWithSqlite } from "../../helpers/sqlite-available.ts";
-import { type ConfigLayer, createGovernor, definePreset } from "../../../core/index.ts";
+import { type ConfigLayer, createGovernor } from "pi-governor/host";
+import { definePreset } from "pi-governor";
 import { breaker } from "../../../plugins/circuit-breaker/index.ts";
 import { executionLog } from "../../../plugins/execution-log/index.ts";
 import { retry } from "../../../plugins/retry/index.ts";
 import { timeout } from "../../../plugins/timeout/index.ts";
-import { ManualClock } from "../../helpers/manual-clock.ts";
-import { toolsPlugin } from "../../helpers/tool-plugin.ts";
+import { ManualClock } from "pi-governor/testing";
+import { toolsPlugin } from "pi-governor/testing";
 import { never, sysError } from "../../helpers/wrapper-pipeline.ts";
 
 let dir: string;

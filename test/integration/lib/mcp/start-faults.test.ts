@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { SERVER_CONNECTION_LOST } from "../../../../lib/mcp/index.ts";
-import { classifyError, failure } from "../../../../core/index.ts";
+import { classifyError, failure } from "pi-governor";
 import { FAULTY_SERVER, isAlive } from "../../../fixtures/faulty-mcp/command.ts";
 import { managed, rejection, text } from "../../../helpers/managed-mcp.ts";
 

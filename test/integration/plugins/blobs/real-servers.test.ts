@@ -8,11 +8,12 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { Type } from "typebox";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createGovernor, definePreset, type ContentBlock, type Governor, type ToolResultValue } from "../../../../core/index.ts";
+import { createGovernor } from "pi-governor/host";
+import { definePreset, type ContentBlock, type Governor, type ToolResultValue } from "pi-governor";
 import { ManagedMcpServer } from "../../../../lib/mcp/index.ts";
 import { BLOB_MARKER_PATTERN, blobs } from "../../../../plugins/blobs/index.ts";
 import { budget } from "../../../../plugins/budget/index.ts";
-import { toolsPlugin, type TestTool } from "../../../helpers/tool-plugin.ts";
+import { toolsPlugin, type TestTool } from "pi-governor/testing";
 
 const require = createRequire(import.meta.url);
 const entry = (pkg: string) => join(dirname(require.resolve(`${pkg}/package.json`)), "dist", "index.js");

@@ -14,14 +14,13 @@ import { join } from "node:path";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { z } from "zod";
+import { createGovernor, observationDetails } from "../../../../host/index.ts";
 import {
-  createGovernor,
   definePlugin,
   definePreset,
+  TOOL_STAGE,
   type Governor,
-  observationDetails,
   type Preset,
-  STAGE,
   type ToolHandler,
   type ToolInfo,
   type ToolObservation,
@@ -85,8 +84,8 @@ function transportCounter(counts: NonIdempotentCounts, onChaosEvent: () => void)
       pipeline.hooks.event.tap({ name: "soak:transport-counter" }, (event) => {
         if (event.type === "custom" && event.name === CHAOS_EVENT) onChaosEvent();
       });
-      pipeline.hooks.toolCall.tap({ name: "soak:transport-counter", stage: STAGE.TRANSPORT - 10 }, counter(counts.attempts));
-      pipeline.hooks.toolCall.tap({ name: "soak:transport-counter", stage: STAGE.TRANSPORT + 10 }, counter(counts.executions));
+      pipeline.hooks.toolCall.tap({ name: "soak:transport-counter", stage: TOOL_STAGE.TRANSPORT - 10 }, counter(counts.attempts));
+      pipeline.hooks.toolCall.tap({ name: "soak:transport-counter", stage: TOOL_STAGE.TRANSPORT + 10 }, counter(counts.executions));
     },
   });
 }

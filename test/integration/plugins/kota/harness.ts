@@ -5,7 +5,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { contentText, createGovernor, definePreset, type Governor, type UiBridge } from "../../../../core/index.ts";
+import { contentText, definePreset, type Governor, type UiBridge } from "pi-governor";
+import { createGovernor } from "pi-governor/host";
 import { kota } from "../../../../plugins/kota/index.ts";
 import { createFixtureRepo, type FixtureRepo } from "../../../fixtures/kota-repo.ts";
 import { callLogIn, standinKotaConfig } from "../../../helpers/kota-standin.ts";

@@ -7,7 +7,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { contentText, createGovernor, definePreset, type Governor } from "../../../../core/index.ts";
+import { contentText, definePreset, type Governor } from "pi-governor";
+import { createGovernor } from "pi-governor/host";
 import { kota } from "../../../../plugins/kota/index.ts";
 import { standinKotaConfig } from "../../../helpers/kota-standin.ts";
 

@@ -6,7 +6,8 @@
  */
 import { validateToolArguments } from "@mariozechner/pi-ai";
 import { describe, expect, it } from "vitest";
-import { contentText, createGovernor, definePreset, type Governor, type UiBridge } from "../../../../core/index.ts";
+import { contentText, definePreset, type Governor, type UiBridge } from "pi-governor";
+import { createGovernor } from "pi-governor/host";
 import { mcpServers, STATUS_TOOL } from "../../../../plugins/mcp-servers/index.ts";
 import { faultyServer, isAlive, waitGone } from "../../../fixtures/faulty-mcp/command.ts";
 

@@ -5,7 +5,8 @@
  * maxTools / maxSchemaBytes of them, with one warning naming the server and the counts.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { contentText, createGovernor, definePreset, type Governor } from "../../../../core/index.ts";
+import { contentText, definePreset, type Governor } from "pi-governor";
+import { createGovernor } from "pi-governor/host";
 import { mcpServers, schemaBytes } from "../../../../plugins/mcp-servers/index.ts";
 import { manyToolsServer } from "../../../fixtures/many-tools-mcp/command.ts";
 

@@ -5,7 +5,7 @@
 import { getEventListeners } from "node:events";
 import { describe, expect, it } from "vitest";
 import { itWithSqlite } from "../../../helpers/sqlite-available.ts";
-import { contentText } from "../../../../core/index.ts";
+import { contentText } from "pi-governor";
 import { flakyCommand } from "../../../fixtures/flaky-mcp/command.ts";
 import { governedStack } from "../../../helpers/governed-stack.ts";
 

@@ -5,7 +5,8 @@
  * registered globally, as an embedder's would.
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { createGovernor, definePreset } from "../../../../core/index.ts";
+import { createGovernor } from "pi-governor/host";
+import { definePreset } from "pi-governor";
 import { liveChildCount } from "../../../../lib/mcp/index.ts";
 import { mcpServers } from "../../../../plugins/mcp-servers/index.ts";
 import { retry } from "../../../../plugins/retry/index.ts";

@@ -5,7 +5,7 @@
 import { getEventListeners } from "node:events";
 import { afterEach, expect, it } from "vitest";
 import { describeWithSqlite } from "../../../helpers/sqlite-available.ts";
-import { contentText } from "../../../../core/index.ts";
+import { contentText } from "pi-governor";
 import { faultyServer, type FaultyServer } from "../../../fixtures/faulty-mcp/command.ts";
 import { eventually, governedStack } from "../../../helpers/governed-stack.ts";
 

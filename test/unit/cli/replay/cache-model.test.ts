@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { AgentMessageLike } from "../../../../core/index.ts";
+import type { AgentMessageLike } from "pi-governor";
 import { BreakpointCache, PrefixCache, RequestPreparer } from "../../../../cli/replay/cache-model.ts";
 
 const msg = (i: number, chars = 400): AgentMessageLike => ({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { AgentMessageLike } from "../../../../core/index.ts";
+import type { AgentMessageLike } from "pi-governor";
 import { noPruning, type Policy } from "../../../../cli/replay/policies.ts";
 import { requestsFromMessages, type SimRequest, simulate, startsRun } from "../../../../cli/replay/simulate.ts";
 import type { ModelPrices } from "../../../../cli/replay/warming.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { AgentMessageLike } from "../../../../core/index.ts";
+import type { AgentMessageLike } from "pi-governor";
 import { generateSession } from "../../../../cli/replay/sample/generate.ts";
 import { parseSession } from "../../../../cli/replay/session-file.ts";
 import { simulate } from "../../../../cli/replay/simulate.ts";

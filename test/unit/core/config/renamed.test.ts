@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { definePlugin, formatProblems, resolveConfig } from "../../../../core/index.ts";
+import { definePlugin } from "pi-governor";
+import { formatProblems, resolveConfig } from "pi-governor/host";
 import { upgradeLayer, upgradeRenamedKeys } from "../../../../core/config/renamed.ts";
 import { kotaPreset } from "../../../../presets/kota/index.ts";
 

@@ -19,7 +19,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { BlobStore } from "../../../../lib/blobs/index.ts";
 import { checkBlobDir } from "../../../../lib/blobs/cache-dir.ts";
-import { isErrorCategory } from "../../../../core/index.ts";
+import { isErrorCategory } from "../../../../core/errors.ts";
 import { blobsGovernor, callAndShape, recordingUi, textOf } from "../../../helpers/blobs-governor.ts";
 
 const sha = (text: string) => createHash("sha256").update(text).digest("hex");

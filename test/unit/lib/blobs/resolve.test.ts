@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { isGovernorError } from "../../../../core/index.ts";
+import { isGovernorError } from "pi-governor";
 import { assertBlobIdPrefix, BlobStore, blobIdPrefix } from "../../../../lib/blobs/index.ts";
 
 describe("BlobStore.resolve", () => {

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { BlobStore, isBlobId, resolveBlobDir, WRITE_CHUNK_CHARS } from "../../../../lib/blobs/index.ts";
-import { isGovernorError } from "../../../../core/index.ts";
+import { isGovernorError } from "pi-governor";
 import { createHash } from "node:crypto";
 
 const sha = (data: string | Buffer) => createHash("sha256").update(data).digest("hex");

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { AgentMessageLike } from "../../../../core/index.ts";
+import type { AgentMessageLike } from "pi-governor";
 import { MessageIdentities } from "../../../../lib/context/index.ts";
 
 const result = (text: string, timestamp?: number): AgentMessageLike => ({

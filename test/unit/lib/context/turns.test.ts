@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { AgentMessageLike } from "../../../../core/index.ts";
+import type { AgentMessageLike } from "pi-governor";
 import { protectedFrom, turnStarts } from "../../../../lib/context/index.ts";
 
 const m = (role: string): AgentMessageLike => ({ role, content: [] });

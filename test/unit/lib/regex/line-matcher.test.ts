@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { isErrorCategory } from "../../../../core/index.ts";
+import { isErrorCategory } from "../../../../core/errors.ts";
 import { compilePattern, createLineMatcher, escapeRegExp, type LineMatcher } from "../../../../lib/regex/index.ts";
 
 /** `^(a+)+$` on this line backtracks about 2^40 steps in V8: hours on the event loop. */

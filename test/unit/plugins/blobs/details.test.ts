@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readMeta, withMeta } from "../../../../core/index.ts";
+import { readMeta, withMeta } from "../../../../core/result-meta.ts";
 import { boundDetails } from "../../../../plugins/blobs/details.ts";
 
 describe("boundDetails", () => {

@@ -201,7 +201,8 @@ describe("blobs plugin: cutting large results", () => {
   });
 
   it("a project config may not move the cache directory", async () => {
-    const { createGovernor, definePreset } = await import("../../../../core/index.ts");
+    const { createGovernor } = await import("pi-governor/host");
+    const { definePreset } = await import("pi-governor");
     const { blobs } = await import("../../../../plugins/blobs/index.ts");
     const gov = await createGovernor({
       preset: definePreset({ name: "p", description: "", plugins: () => [blobs()] }),

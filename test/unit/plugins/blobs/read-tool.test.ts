@@ -2,7 +2,8 @@ import { mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { createGovernor, definePreset, type Clock } from "../../../../core/index.ts";
+import { createGovernor } from "pi-governor/host";
+import { definePreset, type Clock } from "pi-governor";
 import { blobs } from "../../../../plugins/blobs/index.ts";
 import { blobsGovernor, callAndShape, recordingUi, textOf } from "../../../helpers/blobs-governor.ts";
 

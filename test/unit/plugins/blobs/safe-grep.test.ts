@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { BlobStore } from "../../../../lib/blobs/index.ts";
 import { scanLines } from "../../../../lib/blobs/read-lines.ts";
-import { createGovernor, definePreset, STAGE, definePlugin, type Governor } from "../../../../core/index.ts";
+import { createGovernor } from "pi-governor/host";
+import { TOOL_STAGE, definePreset, definePlugin, type Governor } from "pi-governor";
 import { blobs } from "../../../../plugins/blobs/index.ts";
 import { breaker } from "../../../../plugins/circuit-breaker/index.ts";
 import { timeout } from "../../../../plugins/timeout/index.ts";
@@ -23,7 +24,7 @@ const recorder = (seen: string[]) =>
     schema: z.object({}),
     defaults: {},
     apply(pipeline) {
-      pipeline.hooks.toolCall.tap({ name: "test:recorder", stage: STAGE.OBSERVE }, (next, tool) => (call) => {
+      pipeline.hooks.toolCall.tap({ name: "test:recorder", stage: TOOL_STAGE.OBSERVE }, (next, tool) => (call) => {
         seen.push(tool.name);
         return next(call);
       });

@@ -1,7 +1,8 @@
 import { Type } from "typebox";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { createGovernor, definePlugin, definePreset, STAGE, textContent, type ToolCallContext } from "../../../../core/index.ts";
+import { createGovernor } from "pi-governor/host";
+import { TOOL_STAGE, definePlugin, definePreset, textContent, type ToolCallContext } from "pi-governor";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -25,9 +26,9 @@ function searchTool(
     defaults: {},
     apply(pipeline) {
       // Outside the budget stage: sees the outer call only once.
-      pipeline.hooks.toolCall.tap({ name: "test:outer", stage: STAGE.RETRY }, (next) => (call) => next(call));
+      pipeline.hooks.toolCall.tap({ name: "test:outer", stage: TOOL_STAGE.RETRY }, (next) => (call) => next(call));
       // Right above the transport: sees every re-issue with its own context.
-      pipeline.hooks.toolCall.tap({ name: "test:inner", stage: STAGE.TRANSPORT }, (next) => (call) => {
+      pipeline.hooks.toolCall.tap({ name: "test:inner", stage: TOOL_STAGE.TRANSPORT }, (next) => (call) => {
         contexts.push(call);
         return next(call);
       });

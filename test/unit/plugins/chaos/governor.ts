@@ -4,17 +4,8 @@
  */
 import { Type } from "typebox";
 import { z } from "zod";
-import {
-  createGovernor,
-  definePlugin,
-  definePreset,
-  type ConfigLayer,
-  type Governor,
-  type PipelineEvent,
-  type ToolAnnotations,
-  type ToolCallContext,
-  type ToolExecuteResult,
-} from "../../../../core/index.ts";
+import { createGovernor, type ConfigLayer } from "pi-governor/host";
+import { definePlugin, definePreset, type Governor, type PipelineEvent, type ToolAnnotations, type ToolCallContext, type ToolExecuteResult } from "pi-governor";
 import { CountingClock } from "../../../helpers/counting-clock.ts";
 import { chaos } from "../../../../plugins/chaos/index.ts";
 import { retry } from "../../../../plugins/retry/index.ts";

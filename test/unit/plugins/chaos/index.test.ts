@@ -3,7 +3,7 @@
  * looks to the outer stages like the real failure, is marked as injected, and is reproducible by seed.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { classifyError, type ToolObservation } from "../../../../core/index.ts";
+import { classifyError, type ToolObservation } from "pi-governor";
 import {
   CHAOS_ERROR_CATEGORIES,
   CHAOS_EVENT,

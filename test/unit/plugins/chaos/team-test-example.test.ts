@@ -6,7 +6,8 @@
 import { Type } from "typebox";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { createGovernor, definePlugin, definePreset } from "pi-governor";
+import { definePlugin, definePreset } from "pi-governor";
+import { createGovernor } from "pi-governor/host";
 import { chaos, chaosControllerOf } from "pi-governor/plugins/chaos/index.ts";
 import { retry } from "pi-governor/plugins/retry/index.ts";
 import { timeout } from "pi-governor/plugins/timeout/index.ts";

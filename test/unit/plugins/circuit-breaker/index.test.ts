@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { contentText, STAGE, type ToolObservation } from "../../../../core/index.ts";
+import { TOOL_STAGE, contentText, type ToolObservation } from "pi-governor";
 import { breaker, breakerDefaults, breakerWrapper, circuitKey, type BreakerOptions } from "../../../../plugins/circuit-breaker/index.ts";
-import { ManualClock } from "../../../helpers/manual-clock.ts";
+import { ManualClock } from "pi-governor/testing";
 import { ok, pipelineWith, sysError } from "../../../helpers/wrapper-pipeline.ts";
 
 const opts = (o: Partial<BreakerOptions> = {}): BreakerOptions => ({ ...breakerDefaults, failureThreshold: 3, cooldownMs: 30_000, ...o });
@@ -19,7 +19,7 @@ function setup(o: Partial<BreakerOptions> = {}) {
     if (mode === "invalid") throw Object.assign(new Error("Missing required parameter: q"), { code: -32602 });
     return ok();
   };
-  const p = pipelineWith(clock, body, [[STAGE.BREAKER, wrapper]], { name: "kota_search" });
+  const p = pipelineWith(clock, body, [[TOOL_STAGE.BREAKER, wrapper]], { name: "kota_search" });
   return {
     clock,
     circuits,
@@ -95,7 +95,7 @@ describe("circuit breaker", () => {
       if (failing) throw sysError("ECONNRESET");
       await new Promise<void>((r) => (release = r));
       return ok();
-    }, [[STAGE.BREAKER, wrapper]]);
+    }, [[TOOL_STAGE.BREAKER, wrapper]]);
     for (let i = 0; i < 3; i++) await p.callTool("tool", {});
     await clock.advance(30_000);
     failing = false;
@@ -141,7 +141,7 @@ describe("circuit breaker", () => {
       async () => {
         throw sysError("ECONNRESET");
       },
-      [[STAGE.BREAKER, wrapper]],
+      [[TOOL_STAGE.BREAKER, wrapper]],
       { name: "a", tags: ["server:kota"] },
     );
     await p.callTool("a", {});

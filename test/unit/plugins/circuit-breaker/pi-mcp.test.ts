@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { type HostToolCall, silentUi, type ToolGateInfo } from "../../../../core/index.ts";
+import type { HostToolCall, ToolGateInfo } from "pi-governor";
+import { silentUi } from "../../../../core/services.ts";
 import { breakerDefaults, piMcpCircuitKey, piMcpCircuits, type BreakerOptions } from "../../../../plugins/circuit-breaker/index.ts";
-import { ManualClock } from "../../../helpers/manual-clock.ts";
+import { ManualClock } from "pi-governor/testing";
 
 const opts = (o: Partial<BreakerOptions> = {}): BreakerOptions => ({ ...breakerDefaults, failureThreshold: 2, cooldownMs: 10_000, ...o });
 

@@ -3,15 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import {
-  createGovernor,
-  type DoctorCheckContext,
-  definePlugin,
-  definePreset,
-  defineService,
-  type Governor,
-  type GovernorPlugin,
-} from "../../../../core/index.ts";
+import { createGovernor } from "pi-governor/host";
+import { type DoctorCheckContext, definePlugin, definePreset, defineService, type Governor, type GovernorPlugin } from "pi-governor";
 import {
   checkConfig,
   checkNode,

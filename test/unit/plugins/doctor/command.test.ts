@@ -4,7 +4,8 @@
  * under Error:), and what failed follows on one line at its level.
  */
 import { describe, expect, it } from "vitest";
-import { createGovernor, definePreset } from "../../../../core/index.ts";
+import { createGovernor } from "pi-governor/host";
+import { definePreset } from "pi-governor";
 import { doctor } from "../../../../plugins/doctor/index.ts";
 import { kota } from "../../../../plugins/kota/index.ts";
 

@@ -9,10 +9,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { describeWithSqlite } from "../../../helpers/sqlite-available.ts";
-import type { Logger } from "../../../../core/index.ts";
+import type { Logger } from "pi-governor";
 import { openDatabase, probeSqlite, SQLITE_DRIVER_ENV, type SqliteDatabase } from "../../../../lib/sqlite/index.ts";
 import { ExecutionLogWriter, type PendingExecution } from "../../../../plugins/execution-log/index.ts";
-import { ManualClock } from "../../../helpers/manual-clock.ts";
+import { ManualClock } from "pi-governor/testing";
 
 let dir: string;
 let other: SqliteDatabase | undefined;

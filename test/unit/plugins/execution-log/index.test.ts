@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { HostToolCall } from "../../../../core/index.ts";
+import type { HostToolCall } from "pi-governor";
 import { hostCallRow, UNKNOWN_TOOL_LABEL } from "../../../../plugins/execution-log/index.ts";
 
 const call = (o: Partial<HostToolCall>): HostToolCall => ({

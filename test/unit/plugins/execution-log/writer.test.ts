@@ -3,11 +3,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { describeWithSqlite } from "../../../helpers/sqlite-available.ts";
-import { createGovernor, definePreset, textContent, type UiBridge } from "../../../../core/index.ts";
+import { createGovernor } from "pi-governor/host";
+import { definePreset, textContent, type UiBridge } from "pi-governor";
 import { openDatabase, type SqliteDatabase } from "../../../../lib/sqlite/index.ts";
 import { executionLog, ExecutionLogWriter, migrate, SCHEMA_VERSION } from "../../../../plugins/execution-log/index.ts";
-import { ManualClock } from "../../../helpers/manual-clock.ts";
-import { toolsPlugin } from "../../../helpers/tool-plugin.ts";
+import { ManualClock } from "pi-governor/testing";
+import { toolsPlugin } from "pi-governor/testing";
 
 let dir: string;
 beforeEach(() => {

@@ -4,7 +4,7 @@
  * in force for a list.
  */
 import { describe, expect, it } from "vitest";
-import type { AgentMessageLike } from "../../../../core/index.ts";
+import type { AgentMessageLike } from "pi-governor";
 import {
   activeFolds,
   checkRange,

@@ -6,7 +6,9 @@
  * rewritten tail (branch switch), or a message without a timestamp.
  */
 import { describe, expect, it } from "vitest";
-import { type AgentMessageLike, createLogger, memorySessionStore, type SessionStore } from "../../../../core/index.ts";
+import type { AgentMessageLike, SessionStore } from "pi-governor";
+import { createLogger } from "pi-governor/host";
+import { memorySessionStore } from "../../../../core/services.ts";
 import { foldDefaults } from "../../../../plugins/fold/config.ts";
 import { UNFOLD_KIND } from "../../../../plugins/fold/index.ts";
 import { FoldSession } from "../../../../plugins/fold/session.ts";

@@ -3,7 +3,8 @@
  * rules prune hands over through it, prune without it, and the old `prune.fold*` keys.
  */
 import { describe, expect, it } from "vitest";
-import { createGovernor, definePreset, formatProblems, resolveConfig } from "../../../../core/index.ts";
+import { createGovernor, formatProblems, resolveConfig } from "pi-governor/host";
+import { definePreset } from "pi-governor";
 import { FOLDING } from "../../../../lib/context/index.ts";
 import { FOLD_PLUGIN, FOLD_TOOL, fold } from "../../../../plugins/fold/index.ts";
 import { kotaPreset } from "../../../../presets/kota/index.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { AgentMessageLike } from "../../../../core/index.ts";
+import type { AgentMessageLike } from "pi-governor";
 import { NUDGE_KIND, NUDGE_PREFIX } from "../../../../plugins/fold/index.ts";
 import { MAX_UNANSWERED_NUDGES } from "../../../../plugins/fold/nudge.ts";
 import { harness, textOf, turn, turns, user } from "../../../helpers/prune-fold.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { AgentMessageLike } from "../../../../core/index.ts";
+import type { AgentMessageLike } from "pi-governor";
 import { FOLD_MESSAGE_TYPE, UNFOLD_KIND } from "../../../../plugins/fold/index.ts";
 import { PIN_KIND } from "../../../../plugins/prune/records.ts";
 import { harness, pairsValid, textOf, turn, turns, user } from "../../../helpers/prune-fold.ts";

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { AgentMessageLike } from "../../../../core/index.ts";
+import type { AgentMessageLike } from "pi-governor";
 import { FOLD_TOOL, foldCalls } from "../../../../plugins/fold/index.ts";
 import { PIN_KIND } from "../../../../plugins/prune/records.ts";
 import { harness, turn, turns, user } from "../../../helpers/prune-fold.ts";

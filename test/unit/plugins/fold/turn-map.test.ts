@@ -4,7 +4,7 @@
  * incremental builder maps to the same result as mapping from scratch.
  */
 import { describe, expect, it } from "vitest";
-import type { AgentMessageLike } from "../../../../core/index.ts";
+import type { AgentMessageLike } from "pi-governor";
 import { isAfter, mapTurns, TurnMapBuilder, turnLabel, type FoldGuards } from "../../../../plugins/fold/turn-map.ts";
 import { turn, turns, user } from "../../../helpers/prune-fold.ts";
 

@@ -6,7 +6,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { contentText, createGovernor, definePreset, type Governor } from "../../../../core/index.ts";
+import { contentText, definePreset, type Governor } from "pi-governor";
+import { createGovernor } from "pi-governor/host";
 import { kota } from "../../../../plugins/kota/index.ts";
 import { redact } from "../../../../plugins/redact/index.ts";
 

@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createGovernor, type Governor } from "../../../../core/index.ts";
+import { createGovernor } from "pi-governor/host";
+import type { Governor } from "pi-governor";
 import { mcpPreset } from "../../../../presets/index.ts";
 
 let agentDir: string;

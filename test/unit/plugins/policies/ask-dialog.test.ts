@@ -5,7 +5,8 @@
  * through the policies plugin's gate with a recording UI (pi's own dialogs: test/e2e).
  */
 import { describe, expect, it } from "vitest";
-import { createGovernor, definePreset, type ToolGateDecision, type UiBridge } from "../../../../core/index.ts";
+import { createGovernor } from "pi-governor/host";
+import { definePreset, type ToolGateDecision, type UiBridge } from "pi-governor";
 import { policies } from "../../../../plugins/policies/index.ts";
 
 type Shown = { kind: "confirm" | "select" | "editor"; title: string; text: string };

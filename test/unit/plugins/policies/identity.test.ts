@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { McpReach, ToolInfo } from "../../../../core/index.ts";
-import { piHashedIdentity, piMcpIdentity, piMcpToolName, piServerCutIdentity, serverCutIdentity } from "../../../../core/tool-identity.ts";
+import type { McpReach, ToolInfo } from "pi-governor";
+import { piHashedIdentity, piMcpIdentity, piMcpToolName, piServerCutIdentity, serverCutIdentity } from "../../../../lib/mcp-identity/tool-identity.ts";
 import { allowGlobFor, CallIdentities, type CallSubject, decideSubjects, globNames, serverNamed } from "../../../../plugins/policies/identity.ts";
 
 const tool = (name: string, mcp?: { server: string; tool: string }): ToolInfo => ({

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { REHYDRATION_TAG, success, type ToolCallContext, type ToolInfo } from "../../../../core/index.ts";
+import { success, type ToolCallContext, type ToolInfo } from "pi-governor";
+import { REHYDRATION_TAG } from "../../../../lib/tags/index.ts";
 import { ChangeWatch } from "../../../../plugins/policies/change-watch.ts";
 import { lingers, type RepeatState, repeatedCallWrapper, repeatKey, TurnResults } from "../../../../plugins/policies/repeated-calls.ts";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ToolInfo } from "../../../../core/index.ts";
+import type { ToolInfo } from "pi-governor";
 import { policiesDefaults, type PoliciesOptions } from "../../../../plugins/policies/index.ts";
 import { CallIdentities } from "../../../../plugins/policies/identity.ts";
 import { unmatchedGlobs } from "../../../../plugins/policies/unmatched.ts";

@@ -2,7 +2,8 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { createLogger, type LogRecord } from "../../../../core/index.ts";
+import { createLogger } from "pi-governor/host";
+import type { LogRecord } from "pi-governor";
 import { BlobStore } from "../../../../lib/blobs/index.ts";
 import { Redactor } from "../../../../lib/redact/index.ts";
 import { ArgumentBlobWriter } from "../../../../plugins/prune/argument-blobs.ts";

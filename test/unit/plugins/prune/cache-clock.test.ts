@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { AgentMessageLike } from "../../../../core/index.ts";
+import type { AgentMessageLike } from "pi-governor";
 import { requestCache } from "../../../../plugins/prune/cache-clock.ts";
 
 const m = (role: string, timestamp: unknown): AgentMessageLike => ({ role, content: [{ type: "text", text: role }], timestamp }) as AgentMessageLike;

@@ -1,14 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import {
-  type AgentMessageLike,
-  type CacheWarmingInfo,
-  createGovernor,
-  definePlugin,
-  definePreset,
-  memorySessionStore,
-  silentUi,
-} from "../../../../core/index.ts";
+import { type AgentMessageLike, type CacheWarmingInfo, definePlugin, definePreset } from "pi-governor";
+import { createGovernor } from "pi-governor/host";
+import { memorySessionStore, silentUi } from "../../../../core/services.ts";
 import { answerWarming, HOST_MINIMUM_SAVINGS } from "../../../../plugins/prune/cache-warming.ts";
 import { kotaPrune } from "../../../../presets/kota/prune-policy.ts";
 

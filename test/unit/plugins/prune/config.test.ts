@@ -3,7 +3,7 @@
  * refused, thresholds in force always keep a gap), the renamed fold keys and the rules of each mode.
  */
 import { describe, expect, it } from "vitest";
-import { formatProblems, resolveConfig } from "../../../../core/index.ts";
+import { formatProblems, resolveConfig } from "pi-governor/host";
 import { MAX_PATTERN_TOTAL_CHARS } from "../../../../lib/context/index.ts";
 import { fold } from "../../../../plugins/fold/index.ts";
 import {

@@ -1,15 +1,8 @@
 import { describe, expect, it } from "vitest";
-import {
-  type AgentMessageLike,
-  type BoundaryDraft,
-  createGovernor,
-  definePreset,
-  memorySessionStore,
-  type SessionMessageEntry,
-  type SessionRecord,
-  type UiBridge,
-} from "../../../../core/index.ts";
-import { sessionMessageEntries, sessionRecords } from "../../../../core/pi/session-entries.ts";
+import { type AgentMessageLike, type BoundaryDraft, definePreset, type SessionMessageEntry, type SessionRecord, type UiBridge } from "pi-governor";
+import { createGovernor } from "pi-governor/host";
+import { memorySessionStore } from "../../../../core/services.ts";
+import { sessionMessageEntries, sessionRecords } from "../../../../host/pi/session-entries.ts";
 import { prune } from "../../../../plugins/prune/index.ts";
 import { EDITS_KIND } from "../../../../plugins/prune/context-edits.ts";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { AgentMessageLike, SessionEdit, SessionMessageEntry } from "../../../../core/index.ts";
+import type { AgentMessageLike, SessionEdit, SessionMessageEntry } from "pi-governor";
 import { contentHash, editsFrom, ownEditIds, undoOwnEdits } from "../../../../plugins/prune/context-edits.ts";
 
 const text = (t: string) => [{ type: "text", text: t }];

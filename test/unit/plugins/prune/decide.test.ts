@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { AgentMessageLike } from "../../../../core/index.ts";
+import type { AgentMessageLike } from "pi-governor";
 import { pruneDefaults, rulesFor } from "../../../../plugins/prune/config.ts";
 import { decide, KEEP, prunableReason, relatedDecision } from "../../../../plugins/prune/decide.ts";
 import { PRUNED_PREFIX } from "../../../../plugins/prune/placeholder.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { AgentMessageLike } from "../../../../core/index.ts";
+import type { AgentMessageLike } from "pi-governor";
 import { fnv1a } from "../../../../lib/context/index.ts";
 import { fingerprint } from "../../../../plugins/prune/fingerprint.ts";
 

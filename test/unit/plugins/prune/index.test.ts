@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { type AgentMessageLike, createGovernor, definePreset, memorySessionStore, type UiBridge } from "../../../../core/index.ts";
+import { type AgentMessageLike, definePreset, type UiBridge } from "pi-governor";
+import { createGovernor } from "pi-governor/host";
+import { memorySessionStore } from "../../../../core/services.ts";
 import { kotaPrune as prune } from "../../../../presets/kota/prune-policy.ts";
 import { PIN_MARKER } from "../../../../plugins/prune/pin-marker.ts";
 import { lastMeaningBearing } from "../../../../plugins/prune/pins.ts";
@@ -33,7 +35,7 @@ describe("prune plugin", () => {
     expect(bad.g.problems().join("\n")).toContain("prune.keepRecentTurn");
   });
 
-  it("taps context at STAGE.PRUNE and toolResult at STAGE.PIN, and mounts pin and pruning under the command root", async () => {
+  it("taps context at CONTEXT_STAGE.PRUNE and toolResult at RESULT_STAGE.PIN, and mounts pin and pruning under the command root", async () => {
     const { g } = await governor();
     const taps = g.pipeline.describe();
     // Folding is the fold plugin's (test/unit/plugins/fold/index.test.ts): prune alone taps the

@@ -3,7 +3,8 @@
  * covers it in; one decision of one kind out, with the checks in the documented order.
  */
 import { describe, expect, it } from "vitest";
-import { type AgentMessageLike, messageChars } from "../../../../core/index.ts";
+import type { AgentMessageLike } from "pi-governor";
+import { messageChars } from "../../../../lib/size/index.ts";
 import { type PruneOptions, pruneDefaults, rulesFor } from "../../../../plugins/prune/config.ts";
 import type { CallInfo } from "../../../../plugins/prune/decide.ts";
 import { type Facts, MessageJudge } from "../../../../plugins/prune/judge.ts";

@@ -3,18 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import {
-  type AgentMessageLike,
-  createGovernor,
-  definePlugin,
-  definePreset,
-  formatProblems,
-  loadConfigLayers,
-  memorySessionStore,
-  type PipelineEvent,
-  resolveConfig,
-  type UiBridge,
-} from "../../../../core/index.ts";
+import { type AgentMessageLike, definePlugin, definePreset, type PipelineEvent, type UiBridge } from "pi-governor";
+import { createGovernor, formatProblems, loadConfigLayers, resolveConfig } from "pi-governor/host";
+import { memorySessionStore } from "../../../../core/services.ts";
 import { perModelEntrySchema, pruneDefaults, type PruneOptions } from "../../../../plugins/prune/config.ts";
 import { prune } from "../../../../plugins/prune/index.ts";
 import { settingsForModel } from "../../../../plugins/prune/per-model.ts";

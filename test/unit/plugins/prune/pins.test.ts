@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { AgentMessageLike, ToolResultValue } from "../../../../core/index.ts";
+import type { AgentMessageLike, ToolResultValue } from "pi-governor";
 import { pruneDefaults } from "../../../../plugins/prune/config.ts";
 import { PIN_MARKER } from "../../../../plugins/prune/pin-marker.ts";
 import { isPinned, lastMeaningBearing, pinOnArrival, pinResult } from "../../../../plugins/prune/pins.ts";

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type AgentMessageLike, memorySessionStore } from "../../../../core/index.ts";
+import type { AgentMessageLike } from "pi-governor";
+import { memorySessionStore } from "../../../../core/services.ts";
 import { pruneDefaults } from "../../../../plugins/prune/config.ts";
 import { SessionPruner } from "../../../../plugins/prune/pruner.ts";
 import { generateSession } from "../../../../cli/replay/sample/generate.ts";

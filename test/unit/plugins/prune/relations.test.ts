@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { AgentMessageLike } from "../../../../core/index.ts";
+import type { AgentMessageLike } from "pi-governor";
 import { protectedPathMatcher } from "../../../../lib/context/index.ts";
 import { markPruned } from "../../../../plugins/prune/pruned-mark.ts";
 import { canonicalJson, type RelationOptions, resultRelations } from "../../../../plugins/prune/relations.ts";

@@ -2,7 +2,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { contentText, createGovernor, definePreset, type Governor, type ToolResultValue } from "../../../../core/index.ts";
+import { contentText, definePreset, type Governor, type ToolResultValue } from "pi-governor";
+import { createGovernor } from "pi-governor/host";
 import { blobs } from "../../../../plugins/blobs/index.ts";
 import { prune } from "../../../../plugins/prune/index.ts";
 import { recall } from "../../../../plugins/recall/index.ts";

@@ -4,23 +4,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import {
-  contentText,
-  createGovernor,
-  definePlugin,
-  definePreset,
-  STAGE,
-  textContent,
-  type ConfigLayer,
-  type Governor,
-  type ToolObservation,
-  type ToolResultValue,
-} from "../../../../core/index.ts";
+import { TOOL_STAGE, contentText, definePlugin, definePreset, textContent, type Governor, type ToolObservation, type ToolResultValue } from "pi-governor";
+import { createGovernor, type ConfigLayer } from "pi-governor/host";
 import { probeSqlite } from "../../../../lib/sqlite/index.ts";
 import { blobs } from "../../../../plugins/blobs/index.ts";
 import { recall } from "../../../../plugins/recall/index.ts";
 import { REDACTOR, redact } from "../../../../plugins/redact/index.ts";
-import { oneToolPlugin } from "../../../helpers/tool-plugin.ts";
+import { oneToolPlugin } from "pi-governor/testing";
 
 // Built at run time: no whole token in the repository.
 const TOKEN = ["ghp", "_", "R3dactMe".repeat(4), "Zq9x"].join("");
@@ -58,7 +48,7 @@ describe("redact plugin", () => {
       schema: z.object({}),
       defaults: {},
       apply(pipeline) {
-        pipeline.hooks.toolCall.tap({ name: "test:observer", stage: STAGE.OBSERVE - 20 }, (next) => async (call) => {
+        pipeline.hooks.toolCall.tap({ name: "test:observer", stage: TOOL_STAGE.OBSERVE - 20 }, (next) => async (call) => {
           const obs = await next(call);
           seen.push(obs);
           return obs;

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { BudgetError, STAGE, textContent, timedOut, type ToolAnnotations, type ToolObservation } from "../../../../core/index.ts";
+import { TOOL_STAGE, BudgetError, textContent, timedOut, type ToolAnnotations, type ToolObservation } from "pi-governor";
 import { jitteredBackoffMs as backoffDelay } from "../../../../lib/resilience/backoff.ts";
 import { retry, retryDefaults, retryWrapper, RetryBudget, type RetryOptions } from "../../../../plugins/retry/index.ts";
 import { attemptTimeoutWrapper, DEADLINE_STAGE, totalDeadlineWrapper } from "../../../../plugins/timeout/index.ts";
 import { timeoutDefaults } from "../../../../plugins/timeout/config.ts";
-import { flush, ManualClock } from "../../../helpers/manual-clock.ts";
+import { flush, ManualClock } from "pi-governor/testing";
 import { ok, pipelineWith, sysError, type Body } from "../../../helpers/wrapper-pipeline.ts";
 
 const SAFE: ToolAnnotations = { readOnlyHint: true };
@@ -32,7 +32,7 @@ function setup(
 ) {
   const clock = new ManualClock();
   const s = scripted(failures);
-  const p = pipelineWith(clock, s.body, [[STAGE.RETRY, retryWrapper(opts(o), { clock, random })]], tool);
+  const p = pipelineWith(clock, s.body, [[TOOL_STAGE.RETRY, retryWrapper(opts(o), { clock, random })]], tool);
   return {
     clock,
     p,
@@ -150,7 +150,9 @@ describe("retry: stopping", () => {
   it("ends the backoff sleep at once when the caller aborts, without another attempt", async () => {
     const clock = new ManualClock();
     const s = scripted([sysError("ECONNRESET"), sysError("ECONNRESET")]);
-    const p = pipelineWith(clock, s.body, [[STAGE.RETRY, retryWrapper(opts({ baseDelayMs: 10_000 }), { clock, random: () => 0.99 })]], { annotations: SAFE });
+    const p = pipelineWith(clock, s.body, [[TOOL_STAGE.RETRY, retryWrapper(opts({ baseDelayMs: 10_000 }), { clock, random: () => 0.99 })]], {
+      annotations: SAFE,
+    });
     const caller = new AbortController();
     const pending = p.callTool("tool", {}, { signal: caller.signal });
     await flush();
@@ -171,8 +173,8 @@ describe("retry: stopping", () => {
       s.body,
       [
         [DEADLINE_STAGE, totalDeadlineWrapper({ ...timeoutDefaults, totalMs: 1_000 })],
-        [STAGE.RETRY, retryWrapper(opts({ baseDelayMs: 2_000 }), { clock, random: () => 0.9 })],
-        [STAGE.ATTEMPT, attemptTimeoutWrapper(timeoutDefaults, clock)],
+        [TOOL_STAGE.RETRY, retryWrapper(opts({ baseDelayMs: 2_000 }), { clock, random: () => 0.9 })],
+        [TOOL_STAGE.ATTEMPT, attemptTimeoutWrapper(timeoutDefaults, clock)],
       ],
       { annotations: SAFE },
     );
@@ -198,7 +200,7 @@ describe("retry: stopping", () => {
         attempts++;
         throw sysError("ECONNRESET");
       },
-      [[STAGE.RETRY, retryWrapper(opts({ budget: { ratio: 0, minRetries: 2, windowMs: 60_000 } }), { clock, random: () => 0 })]],
+      [[TOOL_STAGE.RETRY, retryWrapper(opts({ budget: { ratio: 0, minRetries: 2, windowMs: 60_000 } }), { clock, random: () => 0 })]],
       { annotations: SAFE },
     );
     const results: ToolObservation[] = [];

@@ -9,7 +9,8 @@ import { join } from "node:path";
 import { Type } from "typebox";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { createGovernor, definePlugin, definePreset, textContent, type Governor } from "../../../../core/index.ts";
+import { createGovernor } from "pi-governor/host";
+import { definePlugin, definePreset, textContent, type Governor } from "pi-governor";
 import { parseOtlpHeaders, resolveExportTarget, telemetry } from "../../../../plugins/telemetry/index.ts";
 import { closedPort, startBlackhole, startOtlpReceiver } from "../../../helpers/otlp-receiver.ts";
 

@@ -10,7 +10,8 @@ import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { Type } from "typebox";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { createGovernor, definePlugin, definePreset, textContent, type Governor } from "../../../../core/index.ts";
+import { createGovernor } from "pi-governor/host";
+import { definePlugin, definePreset, textContent, type Governor } from "pi-governor";
 import { blobs } from "../../../../plugins/blobs/index.ts";
 import { budget } from "../../../../plugins/budget/index.ts";
 import { breaker } from "../../../../plugins/circuit-breaker/index.ts";
@@ -19,7 +20,7 @@ import { redact } from "../../../../plugins/redact/index.ts";
 import { retry } from "../../../../plugins/retry/index.ts";
 import { ATTR, EVENT, GEN_AI, METRIC, SPAN, telemetry } from "../../../../plugins/telemetry/index.ts";
 import { timeout } from "../../../../plugins/timeout/index.ts";
-import { ManualClock } from "../../../helpers/manual-clock.ts";
+import { ManualClock } from "pi-governor/testing";
 import { OtelRecorder } from "../../../helpers/otel-recorder.ts";
 
 const otel = new OtelRecorder();

@@ -1,10 +1,10 @@
 import { getEventListeners } from "node:events";
 import { describe, expect, it } from "vitest";
-import { contentText, STAGE, timedOut, type ToolCallContext, type ToolHandler } from "../../../../core/index.ts";
+import { TOOL_STAGE, contentText, timedOut, type ToolCallContext, type ToolHandler } from "pi-governor";
 import { runAttempt } from "../../../../plugins/timeout/attempt.ts";
 import { attemptTimeoutWrapper, linkedCount, timeout, TOOL_TIMEOUT_MS, totalDeadlineWrapper, DEADLINE_STAGE } from "../../../../plugins/timeout/index.ts";
 import { timeoutDefaults, type TimeoutOptions } from "../../../../plugins/timeout/config.ts";
-import { flush, ManualClock } from "../../../helpers/manual-clock.ts";
+import { flush, ManualClock } from "pi-governor/testing";
 import { never, ok, pipelineWith, type Body } from "../../../helpers/wrapper-pipeline.ts";
 
 const opts = (o: Partial<TimeoutOptions> = {}): TimeoutOptions => ({ ...timeoutDefaults, ...o });
@@ -14,7 +14,7 @@ const stack = (clock: ManualClock, body: Body, o: Partial<TimeoutOptions> = {}, 
     body,
     [
       [DEADLINE_STAGE, totalDeadlineWrapper(opts(o))],
-      [STAGE.ATTEMPT, attemptTimeoutWrapper(opts(o), clock)],
+      [TOOL_STAGE.ATTEMPT, attemptTimeoutWrapper(opts(o), clock)],
     ],
     { name },
   );

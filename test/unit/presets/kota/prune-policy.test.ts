@@ -4,7 +4,9 @@
  * arguments first and say how to get each answer back.
  */
 import { describe, expect, it } from "vitest";
-import { type AgentMessageLike, createGovernor, definePreset, memorySessionStore } from "../../../../core/index.ts";
+import { type AgentMessageLike, definePreset } from "pi-governor";
+import { createGovernor } from "pi-governor/host";
+import { memorySessionStore } from "../../../../core/services.ts";
 import { kotaPrune, kotaPruneDefaults } from "../../../../presets/kota/index.ts";
 
 const NEVER_WAIT = { cacheAware: false, minStepTokens: 0, minStepPercent: 0, adaptive: false };
