@@ -160,6 +160,13 @@ function commonCases(size: number): Array<[string, string]> {
     ["ghp_ with a colour code inside, repeated", flood(`ghp_\u001b[01;31m\u001b[K${pseudoRandom(ALNUM, 36, 17)}\u001b[m `, size)],
     ["\\u001b[ flood (escaped)", flood("\\u001b[", size)],
     ["\\e[ flood", flood("\\e[", size)],
+    // Truncation markers: the piece before each is looked at for a rule's anchor (cut-pieces.ts).
+    ["grep cut marker flood", flood("a... [truncated]", size)],
+    ["grep cut marker flood, no piece", flood("... [truncated]", size)],
+    ["ghp_ piece before each marker", flood(`ghp_${pseudoRandom(ALNUM, 30, 19)}... [truncated]\n`, size)],
+    ["key before each marker's piece", flood("Authorization: Bearer abc... [truncated] ", size)],
+    ["anchors in one long piece before a marker", `${flood("_KEY", size - 20)}... [truncated]`],
+    ["middle-cut marker flood", flood("x…12 tokens truncated…", size)],
   ];
 }
 
