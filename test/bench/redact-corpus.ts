@@ -160,6 +160,13 @@ function commonCases(size: number): Array<[string, string]> {
     ["ghp_ with a colour code inside, repeated", flood(`ghp_\u001b[01;31m\u001b[K${pseudoRandom(ALNUM, 36, 17)}\u001b[m `, size)],
     ["\\u001b[ flood (escaped)", flood("\\u001b[", size)],
     ["\\e[ flood", flood("\\e[", size)],
+    // 8-bit C1 controls and string sequences (DCS, APC…): taken out of the terminal view like ESC's.
+    ["8-bit CSI flood", flood("\u009b", size)],
+    ["8-bit CSI 0m flood", flood("\u009b0m", size)],
+    ["C1 control flood", pseudoRandom(Array.from({ length: 32 }, (_, i) => String.fromCharCode(0x80 + i)).join(""), size, 23)],
+    ["ESC P flood (no terminator)", flood("\u001bP", size)],
+    ["8-bit APC flood (no terminator)", flood("\u009fx", size)],
+    ["APC with a body before each token-ish run", flood(`\u001b_Gf=100;AAAA\u001b\\ghp_${pseudoRandom(ALNUM, 36, 29)} `, size)],
     // Truncation markers: the piece before each is looked at for a rule's anchor (cut-pieces.ts).
     ["grep cut marker flood", flood("a... [truncated]", size)],
     ["grep cut marker flood, no piece", flood("... [truncated]", size)],

@@ -24,6 +24,13 @@ const cases: Array<[label: string, text: string, secret: string]> = [
   ["OSC 8 hyperlink", `${E}]8;;https://deploy:S3cretPassw0rd@git.corp.net/r${E}\\link${E}]8;;${E}\\`, "S3cretPassw0rd"],
   ["charset designation", `${E}(B${E}[mAuthorization: Bearer ${E}[1m${T.slice(4)}${E}(B${E}[m`, T.slice(4)],
   ["escaped twice", JSON.stringify(JSON.stringify(`GITHUB_TOKEN=${E}[33m${T}${E}[0m`)), T],
+  // 8-bit C1 introducers: U+009B is CSI, U+009D OSC, U+0090 DCS, U+009C ST, U+009F APC.
+  ["8-bit CSI before the token", `c1 \u009b33m${T}\u009b0m`, T],
+  ["8-bit CSI between the name and the token", `export GITHUB_TOKEN=\u009b1;31m${T}\u009bm`, T],
+  ["8-bit CSI inside the token", `x ${T.slice(0, 10)}\u009b1m${T.slice(10)}\u009b0m`, T.slice(10)],
+  ["8-bit DCS and ST around the token", `key \u00901$r0m\u009c${T}`, T],
+  ["8-bit APC inside the token", `x ${T.slice(0, 12)}\u009fGf=1\u009c${T.slice(12)}`, T.slice(12)],
+  ["8-bit OSC hyperlink with a password", `\u009d8;;https://deploy:S3cretPassw0rd@git.corp.net/r\u009clink\u009d8;;\u009c`, "S3cretPassw0rd"],
 ];
 
 describe("terminal escape sequences", () => {
@@ -66,6 +73,14 @@ describe("ansiStrippedView", () => {
     expect(view.toSource(4)).toBe(text.length);
     // An end offset maps before the sequences that follow it.
     expect(view.toSource(1, true)).toBe(1);
+  });
+
+  it("removes 8-bit CSI sequences and other C1 controls like their ESC forms", () => {
+    const text = "a\u009b01;31mb\u009dc\u009cd\u0090e";
+    const view = ansiStrippedView(text)!;
+    expect(view.text).toBe("abcde");
+    expect(text[view.toSource(1)]).toBe("b");
+    expect(text[view.toSource(4)]).toBe("e");
   });
 
   it("removes only the introducer of an OSC (its text is scanned) and is undefined without ESC", () => {
