@@ -12,38 +12,29 @@
  * draw, goes with its body up to its terminator (ST or BEL) when one comes within
  * {@link MAX_STRING_BODY_CHARS} (the body stays scanned in the text itself). Any other ESC goes alone.
  * The 8-bit C1 forms go like their ESC forms: U+009B is a CSI, U+0090/U+0098/U+009E/U+009F a string
- * sequence, every other C1 control (U+009D OSC, U+009C ST, …) goes alone. Linear: one pass, and one
- * forward scan for terminators.
+ * sequence, every other C1 control (U+009D OSC, U+009C ST, …) goes alone.
+ *
+ * A backspace strikes the character before it (nroff and `man` draw bold as `g\bg`, underline as
+ * `_\bg`): the view keeps what is drawn last, and a secret found there is hidden over the struck
+ * characters too (kept-view.ts). Linear: one pass, and one forward scan for terminators.
  */
 
-/** A view of a text with sequences taken out. */
-export interface StrippedView {
-  text: string;
-  /**
-   * Where view offset `v` (0 to `text.length`) falls in the source. Where sequences were taken out
-   * right at `v`, a start (`end` false) maps after them and an end (`end` true) before them, so a
-   * span found in the view covers the sequences inside it and none around it.
-   */
-  toSource(v: number, end?: boolean): number;
-}
+import { KeptView, type StrippedView } from "./kept-view.ts";
+
+export type { StrippedView } from "./kept-view.ts";
 
 const ESC = 0x1b;
 /** Longest body of a DCS, SOS, PM or APC taken out with it, in characters. */
 export const MAX_STRING_BODY_CHARS = 4096;
 /** The 8-bit CSI (a terminal reads U+009B as `ESC [`). */
 const C1_CSI = 0x9b;
-/** What starts a sequence: ESC or a C1 control (U+0080-U+009F). */
-const INTRODUCER = /[\u001b\u0080-\u009f]/g;
+const BACKSPACE = 0x08;
+/** What the view changes: a backspace, ESC or a C1 control (U+0080-U+009F). A text without one has no view. */
+const SPECIAL = /[\b\u001b\u0080-\u009f]/;
 
-/** Whether `code` starts a sequence: ESC or a C1 control. */
-function introducer(code: number): boolean {
-  return code === ESC || (code >= 0x80 && code <= 0x9f);
-}
-
-/** Index of the next ESC or C1 control at or after `from`, or -1. */
-function nextIntroducer(text: string, from: number): number {
-  INTRODUCER.lastIndex = from;
-  return INTRODUCER.exec(text)?.index ?? -1;
+/** Whether `code` is a character the view changes (see {@link SPECIAL}). */
+function special(code: number): boolean {
+  return code === ESC || code === BACKSPACE || (code >= 0x80 && code <= 0x9f);
 }
 /** `P`, `X`, `^`, `_` after ESC, or their C1 forms: a string sequence (DCS, SOS, PM, APC) a terminal does not draw. */
 function stringIntroducer(code: number): boolean {
@@ -112,46 +103,30 @@ function sequenceEnd(text: string, at: number, terminators: Terminators): number
   return j;
 }
 
-/** The view of `text` without its escape sequences (see the module comment), or undefined when it has no ESC or C1 control. */
+/**
+ * The view of `text` as a terminal shows it: without its escape sequences and with its backspaces'
+ * overstrikes resolved (see the module comment), or undefined when it has neither.
+ */
 export function ansiStrippedView(text: string): StrippedView | undefined {
-  let at = nextIntroducer(text, 0);
-  if (at === -1) return undefined;
-  // Per run of sequences taken out: where it is in the view, where it starts and ends in the source.
-  const viewAt: number[] = [];
-  const sourceStart: number[] = [];
-  const sourceEnd: number[] = [];
-  const kept: string[] = [];
+  if (!SPECIAL.test(text)) return undefined;
+  const view = new KeptView(text);
   const terminators = new Terminators(text);
+  const n = text.length;
   let from = 0;
-  let length = 0;
-  while (at !== -1) {
-    kept.push(text.slice(from, at));
-    length += at - from;
-    let end = sequenceEnd(text, at, terminators);
-    // Sequences one after another are one run.
-    while (end < text.length && introducer(text.charCodeAt(end))) end = sequenceEnd(text, end, terminators);
-    viewAt.push(length);
-    sourceStart.push(at);
-    sourceEnd.push(end);
-    from = end;
-    at = nextIntroducer(text, from);
+  let at = 0;
+  while (at < n) {
+    const code = text.charCodeAt(at);
+    if (!special(code)) {
+      at++;
+      continue;
+    }
+    view.keep(from, at);
+    if (code === BACKSPACE) {
+      view.strike();
+      from = at + 1;
+    } else from = sequenceEnd(text, at, terminators);
+    at = from;
   }
-  kept.push(text.slice(from));
-  const view = kept.join("");
-  return {
-    text: view,
-    toSource(v: number, end = false): number {
-      // The last run at or before v.
-      let lo = 0;
-      let hi = viewAt.length - 1;
-      if (viewAt[0]! > v) return v;
-      while (lo < hi) {
-        const mid = (lo + hi + 1) >> 1;
-        if (viewAt[mid]! <= v) lo = mid;
-        else hi = mid - 1;
-      }
-      if (viewAt[lo] === v) return end ? sourceStart[lo]! : sourceEnd[lo]!;
-      return sourceEnd[lo]! + (v - viewAt[lo]!);
-    },
-  };
+  view.keep(from, n);
+  return view.view();
 }

@@ -167,6 +167,13 @@ function commonCases(size: number): Array<[string, string]> {
     ["ESC P flood (no terminator)", flood("\u001bP", size)],
     ["8-bit APC flood (no terminator)", flood("\u009fx", size)],
     ["APC with a body before each token-ish run", flood(`\u001b_Gf=100;AAAA\u001b\\ghp_${pseudoRandom(ALNUM, 36, 29)} `, size)],
+    // Backspace overstrikes: each backspace strikes a character out of the terminal view.
+    ["backspace flood", flood("\b", size)],
+    ["character-backspace flood", flood("a\b", size)],
+    ["bold token flood (g\\bg)", flood(`${[...`ghp_${pseudoRandom(ALNUM, 36, 31)}`].map((c) => `${c}\b${c}`).join("")} `, size)],
+    ["underline flood (_\\bX)", flood(`_\b${pseudoRandom(ALNUM, 1, 37)}`, size)],
+    ["backspaces at line starts", flood("\n\b\b", size)],
+    ["ESC x flood", flood("\u001bx", size)],
     // Truncation markers: the piece before each is looked at for a rule's anchor (cut-pieces.ts).
     ["grep cut marker flood", flood("a... [truncated]", size)],
     ["grep cut marker flood, no piece", flood("... [truncated]", size)],

@@ -1,8 +1,10 @@
 /**
  * What pi itself cuts or draws over never leaves a readable secret, in real pi (print mode, lean
  * preset: blobs and recall on): pi's `grep` cuts a line at 500 characters right inside a GitHub token
- * (`... [truncated]` after 35 of its 36 characters; grep saves no whole output). Neither the model,
- * the blob cache nor the recall index gets a piece of the token.
+ * (`... [truncated]` after 35 of its 36 characters; grep saves no whole output); a man page draws a
+ * token in bold (`g\bgh\bh…`) and underlined (`_\bg_\bh…`), which a terminal shows as the token; an
+ * 8-bit CSI (U+009B) colours one. Neither the model, the blob cache nor the recall index gets a
+ * readable piece of a token.
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -17,6 +19,13 @@ const pieces = (secret: string, n: number) => Array.from({ length: secret.length
 
 let work: string | undefined;
 afterEach(() => work && rmSync(work, { recursive: true, force: true }));
+
+/** What a terminal shows of a text: each character before a backspace struck over. */
+const struck = (text: string) => {
+  let out = "";
+  for (const c of text) out = c === "\b" ? out.slice(0, -1) : out + c;
+  return out;
+};
 
 /** Every file under `dir`, as text (a SQLite file too: its ASCII is what matters). */
 function filesUnder(dir: string): Array<{ path: string; text: string }> {
@@ -72,5 +81,28 @@ describe("pi's grep cut and overstrikes: no readable piece of a secret", () => {
     for (const p of pieces(TOKEN, 8)) expect(seen.includes(p), `the model saw ${p}`).toBe(false);
     expect(written.length, "the blob cache and the recall index were written").toBeGreaterThan(0);
     for (const f of written) for (const p of pieces(TOKEN, 12)) expect(f.text.includes(p), `${f.path} holds ${p}`).toBe(false);
+  }, 150_000);
+
+  it("a man page's bold and underlined token and an 8-bit CSI before one, through bash and read", async () => {
+    const bold = [...TOKEN].map((c) => `${c}\b${c}`).join("");
+    const underlined = [...TOKEN].map((c) => `_\b${c}`).join("");
+    const c1 = TOKEN.replace("AbCd", "C1Cd");
+    const { seen, written } = await run({ "man.txt": `bold: ${bold}\nu: ${underlined}\n`, "c1.txt": `c1 \u009b33m${c1}\u009b0m\n` }, [
+      {
+        toolCalls: [
+          { name: "bash", arguments: { command: "cat man.txt c1.txt" } },
+          { name: "read", arguments: { path: "man.txt" } },
+        ],
+      },
+      { text: "done" },
+    ]);
+    expect(seen).toContain("[redacted:github-token]");
+    const shown = struck(seen);
+    for (const secret of [TOKEN, c1]) for (const p of pieces(secret, 8)) expect(shown.includes(p), `the model saw ${p}`).toBe(false);
+    expect(written.length).toBeGreaterThan(0);
+    for (const f of written) {
+      const text = struck(f.text);
+      for (const secret of [TOKEN, c1]) for (const p of pieces(secret, 12)) expect(text.includes(p), `${f.path} holds ${p}`).toBe(false);
+    }
   }, 150_000);
 });

@@ -61,6 +61,39 @@ describe("terminal escape sequences", () => {
   });
 });
 
+/** What a terminal or `less` shows of a text: each character before a backspace struck over. */
+const struck = (text: string) => {
+  let out = "";
+  for (const c of text) out = c === "\b" ? out.slice(0, -1) : out + c;
+  return out;
+};
+const bold = (s: string) => [...s].map((c) => `${c}\b${c}`).join("");
+const underline = (s: string) => [...s].map((c) => `_\b${c}`).join("");
+
+describe("backspace overstrikes (nroff/man bold and underline)", () => {
+  it.each([
+    ["bold token", `bold: ${bold(T)}\n`],
+    ["underlined token", `u: ${underline(T)}\n`],
+    ["bold and underlined token", `bu: ${[...T].map((c) => `_\b${c}\b${c}`).join("")}\n`],
+    ["bold name, plain token", `${bold("GITHUB_TOKEN")}=${T}`],
+    ["bold password after its name", `export DB_PASSWORD=${bold("hunter2hunter2X")}`],
+    ["backspaces over a decoy inside the token", `x ${T.slice(0, 10)}abc\b\b\b${T.slice(10)}`],
+    ["overstrike in JSON", JSON.stringify(`man: ${bold(T)}`)],
+    ["overstrike after a colour code", `\u001b[1m${bold(T)}\u001b[0m`],
+  ])("hides the whole token: %s", (_label, text) => {
+    const out = r.redact(text);
+    expect(out).toContain("[redacted:");
+    const shown = struck(text.startsWith('"') ? JSON.parse(out) : out);
+    for (let i = 0; i + 8 <= T.length; i++) expect(shown).not.toContain(T.slice(i, i + 8));
+    if (!text.startsWith('"')) for (let i = 0; i + 8 <= 15; i++) expect(shown).not.toContain("hunter2hunter2X".slice(i, i + 8));
+  });
+
+  it("keeps a man page without secrets as it is", () => {
+    const page = `${bold("NAME")}\n       ls - list directory contents\n${underline("FILE")} ${bold("--color")}\n`;
+    expect(r.redact(page)).toBe(page);
+  });
+});
+
 describe("ansiStrippedView", () => {
   it("removes CSI, two-character and designation sequences and maps offsets back", () => {
     const text = `a${E}[01;31m${E}[Kb${E}(Bc${E}7d`;
