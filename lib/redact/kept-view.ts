@@ -90,12 +90,19 @@ export class KeptView {
       viewAt[i] = length;
       length += ends[i]! - starts[i]!;
     }
-    // The view's characters, copied once (many small parts make slices and a join cost more).
-    const codes = new Uint16Array(length);
-    let w = 0;
-    for (let i = 0; i < n; i++) for (let j = starts[i]!; j < ends[i]!; j++) codes[w++] = source.charCodeAt(j);
+    // Few long parts: slices joined. Many short ones (a flood of sequences or backspaces): the
+    // characters copied once, which costs less than a slice per part.
     let text = "";
-    for (let i = 0; i < length; i += CHUNK) text += String.fromCharCode.apply(null, codes.subarray(i, i + CHUNK) as unknown as number[]);
+    if (n * 32 <= length) {
+      const parts: string[] = new Array(n);
+      for (let i = 0; i < n; i++) parts[i] = source.slice(starts[i]!, ends[i]!);
+      text = parts.join("");
+    } else {
+      const codes = new Uint16Array(length);
+      let w = 0;
+      for (let i = 0; i < n; i++) for (let j = starts[i]!; j < ends[i]!; j++) codes[w++] = source.charCodeAt(j);
+      for (let i = 0; i < length; i += CHUNK) text += String.fromCharCode.apply(null, codes.subarray(i, i + CHUNK) as unknown as number[]);
+    }
     return {
       text,
       toSource(v: number, end = false): number {

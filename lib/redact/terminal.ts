@@ -16,7 +16,9 @@
  *
  * A backspace strikes the character before it (nroff and `man` draw bold as `g\bg`, underline as
  * `_\bg`): the view keeps what is drawn last, and a secret found there is hidden over the struck
- * characters too (kept-view.ts). Linear: one pass, and one forward scan for terminators.
+ * characters too (kept-view.ts). A format character a terminal draws as nothing (a zero-width space,
+ * a joiner, a soft hyphen, a byte order mark) goes too: one inside a token splits it for the rules.
+ * Linear: one pass, and one forward scan for terminators.
  */
 
 import { KeptView, type StrippedView } from "./kept-view.ts";
@@ -29,12 +31,32 @@ export const MAX_STRING_BODY_CHARS = 4096;
 /** The 8-bit CSI (a terminal reads U+009B as `ESC [`). */
 const C1_CSI = 0x9b;
 const BACKSPACE = 0x08;
-/** What the view changes: a backspace, ESC or a C1 control (U+0080-U+009F). A text without one has no view. */
-const SPECIAL = /[\b\u001b\u0080-\u009f]/;
+/**
+ * What the view changes: a backspace, ESC, a C1 control (U+0080-U+009F), or a format character a
+ * terminal draws as nothing (soft hyphen, zero-width space, joiners, direction marks and embeddings,
+ * word joiner and invisible operators, byte order mark). A text without one has no view.
+ */
+const SPECIAL = /[\b\u001b\u0080-\u009f\u00ad\u034f\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff]/;
+
+/** Whether `code` is a format character the view drops (see {@link SPECIAL}). */
+function invisible(code: number): boolean {
+  if (code < 0xad) return false;
+  return (
+    code === 0xad ||
+    code === 0x34f ||
+    code === 0x61c ||
+    code === 0x180e ||
+    (code >= 0x200b && code <= 0x200f) ||
+    (code >= 0x202a && code <= 0x202e) ||
+    (code >= 0x2060 && code <= 0x2064) ||
+    (code >= 0x2066 && code <= 0x206f) ||
+    code === 0xfeff
+  );
+}
 
 /** Whether `code` is a character the view changes (see {@link SPECIAL}). */
 function special(code: number): boolean {
-  return code === ESC || code === BACKSPACE || (code >= 0x80 && code <= 0x9f);
+  return code === ESC || code === BACKSPACE || (code >= 0x80 && code <= 0x9f) || invisible(code);
 }
 /** `P`, `X`, `^`, `_` after ESC, or their C1 forms: a string sequence (DCS, SOS, PM, APC) a terminal does not draw. */
 function stringIntroducer(code: number): boolean {
@@ -116,7 +138,7 @@ export function ansiStrippedView(text: string): StrippedView | undefined {
   let at = 0;
   while (at < n) {
     const code = text.charCodeAt(at);
-    if (!special(code)) {
+    if ((code > 0x1b && code < 0x80) || (code < 0x1b && code !== BACKSPACE) || !special(code)) {
       at++;
       continue;
     }
@@ -124,7 +146,8 @@ export function ansiStrippedView(text: string): StrippedView | undefined {
     if (code === BACKSPACE) {
       view.strike();
       from = at + 1;
-    } else from = sequenceEnd(text, at, terminators);
+    } else if (code === ESC || code < 0xa0) from = sequenceEnd(text, at, terminators);
+    else from = at + 1; // a format character goes alone
     at = from;
   }
   view.keep(from, n);

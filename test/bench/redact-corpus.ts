@@ -174,6 +174,10 @@ function commonCases(size: number): Array<[string, string]> {
     ["underline flood (_\\bX)", flood(`_\b${pseudoRandom(ALNUM, 1, 37)}`, size)],
     ["backspaces at line starts", flood("\n\b\b", size)],
     ["ESC x flood", flood("\u001bx", size)],
+    // Format characters a terminal draws as nothing: dropped from the terminal view.
+    ["zero-width space flood", flood("\u200b", size)],
+    ["zero-width space after each character of a token", flood(`${[...`ghp_${pseudoRandom(ALNUM, 36, 41)}`].join("\u200b")} `, size)],
+    ["soft hyphen and BOM flood", flood("a\u00ad\ufeff", size)],
     // Truncation markers: the piece before each is looked at for a rule's anchor (cut-pieces.ts).
     ["grep cut marker flood", flood("a... [truncated]", size)],
     ["grep cut marker flood, no piece", flood("... [truncated]", size)],

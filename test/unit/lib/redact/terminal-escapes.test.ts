@@ -94,6 +94,26 @@ describe("backspace overstrikes (nroff/man bold and underline)", () => {
   });
 });
 
+describe("format characters a terminal draws as nothing", () => {
+  it.each([
+    ["zero-width space", "\u200b"],
+    ["zero-width non-joiner", "\u200c"],
+    ["zero-width joiner", "\u200d"],
+    ["word joiner", "\u2060"],
+    ["byte order mark", "\ufeff"],
+    ["soft hyphen", "\u00ad"],
+  ])("a %s inside a token hides nothing", (_label, mark) => {
+    const text = `zw ${T.slice(0, 10)}${mark}${T.slice(10)}\n`;
+    const out = r.redact(text);
+    expect(out).toBe("zw [redacted:github-token]\n");
+  });
+
+  it("a zero-width space between a name and its value, and one after each character", () => {
+    expect(r.redact(`export DB_PASSWORD=\u200bhunter2hunter2X`)).not.toContain("hunter2");
+    expect(r.redact([...T].join("\u200b"))).toBe("[redacted:github-token]");
+  });
+});
+
 describe("ansiStrippedView", () => {
   it("removes CSI, two-character and designation sequences and maps offsets back", () => {
     const text = `a${E}[01;31m${E}[Kb${E}(Bc${E}7d`;
