@@ -146,8 +146,9 @@ export function ansiStrippedView(text: string): StrippedView | undefined {
     if (code === BACKSPACE) {
       view.strike();
       from = at + 1;
-    } else if (code === ESC || code < 0xa0) from = sequenceEnd(text, at, terminators);
-    else from = at + 1; // a format character goes alone
+    } else if (code === ESC ? text.charCodeAt(at + 1) === ESC : code >= 0xa0 || (code !== C1_CSI && !stringIntroducer(code))) {
+      from = at + 1; // an ESC before another, a lone C1 control, a format character: it goes alone
+    } else from = sequenceEnd(text, at, terminators);
     at = from;
   }
   view.keep(from, n);
