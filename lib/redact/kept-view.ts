@@ -49,12 +49,12 @@ export class KeptView {
     this.n++;
   }
 
-  /** A backspace: the last character kept is struck (none when the view is empty or at a line's start). */
-  strike(): void {
+  /** A backspace: the last character kept is struck. False when none is (the view is empty or at a line's start). */
+  strike(): boolean {
     const i = this.n - 1;
-    if (i < 0) return;
+    if (i < 0) return false;
     const c = this.source.charCodeAt(this.ends[i]! - 1);
-    if (c === 0x0a || c === 0x0d) return;
+    if (c === 0x0a || c === 0x0d || c === 0x08) return false; // a line's start, or a backspace kept there
     this.ends[i]!--;
     this.struck[i] = 1;
     if (this.ends[i] === this.starts[i]) {
@@ -62,6 +62,7 @@ export class KeptView {
       if (this.n > 0) this.struck[this.n - 1] = 1;
       else this.leadingStruck = true;
     }
+    return true;
   }
 
   private grow(): void {

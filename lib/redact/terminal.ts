@@ -144,8 +144,10 @@ export function ansiStrippedView(text: string): StrippedView | undefined {
     }
     view.keep(from, at);
     if (code === BACKSPACE) {
-      view.strike();
-      from = at + 1;
+      // A backspace that strikes nothing (at a line's start) changes nothing a terminal draws: it stays.
+      from = view.strike() ? at + 1 : at;
+      at++;
+      continue;
     } else if (code === ESC ? text.charCodeAt(at + 1) === ESC : code >= 0xa0 || (code !== C1_CSI && !stringIntroducer(code))) {
       from = at + 1; // an ESC before another, a lone C1 control, a format character: it goes alone
     } else from = sequenceEnd(text, at, terminators);
