@@ -36,7 +36,7 @@ const BACKSPACE = 0x08;
  * terminal draws as nothing (soft hyphen, zero-width space, joiners, direction marks and embeddings,
  * word joiner and invisible operators, byte order mark). A text without one has no view.
  */
-const SPECIAL = /[\b\u001b\u0080-\u009f\u00ad\u034f\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff]/;
+const SPECIAL = /[\b\u001b\u0080-\u009f\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff]|\u034f/;
 
 /** Whether `code` is a format character the view drops (see {@link SPECIAL}). */
 function invisible(code: number): boolean {
