@@ -17,7 +17,7 @@
  * whole. Linear: the runs of different markers do not overlap, and each run and look-back is scanned
  * once for anchors.
  */
-import { escapeRegExp } from "./shape.ts";
+import { alternation } from "./anchors.ts";
 import type { Span } from "./key-blocks.ts";
 
 /** The markers a cut piece ends at: pi's grep line cut; codemode's, the MCP client's and other middle cuts. */
@@ -55,8 +55,9 @@ export class CutPieces {
   constructor(rules: readonly CutRule[]) {
     for (const rule of rules) for (const a of rule.anchors) if (a && !this.byAnchor.has(a)) this.byAnchor.set(a, rule);
     const all = [...this.byAnchor.keys()];
-    this.anchors = alternation(all);
-    this.keyAnchors = alternation(all.filter((a) => this.byAnchor.get(a)!.keyed));
+    const keyed = all.filter((a) => this.byAnchor.get(a)!.keyed);
+    this.anchors = all.length ? alternation(all) : undefined;
+    this.keyAnchors = keyed.length ? alternation(keyed) : undefined;
   }
 
   /** Spans of `text` that hold a piece of a secret ending at a truncation marker, named by rule. */
@@ -127,16 +128,4 @@ function pieceChar(code: number): boolean {
 
 function alnum(code: number): boolean {
   return (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a);
-}
-
-/** One global expression matching any of `anchors`, longest first; undefined for none. */
-function alternation(anchors: readonly string[]): RegExp | undefined {
-  if (!anchors.length) return undefined;
-  return new RegExp(
-    [...anchors]
-      .sort((a, b) => b.length - a.length)
-      .map(escapeRegExp)
-      .join("|"),
-    "g",
-  );
 }
