@@ -44,7 +44,7 @@ export class AnchorScan {
 }
 
 /** One global expression matching any of `anchors`, longest first. */
-function alternation(anchors: readonly string[]): RegExp {
+export function alternation(anchors: readonly string[]): RegExp {
   return new RegExp(
     [...anchors]
       .sort((a, b) => b.length - a.length)

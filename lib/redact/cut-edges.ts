@@ -11,6 +11,7 @@
  * piece to {@link CUT_WINDOW_CHARS} past its cut (the cost is bounded whatever the output's size), and
  * every secret found there that reaches into what is visible is hidden there, by position.
  */
+import { markerAt } from "./cut-pieces.ts";
 import type { Span } from "./key-blocks.ts";
 
 /** Characters of the whole output read past each cut: longer than any secret a rule finds (a key block is at most 16 KiB). */
@@ -72,8 +73,9 @@ function headPiece(visible: string, head: string): { at: number; length: number 
     if (at === -1) return undefined;
     let n = ANCHOR_CHARS;
     while (at + n < visible.length && n < head.length && visible.charCodeAt(at + n) === head.charCodeAt(n)) n++;
-    // The real head runs to where pi cut it: to the end of the visible text or into pi's own notice.
-    if (n === head.length || at + n === visible.length || n > ANCHOR_CHARS * 4) return { at, length: n };
+    // The real head runs to where pi cut it: to the end of the visible text, into pi's own notice, or
+    // to the marker of a middle cut (codemode's `…N tokens truncated…` may follow a short head).
+    if (n === head.length || at + n === visible.length || n > ANCHOR_CHARS * 4 || markerAt(visible, at + n)) return { at, length: n };
     from = at + 1;
   }
   return undefined;

@@ -14,6 +14,7 @@
  * time: see anchors.ts, rules.ts, shape.ts and value-scan.ts for why each rule is.
  */
 import { AnchorScan } from "./anchors.ts";
+import { CutPieces } from "./cut-pieces.ts";
 import { unescapedView } from "./escapes.ts";
 import { ansiStrippedView } from "./terminal.ts";
 import { BASE64_BEGIN, keyBlockSpans, type Span } from "./key-blocks.ts";
@@ -74,6 +75,8 @@ export class Redactor {
   /** The exact values, longest first, as one rule. */
   private literalRule: CompiledRule | undefined;
   private anchorScan = new AnchorScan([]);
+  /** The pieces of secrets a truncation marker cut (cut-pieces.ts), judged by every rule's anchors. */
+  private cutPieces = new CutPieces([]);
   /** The literal values that hold a backslash (the view decodes it): searched in the text itself too. */
   private backslashLiterals: CompiledRule | undefined;
   /** Secrets replaced since this redactor was built, by rule. */
@@ -137,12 +140,16 @@ export class Redactor {
     const escaped = unescapedView(text);
     const base = escaped?.text ?? text;
     const toSource = escaped ? (v: number) => escaped.toSource(v) : (v: number) => v;
-    this.passes(base, (rule, start, end) => found.push({ rule, start: toSource(start), end: toSource(end) }));
+    const hideInBase = (rule: string, start: number, end: number) => found.push({ rule, start: toSource(start), end: toSource(end) });
+    this.passes(base, hideInBase);
     const stripped = ansiStrippedView(base);
-    if (stripped)
-      this.passes(stripped.text, (rule, start, end) =>
-        found.push({ rule, start: toSource(stripped.toSource(start)), end: toSource(stripped.toSource(end, true)) }),
-      );
+    if (stripped) {
+      const hideInStripped = (rule: string, start: number, end: number) =>
+        found.push({ rule, start: toSource(stripped.toSource(start)), end: toSource(stripped.toSource(end, true)) });
+      this.passes(stripped.text, hideInStripped);
+      for (const s of this.cutPieces.spans(stripped.text)) hideInStripped(s.rule, s.start, s.end);
+    }
+    for (const s of this.cutPieces.spans(base)) hideInBase(s.rule, s.start, s.end);
     // A value with a backslash of its own is found in the text as it is (the view decodes it).
     if (escaped && this.backslashLiterals) replaceMatches(text, this.backslashLiterals, (start, end) => (found.push({ rule: LITERAL, start, end }), ""));
     return found;
@@ -183,6 +190,9 @@ export class Redactor {
 
   private compile(): void {
     this.anchorScan = new AnchorScan([...this.rules, ...this.added].flatMap((r) => r.anchors ?? []));
+    this.cutPieces = new CutPieces(
+      [...this.rules, ...this.added].map((r) => ({ name: r.name, anchors: r.anchors ?? [], keyed: Boolean(r.value) || r.source.includes("(?<k>") })),
+    );
     const compile = (rule: RedactionRule): CompiledRule => ({
       name: rule.name,
       re: new RegExp(rule.source, "g"),

@@ -160,6 +160,31 @@ function commonCases(size: number): Array<[string, string]> {
     ["ghp_ with a colour code inside, repeated", flood(`ghp_\u001b[01;31m\u001b[K${pseudoRandom(ALNUM, 36, 17)}\u001b[m `, size)],
     ["\\u001b[ flood (escaped)", flood("\\u001b[", size)],
     ["\\e[ flood", flood("\\e[", size)],
+    // 8-bit C1 controls and string sequences (DCS, APC…): taken out of the terminal view like ESC's.
+    ["8-bit CSI flood", flood("\u009b", size)],
+    ["8-bit CSI 0m flood", flood("\u009b0m", size)],
+    ["C1 control flood", pseudoRandom(Array.from({ length: 32 }, (_, i) => String.fromCharCode(0x80 + i)).join(""), size, 23)],
+    ["ESC P flood (no terminator)", flood("\u001bP", size)],
+    ["8-bit APC flood (no terminator)", flood("\u009fx", size)],
+    ["APC with a body before each token-ish run", flood(`\u001b_Gf=100;AAAA\u001b\\ghp_${pseudoRandom(ALNUM, 36, 29)} `, size)],
+    // Backspace overstrikes: each backspace strikes a character out of the terminal view.
+    ["backspace flood", flood("\b", size)],
+    ["character-backspace flood", flood("a\b", size)],
+    ["bold token flood (g\\bg)", flood(`${[...`ghp_${pseudoRandom(ALNUM, 36, 31)}`].map((c) => `${c}\b${c}`).join("")} `, size)],
+    ["underline flood (_\\bX)", flood(`_\b${pseudoRandom(ALNUM, 1, 37)}`, size)],
+    ["backspaces at line starts", flood("\n\b\b", size)],
+    ["ESC x flood", flood("\u001bx", size)],
+    // Format characters a terminal draws as nothing: dropped from the terminal view.
+    ["zero-width space flood", flood("\u200b", size)],
+    ["zero-width space after each character of a token", flood(`${[...`ghp_${pseudoRandom(ALNUM, 36, 41)}`].join("\u200b")} `, size)],
+    ["soft hyphen and BOM flood", flood("a\u00ad\ufeff", size)],
+    // Truncation markers: the piece before each is looked at for a rule's anchor (cut-pieces.ts).
+    ["grep cut marker flood", flood("a... [truncated]", size)],
+    ["grep cut marker flood, no piece", flood("... [truncated]", size)],
+    ["ghp_ piece before each marker", flood(`ghp_${pseudoRandom(ALNUM, 30, 19)}... [truncated]\n`, size)],
+    ["key before each marker's piece", flood("Authorization: Bearer abc... [truncated] ", size)],
+    ["anchors in one long piece before a marker", `${flood("_KEY", size - 20)}... [truncated]`],
+    ["middle-cut marker flood", flood("x…12 tokens truncated…", size)],
   ];
 }
 

@@ -32,13 +32,15 @@ export interface PiCliOptions {
   env?: Record<string, string | undefined>;
   /** Hard limit in milliseconds. Default 60000. */
   timeoutMs?: number;
+  /** Extra `pi` arguments after the model's (e.g. `--tools read,bash,grep`). */
+  args?: string[];
   /** Print mode only: keep the session in this file (`--session <file>`, created or resumed) instead of `--no-session`. */
   sessionFile?: string;
 }
 
 /** The `pi` arguments that load the scripted provider and the extensions under test, before the prompt. */
 function scriptedArgs(options: PiCliOptions): string[] {
-  return ["-e", scriptedProvider, ...options.extensions.flatMap((e) => ["-e", e]), "--provider", "scripted", "--model", "scripted-1"];
+  return ["-e", scriptedProvider, ...options.extensions.flatMap((e) => ["-e", e]), "--provider", "scripted", "--model", "scripted-1", ...(options.args ?? [])];
 }
 
 /** Resolves with the child's exit code once it has closed; kills it (SIGKILL) after `timeoutMs` (default 60000). */

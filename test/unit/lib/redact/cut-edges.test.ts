@@ -37,6 +37,26 @@ describe("cutEdgeSpans", () => {
     expect(out).toContain("chars truncated");
   });
 
+  it("hides the head edge of a short head cut by codemode (…N tokens truncated…), a key block's body too", () => {
+    // codemode keeps a head and a tail of a few dozen tokens each, after its own header.
+    const codemode = (full: string, head: number, tail: number) =>
+      `Warning: truncated output (original token count: 129)\nTotal output lines: 1\n\n${full.slice(0, head)}…79 tokens truncated…${full.slice(full.length - tail)}\n\n[Full output: /tmp/pi-codemode-x.txt]`;
+    const full = `${"x".repeat(60)} ${TOKEN} ${"y".repeat(200)} ${TOKEN} ${"z".repeat(69)}`;
+    const visible = codemode(full, 100, 100);
+    const spans = cutEdgeSpans(visible, { head: full, tail: full, whole: true }, r);
+    const headAt = visible.indexOf(TOKEN.slice(0, 20));
+    expect(spans.some((s) => s.start === headAt && s.end === headAt + 39)).toBe(true);
+    const out = hide(visible, full);
+    for (let i = 0; i + 8 <= TOKEN.length; i++) expect(out).not.toContain(TOKEN.slice(i, i + 8));
+    // A private key's body: base64 lines with no anchor of their own before the marker.
+    const body = Array.from({ length: 8 }, (_, i) => `${"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".slice(i)}${"Q".repeat(i)}`);
+    const pem = `log\n-----BEGIN RSA PRIVATE KEY-----\n${body.join("\n")}\n-----END RSA PRIVATE KEY-----\n${"w".repeat(300)}`;
+    const shown = codemode(pem, 150, 80);
+    expect(shown).toContain(body[1]!.slice(0, 40));
+    const hidden = hide(shown, pem);
+    for (const line of body) expect(hidden).not.toContain(line.slice(0, 16));
+  });
+
   it("finds nothing to map when the visible text holds no piece of the output", () => {
     expect(
       cutEdgeSpans("something else entirely, long enough to look at".repeat(3), { head: TOKEN.repeat(4), tail: TOKEN.repeat(4), whole: false }, r),
