@@ -7,12 +7,12 @@
  * a few lines.
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { openDatabase, probeSqlite } from "../../lib/sqlite/index.ts";
 import { repoRoot, runPiCli } from "../helpers/pi-cli.ts";
+import { piWorkspace } from "../helpers/pi-workspace.ts";
 
 /** The label rows of unknown tools carry (UNKNOWN_TOOL_LABEL in plugins/execution-log). */
 const UNKNOWN_TOOL_LABEL = "(unknown tool)";
@@ -24,11 +24,9 @@ afterEach(() => work && rmSync(work, { recursive: true, force: true }));
 
 describe.skipIf(probeSqlite().driver === undefined)("execution log rows for calls the model invents", () => {
   it("17 calls: unknown tools under one label, every column bounded, no token stored, stats stays short", async () => {
-    work = mkdtempSync(join(tmpdir(), "pigov-invented-"));
-    const project = join(work, "repo");
-    const agentDir = join(work, "agent");
-    const home = join(work, "home");
-    for (const d of [project, agentDir, home]) mkdirSync(d, { recursive: true });
+    const ws = piWorkspace("pigov-invented-");
+    work = ws.root;
+    const { project, agentDir, home } = ws;
     writeFileSync(join(project, "notes.txt"), "hello\n");
     const invented = Array.from({ length: 15 }, (_, i) => ({ name: `${String.fromCharCode(97 + i).repeat(LONG - 2)}${i}`.slice(0, LONG), arguments: {} }));
     const calls = [...invented, { name: TOKEN, arguments: { q: 1 } }, { name: "read", arguments: { path: "notes.txt" }, id: `${TOKEN}_${"i".repeat(LONG)}` }];

@@ -5,12 +5,12 @@
  * A provider's call id that carries a GitHub token, and a call to a tool named like one, leave no
  * part of either token in executions.db.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, expect, it } from "vitest";
 import { openDatabase } from "../../lib/sqlite/index.ts";
 import { repoRoot, runPiCli } from "../helpers/pi-cli.ts";
+import { piWorkspace } from "../helpers/pi-workspace.ts";
 import { describeWithSqlite } from "../helpers/sqlite-available.ts";
 
 const ID_TOKEN = ["ghp", "AbCdEfGhIjKlMnOpQrStUvWxYz0123456789"].join("_");
@@ -21,11 +21,9 @@ afterEach(() => work && rmSync(work, { recursive: true, force: true }));
 
 describeWithSqlite("execution log with redact off", () => {
   it("a call id and a tool name holding tokens are stored redacted by the built-in rules", async () => {
-    work = mkdtempSync(join(tmpdir(), "pigov-log-redact-off-"));
-    const project = join(work, "repo");
-    const agentDir = join(work, "agent");
-    const home = join(work, "home");
-    for (const d of [project, agentDir, home]) mkdirSync(d, { recursive: true });
+    const ws = piWorkspace("pigov-log-redact-off-");
+    work = ws.root;
+    const { project, agentDir, home } = ws;
     writeFileSync(join(agentDir, "pi-governor.json"), JSON.stringify({ preset: "mcp", redact: { enabled: false } }));
     const run = await runPiCli({
       extensions: [repoRoot],

@@ -9,13 +9,13 @@
  * And a tampered session file: a forged `governor:prune-edits` record appended at its end, claiming the
  * edit a scrubber (test/fixtures/secret-scrubber.ts) wrote under pruning's, undoes nothing of it.
  */
-import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createHash } from "node:crypto";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as piSdk from "@mariozechner/pi-coding-agent";
 import { afterEach, describe, expect, it } from "vitest";
 import { repoRoot, runPiCli, type ScriptStep } from "../helpers/pi-cli.ts";
+import { piWorkspace } from "../helpers/pi-workspace.ts";
 
 /** pi applies context edits to the model context (0.87+): capability, as the adapter detects it. */
 const editsCapable = typeof (piSdk.SessionManager.prototype as unknown as { buildSessionProjection?: unknown }).buildSessionProjection === "function";
@@ -44,11 +44,9 @@ const entries = (file: string): Entry[] =>
     .map((l) => JSON.parse(l) as Entry);
 
 function setup(): { project: string; env: Record<string, string>; session: string } {
-  work = mkdtempSync(join(tmpdir(), "pigov-edit-owner-"));
-  const project = join(work, "repo");
-  const home = join(work, "home");
-  const agentDir = join(work, "agent");
-  for (const d of [project, home, agentDir]) mkdirSync(d, { recursive: true });
+  const ws = piWorkspace("pigov-edit-owner-");
+  work = ws.root;
+  const { project, agentDir, home } = ws;
   writeFileSync(
     join(project, "secret.txt"),
     `db_password=${SECRET}\n${Array.from({ length: 80 }, (_, i) => `line ${i} of the config dump, nothing to see here`).join("\n")}\n`,

@@ -4,11 +4,11 @@
  * (one helper), so the index stays small, and `pi-governor search --json` prints a bounded answer.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, expect, it } from "vitest";
 import { repoRoot, runPiCli } from "../helpers/pi-cli.ts";
+import { piWorkspace } from "../helpers/pi-workspace.ts";
 import { describeWithSqlite } from "../helpers/sqlite-available.ts";
 
 const HUGE = 4 * 1024 * 1024;
@@ -18,11 +18,9 @@ afterEach(() => work && rmSync(work, { recursive: true, force: true }));
 
 describeWithSqlite("recall index columns", () => {
   it("4 MiB call ids: the index stays small and search --json stays bounded", async () => {
-    work = mkdtempSync(join(tmpdir(), "pigov-recall-bigid-"));
-    const project = join(work, "repo");
-    const home = join(work, "home");
-    const agentDir = join(work, "agent");
-    for (const d of [project, home, agentDir]) mkdirSync(d, { recursive: true });
+    const ws = piWorkspace("pigov-recall-bigid-");
+    work = ws.root;
+    const { project, agentDir, home } = ws;
     writeFileSync(join(project, "x.txt"), "hello\n");
     const run = await runPiCli({
       extensions: [repoRoot],

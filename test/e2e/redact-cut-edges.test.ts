@@ -9,12 +9,12 @@
  * The secrets are found in the whole output pi saved, and every piece of them the model would see is
  * hidden.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { BIG_ANSWER_SERVER } from "../fixtures/big-answer-mcp/command.ts";
 import { repoRoot, runPiCli, type ScriptStep } from "../helpers/pi-cli.ts";
+import { piWorkspace } from "../helpers/pi-workspace.ts";
 import { piHasBuiltinMcp, piHost } from "../helpers/pi-host.ts";
 
 // Built at run time: no whole secret in the repository's source.
@@ -33,11 +33,9 @@ afterEach(() => work && rmSync(work, { recursive: true, force: true }));
 
 /** Runs pi once in print mode with the lean preset; returns the text of the one tool result the model got. */
 async function modelSees(files: Record<string, string>, script: ScriptStep[], agentFiles: Record<string, unknown> = {}): Promise<string> {
-  work = mkdtempSync(join(tmpdir(), "pigov-cut-edges-"));
-  const project = join(work, "repo");
-  const home = join(work, "home");
-  const agentDir = join(work, "agent");
-  for (const d of [project, home, agentDir]) mkdirSync(d, { recursive: true });
+  const ws = piWorkspace("pigov-cut-edges-");
+  work = ws.root;
+  const { project, agentDir, home } = ws;
   for (const [name, text] of Object.entries(files)) writeFileSync(join(project, name), text);
   for (const [name, value] of Object.entries(agentFiles)) writeFileSync(join(agentDir, name), JSON.stringify(value));
   const run = await runPiCli({

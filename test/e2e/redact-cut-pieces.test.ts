@@ -6,11 +6,11 @@
  * 8-bit CSI (U+009B) colours one. Neither the model, the blob cache nor the recall index gets a
  * readable piece of a token.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { repoRoot, runPiCli, type ScriptStep } from "../helpers/pi-cli.ts";
+import { piWorkspace } from "../helpers/pi-workspace.ts";
 
 // Built at run time: no whole secret in the repository's source.
 const TOKEN = ["ghp", "AbCdEfGhIjKlMnOpQrStUvWxYz0123456789"].join("_");
@@ -45,11 +45,9 @@ async function run(
   script: ScriptStep[],
   args: string[] = [],
 ): Promise<{ seen: string; written: Array<{ path: string; text: string }> }> {
-  work = mkdtempSync(join(tmpdir(), "pigov-cut-pieces-"));
-  const project = join(work, "repo");
-  const home = join(work, "home");
-  const agentDir = join(work, "agent");
-  for (const d of [project, home, agentDir]) mkdirSync(d, { recursive: true });
+  const ws = piWorkspace("pigov-cut-pieces-");
+  work = ws.root;
+  const { project, agentDir, home } = ws;
   for (const [name, text] of Object.entries(files)) writeFileSync(join(project, name), text);
   const result = await runPiCli({
     extensions: [repoRoot],

@@ -7,12 +7,12 @@
  * None of them reaches the model, the blob cache or the recall index; the placeholders a README uses
  * stay readable.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { everyFileUnder } from "../helpers/files-under.ts";
 import { repoRoot, runPiCli, runPiRpc } from "../helpers/pi-cli.ts";
+import { piWorkspace } from "../helpers/pi-workspace.ts";
 
 const tok = (prefix: string, body: string) => [prefix, body].join("_");
 const GREP_TOKEN = tok("ghp", "NEWdEfGhIjKlMnOpQrStUvWxYz0123456789");
@@ -26,11 +26,9 @@ afterEach(() => work && rmSync(work, { recursive: true, force: true }));
 
 describe("pi -p, lean preset: placeholder look-alikes and colour codes", () => {
   it("keeps every secret from the model, the blob cache and the recall index; placeholders stay", async () => {
-    work = mkdtempSync(join(tmpdir(), "pigov-hostile-values-"));
-    const project = join(work, "repo");
-    const home = join(work, "home");
-    const agentDir = join(work, "agent");
-    for (const d of [project, home, agentDir]) mkdirSync(d, { recursive: true });
+    const ws = piWorkspace("pigov-hostile-values-");
+    work = ws.root;
+    const { project, agentDir, home } = ws;
     writeFileSync(
       join(project, ".env"),
       [
@@ -82,11 +80,9 @@ describe("pi -p, lean preset: placeholder look-alikes and colour codes", () => {
   }, 150_000);
 
   it("RPC mode: a colour code before a token in a CI log hides nothing from the model or the RPC client", async () => {
-    work = mkdtempSync(join(tmpdir(), "pigov-hostile-values-rpc-"));
-    const project = join(work, "repo");
-    const home = join(work, "home");
-    const agentDir = join(work, "agent");
-    for (const d of [project, home, agentDir]) mkdirSync(d, { recursive: true });
+    const ws = piWorkspace("pigov-hostile-values-rpc-");
+    work = ws.root;
+    const { project, agentDir, home } = ws;
     writeFileSync(join(project, "ci.log"), `${ESC}[36mstep${ESC}[0m export GITHUB_TOKEN=${ESC}[33m${LOG_TOKEN}${ESC}[0m\n`);
     const log = join(work, "calls.jsonl");
     const run = await runPiRpc({
